@@ -1,0 +1,669 @@
+"""The rules of Wizard (R2–R7): dealing, legal actions, ``apply``, tricks and scores.
+
+Everything here is a pure function of immutable values. A game is a fold of
+:func:`apply` over actions, starting from :func:`new_game`:
+
+>>> state = new_game(["Ann", "Bo", "Cy"], seed=7)
+>>> state.phase
+<Phase.ROUND_OVER: 'round_over'>
+>>> state = apply(state, legal_actions(state)[0])  # the seeded deal of round 1
+>>> state.round, len(state.hands[0])
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from array import array
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+from wizard.cards import (
+    CARDS,
+    JESTER_ID,
+    STANDARD_DECK,
+    SUIT_OF,
+    SUITS,
+    WIZARD_ID,
+    Card,
+    Suit,
+    single_suit_deck,
+)
+from wizard.errors import (
+    AlreadyBidError,
+    BidOutOfRangeError,
+    CardNotHeldError,
+    ForbiddenBidError,
+    InvalidDealError,
+    MustFollowSuitError,
+    NotYourTurnError,
+    OptionsError,
+    TrumpError,
+    WrongPhaseError,
+)
+from wizard.options import Bidding, Options, check_setup, rounds_in_game, tricks_in_round
+from wizard.state import (
+    Action,
+    Bid,
+    ChooseTrump,
+    Deal,
+    GameState,
+    Phase,
+    Play,
+    RoundResult,
+)
+
+_MAX_SEATS: Final = 6
+_MAX_TRICKS: Final = 20
+# Actions are values; the engine hands out shared instances so legal_actions allocates little.
+_PLAYS: Final = tuple(tuple(Play(s, c) for c in CARDS) for s in range(_MAX_SEATS))
+_BIDS: Final = tuple(tuple(Bid(s, b) for b in range(_MAX_TRICKS + 1)) for s in range(_MAX_SEATS))
+_TRUMPS: Final = tuple(tuple(ChooseTrump(s, suit) for suit in SUITS) for s in range(_MAX_SEATS))
+_TWO_OF: Final = {suit: Card.of(suit, 2) for suit in SUITS}
+_SUIT_BASE: Final = {suit: suit.index * 13 for suit in SUITS}
+"""The lowest card int of each suit: a sorted hand holds a suit in one contiguous run."""
+# Module-level aliases: looking up an Enum member costs ~100 ns on Python 3.11.
+_PLAY: Final = Phase.PLAY
+_BID: Final = Phase.BID
+_CHOOSE_TRUMP: Final = Phase.CHOOSE_TRUMP
+_ROUND_OVER: Final = Phase.ROUND_OVER
+_GAME_OVER: Final = Phase.GAME_OVER
+
+
+# --- setting up and dealing ---------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str],
+    options: Options | None = None,
+    *,
+    seed: int | None = None,
+    first_dealer: int | None = None,
+) -> GameState:
+    """A game before its first deal, or :class:`OptionsError` if it cannot be played.
+
+    With a ``seed`` every deal, and the first dealer unless given, follows from it
+    (R2.3), so the same seed and actions always make the same game. Without one
+    (a replayed record) the deals are supplied as :class:`Deal` actions.
+    """
+    options = options if options is not None else Options()
+    n = len(players)
+    check_setup(options, n)
+    if first_dealer is None:
+        if seed is None:
+            raise OptionsError("R2.3", "a game needs a seed or a first dealer")
+        first_dealer = random.Random(f"wizard:{seed}:first-dealer").randrange(n)
+    elif not 0 <= first_dealer < n:
+        raise OptionsError("R2.3", f"the first dealer must be a seat from 0 to {n - 1}")
+    zeros = (0,) * n
+    empty: tuple[tuple[Card, ...], ...] = ((),) * n
+    return GameState(
+        players=tuple(players),
+        options=options,
+        seed=seed,
+        first_dealer=first_dealer,
+        phase=Phase.ROUND_OVER,
+        round=0,
+        dealer=first_dealer,
+        turn=None,
+        dealt=empty,
+        hands=empty,
+        turned=None,
+        trump=None,
+        bids=(None,) * n,
+        played=(),
+        leader=(first_dealer + 1) % n,
+        trick=(),
+        follow=None,
+        last_leader=0,
+        tricks=zeros,
+        scores=zeros,
+        history=(),
+    )
+
+
+@lru_cache(maxsize=4096)
+def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = False) -> Deal:
+    """The deal of a round in a seeded game: the whole deck shuffled anew (R2.3, R7.7)."""
+    # A string seed is hashed with SHA-512 by ``random``: stable across runs and versions.
+    rng = random.Random(f"wizard:{seed}:{round_no}")
+    if single_suit:
+        k = round_no + 3
+        hands = tuple(
+            tuple(sorted(rng.sample(single_suit_deck(SUITS[i]), k))) for i in range(players)
+        )
+        return Deal(hands, None)
+    # Sorting by independent uniform 64-bit keys is a uniform shuffle of the whole deck
+    # (a tie has odds of about 1e-16), with all the randomness drawn in one C call:
+    # several times faster than ``shuffle``'s per-card draws.
+    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
+    order = sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)
+    deck = list(map(STANDARD_DECK.__getitem__, order))
+    k = round_no
+    used = players * k
+    hands = tuple(tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players))
+    return Deal(hands, deck[used] if used < len(deck) else None)
+
+
+def next_deal(state: GameState) -> Deal:
+    """The deal due in a seeded game's ``ROUND_OVER`` phase."""
+    if state.seed is None:
+        raise ValueError("only a seeded game deals by itself")
+    return seeded_deal(
+        state.seed, state.round + 1, len(state.players), state.options.single_suit
+    )
+
+
+def deal_next_round(state: GameState) -> GameState:
+    """Apply the seeded deal if one is due; otherwise return ``state`` unchanged."""
+    if state.phase is Phase.ROUND_OVER and state.seed is not None:
+        return apply(state, next_deal(state))
+    return state
+
+
+# --- who may act, and how -------------------------------------------------------------------
+
+
+def num_rounds(state: GameState) -> int:
+    """Rounds in this game (R2.2, R7.7)."""
+    return rounds_in_game(state.options, len(state.players))
+
+
+def round_tricks(state: GameState) -> int:
+    """Tricks (cards per player) in the current round."""
+    return tricks_in_round(state.options, state.round)
+
+
+def bidding_order(state: GameState) -> tuple[int, ...]:
+    """Seats in bidding order: from left of the dealer, the dealer last (R4.2)."""
+    n = len(state.players)
+    return tuple((state.dealer + 1 + i) % n for i in range(n))
+
+
+def to_act(state: GameState) -> tuple[int, ...]:
+    """The seats that may act now (several while hidden or secret bids are chosen)."""
+    if state.turn is not None:
+        return (state.turn,)
+    if state.phase is Phase.BID:
+        return tuple(s for s in bidding_order(state) if state.bids[s] is None)
+    return ()
+
+
+def forbidden_bid(state: GameState, seat: int) -> tuple[int, str] | None:
+    """The one bid ``seat`` may not make now and the rule forbidding it (R7.1, R7.5)."""
+    options = state.options
+    if options.bidding is not Bidding.OPEN or seat != state.dealer:
+        return None
+    if options.uneven_bids:
+        rule = "R7.1"
+    elif options.canadian and state.round == num_rounds(state) and _sole_leader(state, seat):
+        rule = "R7.5"
+    else:
+        return None
+    made = sum(b for b in state.bids if b is not None)
+    bad = round_tricks(state) - made
+    return (bad, rule) if bad >= 0 else None
+
+
+def _sole_leader(state: GameState, seat: int) -> bool:
+    mine = state.scores[seat]
+    return all(mine > s for i, s in enumerate(state.scores) if i != seat)
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ...]:
+    """Every legal action now (of ``seat`` only, if given), in a fixed order.
+
+    Order: plays in hand order, bids from 0 up, trump suits B, R, G, Y. In a
+    seeded game's ``ROUND_OVER`` phase the one legal action is the seeded
+    :class:`Deal`; an unseeded game accepts any valid deal there, which is not
+    listed.
+    """
+    phase = state.phase
+    if phase is _PLAY:
+        # The hot path of every game: kept inline, one call frame less per card.
+        turn = state.turn
+        assert turn is not None
+        if seat is not None and seat != turn:
+            return ()
+        hand = state.hands[turn]
+        pick = _PLAYS[turn].__getitem__
+        follow = state.follow
+        if follow is not None:
+            base = _SUIT_BASE[follow]
+            lo = bisect_left(hand, base)
+            hi = bisect_left(hand, base + 13, lo)
+            if lo < hi:
+                # Cards of the suit to follow, then any Jester or Wizard (R5.3, R5.4).
+                special = hand[bisect_left(hand, JESTER_ID, hi) :]
+                return (*map(pick, hand[lo:hi]), *map(pick, dict.fromkeys(special)))
+        if len(hand) > 1 and hand[-2] >= JESTER_ID:  # two Wizards or Jesters: list each once
+            return tuple(map(pick, dict.fromkeys(hand)))
+        return tuple(map(pick, hand))
+    if phase is _BID:
+        if state.turn is not None and (seat is None or seat == state.turn):
+            return _legal_bids(state, state.turn)
+        seats = to_act(state)
+        if seat is not None:
+            seats = (seat,) if seat in seats else ()
+        out: list[Action] = []
+        for s in seats:
+            out.extend(_legal_bids(state, s))
+        return tuple(out)
+    if phase is Phase.CHOOSE_TRUMP:
+        if seat is not None and seat != state.dealer:
+            return ()
+        return _TRUMPS[state.dealer]
+    if phase is Phase.ROUND_OVER and seat is None and state.seed is not None:
+        return (next_deal(state),)
+    return ()
+
+
+def _suit_run(hand: tuple[Card, ...], suit: Suit) -> tuple[int, int]:
+    """The slice ``hand[lo:hi]`` of a sorted hand that holds ``suit``."""
+    base = _SUIT_BASE[suit]
+    lo = bisect_left(hand, base)
+    return lo, bisect_left(hand, base + 13, lo)
+
+
+def _legal_bids(state: GameState, seat: int) -> tuple[Bid, ...]:
+    table = _BIDS[seat]
+    options = state.options
+    k = state.round + 3 if options.single_suit else state.round
+    if not (options.uneven_bids or options.canadian):
+        return table[: k + 1]
+    bad = forbidden_bid(state, seat)
+    if bad is None or bad[0] > k:
+        return table[: k + 1]
+    return table[: bad[0]] + table[bad[0] + 1 : k + 1]
+
+
+# --- tricks and scores ----------------------------------------------------------------------
+
+
+def suit_to_follow(trick: Sequence[Card]) -> Suit | None:
+    """The suit to follow (R5.2): the first suited card's, unless a Wizard came before it."""
+    for card in trick:
+        if card == WIZARD_ID:
+            return None
+        if card != JESTER_ID:
+            return SUIT_OF[card]
+    return None
+
+
+def trick_winner(
+    trick: Sequence[Card],
+    trump: Suit | None = None,
+    *,
+    magic_twos: bool = False,
+    single_suit: bool = False,
+) -> int:
+    """Index in ``trick`` of the winning card (R5.6, R7.6, R7.7)."""
+    if single_suit:
+        return _single_suit_winner(trick)
+    return _winner(tuple(trick), trump, suit_to_follow(trick), magic_twos)
+
+
+def _winner(trick: tuple[Card, ...], trump: Suit | None, follow: Suit | None, magic: bool) -> int:
+    if follow is not None:
+        if magic:
+            two = _TWO_OF[follow]
+            if two in trick:
+                at = trick.index(two)
+                # The 2 that set the suit to follow stays an ordinary 2 (R7.6 ruling).
+                if any(SUIT_OF[c] is follow for c in trick[:at]):
+                    return at
+    if WIZARD_ID in trick:
+        return trick.index(WIZARD_ID)  # R5.6: the first Wizard
+    best = 0
+    best_key = -1
+    for i, card in enumerate(trick):
+        suit = SUIT_OF[card]
+        if suit is None:
+            continue
+        if suit is trump:
+            key = 100 + card
+        elif suit is follow:
+            key = card
+        else:
+            continue
+        if key > best_key:
+            best, best_key = i, key
+    return best  # only Jesters: the first Jester (R5.6)
+
+
+def _single_suit_winner(trick: Sequence[Card]) -> int:
+    # R7.7: highest value wins, Jester lowest and Wizard highest; the first of equals wins.
+    best, best_value = 0, -1
+    for i, card in enumerate(trick):
+        value = 0 if card == JESTER_ID else 14 if card == WIZARD_ID else card % 13 + 1
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def score(bid: int, tricks: int) -> int:
+    """Points for a round: 20 + 10 per trick when the bid is met, else −10 per trick off (R6)."""
+    if bid == tricks:
+        return 20 + 10 * tricks
+    return -10 * abs(bid - tricks)
+
+
+def winners(state: GameState) -> tuple[int, ...] | None:
+    """Seats with the highest total once the game is over (ties share, R6.3); else ``None``."""
+    if state.phase is not Phase.GAME_OVER:
+        return None
+    top = max(state.scores)
+    return tuple(i for i, s in enumerate(state.scores) if s == top)
+
+
+# --- apply ------------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``, or an :class:`IllegalActionError` naming the rule broken."""
+    kind = type(action)
+    if kind is Play:
+        return _apply_play(state, action.seat, action.card)  # type: ignore[union-attr]
+    if kind is Bid:
+        return _apply_bid(state, action.seat, action.bid)  # type: ignore[union-attr]
+    if kind is ChooseTrump:
+        return _apply_trump(state, action.seat, action.suit)  # type: ignore[union-attr]
+    if kind is Deal:
+        return _apply_deal(state, action)  # type: ignore[arg-type]
+    raise TypeError(f"not a Wizard action: {action!r}")
+
+
+def _name(state: GameState, seat: int) -> str:
+    if 0 <= seat < len(state.players):
+        return state.players[seat]
+    return f"seat {seat}"
+
+
+def _waiting_for(state: GameState) -> str:
+    phase = state.phase
+    if phase is Phase.GAME_OVER:
+        return "the game is over"
+    if phase is Phase.ROUND_OVER:
+        return "the next round has not been dealt yet"
+    if phase is Phase.CHOOSE_TRUMP:
+        return f"the dealer, {_name(state, state.dealer)}, is choosing trump"
+    if phase is Phase.BID:
+        return "players are still bidding"
+    return "the cards are being played"
+
+
+def _check_seat(state: GameState, seat: int) -> None:
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise NotYourTurnError("R2.1", f"there is no seat {seat!r} in this game")
+
+
+def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
+    (
+        players, options, seed, first_dealer, phase, rnd, dealer, turn, dealt, hands,
+        turned, trump, bids, played, leader, trick, follow, last_leader, tricks, scores,
+        history,
+    ) = state  # fmt: skip
+    if phase is not _PLAY:
+        raise WrongPhaseError(
+            "R4.3" if phase is _BID else "R5.1",
+            f"no card can be played now: {_waiting_for(state)}",
+        )
+    if seat != turn:
+        _check_seat(state, seat)
+        assert turn is not None
+        raise NotYourTurnError(
+            "R5.1", f"it is {_name(state, turn)}'s turn to play, not {_name(state, seat)}'s"
+        )
+    hand = hands[seat]
+    try:
+        i = hand.index(card)
+    except ValueError:
+        shown = card.code if isinstance(card, Card) else repr(card)
+        raise CardNotHeldError("R2.2", f"{_name(state, seat)} does not hold {shown}") from None
+    if follow is not None and card < JESTER_ID and SUIT_OF[card] is not follow:
+        lo, hi = _suit_run(hand, follow)
+        if lo < hi:
+            raise MustFollowSuitError(
+                "R5.3",
+                f"{_name(state, seat)} must follow suit {follow.value} "
+                f"(or play a Wizard or a Jester): they hold {hand[lo].code}",
+            )
+    card = hand[i]  # the interned Card, even if an equal int was passed
+    hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+    n = len(players)
+    if (
+        follow is None
+        and card < JESTER_ID
+        and not options.single_suit
+        and WIZARD_ID not in trick
+    ):
+        follow = SUIT_OF[card]
+    trick = (*trick, card)
+    if len(trick) < n:
+        return tuple.__new__(
+            GameState,
+            (
+                players, options, seed, first_dealer, phase, rnd, dealer, (seat + 1) % n,
+                dealt, hands, turned, trump, bids, played, leader, trick, follow,
+                last_leader, tricks, scores, history,
+            ),
+        )  # fmt: skip
+    if options.single_suit:
+        index = _single_suit_winner(trick)
+    else:
+        index = _winner(trick, trump, follow, options.magic_twos)
+    winner = (leader + index) % n
+    tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1 :])
+    played = (*played, trick)
+    if hands[0]:
+        return tuple.__new__(
+            GameState,
+            (
+                players, options, seed, first_dealer, phase, rnd, dealer, winner, dealt,
+                hands, turned, trump, bids, played, winner, (), None, leader, tricks,
+                scores, history,
+            ),
+        )  # fmt: skip
+    # The last trick of the round: score it (R6).
+    final_bids = tuple(b if b is not None else 0 for b in bids)
+    points = tuple(score(b, t) for b, t in zip(final_bids, tricks, strict=True))
+    totals = tuple(s + p for s, p in zip(scores, points, strict=True))
+    plays = tuple(c for t in played for c in t)
+    result = RoundResult(
+        rnd, dealer, dealt, turned, trump, final_bids, plays, tricks, points, totals
+    )
+    over = rnd == rounds_in_game(options, n)
+    return state._replace(
+        phase=Phase.GAME_OVER if over else Phase.ROUND_OVER,
+        turn=None,
+        hands=hands,
+        played=played,
+        leader=winner,
+        trick=(),
+        follow=None,
+        last_leader=leader,
+        tricks=tricks,
+        scores=totals,
+        history=(*history, result),
+    )
+
+
+def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
+    phase = state.phase
+    if phase is not _BID:
+        rule = "R4.3" if phase is _CHOOSE_TRUMP else "R4.2"
+        raise WrongPhaseError(rule, f"no bid can be made now: {_waiting_for(state)}")
+    _check_seat(state, seat)
+    bidding = state.options.bidding
+    if bidding is Bidding.OPEN:
+        if seat != state.turn:
+            assert state.turn is not None
+            raise NotYourTurnError(
+                "R4.2",
+                f"it is {_name(state, state.turn)}'s turn to bid, not {_name(state, seat)}'s",
+            )
+    elif state.bids[seat] is not None:
+        rule = "R7.2" if bidding is Bidding.HIDDEN else "R7.3"
+        raise AlreadyBidError(rule, f"{_name(state, seat)} has already bid this round")
+    k = round_tricks(state)
+    if type(bid) is not int or not 0 <= bid <= k:
+        raise BidOutOfRangeError(
+            "R4.1", f"a bid in round {state.round} is a whole number from 0 to {k}, not {bid!r}"
+        )
+    bad = forbidden_bid(state, seat)
+    if bad is not None and bid == bad[0]:
+        why = "uneven-bids rule" if bad[1] == "R7.1" else "Canadian rule (you lead alone)"
+        raise ForbiddenBidError(
+            bad[1],
+            f"the {why} forbids bidding {bid}: the bids would add up to the {k} "
+            f"trick{'s' if k != 1 else ''} of this round",
+        )
+    (
+        players, options, seed, first_dealer, phase, rnd, dealer, turn, dealt, hands,
+        turned, trump, bids, played, leader, trick, follow, last_leader, tricks, scores,
+        history,
+    ) = state  # fmt: skip
+    bids = (*bids[:seat], bid, *bids[seat + 1 :])
+    n = len(players)
+    if None not in bids:
+        phase = _PLAY
+        turn = leader = (dealer + 1) % n
+    else:
+        turn = (seat + 1) % n if bidding is Bidding.OPEN else None
+    return tuple.__new__(
+        GameState,
+        (
+            players, options, seed, first_dealer, phase, rnd, dealer, turn, dealt, hands,
+            turned, trump, bids, played, leader, trick, follow, last_leader, tricks, scores,
+            history,
+        ),
+    )  # fmt: skip
+
+
+def _apply_trump(state: GameState, seat: int, suit: Suit) -> GameState:
+    if state.phase is not Phase.CHOOSE_TRUMP:
+        raise TrumpError(
+            "R3.3",
+            "trump is chosen only when a Wizard is turned up, before bidding; "
+            f"now {_waiting_for(state)}",
+        )
+    if seat != state.dealer:
+        _check_seat(state, seat)
+        raise NotYourTurnError(
+            "R3.3", f"only the dealer, {_name(state, state.dealer)}, chooses trump"
+        )
+    if not isinstance(suit, Suit):
+        raise TrumpError("R3.3", f"trump must be one of the suits B, R, G, Y, not {suit!r}")
+    return state._replace(phase=Phase.BID, trump=suit, turn=_first_bidder(state))
+
+
+def _first_bidder(state: GameState) -> int | None:
+    if state.options.bidding is not Bidding.OPEN:
+        return None
+    return (state.dealer + 1) % len(state.players)
+
+
+def _apply_deal(state: GameState, deal: Deal) -> GameState:
+    if state.phase is not Phase.ROUND_OVER:
+        if state.phase is Phase.GAME_OVER:
+            raise WrongPhaseError("R2.2", f"the game is over after {state.round} rounds")
+        raise WrongPhaseError(
+            "R2.3", f"round {state.round} is still being played: {_waiting_for(state)}"
+        )
+    n = len(state.players)
+    round_no = state.round + 1
+    if state.seed is not None:
+        if deal != next_deal(state):
+            raise InvalidDealError(
+                "R2.3", f"this game deals from its seed; that is not the deal of round {round_no}"
+            )
+    else:
+        check_deal(deal, state.options, n, round_no)
+    dealer = state.first_dealer if round_no == 1 else (state.dealer + 1) % n
+    turned = deal.turned
+    phase = Phase.BID
+    trump: Suit | None = None
+    if turned is not None:
+        if turned == WIZARD_ID:
+            phase = Phase.CHOOSE_TRUMP
+        else:
+            trump = SUIT_OF[turned]  # a Jester leaves no trump (R3.2)
+    hands = tuple(tuple(sorted(h)) for h in deal.hands)
+    state = state._replace(
+        phase=phase,
+        round=round_no,
+        dealer=dealer,
+        dealt=deal.hands,
+        hands=hands,
+        turned=turned,
+        trump=trump,
+        bids=(None,) * n,
+        played=(),
+        leader=(dealer + 1) % n,
+        trick=(),
+        follow=None,
+        last_leader=0,
+        tricks=(0,) * n,
+    )
+    if phase is Phase.CHOOSE_TRUMP:
+        return state._replace(turn=dealer)
+    return state._replace(turn=_first_bidder(state))
+
+
+def check_deal(deal: Deal, options: Options, players: int, round_no: int) -> None:
+    """Raise :class:`InvalidDealError` unless ``deal`` is a possible deal of that round."""
+    if not 1 <= round_no <= rounds_in_game(options, players):
+        raise InvalidDealError(
+            "R2.2",
+            f"a game of {players} players has {rounds_in_game(options, players)} rounds, "
+            f"not {round_no}",
+        )
+    k = tricks_in_round(options, round_no)
+    if len(deal.hands) != players:
+        raise InvalidDealError("R2.2", f"{len(deal.hands)} hands dealt for {players} players")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != k:
+            raise InvalidDealError(
+                "R7.7" if options.single_suit else "R2.2",
+                f"seat {seat} was dealt {len(hand)} card{'s' if len(hand) != 1 else ''}; "
+                f"round {round_no} deals {k}",
+            )
+        for card in hand:
+            if not isinstance(card, Card):
+                raise InvalidDealError("R1.4", f"{card!r} is not a card")
+    if options.single_suit:
+        if deal.turned is not None:
+            raise InvalidDealError("R7.7", "no card is turned up in the single-suit game")
+        for seat, hand in enumerate(deal.hands):
+            own = Counter(single_suit_deck(SUITS[seat]))
+            for card, count in Counter(hand).items():
+                if count > own[card]:
+                    raise InvalidDealError(
+                        "R7.7",
+                        f"seat {seat} draws from the {SUITS[seat].value} deck, "
+                        f"which has {own[card]} {card.code}",
+                    )
+        return
+    used = players * k
+    if used < len(STANDARD_DECK) and deal.turned is None:
+        raise InvalidDealError(
+            "R3.1", f"round {round_no} leaves cards in the pile, so one must be turned up"
+        )
+    if used == len(STANDARD_DECK) and deal.turned is not None:
+        raise InvalidDealError("R3.4", "no card is left to turn up in the last round")
+    cards = [c for hand in deal.hands for c in hand]
+    if deal.turned is not None:
+        if not isinstance(deal.turned, Card):
+            raise InvalidDealError("R1.4", f"{deal.turned!r} is not a card")
+        cards.append(deal.turned)
+    deck = Counter(STANDARD_DECK)
+    for card, count in Counter(cards).items():
+        if count > deck[card]:
+            raise InvalidDealError(
+                "R1.1",
+                f"{card.code} is dealt {count} times; the deck has "
+                f"{deck[card]} {'copies' if deck[card] > 1 else 'copy'}",
+            )
