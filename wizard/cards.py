@@ -25,7 +25,7 @@ class Suit(StrEnum):
     GIANTS = "Y"
 
     @property
-    def index(self) -> int:
+    def position(self) -> int:
         """Position of the suit in B, R, G, Y order."""
         return _SUIT_INDEX[self]
 
@@ -66,7 +66,7 @@ class Card(int):
         """The suited card of this suit and rank (1…13)."""
         if rank not in RANKS:
             raise ValueError(f"rank {rank} is not in 1…13")
-        return CARDS[suit.index * 13 + rank - 1]
+        return CARDS[suit.position * 13 + rank - 1]
 
     @property
     def code(self) -> str:
@@ -126,7 +126,7 @@ STANDARD_DECK: Final[tuple[Card, ...]] = CARDS[:52] + (JESTER,) * 4 + (WIZARD,) 
 
 def single_suit_deck(suit: Suit) -> tuple[Card, ...]:
     """A player's personal 15-card deck under R7.7: one suit's 1–13, a Wizard and a Jester."""
-    start = suit.index * 13
+    start = suit.position * 13
     return (JESTER, *CARDS[start : start + 13], WIZARD)
 
 

@@ -61,9 +61,7 @@ class Options(BaseModel):
 def check_setup(options: Options, players: int) -> None:
     """Raise :class:`OptionsError` if a game with these options and players cannot be played."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionsError(
-            "R2.1", f"Wizard is played by 3 to 6 players, not {players}"
-        )
+        raise OptionsError("R2.1", f"Wizard is played by 3 to 6 players, not {players}")
     hidden = options.bidding is not Bidding.OPEN
     if options.uneven_bids and hidden:
         raise OptionsError(
@@ -83,9 +81,7 @@ def check_setup(options: Options, players: int) -> None:
             "magic twos (R7.6) need a suit to follow, and single suit (R7.7) has none",
         )
     if options.single_suit and options.clairvoyance:
-        raise OptionsError(
-            "R7.8", "clairvoyance (R7.4) and single suit (R7.7) cannot be combined"
-        )
+        raise OptionsError("R7.8", "clairvoyance (R7.4) and single suit (R7.7) cannot be combined")
     if options.single_suit and players > 4:
         raise OptionsError(
             "R7.8",

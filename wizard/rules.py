@@ -63,7 +63,7 @@ _PLAYS: Final = tuple(tuple(Play(s, c) for c in CARDS) for s in range(_MAX_SEATS
 _BIDS: Final = tuple(tuple(Bid(s, b) for b in range(_MAX_TRICKS + 1)) for s in range(_MAX_SEATS))
 _TRUMPS: Final = tuple(tuple(ChooseTrump(s, suit) for suit in SUITS) for s in range(_MAX_SEATS))
 _TWO_OF: Final = {suit: Card.of(suit, 2) for suit in SUITS}
-_SUIT_BASE: Final = {suit: suit.index * 13 for suit in SUITS}
+_SUIT_BASE: Final = {suit: suit.position * 13 for suit in SUITS}
 """The lowest card int of each suit: a sorted hand holds a suit in one contiguous run."""
 # Module-level aliases: looking up an Enum member costs ~100 ns on Python 3.11.
 _PLAY: Final = Phase.PLAY
@@ -152,9 +152,7 @@ def next_deal(state: GameState) -> Deal:
     """The deal due in a seeded game's ``ROUND_OVER`` phase."""
     if state.seed is None:
         raise ValueError("only a seeded game deals by itself")
-    return seeded_deal(
-        state.seed, state.round + 1, len(state.players), state.options.single_suit
-    )
+    return seeded_deal(state.seed, state.round + 1, len(state.players), state.options.single_suit)
 
 
 def deal_next_round(state: GameState) -> GameState:
@@ -307,14 +305,13 @@ def trick_winner(
 
 
 def _winner(trick: tuple[Card, ...], trump: Suit | None, follow: Suit | None, magic: bool) -> int:
-    if follow is not None:
-        if magic:
-            two = _TWO_OF[follow]
-            if two in trick:
-                at = trick.index(two)
-                # The 2 that set the suit to follow stays an ordinary 2 (R7.6 ruling).
-                if any(SUIT_OF[c] is follow for c in trick[:at]):
-                    return at
+    if magic and follow is not None:
+        two = _TWO_OF[follow]
+        if two in trick:
+            at = trick.index(two)
+            # The 2 that set the suit to follow stays an ordinary 2 (R7.6 ruling).
+            if any(SUIT_OF[c] is follow for c in trick[:at]):
+                return at
     if WIZARD_ID in trick:
         return trick.index(WIZARD_ID)  # R5.6: the first Wizard
     best = 0
@@ -434,12 +431,7 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
     card = hand[i]  # the interned Card, even if an equal int was passed
     hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
     n = len(players)
-    if (
-        follow is None
-        and card < JESTER_ID
-        and not options.single_suit
-        and WIZARD_ID not in trick
-    ):
+    if follow is None and card < JESTER_ID and not options.single_suit and WIZARD_ID not in trick:
         follow = SUIT_OF[card]
     trick = (*trick, card)
     if len(trick) < n:
