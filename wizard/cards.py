@@ -133,3 +133,41 @@ def single_suit_deck(suit: Suit) -> tuple[Card, ...]:
 def parse_cards(codes: str) -> tuple[Card, ...]:
     """Cards from space-separated codes, e.g. ``parse_cards("B7 Z N")``."""
     return tuple(Card.parse(c) for c in codes.split())
+
+
+class Theme(StrEnum):
+    """How cards look (R1.5): the classic codes, or the look of a standard deck."""
+
+    CLASSIC = "classic"
+    STANDARD = "standard"
+
+
+_STANDARD_SUITS: Final = {
+    Suit.HUMANS: "♠",
+    Suit.DWARVES: "♥",
+    Suit.ELVES: "♦",
+    Suit.GIANTS: "♣",
+}
+_STANDARD_RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def suit_label(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
+    """The suit as shown in ``theme``: ``B`` or ``♠`` (R1.5)."""
+    return suit.value if theme is Theme.CLASSIC else _STANDARD_SUITS[suit]
+
+
+def card_label(card: Card, theme: Theme = Theme.CLASSIC) -> str:
+    """The card as shown in ``theme`` (R1.5): ``B1`` is ``2♠`` and ``Y13`` is ``A♣``.
+
+    >>> card_label(Card.parse("B1"), Theme.STANDARD), card_label(Card.parse("Z"), Theme.STANDARD)
+    ('2♠', 'W')
+    """
+    if theme is Theme.CLASSIC:
+        return card.code
+    if card == WIZARD_ID:
+        return "W"
+    if card == JESTER_ID:
+        return "JE"
+    suit = SUIT_OF[card]
+    assert suit is not None
+    return _STANDARD_RANKS[card % 13] + _STANDARD_SUITS[suit]
