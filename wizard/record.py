@@ -104,7 +104,9 @@ def load(text: str | bytes) -> GameRecord:
     """Parse record JSON; :class:`UnreadableRecordError` if it is not JSON at all."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (ValueError, RecursionError) as e:
+        # ValueError covers JSONDecodeError, UnicodeDecodeError and over-long integers;
+        # RecursionError, absurdly deep nesting: all of them mean "not a JSON document".
         raise UnreadableRecordError(f"not a JSON document: {e}") from None
     try:
         return GameRecord.model_validate(data)
@@ -133,12 +135,17 @@ def replay(record: GameRecord) -> GameState:
     if len(record.rounds) > total:
         raise RecordError(
             f"a game of {n} players has {total} rounds; the record has {len(record.rounds)}",
+            round=total + 1,
+            action="the deal",
             rule="R2.2",
         )
     for number, rnd in enumerate(record.rounds, start=1):
         if number > 1 and state.phase is not Phase.ROUND_OVER:
             raise RecordError(
-                "the round before it is not finished", round=number, action="the deal"
+                f"round {number - 1} is not finished, so round {number} cannot be dealt",
+                round=number,
+                action="the deal",
+                rule="R2.2",
             )
         state = _replay_round(state, number, rnd)
     return state
@@ -179,7 +186,10 @@ def _replay_round(state: GameState, number: int, rnd: RoundRecord) -> GameState:
         state = _step(state, ChooseTrump(state.dealer, trump), number, "the dealer's trump")
     elif trump != state.trump:
         assert turned is None or turned != WIZARD_ID
-        rule = "R3.4" if turned is None else "R3.2" if turned.is_jester else "R3.1"
+        if state.options.single_suit:
+            rule = "R7.7"  # the single-suit game has no trump at all
+        else:
+            rule = "R3.4" if turned is None else "R3.2" if turned.is_jester else "R3.1"
         said = trump.value if trump else "none"
         should = state.trump.value if state.trump else "none"
         raise RecordError(
