@@ -1,0 +1,120 @@
+"""``create_bot(settings)``: the one way the bot is built, by the entry point and by the tests.
+
+The bot is a ``commands.AutoShardedBot`` (shard count and this process's shard ids come from
+the settings) with no privileged intent: slash commands and buttons arrive as interactions,
+which need no intent at all, and the ``guilds`` intent keeps channels and permissions cached.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.settings import Settings
+from bot.ui.buttons import (
+    DYNAMIC_ITEMS,
+    FAILED,
+    OUTDATED,
+    ComponentHandler,
+    reply_privately,
+)
+from bot.ui.custom_ids import PREFIX
+
+log = logging.getLogger(__name__)
+
+
+def intents() -> discord.Intents:
+    """The gateway intents the bot asks for: ``guilds`` only (no privileged intent)."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class WizardGroup(app_commands.Group):
+    """``/wizard …``: every command of the bot lives in this one group."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name="wizard",
+            description="Play Wizard, the trick-taking card game, in this channel",
+            guild_only=True,
+        )
+
+    @app_commands.command(name="ping", description="Check that the Wizard bot is up")
+    async def ping(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer privately with the shard that serves this server."""
+        shard = interaction.guild.shard_id if interaction.guild is not None else 0
+        count = interaction.client.shard_count or 1
+        await interaction.response.send_message(
+            f"Pong! Wizard is up (shard {shard} of {count}).", ephemeral=True
+        )
+
+
+class WizardBot(commands.AutoShardedBot):
+    """The Wizard bot; ``component_handler`` answers every click on a Wizard button."""
+
+    def __init__(
+        self, settings: Settings, *, component_handler: ComponentHandler | None = None
+    ) -> None:
+        sharding: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            sharding["shard_ids"] = list(settings.shard_ids)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=True, replied_user=False
+            ),
+            **sharding,
+        )
+        self.settings = settings
+        self.component_handler: ComponentHandler | None = component_handler
+        self.wizard_group = WizardGroup()
+        self.tree.add_command(self.wizard_group)
+        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Register the restart-proof buttons, then sync the slash commands."""
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync slash commands: to the development server only if one is set (instant),
+        else globally (Discord may take a while to show new global commands)."""
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer clicks on ``wiz:`` buttons that no current button class understands."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith(PREFIX + ":"):
+            return
+        if any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in DYNAMIC_ITEMS):
+            return
+        await reply_privately(interaction, OUTDATED)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("slash command failed", exc_info=error)
+        await reply_privately(interaction, FAILED)
+
+
+def create_bot(
+    settings: Settings, *, component_handler: ComponentHandler | None = None
+) -> WizardBot:
+    """Build the bot (not connected); the game cog will install ``component_handler``."""
+    return WizardBot(settings, component_handler=component_handler)

@@ -1,0 +1,186 @@
+"""Settings of the bot, read from the environment and a ``.env`` file and validated by pydantic.
+
+Environment variables win over the ``.env`` file. The token is a ``SecretStr``: it shows as
+``**********`` in ``repr``, ``str`` and JSON dumps, and only :meth:`Settings.token_value`
+reveals it, for the one call that logs in.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, Self
+
+from dotenv import dotenv_values
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+"""The directory that holds ``bot/``, ``wizard/`` and, usually, ``.env``."""
+
+TOKEN_HELP = (
+    "Get a token in the Discord Developer Portal: https://discord.com/developers/applications "
+    "→ Applications → your app → Bot → Reset Token. "
+    "Put it in a file named .env next to the project (copy .env.example and fill in "
+    "DISCORD_TOKEN=...), or set DISCORD_TOKEN in the environment."
+)
+"""What to tell someone who has no token yet."""
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+ENV_NAMES: dict[str, str] = {
+    "discord_token": "DISCORD_TOKEN",
+    "database_path": "DATABASE_PATH",
+    "log_level": "LOG_LEVEL",
+    "dev_guild_id": "DEV_GUILD_ID",
+    "shard_count": "SHARD_COUNT",
+    "shard_ids": "SHARD_IDS",
+    "computer_delay_seconds": "COMPUTER_DELAY_SECONDS",
+}
+"""Field name → environment variable."""
+
+
+ENV_FILE_VARIABLE = "WIZARD_ENV_FILE"
+"""Names the ``.env`` file to read instead of the default one; empty: read none."""
+
+
+class SettingsError(Exception):
+    """Settings that cannot be used; the message names the variables and never shows values."""
+
+
+class Settings(BaseModel):
+    """Everything the bot reads from its environment."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    discord_token: SecretStr | None = None
+    """DISCORD_TOKEN: the bot token. Optional here so that the model loads without it;
+    ``python -m bot`` refuses to connect when it is missing."""
+    database_path: Path = Path("data/wizard.db")
+    """DATABASE_PATH: the SQLite file (created with its directory on first start)."""
+    log_level: LogLevel = "INFO"
+    """LOG_LEVEL: DEBUG, INFO, WARNING, ERROR or CRITICAL."""
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    """DEV_GUILD_ID: a server whose slash commands are synced instantly (for development)."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """SHARD_COUNT: total shards across all processes; unset lets Discord recommend one."""
+    shard_ids: tuple[int, ...] | None = None
+    """SHARD_IDS: the shards this process runs, e.g. ``0,1``; needs SHARD_COUNT."""
+    computer_delay_seconds: float = Field(default=1.0, ge=0.0, le=30.0)
+    """COMPUTER_DELAY_SECONDS: pause before a computer player's move, so humans can follow
+    (the game service's ``ServiceConfig.computer_delay``)."""
+
+    @model_validator(mode="after")
+    def _check_shards(self) -> Self:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS must name at least one shard")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError("SHARD_IDS must not repeat a shard")
+        bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if bad:
+            raise ValueError(
+                f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 = {self.shard_count - 1}"
+            )
+        return self
+
+    def token_value(self) -> str | None:
+        """The token itself, for logging in; never print or log it."""
+        return None if self.discord_token is None else self.discord_token.get_secret_value()
+
+    def describe(self) -> list[str]:
+        """The settings as ``NAME = value`` lines, with the token shown only as set or not set."""
+        lines = []
+        for field, env in ENV_NAMES.items():
+            value: Any = getattr(self, field)
+            if field == "discord_token":
+                shown = "(not set)" if value is None else "(set, hidden)"
+            elif value is None:
+                shown = "(not set)"
+            elif isinstance(value, tuple):
+                shown = ",".join(str(v) for v in value)
+            else:
+                shown = str(value)
+            lines.append(f"{env} = {shown}")
+        return lines
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
+        """Settings from ``NAME -> text`` pairs; empty values count as unset.
+
+        Raises :class:`SettingsError` naming the bad variables, without echoing any value.
+        """
+        data: dict[str, Any] = {}
+        for field, env in ENV_NAMES.items():
+            raw = values.get(env)
+            if raw is None or not raw.strip():
+                continue
+            text = raw.strip()
+            if field == "shard_ids":
+                data[field] = _parse_ids(text)
+            elif field == "log_level":
+                data[field] = text.upper()
+            else:
+                data[field] = text
+        try:
+            return cls.model_validate(data)
+        except ValidationError as error:
+            raise SettingsError(_describe_errors(error)) from None
+
+    @classmethod
+    def load(
+        cls, environ: Mapping[str, str] | None = None, *, dotenv_path: Path | None = None
+    ) -> Settings:
+        """Settings from ``environ`` (default ``os.environ``) over the ``.env`` file.
+
+        The ``.env`` file is ``dotenv_path`` if given, else the file named by the
+        ``WIZARD_ENV_FILE`` variable (empty: read no file), else ``./.env``, else the
+        project's. Variables already in the environment are never overridden by the file.
+        """
+        env = dict(os.environ if environ is None else environ)
+        path = dotenv_path
+        if path is None and ENV_FILE_VARIABLE in env:
+            chosen = env[ENV_FILE_VARIABLE].strip()
+            path = Path(chosen) if chosen else None
+            if path is not None and not path.is_file():
+                raise SettingsError(f"{ENV_FILE_VARIABLE} names no file: {chosen}")
+        elif path is None:
+            path = find_dotenv()
+        merged: dict[str, str] = {}
+        if path is not None and path.is_file():
+            merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
+        merged.update(env)
+        return cls.from_mapping(merged)
+
+
+def find_dotenv() -> Path | None:
+    """The ``.env`` to read: in the working directory, else next to the project."""
+    for candidate in (Path.cwd() / ".env", PROJECT_ROOT / ".env"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _parse_ids(text: str) -> tuple[int, ...] | str:
+    """``"0, 1"`` → ``(0, 1)``; anything unparsable is passed on for pydantic to refuse."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        return text
+    return tuple(int(p) for p in parts)
+
+
+def _describe_errors(error: ValidationError) -> str:
+    """One line per bad setting, naming the variable; input values are left out on purpose."""
+    lines = []
+    for item in error.errors(include_input=False, include_url=False):
+        loc = item.get("loc") or ()
+        field = str(loc[0]) if loc else ""
+        message = str(item.get("msg", "invalid value"))
+        message = message.removeprefix("Value error, ")
+        if field == "shard_ids" and "tuple" in message:
+            message = "must be shard numbers separated by commas, e.g. 0,1"
+        lines.append(f"{ENV_NAMES[field]}: {message}" if field in ENV_NAMES else message)
+    return "invalid settings: " + "; ".join(lines)

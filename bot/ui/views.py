@@ -1,0 +1,124 @@
+"""The button sets of the lobby, the table and the hand, built from custom ids only.
+
+Every view is ``timeout=None`` and made of :mod:`bot.ui.buttons` dynamic items, so the bot
+keeps nothing in memory per message: a click after a restart is parsed from its custom id.
+Never call ``stop()`` on these views: discord.py would unregister the dynamic item classes.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+
+from bot.render import (
+    card_emoji,
+    legal_bids,
+    must_play_hidden,
+    playable_cards,
+    sort_hand,
+    suit_emoji,
+    trump_choices,
+)
+from bot.ui.buttons import button
+from bot.ui.custom_ids import CustomId, Verb
+from wizard.cards import SUITS, Theme, card_label, suit_label
+from wizard.state import Phase
+from wizard.view import PlayerView
+
+MAX_BUTTONS: Final = 25
+"""Discord allows 5 rows of 5 buttons in a message."""
+
+_GREY = discord.ButtonStyle.secondary
+_BLUE = discord.ButtonStyle.primary
+_GREEN = discord.ButtonStyle.success
+_RED = discord.ButtonStyle.danger
+
+
+def lobby_view(game: int, version: int) -> discord.ui.View:
+    """Join, Leave, Add computer player, Start (host), Cancel (host)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(button(CustomId(game, Verb.JOIN, "", version), label="Join", style=_GREEN))
+    view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label="Leave"))
+    view.add_item(
+        button(CustomId(game, Verb.ADDBOT, "", version), label="Add computer player", emoji="🤖")
+    )
+    view.add_item(button(CustomId(game, Verb.START, "", version), label="Start", style=_BLUE))
+    view.add_item(button(CustomId(game, Verb.CANCEL, "", version), label="Cancel", style=_RED))
+    return view
+
+
+def table_view(game: int, version: int) -> discord.ui.View:
+    """The table's one button: "Show my hand"."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        button(
+            CustomId(game, Verb.HAND, "", version), label="Show my hand", emoji="🎴", style=_BLUE
+        )
+    )
+    return view
+
+
+def hand_view(
+    pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC
+) -> discord.ui.View | None:
+    """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
+
+    Bidding: one button per bid 0…r, the forbidden ones disabled (R7.1, R7.5). Trump: the
+    four suits. Playing: one button per distinct card held (two Wizards are one button),
+    the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
+    """
+    if not pv.my_turn:
+        return None
+    view = discord.ui.View(timeout=None)
+    if pv.phase is Phase.CHOOSE_TRUMP:
+        allowed = set(trump_choices(pv))
+        for suit in SUITS:
+            view.add_item(
+                button(
+                    CustomId.for_trump(game, suit, version),
+                    label=suit_label(suit, theme),
+                    emoji=suit_emoji(suit, theme),
+                    disabled=suit not in allowed,
+                )
+            )
+    elif pv.phase is Phase.BID:
+        allowed_bids = set(legal_bids(pv))
+        for bid in range(pv.round_tricks + 1):
+            view.add_item(
+                button(
+                    CustomId.for_bid(game, bid, version),
+                    label=str(bid),
+                    style=_BLUE if bid in allowed_bids else _GREY,
+                    disabled=bid not in allowed_bids,
+                )
+            )
+    elif pv.phase is Phase.PLAY:
+        if must_play_hidden(pv):
+            view.add_item(
+                button(
+                    CustomId(game, Verb.PLAYHIDDEN, "", version),
+                    label="Play my card (unseen)",
+                    emoji="🂠",
+                    style=_BLUE,
+                )
+            )
+        else:
+            hand = pv.hand or ()
+            playable = playable_cards(pv)
+            for card in dict.fromkeys(sort_hand(hand)):
+                copies = hand.count(card)
+                label = card_label(card, theme) + (f" ×{copies}" if copies > 1 else "")
+                view.add_item(
+                    button(
+                        CustomId.for_play(game, card, version),
+                        label=label,
+                        emoji=card_emoji(card, theme),
+                        style=_BLUE if card in playable else _GREY,
+                        disabled=card not in playable,
+                    )
+                )
+    if not view.children:
+        return None
+    assert len(view.children) <= MAX_BUTTONS
+    return view

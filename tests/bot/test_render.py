@@ -1,0 +1,492 @@
+"""Rendering: cards at a glance, themes, a public table built only from public information,
+the private hand (clairvoyance too), round summaries, scorepad and final standings."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import discord
+import pytest
+
+from bot.render import (
+    JESTER_EMOJI,
+    STANDARD_SUIT_EMOJI,
+    SUIT_SQUARES,
+    WIZARD_EMOJI,
+    PublicTable,
+    card_emoji,
+    card_text,
+    cards_text,
+    final_embed,
+    from_table,
+    hand_text,
+    legal_bids,
+    playable_cards,
+    public_table,
+    round_summary_embed,
+    scorepad_text,
+    sort_hand,
+    standings,
+    table_embed,
+    trump_choices,
+)
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.views import hand_view, lobby_view, table_view
+from wizard.cards import CARDS, JESTER, SUITS, WIZARD, Card, Theme, parse_cards
+from wizard.options import Bidding, Options
+from wizard.rules import apply, legal_actions, new_game
+from wizard.state import ChooseTrump, Deal, GameState, Phase, Play
+from wizard.view import view
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+# A card token as rendered in the classic theme: colour square + code, or 🧙Z / 🃏N.
+CARD_TOKEN = re.compile(r"(?:🟦|🟥|🟩|🟨)([BRGY](?:1[0-3]|[1-9]))(?![0-9])|🧙Z|🃏N")
+
+
+def classic_suited_codes(text: str) -> set[str]:
+    """The suited card codes rendered in ``text`` (classic theme)."""
+    return {m.group(1) for m in CARD_TOKEN.finditer(text) if m.group(1)}
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """Everything an embed shows, as one string."""
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+def play_through(
+    players: int, options: Options, seed: int, rng_seed: int = 0
+) -> Iterator[GameState]:
+    """Every state of a random game, first to last."""
+    rng = random.Random(rng_seed)
+    state = new_game(list(NAMES[:players]), options, seed=seed)
+    yield state
+    while state.phase is not Phase.GAME_OVER:
+        state = apply(state, rng.choice(legal_actions(state)))
+        yield state
+
+
+def first_state(states: Iterator[GameState], wanted: object) -> GameState:
+    """The first state for which ``wanted(state)`` is true."""
+    for state in states:
+        if wanted(state):  # type: ignore[operator]
+            return state
+    raise AssertionError("no such state in this game")
+
+
+# ------------------------------------------------------------------ cards
+
+
+def test_every_card_has_a_distinct_readable_text() -> None:
+    texts = {card_text(c) for c in CARDS}
+    assert len(texts) == 54
+    assert card_text(Card.parse("B7")) == "🟦B7"
+    assert card_text(Card.parse("R13")) == "🟥R13"
+    assert card_text(Card.parse("G1")) == "🟩G1"
+    assert card_text(Card.parse("Y10")) == "🟨Y10"
+    assert card_text(WIZARD) == "🧙Z"
+    assert card_text(JESTER) == "🃏N"
+    assert len(set(SUIT_SQUARES.values())) == 4
+    for card in CARDS:
+        assert card.code in card_text(card)
+
+
+def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
+    assert card_text(Card.parse("B1"), Theme.STANDARD) == "2♠️"
+    assert card_text(Card.parse("R9"), Theme.STANDARD) == "10♥️"
+    assert card_text(Card.parse("G11"), Theme.STANDARD) == "Q♦️"
+    assert card_text(Card.parse("Y13"), Theme.STANDARD) == "A♣️"
+    assert card_text(WIZARD, Theme.STANDARD) == "🧙W"
+    assert card_text(JESTER, Theme.STANDARD) == "🃏JE"
+    assert {card_emoji(Card.of(s, 5), Theme.STANDARD) for s in SUITS} == set(
+        STANDARD_SUIT_EMOJI.values()
+    )
+    assert len({card_text(c, Theme.STANDARD) for c in CARDS}) == 54
+
+
+def test_wizard_and_jester_are_marked() -> None:
+    assert card_emoji(WIZARD) == WIZARD_EMOJI == "🧙"
+    assert card_emoji(JESTER) == JESTER_EMOJI == "🃏"
+    assert cards_text([]) == "—"
+
+
+def test_hand_sorting() -> None:
+    hand = parse_cards("Z Y3 N B13 R2 B1 Z")
+    assert [c.code for c in sort_hand(hand)] == ["N", "B1", "B13", "R2", "Y3", "Z", "Z"]
+
+
+# ---------------------------------------------------------- public table
+
+
+OPTION_SETS = [
+    Options(),
+    Options(bidding=Bidding.HIDDEN),
+    Options(bidding=Bidding.SECRET),
+    Options(clairvoyance=True),
+    Options(clairvoyance=True, bidding=Bidding.SECRET),
+    Options(magic_twos=True, uneven_bids=True, canadian=True),
+    Options(single_suit=True, bidding=Bidding.HIDDEN),
+]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.describe()) or "classic")
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_table_is_the_same_whichever_seat_it_is_built_from(options: Options, players: int) -> None:
+    if options.single_suit and players > 4:
+        pytest.skip("single suit is for 3 or 4 players")
+    for step, state in enumerate(play_through(players, options, seed=players * 7)):
+        if step % 3 and state.phase is not Phase.GAME_OVER:
+            continue  # every third moment keeps the test quick
+        tables = [public_table(view(state, seat)) for seat in range(players)]
+        assert all(t == tables[0] for t in tables), f"step {step}"
+        embeds = [table_embed(t, theme=Theme.CLASSIC).to_dict() for t in tables]
+        assert all(e == embeds[0] for e in embeds), f"step {step}"
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.describe()) or "classic")
+def test_table_never_shows_a_card_in_hand_or_an_unrevealed_bid(options: Options) -> None:
+    for state in play_through(4, options, seed=3, rng_seed=5):
+        if state.round == 0:
+            continue
+        for seat in range(4):
+            pv = view(state, seat)
+            table = public_table(pv)
+            text = embed_text(table_embed(table))
+            shown = classic_suited_codes(text)
+            held = {c.code for hand in state.hands for c in hand if c.suit is not None}
+            assert not shown & held, (state.round, state.phase, shown & held)
+            if not table.bids_revealed:
+                assert table.bids == (None,) * 4
+                for line in text.split("\n"):
+                    assert not re.search(r"bid \d", line), line
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.describe()) or "classic")
+def test_the_services_table_view_renders_like_the_public_table(options: Options) -> None:
+    from wizard.service.game import table_view as service_table_view
+
+    for step, state in enumerate(play_through(4, options, seed=9, rng_seed=9)):
+        if step % 5:
+            continue
+        ours = public_table(view(state, step % 4))
+        theirs = from_table(service_table_view(state))
+        assert theirs == ours, f"step {step}"
+        assert from_table(ours) == ours
+
+
+def test_from_table_masks_bids_that_are_not_revealed() -> None:
+    states = play_through(3, Options(bidding=Bidding.SECRET), seed=11, rng_seed=2)
+    state = first_state(states, lambda s: s.phase is Phase.PLAY)
+    leaky = public_table(view(state, 0)).__class__(
+        **{
+            **{f: getattr(public_table(view(state, 0)), f) for f in PublicTable.__slots__},
+            "bids": state.bids,
+        }
+    )
+    assert from_table(leaky).bids == (None, None, None)
+
+
+def test_secret_bids_stay_marks_until_the_round_is_scored() -> None:
+    states = play_through(3, Options(bidding=Bidding.SECRET), seed=11, rng_seed=2)
+    state = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 2)
+    own = view(state, 0)
+    assert own.bids[0] is not None  # the seat knows its own bid…
+    table = public_table(own)
+    assert table.bids == (None, None, None)  # …the public table does not
+    text = embed_text(table_embed(table))
+    assert text.count("bid 🔒 secret") == 3
+    scored = first_state(states, lambda s: s.phase is Phase.ROUND_OVER)
+    revealed = public_table(view(scored, 0))
+    assert revealed.bids_revealed
+    assert revealed.bids == scored.bids
+    assert "🔒" not in embed_text(table_embed(revealed))
+
+
+def test_hidden_bids_are_marked_then_revealed_together() -> None:
+    states = play_through(4, Options(bidding=Bidding.HIDDEN), seed=5, rng_seed=1)
+    partial = first_state(
+        states,
+        lambda s: (
+            s.phase is Phase.BID and s.round == 3 and 0 < sum(b is not None for b in s.bids) < 4
+        ),
+    )
+    table = public_table(view(partial, 0))
+    assert not table.bids_revealed
+    text = embed_text(table_embed(table))
+    assert text.count("bid ✔ hidden") == sum(b is not None for b in partial.bids)
+    assert "Waiting for the bids of" in text
+    done = first_state(states, lambda s: s.phase is Phase.PLAY)
+    table = public_table(view(done, 2))
+    assert table.bids_revealed
+    assert table.bids == done.bids
+    text = embed_text(table_embed(table))
+    for seat, bid in enumerate(done.bids):
+        assert f"**{NAMES[seat]}**" in text
+        assert f"bid {bid}" in text
+
+
+def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
+    states = play_through(4, Options(), seed=21, rng_seed=4)
+    state = first_state(
+        states,
+        lambda s: (
+            s.phase is Phase.PLAY and s.round == 4 and len(s.played) == 1 and len(s.trick) == 2
+        ),
+    )
+    table = public_table(view(state, 3))
+    embed = table_embed(table, computer={2})
+    text = embed_text(embed)
+    assert "round 4 of 15 (4 tricks)" in embed.title
+    assert f"**{NAMES[state.dealer]}** · 🂠 dealer" in text
+    assert card_text(state.turned) in text if state.turned else "No card is turned" in text
+    assert f"⏳ **{NAMES[state.turn]}** to play." in text
+    for seat in range(4):
+        assert f"won {state.tricks[seat]}" in text
+        assert f"**{state.scores[seat]}** pts" in text
+    assert "**Cy** 🤖" in text
+    fields = {f.name: f.value for f in embed.fields}
+    assert [card_text(c) in fields["Current trick"] for c in state.trick] == [True, True]
+    assert "won by" in fields["Last trick"]
+    assert NAMES[state.leader] in fields["Last trick"]
+
+
+def test_table_names_are_escaped() -> None:
+    state = first_state(play_through(3, Options(), seed=2), lambda s: s.phase is Phase.BID)
+    table = public_table(view(state, 0))
+    text = embed_text(table_embed(table, names=["**Bold**", "@everyone", "Cy"]))
+    assert "**Bold**" not in text.replace("**\\*\\*Bold\\*\\***", "")
+    assert "\\*\\*Bold\\*\\*" in text
+    assert "@everyone" not in text
+
+
+def test_table_names_must_match_seats() -> None:
+    state = first_state(play_through(3, Options(), seed=2), lambda s: s.phase is Phase.BID)
+    with pytest.raises(ValueError, match="3 seats"):
+        table_embed(public_table(view(state, 0)), names=["a", "b"])
+
+
+def test_choose_trump_and_standard_theme_on_the_table() -> None:
+    state = new_game(list(NAMES[:3]), Options(), seed=None, first_dealer=1)
+    hands = (parse_cards("B1 R2 G3"), parse_cards("B4 R5 G6"), parse_cards("B7 R8 G9"))
+    state = apply(state, Deal(tuple(h[:1] for h in hands), WIZARD))
+    assert state.phase is Phase.CHOOSE_TRUMP
+    table = public_table(view(state, 1))
+    text = embed_text(table_embed(table))
+    assert f"Turned 🧙Z: **{NAMES[state.dealer]}** (dealer) is choosing trump" in text
+    state = apply(state, ChooseTrump(state.dealer, SUITS[1]))
+    text = embed_text(table_embed(public_table(view(state, 0)), theme=Theme.STANDARD))
+    assert "chose ♥️ Hearts" in text
+
+
+# ------------------------------------------------------------------- hand
+
+
+def test_hand_shows_own_cards_sorted_and_own_secret_bid() -> None:
+    states = play_through(3, Options(bidding=Bidding.SECRET), seed=9, rng_seed=3)
+    state = first_state(
+        states, lambda s: s.phase is Phase.PLAY and s.round == 3 and s.bids[1] is not None
+    )
+    pv = view(state, 1)
+    text = hand_text(pv)
+    assert cards_text(sort_hand(state.hands[1])) in text
+    assert f"your bid: {state.bids[1]}" in text
+    others = {c.code for seat in (0, 2) for c in state.hands[seat] if c.suit is not None}
+    assert not classic_suited_codes(text) & others
+
+
+def test_hand_under_clairvoyance_shows_the_others_not_ones_own() -> None:
+    states = play_through(4, Options(clairvoyance=True), seed=4, rng_seed=8)
+    state = first_state(states, lambda s: s.phase is Phase.BID and s.round == 1)
+    for seat in range(4):
+        pv = view(state, seat)
+        text = hand_text(pv)
+        assert "you cannot see your own card" in text
+        for other in range(4):
+            card = state.hands[other][0]
+            if other == seat:
+                if card.suit is not None:
+                    assert card.code not in classic_suited_codes(text)
+            else:
+                assert f"{NAMES[other]} {card_text(card)}" in text
+    round_two = first_state(states, lambda s: s.phase is Phase.BID and s.round == 2)
+    text = hand_text(view(round_two, 0))
+    assert "your hand" in text
+    assert cards_text(sort_hand(round_two.hands[0])) in text
+
+
+def test_hand_prompts_only_on_ones_turn() -> None:
+    state = first_state(play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID)
+    assert state.turn is not None
+    assert "**Your turn:**" in hand_text(view(state, state.turn))
+    assert "Waiting for the others." in hand_text(view(state, (state.turn + 1) % 3))
+
+
+def test_hand_in_the_standard_theme() -> None:
+    state = first_state(
+        play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID and s.round == 5
+    )
+    text = hand_text(view(state, 0), theme=Theme.STANDARD)
+    assert cards_text(sort_hand(state.hands[0]), Theme.STANDARD) in text
+    assert "🟦" not in text and "🟥" not in text
+
+
+# ----------------------------------------------------------- hand buttons
+
+
+def _ids(view_: discord.ui.View) -> list[CustomId]:
+    return [CustomId.parse(item.custom_id) for item in view_.children]  # type: ignore[attr-defined]
+
+
+def _buttons(view_: discord.ui.View) -> list[discord.ui.Button[discord.ui.View]]:
+    """The plain buttons inside the view's dynamic items."""
+    return [item.item for item in view_.children]  # type: ignore[attr-defined]
+
+
+def test_bid_buttons_enable_exactly_the_legal_bids() -> None:
+    options = Options(uneven_bids=True)
+    state = first_state(
+        play_through(3, options, seed=8, rng_seed=2),
+        lambda s: s.phase is Phase.BID and s.round == 4 and s.turn == s.dealer,
+    )
+    pv = view(state, state.dealer)
+    ui = hand_view(pv, game=77, version=123)
+    assert ui is not None
+    ids = _ids(ui)
+    assert [c.bid for c in ids] == list(range(5))
+    assert {(c.game, c.version, c.verb) for c in ids} == {(77, 123, Verb.BID)}
+    enabled = {c.bid for c, b in zip(ids, _buttons(ui), strict=True) if not b.disabled}
+    assert enabled == set(legal_bids(pv))
+    assert len(enabled) == 4  # R7.1 forbids the one bid that makes the total equal r
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_play_buttons_one_per_distinct_card_and_only_playable_enabled(players: int) -> None:
+    seen_disabled = seen_duplicates = 0
+    for state in play_through(players, Options(), seed=31 + players, rng_seed=players):
+        if state.phase is not Phase.PLAY or state.turn is None:
+            continue
+        pv = view(state, state.turn)
+        ui = hand_view(pv, game=5, version=state.round)
+        assert ui is not None
+        ids, buttons = _ids(ui), _buttons(ui)
+        hand = state.hands[state.turn]
+        assert [c.card for c in ids] == list(dict.fromkeys(sort_hand(hand)))
+        assert {c.verb for c in ids} == {Verb.PLAY}
+        enabled = {c.card for c, b in zip(ids, buttons, strict=True) if not b.disabled}
+        assert enabled == playable_cards(pv) == {a.card for a in pv.legal if isinstance(a, Play)}
+        for cid, b in zip(ids, buttons, strict=True):
+            copies = hand.count(cid.card)
+            assert b.label == cid.card.code + (f" ×{copies}" if copies > 1 else "")
+            seen_duplicates += copies > 1
+        seen_disabled += any(b.disabled for b in buttons)
+        assert hand_view(view(state, (state.turn + 1) % players), game=5, version=1) is None
+    assert seen_disabled and seen_duplicates  # the game did exercise both cases
+
+
+def test_trump_buttons_for_the_dealer_after_a_turned_wizard() -> None:
+    state = new_game(list(NAMES[:3]), Options(), seed=None, first_dealer=0)
+    state = apply(state, Deal((parse_cards("B1"), parse_cards("R1"), parse_cards("G1")), WIZARD))
+    assert state.phase is Phase.CHOOSE_TRUMP
+    pv = view(state, state.dealer)
+    ui = hand_view(pv, game=2, version=3)
+    assert ui is not None
+    assert [CustomId.parse(i.custom_id).suit for i in ui.children] == list(SUITS)  # type: ignore[attr-defined]
+    assert set(trump_choices(pv)) == set(SUITS)
+    assert hand_view(view(state, (state.dealer + 1) % 3), game=2, version=3) is None
+
+
+def test_clairvoyance_round_one_plays_the_unseen_card() -> None:
+    states = play_through(3, Options(clairvoyance=True), seed=2, rng_seed=2)
+    state = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 1)
+    pv = view(state, state.turn)  # type: ignore[arg-type]
+    ui = hand_view(pv, game=4, version=8)
+    assert ui is not None
+    assert [CustomId.parse(i.custom_id).verb for i in ui.children] == [Verb.PLAYHIDDEN]  # type: ignore[attr-defined]
+
+
+def test_views_hold_only_restart_proof_buttons() -> None:
+    # A static item beside dynamic ones would, on timeout, unregister the dynamic classes.
+    from bot.ui.buttons import WizardButton
+
+    states = play_through(3, Options(), seed=3, rng_seed=3)
+    bidding = first_state(states, lambda s: s.phase is Phase.BID and s.round == 3)
+    playing = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 3)
+    views = [lobby_view(1, 1), table_view(1, 1)]
+    for state in (bidding, playing):
+        ui = hand_view(view(state, state.turn), 1, 1)  # type: ignore[arg-type]
+        assert ui is not None
+        views.append(ui)
+    for ui in views:
+        assert ui.timeout is None
+        assert ui.children and all(isinstance(i, WizardButton) for i in ui.children)
+
+
+def test_lobby_and_table_buttons() -> None:
+    lobby = _ids(lobby_view(9, 2))
+    assert [c.verb for c in lobby] == [Verb.JOIN, Verb.LEAVE, Verb.ADDBOT, Verb.START, Verb.CANCEL]
+    assert {(c.game, c.version) for c in lobby} == {(9, 2)}
+    assert _ids(table_view(9, 4)) == [CustomId(9, Verb.HAND, "", 4)]
+
+
+def test_largest_hands_and_bids_fit_in_25_buttons() -> None:
+    states = play_through(3, Options(), seed=13, rng_seed=13)
+    last_bid = first_state(states, lambda s: s.phase is Phase.BID and s.round == 20)
+    ui = hand_view(view(last_bid, last_bid.turn), game=1, version=1)  # type: ignore[arg-type]
+    assert ui is not None and len(ui.children) == 21
+    first_play = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 20)
+    ui = hand_view(view(first_play, first_play.turn), game=1, version=1)  # type: ignore[arg-type]
+    assert ui is not None and len(ui.children) <= 20
+
+
+# ---------------------------------------------------- rounds and the end
+
+
+def test_round_summary_and_scorepad() -> None:
+    states = list(play_through(3, Options(), seed=17, rng_seed=17))
+    final = states[-1]
+    pv = view(final, 0)
+    summary = pv.history[1]
+    embed = round_summary_embed(summary, pv.players, num_rounds=pv.num_rounds)
+    assert embed.title == "Round 2 of 20 scored"
+    text = embed.description or ""
+    for seat in range(3):
+        assert f"**{NAMES[seat]}**: bid {summary.bids[seat]}, won {summary.tricks[seat]}" in text
+        assert f"(total **{summary.totals[seat]}**)" in text
+    pad = scorepad_text(pv.history, pv.players)
+    assert pad.startswith("```\n") and pad.endswith("\n```")
+    assert len(pad.splitlines()) == 2 + 2 + 20
+    assert f"{final.history[-1].bids[0]}/{final.history[-1].tricks[0]} {final.scores[0]:+d}" in pad
+
+
+def test_standings_share_places_on_ties() -> None:
+    assert standings([10, 30, 30, 5]) == [(1, 1), (1, 2), (3, 0), (4, 3)]
+    assert standings([0, 0, 0]) == [(1, 0), (1, 1), (1, 2)]
+
+
+def test_final_standings_name_the_winners_and_fit_discord() -> None:
+    for players in (3, 6):
+        states = list(play_through(players, Options(), seed=players, rng_seed=1))
+        final = states[-1]
+        embed = final_embed(public_table(view(final, 0)))
+        best = max(final.scores)
+        winners = [NAMES[s] for s in range(players) if final.scores[s] == best]
+        assert embed.title is not None and all(w in embed.title for w in winners)
+        assert len(embed.description or "") <= 4096
+        assert len(embed) <= 6000
+        assert "```" in (embed.description or "")
+
+
+def test_final_standings_with_a_tie() -> None:
+    states = list(play_through(3, Options(), seed=1))
+    table = public_table(view(states[-1], 0))
+    tied = table.__class__(
+        **{**{f: getattr(table, f) for f in table.__slots__}, "scores": (50, 50, 10)}
+    )
+    embed = final_embed(tied)
+    assert embed.title == f"🏆 Winners: {NAMES[0]} and {NAMES[1]}"
+    assert (embed.description or "").count("🥇") == 2

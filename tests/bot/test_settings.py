@@ -1,0 +1,199 @@
+"""Settings and the entry point: defaults, validation, .env, a missing token, a hidden token."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import ENV_FILE_VARIABLE, ENV_NAMES, Settings, SettingsError
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE_TOKEN = "MTAxNzQ5ODc2NTQzMjEwOTg3Ng.GhIjKl.FaKeTokenFaKeTokenFaKeToken_12345"
+TOKEN_LIKE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")
+
+
+def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in a clean environment (no inherited DISCORD_* variables)."""
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ENV_NAMES.values() and k != ENV_FILE_VARIABLE
+    }
+    base["PYTHONPATH"] = str(ROOT)
+    base[ENV_FILE_VARIABLE] = ""  # never read a developer's real .env here
+    base.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_defaults_load_without_a_token() -> None:
+    settings = Settings.from_mapping({})
+    assert settings.discord_token is None
+    assert settings.token_value() is None
+    assert settings.database_path == Path("data/wizard.db")
+    assert settings.log_level == "INFO"
+    assert settings.dev_guild_id is None
+    assert settings.shard_count is None
+    assert settings.shard_ids is None
+    assert settings.computer_delay_seconds == 1.0
+
+
+def test_values_are_parsed() -> None:
+    settings = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": FAKE_TOKEN,
+            "DATABASE_PATH": "/var/lib/wizard/w.db",
+            "LOG_LEVEL": "debug",
+            "DEV_GUILD_ID": "123456789012345678",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "1, 3",
+            "COMPUTER_DELAY_SECONDS": "0.5",
+        }
+    )
+    assert settings.token_value() == FAKE_TOKEN
+    assert settings.database_path == Path("/var/lib/wizard/w.db")
+    assert settings.log_level == "DEBUG"
+    assert settings.dev_guild_id == 123456789012345678
+    assert settings.shard_count == 4
+    assert settings.shard_ids == (1, 3)
+    assert settings.computer_delay_seconds == 0.5
+
+
+def test_empty_values_count_as_unset() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": "  ", "DEV_GUILD_ID": "", "SHARD_IDS": ""})
+    assert settings.discord_token is None
+    assert settings.dev_guild_id is None
+
+
+def test_token_is_hidden_everywhere_but_token_value() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": FAKE_TOKEN})
+    for text in (
+        repr(settings),
+        str(settings),
+        settings.model_dump_json(),
+        str(settings.model_dump()),
+        "\n".join(settings.describe()),
+    ):
+        assert FAKE_TOKEN not in text
+    assert "DISCORD_TOKEN = (set, hidden)" in settings.describe()
+
+
+@pytest.mark.parametrize(
+    ("values", "named"),
+    [
+        ({"SHARD_COUNT": "several"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be between 0"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "SHARD_IDS must not repeat"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "SHARD_IDS"),
+        ({"LOG_LEVEL": "chatty"}, "LOG_LEVEL"),
+        ({"DEV_GUILD_ID": "-4"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
+        ({"COMPUTER_DELAY_SECONDS": "-1"}, "COMPUTER_DELAY_SECONDS"),
+        ({"COMPUTER_DELAY_SECONDS": "soon"}, "COMPUTER_DELAY_SECONDS"),
+    ],
+)
+def test_bad_values_are_refused_by_name(values: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping({"DISCORD_TOKEN": FAKE_TOKEN, **values})
+    message = str(caught.value)
+    assert named in message
+    assert FAKE_TOKEN not in message
+    for value in values.values():
+        if len(value) > 3:  # the offending input is not echoed back
+            assert value not in message
+
+
+def test_dotenv_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nLOG_LEVEL=WARNING\nDATABASE_PATH=file.db\n", encoding="utf-8"
+    )
+    settings = Settings.load({"LOG_LEVEL": "ERROR"}, dotenv_path=dotenv)
+    assert settings.token_value() == FAKE_TOKEN
+    assert settings.log_level == "ERROR"
+    assert settings.database_path == Path("file.db")
+
+
+def test_env_file_variable_chooses_or_disables_the_file(tmp_path: Path) -> None:
+    dotenv = tmp_path / "custom.env"
+    dotenv.write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\n", encoding="utf-8")
+    assert Settings.load({ENV_FILE_VARIABLE: str(dotenv)}).token_value() == FAKE_TOKEN
+    assert Settings.load({ENV_FILE_VARIABLE: ""}).discord_token is None
+    with pytest.raises(SettingsError, match=ENV_FILE_VARIABLE):
+        Settings.load({ENV_FILE_VARIABLE: str(tmp_path / "missing.env")})
+
+
+def test_without_token_the_bot_exits_at_once_and_says_where_to_get_one(tmp_path: Path) -> None:
+    result = run_bot(env={}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    message = result.stderr
+    assert "DISCORD_TOKEN is not set" in message
+    assert "Developer Portal" in message
+    assert "Bot → Reset Token" in message
+    assert ".env" in message
+    assert ".env.example" in message
+    assert not TOKEN_LIKE.search(message)
+
+
+def test_without_token_the_run_command_exits_too(tmp_path: Path) -> None:
+    result = run_bot("run", env={"DISCORD_TOKEN": ""}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN is not set" in result.stderr
+
+
+def test_a_token_in_dotenv_of_the_working_directory_is_found(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != ENV_FILE_VARIABLE}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "config"],
+        cwd=tmp_path,
+        env={
+            **{k: v for k, v in env.items() if k not in ENV_NAMES.values()},
+            "PYTHONPATH": str(ROOT),
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "DISCORD_TOKEN = (set, hidden)" in result.stdout
+    assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_fake_token_never_appears_in_output(tmp_path: Path) -> None:
+    shown = run_bot("config", env={"DISCORD_TOKEN": FAKE_TOKEN}, cwd=tmp_path)
+    assert shown.returncode == 0
+    assert "DISCORD_TOKEN = (set, hidden)" in shown.stdout
+    refused = run_bot(
+        env={"DISCORD_TOKEN": FAKE_TOKEN, "SHARD_IDS": "5", "SHARD_COUNT": "2"}, cwd=tmp_path
+    )
+    assert refused.returncode == 2
+    assert "SHARD_IDS" in refused.stderr
+    for result in (shown, refused):
+        output = result.stdout + result.stderr
+        assert FAKE_TOKEN not in output
+        assert "FaKeToken" not in output
+        assert not TOKEN_LIKE.search(output)
+
+
+def test_help_lists_the_commands(tmp_path: Path) -> None:
+    result = run_bot("--help", env={}, cwd=tmp_path)
+    assert result.returncode == 0
+    assert "config" in result.stdout
+    assert "run" in result.stdout
