@@ -1,0 +1,217 @@
+"""Clocks on virtual time: turn timers, hand-over after timeouts, lobby expiry, computer
+turns with a visible delay, and all of it resuming after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from wizard.service import (
+    Actor,
+    GameCancelled,
+    GameService,
+    GameStatus,
+    GameUpdate,
+    NotAwayError,
+    PlayerTimedOut,
+    SeatHandedToComputer,
+    SeatTakenBack,
+    ServiceConfig,
+    TurnChanged,
+    VirtualClock,
+)
+
+from .conftest import GUILD, new_game
+
+
+class Recorder:
+    """A listener that keeps every background update."""
+
+    def __init__(self) -> None:
+        self.updates: list[GameUpdate] = []
+
+    async def __call__(self, update: GameUpdate) -> None:
+        self.updates.append(update)
+
+    def events(self, kind: type) -> list[object]:
+        return [e for u in self.updates for e in u.events if isinstance(e, kind)]
+
+
+@pytest.fixture
+async def timed(db_path: Path, clock: VirtualClock) -> AsyncIterator[GameService]:
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=2.0))
+    try:
+        yield svc
+    finally:
+        await svc.close()
+
+
+async def _to_act(svc: GameService, game_id: int) -> tuple[int, ...]:
+    info = await svc.get_game(game_id)
+    assert info.table is not None
+    return info.table.to_act
+
+
+async def test_timeouts_then_hand_over_and_take_back(
+    timed: GameService, clock: VirtualClock
+) -> None:
+    await timed.update_settings(GUILD, max_timeouts=2)
+    game_id = await new_game(timed, 3, 0, seed=31, turn_seconds=30)
+    rec = Recorder()
+    timed.subscribe(rec)
+    timed.start_clocks()
+    start = await timed.start(game_id, 1)
+    turn = start.events[-1]
+    assert isinstance(turn, TurnChanged) and turn.deadline == clock.now() + 30
+    first = turn.seats[0]
+
+    await clock.advance(29.0, settle=timed.wait_idle)
+    assert rec.updates == []
+    await clock.advance(1.5, settle=timed.wait_idle)
+    assert len(rec.updates) == 1
+    update = rec.updates[0]
+    assert update.actor is Actor.TIMEOUT and update.seat == first
+    assert PlayerTimedOut(first, 1) in update.events
+    info = await timed.get_game(game_id)
+    assert info.seats[first].timeouts == 1 and not info.seats[first].away
+
+    # Nobody acts: every player times out in turn until each has been handed over.
+    for _ in range(12):
+        await clock.advance(31.0, settle=timed.wait_idle)
+    handed = rec.events(SeatHandedToComputer)
+    assert {e.seat for e in handed} == {0, 1, 2}  # type: ignore[attr-defined]
+    info = await timed.get_game(game_id)
+    assert all(s.away and s.computer_controlled for s in info.seats)
+    # Now computers play every seat, one move per computer_delay.
+    before = len(rec.updates)
+    await clock.advance(2.0, settle=timed.wait_idle)
+    assert len(rec.updates) == before + 1
+    assert rec.updates[-1].actor is Actor.COMPUTER
+
+    # A player takes their seat back: no more timeouts counted, and the turn waits for them.
+    back = await timed.take_back(game_id, 1)
+    assert SeatTakenBack(0) in back.events
+    info = await timed.get_game(game_id)
+    assert not info.seats[0].away and info.seats[0].timeouts == 0
+    with pytest.raises(NotAwayError):
+        await timed.take_back(game_id, 1)
+
+
+async def test_acting_resets_the_timeout_count(timed: GameService, clock: VirtualClock) -> None:
+    await timed.update_settings(GUILD, max_timeouts=3)
+    game_id = await new_game(timed, 3, 0, seed=32, turn_seconds=20)
+    timed.start_clocks()
+    await timed.start(game_id, 1)
+    seat = (await _to_act(timed, game_id))[0]
+    await clock.advance(21.0, settle=timed.wait_idle)
+    assert (await timed.get_game(game_id)).seats[seat].timeouts == 1
+    # Play on until this seat is to act again, acting for everyone by hand.
+    for _ in range(20):
+        now = await _to_act(timed, game_id)
+        sv = await timed.seat_view(game_id, now[0] + 1)
+        await timed.act(game_id, now[0] + 1, sv.view.legal[0], sv.version)
+        if now[0] == seat:
+            break
+    assert (await timed.get_game(game_id)).seats[seat].timeouts == 0
+
+
+async def test_lobby_expires(timed: GameService, clock: VirtualClock) -> None:
+    await timed.update_settings(GUILD, lobby_seconds=600)
+    rec = Recorder()
+    timed.subscribe(rec)
+    timed.start_clocks()
+    game_id = await new_game(timed, 2, 0)
+    await clock.advance(599.0, settle=timed.wait_idle)
+    assert (await timed.get_game(game_id)).status is GameStatus.LOBBY
+    await clock.advance(2.0, settle=timed.wait_idle)
+    assert (await timed.get_game(game_id)).status is GameStatus.CANCELLED
+    assert rec.events(GameCancelled) == [GameCancelled("expired")]
+    # The channel is free again.
+    await new_game(timed, 1, 0)
+
+
+async def test_computer_turns_wait_the_visible_delay(
+    timed: GameService, clock: VirtualClock
+) -> None:
+    game_id = await new_game(timed, 1, 2, seed=33)
+    times: list[float] = []
+    rec = Recorder()
+
+    async def listener(update: GameUpdate) -> None:
+        times.append(clock.now())
+        await rec(update)
+
+    timed.subscribe(listener)
+    timed.start_clocks()
+    await timed.start(game_id, 1)
+    last_change = clock.now()
+    for _ in range(40):
+        if 0 in await _to_act(timed, game_id):
+            sv = await timed.seat_view(game_id, 1)
+            await timed.act(game_id, 1, sv.view.legal[0], sv.version)
+            last_change = clock.now()
+            continue
+        seen = len(times)
+        await clock.advance(0.5, settle=timed.wait_idle)
+        if len(times) > seen:
+            # Each computer move comes exactly computer_delay after the change before it.
+            assert times[-1] == pytest.approx(last_change + 2.0)
+            last_change = times[-1]
+    assert len(rec.updates) >= 5
+    assert all(u.actor is Actor.COMPUTER for u in rec.updates)
+
+
+async def test_clocks_and_computer_turns_resume_after_restart(db_path: Path) -> None:
+    clock = VirtualClock(start=1_800_000_000.0)
+    config = ServiceConfig(computer_delay=2.0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    timed_game = await new_game(svc, 3, 0, seed=34, turn_seconds=60, channel=1)
+    computer_game = await new_game(svc, 1, 2, seed=35, channel=2)
+    svc.start_clocks()
+    await svc.start(timed_game, 1)
+    started = await svc.start(computer_game, 1)
+    # Make sure a computer is to act in the second game when the process stops.
+    if 0 in started.events[-1].seats:  # type: ignore[union-attr]
+        sv = await svc.seat_view(computer_game, 1)
+        await svc.act(computer_game, 1, sv.view.legal[0], sv.version)
+    timed_seat = (await _to_act(svc, timed_game))[0]
+    deadline = (await svc.get_game(timed_game)).deadline
+    assert deadline == clock.now() + 60
+    log_before = (await svc.get_game(computer_game)).version
+    await svc.close()  # the process stops; nothing is due yet
+
+    later = VirtualClock(start=clock.now() + 3600)
+    again = await GameService.open(db_path, clock=later, config=config)
+    try:
+        rec = Recorder()
+        again.subscribe(rec)
+        info = await again.get_game(timed_game)
+        assert info.deadline == deadline  # the deadline came back from the database
+        again.start_clocks()
+        await later.advance(0.0, settle=again.wait_idle)
+        timeouts = [u for u in rec.updates if u.game_id == timed_game]
+        assert timeouts and timeouts[0].actor is Actor.TIMEOUT and timeouts[0].seat == timed_seat
+        await later.advance(2.0, settle=again.wait_idle)
+        computer_moves = [u for u in rec.updates if u.game_id == computer_game]
+        assert computer_moves and computer_moves[0].actor is Actor.COMPUTER
+        assert (await again.get_game(computer_game)).version > log_before
+    finally:
+        await again.close()
+
+
+async def test_run_due_drives_clocks_by_hand(timed: GameService, clock: VirtualClock) -> None:
+    """Without start_clocks, a front end can call run_due itself; nothing fires on its own."""
+    await timed.update_settings(GUILD, lobby_seconds=120)
+    lobby = await new_game(timed, 1, 0, channel=1)
+    game_id = await new_game(timed, 2, 1, seed=36, turn_seconds=15, channel=2)
+    await timed.start(game_id, 1)
+    assert await timed.run_due() == []
+    await clock.advance(200.0)  # no clocks running: nothing happens by itself
+    assert (await timed.get_game(lobby)).status is GameStatus.LOBBY
+    updates = await timed.run_due()
+    kinds = {type(e) for u in updates for e in u.events}
+    assert GameCancelled in kinds  # the lobby expired
+    assert (await timed.get_game(lobby)).status is GameStatus.CANCELLED
+    assert any(u.actor in (Actor.TIMEOUT, Actor.COMPUTER) for u in updates if u.game_id == game_id)

@@ -1,0 +1,134 @@
+"""Lobby life: joining, leaving, hosts, computers, kicks, settings, message ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wizard.options import Options
+from wizard.service import (
+    ChannelBusyError,
+    GameService,
+    GameStatus,
+    MakeBid,
+    NotSeatedError,
+    SeatTakenBack,
+    ServiceConfig,
+    TurnChanged,
+    VirtualClock,
+)
+
+from .conftest import CHANNEL, GUILD, new_game
+
+
+async def test_join_leave_and_the_host_role(service: GameService) -> None:
+    game_id = await new_game(service, 1, 0)
+    assert (await service.game_in_channel(CHANNEL)).id == game_id  # type: ignore[union-attr]
+    info = await service.join(game_id, 2, "Ann")
+    info = await service.join(game_id, 3, "Ann")  # same display name: told apart
+    assert [s.name for s in info.seats] == ["P1", "Ann", "Ann (2)"]
+    v = info.version
+    info = await service.leave(game_id, 2)
+    assert [(s.seat, s.user_id) for s in info.seats] == [(0, 1), (1, 3)]
+    assert info.version == v + 1
+    info = await service.leave(game_id, 1)  # the host leaves: the next player hosts
+    assert info.host_id == 3 and [s.user_id for s in info.seats] == [3]
+    info = await service.add_computer(game_id, 3)
+    info = await service.leave(game_id, 3)  # the last person leaves: the lobby closes
+    assert info.status is GameStatus.CANCELLED
+    assert await service.game_in_channel(CHANNEL) is None
+
+
+async def test_computers_kicks_and_removals(service: GameService) -> None:
+    game_id = await new_game(service, 3, 2)
+    info = await service.get_game(game_id)
+    assert [s.name for s in info.seats][3:] == ["Merlin", "Morgana"]
+    assert all(s.is_computer and s.level == "random" for s in info.seats[3:])
+    info = await service.remove_seat(game_id, 1, 3)
+    assert [s.name for s in info.seats] == ["P1", "P2", "P3", "Morgana"]
+    info = await service.kick(game_id, 2, 3, is_manager=True)
+    assert [s.user_id for s in info.seats] == [1, 2, None]
+    await service.join(game_id, 3, "P3")
+    await service.start(game_id, 1)
+    # In a running game a kick hands the seat to a computer for good.
+    info = await service.kick(game_id, 1, 2)
+    assert info.seats[1].away and info.seats[1].kicked
+    with pytest.raises(NotSeatedError, match="removed"):
+        await service.take_back(game_id, 2)
+    with pytest.raises(NotSeatedError, match="removed"):
+        await service.act(game_id, 2, MakeBid(0), None)
+
+
+async def test_leaving_a_running_game_and_coming_back(service: GameService) -> None:
+    game_id = await new_game(service, 3, 0, seed=51)
+    await service.start(game_id, 1)
+    info = await service.leave(game_id, 2)
+    assert info.seats[1].away and not info.seats[1].kicked and info.seats[1].level == "random"
+    assert info.status is GameStatus.ACTIVE
+    # The computer plays the seat whenever it is its turn.
+    moved = False
+    for _ in range(10):
+        updates = await service.run_computer_turns(game_id)
+        moved = moved or any(u.seat == 1 for u in updates)
+        table = (await service.get_game(game_id)).table
+        assert table is not None and 1 not in table.to_act
+        seat = table.to_act[0]
+        sv = await service.seat_view(game_id, seat + 1)
+        await service.act(game_id, seat + 1, sv.view.legal[0], sv.version)
+    assert moved
+    back = await service.take_back(game_id, 2)
+    assert back.events[0] == SeatTakenBack(1)
+    assert isinstance(back.events[-1], TurnChanged)
+    assert not (await service.get_game(game_id)).seats[1].away
+
+
+async def test_acting_while_away_takes_the_seat_back(service: GameService) -> None:
+    game_id = await new_game(service, 3, 0, seed=52)
+    await service.start(game_id, 1)
+    table = (await service.get_game(game_id)).table
+    assert table is not None
+    seat = table.to_act[0]
+    info = await service.leave(game_id, seat + 1)
+    sv = await service.seat_view(game_id, seat + 1)
+    assert sv.away
+    update = await service.act(game_id, seat + 1, sv.view.legal[0], sv.version)
+    assert update.events[0] == SeatTakenBack(seat)
+    assert not (await service.get_game(game_id)).seats[seat].away
+    assert info.seats[seat].away
+
+
+async def test_settings_persist_and_apply(db_path: Path) -> None:
+    clock = VirtualClock()
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=0))
+    try:
+        assert (await svc.get_settings(GUILD)).games_per_channel == 1
+        settings = await svc.update_settings(
+            GUILD,
+            games_per_channel=2,
+            turn_seconds=45,
+            default_options=Options(magic_twos=True),
+        )
+        assert settings.turn_seconds == 45
+        first = await new_game(svc, 3, 0, seed=1)
+        second = await new_game(svc, 3, 0, seed=2)  # two games allowed in the channel now
+        with pytest.raises(ChannelBusyError, match="2 open games"):
+            await new_game(svc, 3, 0, seed=3)
+        info = await svc.get_game(second)
+        assert info.options.magic_twos and info.turn_seconds == 45
+        started = await svc.start(first, 1)
+        turn = started.events[-1]
+        assert isinstance(turn, TurnChanged) and turn.deadline == clock.now() + 45
+        await svc.set_message_ids(first, lobby_message_id=111, table_message_id=222)
+        assert (await svc.get_game(first)).version == started.version
+        assert [g.id for g in await svc.games_in_channel(CHANNEL)] == [first, second]
+    finally:
+        await svc.close()
+    svc = await GameService.open(db_path, clock=clock)
+    try:
+        assert (await svc.get_settings(GUILD)).games_per_channel == 2
+        info = await svc.get_game(first)
+        assert (info.lobby_message_id, info.table_message_id) == (111, 222)
+        assert info.deadline == clock.now() + 45
+    finally:
+        await svc.close()

@@ -1,0 +1,238 @@
+"""The database file: pragmas, migrations (and an upgrade from migration 1), group commit."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from wizard.options import Options
+from wizard.rules import legal_actions, to_act
+from wizard.service import GameService, GameStatus, ServiceConfig
+from wizard.service.game import decode_action, encode_action, fold, initial_state, step
+from wizard.store import (
+    LATEST,
+    MIGRATIONS,
+    ConflictError,
+    MigrationError,
+    Statements,
+    Store,
+    connect,
+    migrate,
+)
+
+from .conftest import play_out
+
+
+async def test_new_database_gets_every_migration_and_pragmas(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        assert db_path.exists()
+        rows = await store.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        assert [r[0] for r in rows] == [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1))
+        assert (await store.fetchone("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+        assert (await store.fetchone("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
+        assert (await store.fetchone("PRAGMA busy_timeout"))[0] > 0  # type: ignore[index]
+    finally:
+        await store.close()
+    # Opening again applies nothing.
+    conn = await connect(db_path)
+    try:
+        assert await migrate(conn) == []
+    finally:
+        await conn.close()
+
+
+async def test_a_newer_database_is_refused(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    await store.close()
+    raw = sqlite3.connect(db_path)
+    raw.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 0)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(MigrationError, match="newer version"):
+        await Store.open(db_path)
+
+
+def _actions_of_a_started_game(seed: int, count: int) -> list[tuple[int, str, str]]:
+    state = initial_state(["Ann", "Bo", "Cy"], Options(), seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        action = rng.choice(legal_actions(state))
+        state, _ = step(state, action)
+        kind, arg = encode_action(action)
+        out.append((action.seat, kind, arg))  # type: ignore[union-attr]
+    return out
+
+
+async def test_upgrade_from_migration_1(db_path: Path) -> None:
+    old = await Store.open(db_path, target_version=1)
+    await old.close()
+    raw = sqlite3.connect(db_path)
+    assert [r[0] for r in raw.execute("SELECT version FROM schema_migrations")] == [1]
+    assert "snapshot" not in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
+    # A running game written by the code of migration 1.
+    raw.execute(
+        "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seed, version,"
+        " created_at, updated_at, started_at) VALUES (5, 1, 2, 11, 'active', ?, 77, 30, 0, 0, 0)",
+        (Options().model_dump_json(),),
+    )
+    for seat, (uid, name) in enumerate([(11, "Ann"), (12, "Bo"), (13, "Cy")]):
+        raw.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name) VALUES (5, ?, ?, ?)",
+            (seat, uid, name),
+        )
+    log = _actions_of_a_started_game(77, 28)
+    for seq, (seat, kind, arg) in enumerate(log, start=1):
+        raw.execute(
+            "INSERT INTO actions VALUES (5, ?, ?, ?, ?, 'player', NULL, NULL, ?, 0)",
+            (seq, seat, kind, arg, seq + 2),
+        )
+    raw.commit()
+    raw.close()
+
+    svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    try:
+        rows = await svc.store.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        assert [r[0] for r in rows] == list(range(1, LATEST + 1))
+        info = await svc.get_game(5)
+        assert info.status is GameStatus.ACTIVE and info.version == 30
+        expected = fold(
+            ["Ann", "Bo", "Cy"], Options(), 77, [decode_action(k, s, a) for s, k, a in log]
+        )
+        assert info.table is not None
+        assert (info.table.round, info.table.phase, info.table.to_act, info.table.scores) == (
+            expected.round,
+            expected.phase,
+            to_act(expected),
+            expected.scores,
+        )
+        # The game goes on and ends with results and ratings in the tables of migration 2.
+        await play_out(svc, 5, [11, 12, 13], random.Random(5))
+        assert (await svc.get_game(5)).status is GameStatus.FINISHED
+        assert (await svc.player_stats(1, 11)) is not None
+    finally:
+        await svc.close()
+
+
+async def test_one_bad_write_fails_alone_in_a_batch(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        await store.write(
+            lambda conn: conn.execute("INSERT INTO guild_settings VALUES (1, '{}', 0)")  # type: ignore[arg-type,return-value]
+        )
+
+        def insert(guild: int):  # type: ignore[no-untyped-def]
+            async def item(conn: aiosqlite.Connection) -> int:
+                await conn.execute("INSERT INTO guild_settings VALUES (?, '{}', 0)", (guild,))
+                return guild
+
+            return item
+
+        # Ten writes queued at once commit in one batch; the duplicate key spoils it, and
+        # the writer retries each alone, so only that one fails.
+        results = await asyncio.gather(
+            *(store.write(insert(g)) for g in [2, 3, 1, 4, 5, 6, 7, 8, 9, 10]),
+            return_exceptions=True,
+        )
+        assert [isinstance(r, sqlite3.IntegrityError) for r in results] == [
+            False,
+            False,
+            True,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+            False,
+        ]
+        rows = await store.fetchall("SELECT guild_id FROM guild_settings ORDER BY guild_id")
+        assert [r[0] for r in rows] == list(range(1, 11))
+    finally:
+        await store.close()
+
+
+async def test_group_commit_batches_concurrent_writes(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+
+        def insert(guild: int):  # type: ignore[no-untyped-def]
+            async def item(conn: aiosqlite.Connection) -> None:
+                await conn.execute("INSERT INTO guild_settings VALUES (?, '{}', 0)", (guild,))
+
+            return item
+
+        await asyncio.gather(*(store.write(insert(g)) for g in range(200)))
+        assert store.writer.writes == 200
+        assert store.writer.batches < 200
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("one_trip", [True, False])
+async def test_a_stale_checked_statement_fails_only_its_write(
+    db_path: Path, one_trip: bool
+) -> None:
+    store = await Store.open(db_path, one_trip=one_trip)
+    try:
+        for guild in (1, 2, 3):
+            await store.write(
+                Statements((("INSERT INTO guild_settings VALUES (?, '{}', 0)", (guild,)),))
+            )
+
+        def bump(guild: int, expected: float) -> Statements:
+            return Statements(
+                (
+                    (
+                        "UPDATE guild_settings SET updated_at = updated_at + 1 WHERE guild_id = ?"
+                        " AND updated_at = ?",
+                        (guild, expected),
+                    ),
+                ),
+                checked=(0,),
+            )
+
+        # Three writes of the same shape queued together; the second expects a stale value.
+        results = await asyncio.gather(
+            store.write(bump(1, 0)),
+            store.write(bump(2, 5)),
+            store.write(bump(3, 0)),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], ConflictError)
+        rows = await store.fetchall("SELECT guild_id, updated_at FROM guild_settings ORDER BY 1")
+        assert [tuple(r) for r in rows] == [(1, 1.0), (2, 0.0), (3, 1.0)]
+    finally:
+        await store.close()
+
+
+async def test_public_calls_only_writer_plays_whole_games(db_path: Path) -> None:
+    config = ServiceConfig(computer_delay=0, one_trip_commits=False)
+    svc = await GameService.open(db_path, config=config)
+    try:
+        ids = []
+        for k in range(3):
+            game_id = await _started(svc, channel=k, seed=k)
+            ids.append(game_id)
+        await asyncio.gather(*(play_out(svc, g, [1, 2], random.Random(g)) for g in ids))
+        for g in ids:
+            assert (await svc.get_game(g)).status is GameStatus.FINISHED
+    finally:
+        await svc.close()
+
+
+async def _started(svc: GameService, *, channel: int, seed: int) -> int:
+    info = await svc.create_game(
+        guild_id=1, channel_id=channel, host_id=1, host_name="A", seed=seed
+    )
+    await svc.join(info.id, 2, "B")
+    await svc.add_computer(info.id, 1)
+    await svc.start(info.id, 1)
+    return info.id

@@ -1,0 +1,149 @@
+"""The game service: the only writer of Wizard games, and all a front end calls.
+
+Open it with ``service = await GameService.open(path)`` (creates and migrates the
+database, recovers unfinished games), subscribe listeners, then ``service.start_clocks()``
+to run the clocks (lobby expiry, turn timers, computer turns). Close with
+``await service.close()``.
+
+Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave``, ``kick``,
+``add_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
+``set_message_ids``; ``start`` returns a :class:`GameUpdate`.
+
+Play (return :class:`GameUpdate`): ``act(game_id, user_id, move, expected_version,
+request_id=...)`` with a :data:`Move` (``PlayCard``, ``MakeBid``, ``NameTrump``,
+``PlayHiddenCard`` for clairvoyance) or an engine action of the user's seat;
+``take_back`` after a computer held the seat; ``run_computer_turns`` and ``run_due``
+to drive computer moves and timeouts by hand (tests, or a front end without clocks).
+
+Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
+(private :class:`SeatView` with the version for buttons), ``table``,
+``game_record`` (RULES §9 JSON of a finished game), ``player_stats``,
+``leaderboard``; settings: ``get_settings``, ``update_settings``, ``set_settings``.
+
+Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
+listeners given to ``subscribe``; every event is public information (RULES §8.1).
+Every refusal is a :class:`ServiceError` with a ``message`` for the user and a
+stable ``code``; nothing is written when a call is refused.
+"""
+
+from wizard.service.clock import Clock, SystemClock, TimerHandle, VirtualClock
+from wizard.service.core import GameService, GuildFilter, Listener
+from wizard.service.errors import (
+    AlreadySeatedError,
+    ChannelBusyError,
+    GameNotFoundError,
+    GameStatusError,
+    IllegalMoveError,
+    InvalidOptionsError,
+    InvalidSettingsError,
+    LobbyFullError,
+    NotAwayError,
+    NotEnoughPlayersError,
+    NotHostError,
+    NotSeatedError,
+    NotYourTurnError,
+    SeatNotFoundError,
+    ServiceError,
+    StaleVersionError,
+    StorageError,
+)
+from wizard.service.events import (
+    Actor,
+    BidMade,
+    BidsRevealed,
+    CardPlayed,
+    Event,
+    GameCancelled,
+    GameOver,
+    GameStarted,
+    GameStatus,
+    GameUpdate,
+    PlayerTimedOut,
+    RatingChange,
+    RoundDealt,
+    RoundScored,
+    SeatCard,
+    SeatHandedToComputer,
+    SeatTakenBack,
+    Standing,
+    TrickWon,
+    TrumpChosen,
+    TurnChanged,
+)
+from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
+from wizard.service.settings import GuildSettings, ServiceConfig
+from wizard.service.types import (
+    GameInfo,
+    LeaderboardEntry,
+    LeaderboardOrder,
+    LeaderboardPage,
+    PlayerStats,
+    RecoveryReport,
+    SeatInfo,
+    SeatView,
+    TableView,
+)
+
+__all__ = [
+    "Actor",
+    "AlreadySeatedError",
+    "BidMade",
+    "BidsRevealed",
+    "CardPlayed",
+    "ChannelBusyError",
+    "Clock",
+    "Event",
+    "GameCancelled",
+    "GameInfo",
+    "GameNotFoundError",
+    "GameOver",
+    "GameService",
+    "GameStarted",
+    "GameStatus",
+    "GameStatusError",
+    "GameUpdate",
+    "GuildFilter",
+    "GuildSettings",
+    "IllegalMoveError",
+    "InvalidOptionsError",
+    "InvalidSettingsError",
+    "LeaderboardEntry",
+    "LeaderboardOrder",
+    "LeaderboardPage",
+    "Listener",
+    "LobbyFullError",
+    "MakeBid",
+    "Move",
+    "NameTrump",
+    "NotAwayError",
+    "NotEnoughPlayersError",
+    "NotHostError",
+    "NotSeatedError",
+    "NotYourTurnError",
+    "PlayCard",
+    "PlayHiddenCard",
+    "PlayerStats",
+    "PlayerTimedOut",
+    "RatingChange",
+    "RecoveryReport",
+    "RoundDealt",
+    "RoundScored",
+    "SeatCard",
+    "SeatHandedToComputer",
+    "SeatInfo",
+    "SeatNotFoundError",
+    "SeatTakenBack",
+    "SeatView",
+    "ServiceConfig",
+    "ServiceError",
+    "StaleVersionError",
+    "Standing",
+    "StorageError",
+    "SystemClock",
+    "TableView",
+    "TimerHandle",
+    "TrickWon",
+    "TrumpChosen",
+    "TurnChanged",
+    "VirtualClock",
+]

@@ -1,0 +1,134 @@
+"""A game held in memory by the service: its rows, its state, its lock and its timer."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from wizard.ai import ComputerPlayer, make_player
+from wizard.options import Options
+from wizard.service.clock import TimerHandle
+from wizard.service.events import GameStatus, GameUpdate, Standing
+from wizard.service.game import table_view
+from wizard.service.types import GameInfo, SeatInfo
+from wizard.state import Action, GameState
+from wizard.store.models import SeatRow
+
+log = logging.getLogger(__name__)
+
+RECENT_UPDATES = 8
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """The service's copy of one game; changed only after the database has committed."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: Options
+    seed: int
+    version: int
+    turn_seconds: float | None
+    deadline: float | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    seats: list[SeatRow]
+    state: GameState | None = None
+    actions: list[Action] = field(default_factory=list)
+    versions: list[int] = field(default_factory=list)
+    """The game's version after each logged action (for answering duplicates)."""
+    request_ids: dict[str, int] = field(default_factory=dict)
+    """Request id → seq of the action it made."""
+    last_non_bid_version: int = 0
+    """The last version that changed more than a hidden or secret bid (see the stale check)."""
+    computer_due: float | None = None
+    """When the next computer move is due (memory only: on restart it is due at once)."""
+    standings: tuple[Standing, ...] = ()
+    broken_reason: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: TimerHandle | None = None
+    computers: dict[tuple[int, str], ComputerPlayer] = field(default_factory=dict)
+    recent: dict[str, GameUpdate] = field(default_factory=dict)
+    """The last few updates made by requests, returned as they were to a repeated request."""
+
+    def remember(self, request_id: str, update: GameUpdate) -> None:
+        """Keep ``update`` for a repeat of ``request_id`` (a few per game: repeats come soon)."""
+        self.recent[request_id] = update
+        if len(self.recent) > RECENT_UPDATES:
+            del self.recent[next(iter(self.recent))]
+
+    @property
+    def seq(self) -> int:
+        """Number of logged actions."""
+        return len(self.actions)
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        """The seat of ``user_id``, if seated."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def computer(self, seat: int, level: str) -> ComputerPlayer:
+        """The computer player of a seat at a level (kept, so that its state carries on)."""
+        key = (seat, level)
+        player = self.computers.get(key)
+        if player is None:
+            # Deterministic per game and seat, so that a test or a bug report can replay it.
+            seed = (self.seed * 7 + seat) % (2**63)
+            try:
+                player = make_player(level, seed=seed)
+            except ValueError:
+                # A level stored by another version of the bot: play on rather than stall.
+                log.warning("game %s: unknown computer level %r, playing 'random'", self.id, level)
+                player = make_player("random", seed=seed)
+            self.computers[key] = player
+        return player
+
+    def info(self) -> GameInfo:
+        """The front end's picture of the game."""
+        return GameInfo(
+            id=self.id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            host_id=self.host_id,
+            status=self.status,
+            options=self.options,
+            version=self.version,
+            seats=tuple(seat_info(s) for s in self.seats),
+            turn_seconds=self.turn_seconds,
+            deadline=self.deadline,
+            lobby_message_id=self.lobby_message_id,
+            table_message_id=self.table_message_id,
+            created_at=self.created_at,
+            started_at=self.started_at,
+            finished_at=self.finished_at,
+            table=table_view(self.state) if self.state is not None else None,
+            standings=self.standings,
+            broken_reason=self.broken_reason,
+        )
+
+
+def seat_info(row: SeatRow) -> SeatInfo:
+    """The public picture of a seat row."""
+    return SeatInfo(
+        seat=row.seat,
+        user_id=row.user_id,
+        name=row.name,
+        level=row.level,
+        away=row.away,
+        kicked=row.kicked,
+        timeouts=row.timeouts,
+    )
+
+
+def computer_controlled(row: SeatRow) -> bool:
+    """Whether a computer makes this seat's moves now."""
+    return row.user_id is None or row.away

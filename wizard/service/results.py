@@ -1,0 +1,102 @@
+"""Game over: results, Plackett–Luce ratings (openskill) and statistics, written with the
+last action in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aiosqlite
+from openskill.models import PlackettLuce
+
+from wizard.service.events import RatingChange, Standing
+from wizard.store import repo
+from wizard.store.models import PlayerRow, ResultRow, SeatRow
+
+_MODEL = PlackettLuce()
+"""The published multiplayer model (Weng & Lin 2011), with openskill's default mu and sigma."""
+
+
+def default_rating() -> tuple[float, float]:
+    """Mu and sigma of a player with no games."""
+    r = _MODEL.rating()
+    return r.mu, r.sigma
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown on leaderboards: mu − 3·sigma (0 for a new player)."""
+    return mu - 3.0 * sigma
+
+
+async def record_results(
+    conn: aiosqlite.Connection,
+    *,
+    game_id: int,
+    guild_id: int,
+    seats: Sequence[SeatRow],
+    standings: Sequence[Standing],
+    now: float,
+) -> tuple[RatingChange, ...]:
+    """Store results and update the players' ratings and statistics; the rating changes.
+
+    Runs inside the write transaction of the game's last action, so the players' rows are
+    read and rewritten atomically even when two games of a server end at once. Computer
+    seats take part in the ranking at the default rating, which is never stored or
+    changed: a human who beats computers gains, one who loses to them drops.
+    """
+    by_seat = {s.seat: s for s in standings}
+    await repo.insert_results(
+        conn,
+        [
+            ResultRow(
+                game_id=game_id,
+                seat=s.seat,
+                user_id=s.user_id,
+                name=s.name,
+                score=s.score,
+                place=s.place,
+                rounds=s.rounds,
+                exact_bids=s.exact_bids,
+            )
+            for s in sorted(standings, key=lambda s: s.seat)
+        ],
+    )
+    humans = [s for s in seats if s.user_id is not None]
+    user_ids = [s.user_id for s in humans if s.user_id is not None]
+    current = await repo.players_for_update(conn, guild_id, user_ids)
+    teams = []
+    for seat in seats:
+        row = current.get(seat.user_id) if seat.user_id is not None else None
+        teams.append([_MODEL.rating(mu=row.mu, sigma=row.sigma) if row else _MODEL.rating()])
+    rated = _MODEL.rate(teams, scores=[float(by_seat[s.seat].score) for s in seats])
+    rows = []
+    changes = []
+    for seat, team in zip(seats, rated, strict=True):
+        if seat.user_id is None:
+            continue
+        result = by_seat[seat.seat]
+        old = current.get(seat.user_id)
+        mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
+        mu, sigma = team[0].mu, team[0].sigma
+        best = old.best_score if old else None
+        better = best is None or result.score > best
+        rows.append(
+            PlayerRow(
+                guild_id=guild_id,
+                user_id=seat.user_id,
+                name=seat.name,
+                mu=mu,
+                sigma=sigma,
+                rating=ordinal(mu, sigma),
+                games=(old.games if old else 0) + 1,
+                wins=(old.wins if old else 0) + (1 if result.place == 1 else 0),
+                total_score=(old.total_score if old else 0) + result.score,
+                best_score=result.score if better else best,
+                best_game_id=game_id if better else (old.best_game_id if old else None),
+                bids=(old.bids if old else 0) + result.rounds,
+                exact_bids=(old.exact_bids if old else 0) + result.exact_bids,
+                updated_at=now,
+            )
+        )
+        changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
+    await repo.upsert_players(conn, rows)
+    return tuple(changes)

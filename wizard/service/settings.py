@@ -1,0 +1,58 @@
+"""Settings: per-server choices stored in the database, and the process-wide service config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from wizard.ai import LEVELS
+from wizard.options import Options
+
+MIN_TURN_SECONDS = 10.0
+MAX_TURN_SECONDS = 24 * 3600.0
+MIN_LOBBY_SECONDS = 60.0
+MAX_LOBBY_SECONDS = 7 * 24 * 3600.0
+
+
+class GuildSettings(BaseModel):
+    """What a server chooses for its games; stored as JSON in ``guild_settings``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    default_options: Options = Field(default_factory=Options)
+    """Options a new lobby starts with; the host may change them."""
+    turn_seconds: float | None = Field(default=None, ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)
+    """Per-turn time limit of new games; ``None`` for no limit."""
+    lobby_seconds: float = Field(default=1800.0, ge=MIN_LOBBY_SECONDS, le=MAX_LOBBY_SECONDS)
+    """A lobby not started within this time is cancelled."""
+    max_timeouts: int = Field(default=2, ge=1, le=20)
+    """Consecutive timeouts after which a computer takes the seat for the rest of the game."""
+    games_per_channel: int = Field(default=1, ge=1, le=20)
+    """Open games (lobby or running) allowed at once in one channel."""
+    computer_level: str = "random"
+    """Level of computer players added to lobbies and of those that take over seats."""
+
+    @field_validator("computer_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value not in LEVELS:
+            raise ValueError(f"unknown computer level {value!r}; choose one of {', '.join(LEVELS)}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Process-wide knobs of the service (not per server)."""
+
+    computer_delay: float = 1.0
+    """Seconds a computer seat waits before it moves, so that people can follow the table."""
+    inline_levels: frozenset[str] = frozenset({"random"})
+    """Computer levels cheap enough to run on the event loop; others run in a thread."""
+    batch_limit: int = 256
+    """Most writes committed together in one transaction (group commit)."""
+    one_trip_commits: bool = True
+    """Commit each group of actions in one round trip to the database thread (see
+    ``wizard.store.db._thread_runner``); off, the writer uses only public aiosqlite calls."""
+    snapshot: bool = True
+    """Cache a compact snapshot of each game's state next to its log (checked on recovery)."""

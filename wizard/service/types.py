@@ -1,0 +1,197 @@
+"""Read-only values the service hands to a front end: games, seats, views, statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from wizard.cards import Card, Suit
+from wizard.options import Options
+from wizard.service.events import GameStatus, SeatCard, Standing
+from wizard.state import Phase
+from wizard.view import PlayerView, RoundSummary
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: a user, or a computer player (``user_id`` is ``None``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    level: str | None
+    """Computer level of a computer seat, or of the computer holding an away player's seat."""
+    away: bool
+    """A computer plays this user's seat (after timeouts, leaving or a kick)."""
+    kicked: bool
+    """Away for good: the user may not take the seat back."""
+    timeouts: int
+    """Consecutive turn timeouts."""
+
+    @property
+    def is_computer(self) -> bool:
+        """A seat that never had a user."""
+        return self.user_id is None
+
+    @property
+    def computer_controlled(self) -> bool:
+        """Whether a computer makes this seat's moves now."""
+        return self.user_id is None or self.away
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What everyone may see of a running or finished game (R8.1): the public table."""
+
+    players: tuple[str, ...]
+    options: Options
+    phase: Phase
+    round: int
+    num_rounds: int
+    round_tricks: int
+    dealer: int
+    turn: int | None
+    to_act: tuple[int, ...]
+    turned: Card | None
+    trump: Suit | None
+    bids: tuple[int | None, ...]
+    """Bids everyone may see (open ones, or hidden ones once revealed)."""
+    has_bid: tuple[bool, ...]
+    tricks: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    leader: int
+    trick: tuple[SeatCard, ...]
+    follow: Suit | None
+    last_trick: tuple[SeatCard, ...]
+    last_winner: int | None
+    scores: tuple[int, ...]
+    history: tuple[RoundSummary, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as the front end needs it: lobby or table, seats, timers, message ids."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: Options
+    version: int
+    seats: tuple[SeatInfo, ...]
+    turn_seconds: float | None
+    deadline: float | None
+    """Unix time of the lobby expiry or of the current turn's time limit."""
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    table: TableView | None
+    """The public table once the game has started."""
+    standings: tuple[Standing, ...] = ()
+    """Final places of a finished game."""
+    broken_reason: str | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id``, if seated."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player's private view of a game, with the version to put on their buttons."""
+
+    game_id: int
+    version: int
+    seat: int
+    view: PlayerView
+    play_hidden_card: bool
+    """Clairvoyance (R7.4): it is this seat's turn and its only card is hidden from it;
+    offer "play my card" (``PlayHiddenCard``)."""
+    away: bool
+    """A computer holds the seat; :meth:`GameService.take_back` returns it."""
+
+
+class LeaderboardOrder(StrEnum):
+    """How a leaderboard is sorted."""
+
+    RATING = "rating"
+    WINS = "wins"
+    AVERAGE = "average"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A player's record on one server."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    rating: float
+    """Ordinal of the Plackett–Luce rating: mu − 3·sigma (starts at 0)."""
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    total_score: int
+    best_score: int | None
+    best_game_id: int | None
+    bids: int
+    exact_bids: int
+
+    @property
+    def average_score(self) -> float:
+        """Mean final score per game."""
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def bid_accuracy(self) -> float:
+        """Exact bids / bids."""
+        return self.exact_bids / self.bids if self.bids else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """One line of a leaderboard."""
+
+    rank: int
+    stats: PlayerStats
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of a server's leaderboard (pages count from 1)."""
+
+    guild_id: int
+    order: LeaderboardOrder
+    page: int
+    per_page: int
+    total: int
+    """Players on the whole leaderboard."""
+    entries: tuple[LeaderboardEntry, ...]
+
+    @property
+    def pages(self) -> int:
+        """Number of pages."""
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What recovery found at start."""
+
+    loaded: tuple[int, ...] = ()
+    """Games (lobbies and running games) loaded and armed."""
+    broken: tuple[tuple[int, str], ...] = ()
+    """Games marked broken, with the reason."""
+    mismatches: tuple[tuple[int, str], ...] = ()
+    """Games whose log replays to a state other than their cached snapshot (the log wins)."""
+    seconds: float = 0.0
+    skipped: int = 0
+    """Unfinished games of other shards, left alone."""
+    notes: tuple[str, ...] = field(default=())

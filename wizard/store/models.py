@@ -1,0 +1,130 @@
+"""Rows as read back from the database, each validated by a pydantic model.
+
+A row that does not validate means the file was damaged or edited by hand: the
+service marks that game broken rather than trusting it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, Json, TypeAdapter
+
+from wizard.options import Options
+
+GameStatusValue = Literal["lobby", "active", "finished", "cancelled", "broken"]
+ActionKind = Literal["bid", "trump", "play"]
+ActorValue = Literal["player", "computer", "timeout"]
+
+
+class Row(BaseModel):
+    """Base of row models: immutable, no unknown columns dropped silently."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class GameRow(Row):
+    """A row of ``games``."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatusValue
+    options: Json[Options]
+    seed: int
+    version: int = Field(ge=0)
+    turn_seconds: float | None
+    deadline: float | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    broken_reason: str | None
+    created_at: float
+    updated_at: float
+    started_at: float | None
+    finished_at: float | None
+    snapshot: str | None = None
+    """Absent in a database before migration 3."""
+
+
+class SeatRow(Row):
+    """A row of ``seats``."""
+
+    game_id: int
+    seat: int = Field(ge=0, le=5)
+    user_id: int | None
+    name: str = Field(min_length=1)
+    level: str | None
+    away: bool
+    kicked: bool
+    timeouts: int = Field(ge=0)
+
+
+class ActionLogRow(NamedTuple):
+    """The columns of an ``actions`` row needed to replay a game's log.
+
+    A named tuple validated a whole log at a time (:data:`ACTION_LOG`): recovery
+    reads every action of every unfinished game, and per-row models cost five
+    times as much.
+    """
+
+    game_id: int
+    seq: Annotated[int, Field(ge=1)]
+    seat: Annotated[int, Field(ge=0, le=5)]
+    kind: ActionKind
+    arg: str
+    request_id: str | None
+    version: int
+
+
+ACTION_LOG: TypeAdapter[list[ActionLogRow]] = TypeAdapter(list[ActionLogRow])
+"""Validates a game's log, as plain tuples from the database, in one call."""
+
+
+class ResultRow(Row):
+    """A row of ``results``: one seat's outcome of a finished game."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    name: str
+    score: int
+    place: int = Field(ge=1)
+    rounds: int
+    exact_bids: int
+
+
+class PlayerRow(Row):
+    """A row of ``players``: a user's rating and statistics on one server."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    mu: float
+    sigma: float = Field(gt=0)
+    rating: float
+    games: int = Field(ge=0)
+    wins: int = Field(ge=0)
+    total_score: int
+    best_score: int | None
+    best_game_id: int | None
+    bids: int = Field(ge=0)
+    exact_bids: int = Field(ge=0)
+    updated_at: float
+
+
+class SettingsRow(Row):
+    """A row of ``guild_settings`` (the settings themselves are validated by the service)."""
+
+    guild_id: int
+    settings: Json[dict[str, Any]]
+    updated_at: float
+
+
+R = TypeVar("R", bound=Row)
+
+
+def parse(model: type[R], row: sqlite3.Row) -> R:
+    """Validate one database row as ``model`` (raises ``pydantic.ValidationError``)."""
+    return model.model_validate(dict(zip(row.keys(), tuple(row), strict=True)))

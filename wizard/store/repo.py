@@ -1,0 +1,303 @@
+"""Repositories: the SQL of the service, in one place. Writers take the write connection
+inside a transaction (a :data:`~wizard.store.db.WriteItem`); readers take the store."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from wizard.store.db import ConflictError, Store
+from wizard.store.models import (
+    PlayerRow,
+    ResultRow,
+    SeatRow,
+    SettingsRow,
+)
+
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, host_id, status, options, seed, version, turn_seconds, deadline,"
+    " lobby_message_id, table_message_id, broken_reason, created_at, updated_at, started_at,"
+    " finished_at"
+)
+ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
+SEAT_COLUMNS = "game_id, seat, user_id, name, level, away, kicked, timeouts"
+PLAYER_COLUMNS = (
+    "guild_id, user_id, name, mu, sigma, rating, games, wins, total_score, best_score,"
+    " best_game_id, bids, exact_bids, updated_at"
+)
+
+# --- games ------------------------------------------------------------------------------------
+
+
+async def insert_game(
+    conn: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    options_json: str,
+    seed: int,
+    turn_seconds: float | None,
+    deadline: float | None,
+    now: float,
+) -> int:
+    """A new lobby; returns its id."""
+    cursor = await conn.execute(
+        "INSERT INTO games (guild_id, channel_id, host_id, status, options, seed, version,"
+        " turn_seconds, deadline, created_at, updated_at)"
+        " VALUES (?, ?, ?, 'lobby', ?, ?, 1, ?, ?, ?, ?)",
+        (guild_id, channel_id, host_id, options_json, seed, turn_seconds, deadline, now, now),
+    )
+    game_id = cursor.lastrowid
+    await cursor.close()
+    assert game_id is not None
+    return game_id
+
+
+async def update_game(
+    conn: aiosqlite.Connection, game_id: int, expected_version: int | None, **fields: Any
+) -> None:
+    """Set columns of a game; with ``expected_version``, only if the row is at that version."""
+    names = sorted(fields)
+    sql = f"UPDATE games SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
+    params: list[Any] = [fields[n] for n in names]
+    params.append(game_id)
+    if expected_version is not None:
+        sql += " AND version = ?"
+        params.append(expected_version)
+    cursor = await conn.execute(sql, params)
+    changed = cursor.rowcount
+    await cursor.close()
+    if changed != 1:
+        raise ConflictError(f"game {game_id} is not at version {expected_version}")
+
+
+async def count_open_in_channel(conn: aiosqlite.Connection, channel_id: int) -> list[int]:
+    """Ids of the lobbies and running games of a channel (checked inside the write)."""
+    rows = await conn.execute_fetchall(
+        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id",
+        (channel_id,),
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def has_snapshot_column(store: Store) -> bool:
+    """Whether migration 3 is applied (it always is once the store has opened)."""
+    rows = await store.fetchall("PRAGMA table_info(games)")
+    return any(r["name"] == "snapshot" for r in rows)
+
+
+async def fetch_games(store: Store, where: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    """Raw game rows (validated by the caller, which decides what a bad row means)."""
+    return await store.fetchall(
+        f"SELECT {GAME_COLUMNS}, snapshot FROM games WHERE {where} ORDER BY id", params
+    )
+
+
+async def fetch_seats(store: Store, game_ids: Iterable[int]) -> list[sqlite3.Row]:
+    """Seat rows of the given games, by game and seat."""
+    ids = list(game_ids)
+    if not ids:
+        return []
+    if len(ids) == 1:
+        return await store.fetchall(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", ids
+        )
+    return await store.fetchall(
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY game_id, seat",
+        (_json_ids(ids),),
+    )
+
+
+LOG_COLUMNS = "game_id, seq, seat, kind, arg, request_id, version"
+
+
+async def fetch_logs(store: Store, game_ids: Iterable[int]) -> list[tuple[Any, ...]]:
+    """The logs of the given games as plain tuples of :data:`LOG_COLUMNS`, in log order
+    (validated by the caller with :data:`~wizard.store.models.ACTION_LOG`)."""
+    ids = list(game_ids)
+    if not ids:
+        return []
+    if len(ids) == 1:
+        return await store.fetch_tuples(
+            f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", ids
+        )
+    return await store.fetch_tuples(
+        f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY game_id, seq",
+        (_json_ids(ids),),
+    )
+
+
+def _json_ids(ids: Sequence[int]) -> str:
+    return "[" + ",".join(str(int(i)) for i in ids) + "]"
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+
+async def replace_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+    """Rewrite the seats of a lobby (seat numbers stay contiguous as people come and go)."""
+    await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    await conn.executemany(
+        f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, s.seat, s.user_id, s.name, s.level, int(s.away), int(s.kicked), s.timeouts)
+            for s in seats
+        ],
+    )
+
+
+UPDATE_SEAT = (
+    "UPDATE seats SET level = ?, away = ?, kicked = ?, timeouts = ? WHERE game_id = ? AND seat = ?"
+)
+
+
+def seat_params(seat: SeatRow) -> tuple[Any, ...]:
+    """The parameters of :data:`UPDATE_SEAT` for a seat."""
+    return (seat.level, int(seat.away), int(seat.kicked), seat.timeouts, seat.game_id, seat.seat)
+
+
+async def update_seat(conn: aiosqlite.Connection, seat: SeatRow) -> None:
+    """Store a seat's control state (away, kicked, level, timeouts)."""
+    await conn.execute(UPDATE_SEAT, seat_params(seat))
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+INSERT_ACTION = f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+"""Append one action to a game's log (the primary key refuses a repeated seq)."""
+UPDATE_GAME_AFTER_ACTION = (
+    "UPDATE games SET version = ?, deadline = ?, updated_at = ?, snapshot = ?, status = ?,"
+    " finished_at = ? WHERE id = ? AND version = ?"
+)
+"""The game row after an action, only if it is still at the version the action was made on."""
+
+
+# --- results and players ----------------------------------------------------------------------
+
+
+async def insert_results(conn: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
+    """The final places of a game."""
+    await conn.executemany(
+        "INSERT INTO results (game_id, seat, user_id, name, score, place, rounds, exact_bids)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (r.game_id, r.seat, r.user_id, r.name, r.score, r.place, r.rounds, r.exact_bids)
+            for r in rows
+        ],
+    )
+
+
+async def fetch_results(store: Store, game_id: int) -> list[ResultRow]:
+    """The final places of a game, by seat."""
+    rows = await store.fetchall(
+        "SELECT game_id, seat, user_id, name, score, place, rounds, exact_bids"
+        " FROM results WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    return [ResultRow.model_validate(dict(r)) for r in rows]
+
+
+async def players_for_update(
+    conn: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]
+) -> dict[int, PlayerRow]:
+    """Current rows of these players (inside the write transaction, so no update is lost)."""
+    if not user_ids:
+        return {}
+    rows = await conn.execute_fetchall(
+        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ?"
+        " AND user_id IN (SELECT value FROM json_each(?))",
+        (guild_id, _json_ids(user_ids)),
+    )
+    out = {}
+    for r in rows:
+        row = PlayerRow.model_validate(dict(zip(r.keys(), tuple(r), strict=True)))
+        out[row.user_id] = row
+    return out
+
+
+async def upsert_players(conn: aiosqlite.Connection, rows: Sequence[PlayerRow]) -> None:
+    """Write players' ratings and statistics."""
+    await conn.executemany(
+        f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS})"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                r.guild_id,
+                r.user_id,
+                r.name,
+                r.mu,
+                r.sigma,
+                r.rating,
+                r.games,
+                r.wins,
+                r.total_score,
+                r.best_score,
+                r.best_game_id,
+                r.bids,
+                r.exact_bids,
+                r.updated_at,
+            )
+            for r in rows
+        ],
+    )
+
+
+async def fetch_player(store: Store, guild_id: int, user_id: int) -> PlayerRow | None:
+    """One player's row on a server."""
+    row = await store.fetchone(
+        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return None if row is None else PlayerRow.model_validate(dict(row))
+
+
+LEADERBOARD_ORDER = {
+    "rating": "rating DESC, games DESC, user_id",
+    "wins": "wins DESC, rating DESC, user_id",
+    "average": "CAST(total_score AS REAL) / games DESC, games DESC, user_id",
+}
+
+
+async def fetch_leaderboard(
+    store: Store, guild_id: int, *, order: str, limit: int, offset: int, min_games: int
+) -> tuple[int, list[PlayerRow]]:
+    """The total number of ranked players and one page of them."""
+    total = await store.fetchone(
+        "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >= ?", (guild_id, min_games)
+    )
+    rows = await store.fetchall(
+        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND games >= ?"
+        f" ORDER BY {LEADERBOARD_ORDER[order]} LIMIT ? OFFSET ?",
+        (guild_id, min_games, limit, offset),
+    )
+    return (int(total[0]) if total else 0), [PlayerRow.model_validate(dict(r)) for r in rows]
+
+
+# --- settings ---------------------------------------------------------------------------------
+
+
+async def fetch_settings(store: Store, guild_id: int) -> SettingsRow | None:
+    """A server's stored settings row."""
+    row = await store.fetchone(
+        "SELECT guild_id, settings, updated_at FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    )
+    return None if row is None else SettingsRow.model_validate(dict(row))
+
+
+async def put_settings(
+    conn: aiosqlite.Connection, guild_id: int, settings_json: str, now: float
+) -> None:
+    """Store a server's settings."""
+    await conn.execute(
+        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+        " updated_at = excluded.updated_at",
+        (guild_id, settings_json, now),
+    )
