@@ -77,6 +77,66 @@ class PlayerView:
         return self.seat in self.to_act
 
 
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What everyone at the table may see (R8.1): the same for every seat and onlooker."""
+
+    players: tuple[str, ...]
+    options: Options
+    phase: Phase
+    round: int
+    num_rounds: int
+    round_tricks: int
+    dealer: int
+    turn: int | None
+    to_act: tuple[int, ...]
+    turned: Card | None
+    trump: Suit | None
+    bids: tuple[int | None, ...]
+    """Bids everyone may see: open ones, or hidden/secret ones once revealed."""
+    has_bid: tuple[bool, ...]
+    tricks: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    leader: int
+    trick: tuple[SeatCard, ...]
+    follow: Suit | None
+    last_trick: tuple[SeatCard, ...]
+    last_winner: int | None
+    scores: tuple[int, ...]
+    history: tuple[RoundSummary, ...]
+
+
+def table_view(state: GameState) -> TableView:
+    """The public table of ``state`` (R8.1): no hand, no bid still hidden."""
+    n = len(state.players)
+    revealed = bids_revealed(state)
+    played = _played_with_seats(state)
+    return TableView(
+        players=state.players,
+        options=state.options,
+        phase=state.phase,
+        round=state.round,
+        num_rounds=num_rounds(state),
+        round_tricks=round_tricks(state),
+        dealer=state.dealer,
+        turn=state.turn,
+        to_act=to_act(state),
+        turned=state.turned,
+        trump=state.trump,
+        bids=state.bids if revealed else (None,) * n,
+        has_bid=tuple(b is not None for b in state.bids),
+        tricks=state.tricks,
+        hand_sizes=tuple(len(h) for h in state.hands),
+        leader=state.leader,
+        trick=_seated(state.trick, state.leader, n),
+        follow=state.follow,
+        last_trick=played[-1] if played else (),
+        last_winner=state.last_winner,
+        scores=state.scores,
+        history=_summaries(state),
+    )
+
+
 def bids_revealed(state: GameState) -> bool:
     """Whether every seat can see every bid of the current round (R4.2, R7.2, R7.3)."""
     bidding = state.options.bidding
@@ -129,11 +189,15 @@ def view(state: GameState, seat: int) -> PlayerView:
         follow=state.follow,
         played=_played_with_seats(state),
         scores=state.scores,
-        history=tuple(
-            RoundSummary(r.round, r.dealer, r.turned, r.trump, r.bids, r.tricks, r.points, r.totals)
-            for r in state.history
-        ),
+        history=_summaries(state),
         legal=legal,
+    )
+
+
+def _summaries(state: GameState) -> tuple[RoundSummary, ...]:
+    return tuple(
+        RoundSummary(r.round, r.dealer, r.turned, r.trump, r.bids, r.tricks, r.points, r.totals)
+        for r in state.history
     )
 
 

@@ -168,7 +168,7 @@ def test_table_never_shows_a_card_in_hand_or_an_unrevealed_bid(options: Options)
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.describe()) or "classic")
 def test_the_services_table_view_renders_like_the_public_table(options: Options) -> None:
-    from wizard.service.game import table_view as service_table_view
+    from wizard.view import table_view as service_table_view
 
     for step, state in enumerate(play_through(4, options, seed=9, rng_seed=9)):
         if step % 5:

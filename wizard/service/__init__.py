@@ -62,7 +62,6 @@ from wizard.service.events import (
     RatingChange,
     RoundDealt,
     RoundScored,
-    SeatCard,
     SeatHandedToComputer,
     SeatTakenBack,
     Standing,
@@ -81,8 +80,8 @@ from wizard.service.types import (
     RecoveryReport,
     SeatInfo,
     SeatView,
-    TableView,
 )
+from wizard.view import SeatCard, TableView
 
 __all__ = [
     "Actor",

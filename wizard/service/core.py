@@ -85,7 +85,6 @@ from wizard.service.types import (
     PlayerStats,
     RecoveryReport,
     SeatView,
-    TableView,
 )
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
 from wizard.store import repo
@@ -98,7 +97,7 @@ from wizard.store.db import (
     run_statements,
 )
 from wizard.store.models import ACTION_LOG, GameRow, PlayerRow, SeatRow, parse
-from wizard.view import own_hand_hidden, view
+from wizard.view import TableView, own_hand_hidden, view
 
 log = logging.getLogger(__name__)
 

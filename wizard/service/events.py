@@ -13,8 +13,8 @@ from enum import StrEnum
 from wizard.cards import Card, Suit
 from wizard.options import Options
 from wizard.state import Action, Phase
+from wizard.view import SeatCard
 
-SeatCard = tuple[int, Card]
 """A card on the table and the seat that played it."""
 
 

@@ -21,15 +21,12 @@ from wizard.service.events import (
     Event,
     RoundDealt,
     RoundScored,
-    SeatCard,
     Standing,
     TrickWon,
     TrumpChosen,
     TurnChanged,
 )
-from wizard.service.types import TableView
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
-from wizard.view import bids_revealed, view
 
 _ROUND_OVER = Phase.ROUND_OVER
 ActionCode = tuple[str, str]
@@ -186,36 +183,3 @@ def snapshot_differences(stored: str, state: GameState, seq: int) -> list[str]:
         for key, value in fresh.items()
         if cached.get(key) != value
     ]
-
-
-def table_view(state: GameState) -> TableView:
-    """The public table (R8.1)."""
-    v = view(state, 0)
-    revealed = bids_revealed(state)
-    n = len(state.players)
-    last = v.last_trick
-    trick: tuple[SeatCard, ...] = v.trick
-    return TableView(
-        players=state.players,
-        options=state.options,
-        phase=state.phase,
-        round=state.round,
-        num_rounds=v.num_rounds,
-        round_tricks=v.round_tricks,
-        dealer=state.dealer,
-        turn=state.turn,
-        to_act=v.to_act,
-        turned=state.turned,
-        trump=state.trump,
-        bids=tuple(state.bids) if revealed else (None,) * n,
-        has_bid=v.has_bid,
-        tricks=state.tricks,
-        hand_sizes=v.hand_sizes,
-        leader=state.leader,
-        trick=trick,
-        follow=state.follow,
-        last_trick=last,
-        last_winner=state.last_winner,
-        scores=state.scores,
-        history=v.history,
-    )

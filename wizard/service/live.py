@@ -10,10 +10,10 @@ from wizard.ai import ComputerPlayer, make_player
 from wizard.options import Options
 from wizard.service.clock import TimerHandle
 from wizard.service.events import GameStatus, GameUpdate, Standing
-from wizard.service.game import table_view
 from wizard.service.types import GameInfo, SeatInfo
 from wizard.state import Action, GameState
 from wizard.store.models import SeatRow
+from wizard.view import table_view
 
 log = logging.getLogger(__name__)
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from wizard.cards import Card, Suit
 from wizard.options import Options
-from wizard.service.events import GameStatus, SeatCard, Standing
-from wizard.state import Phase
-from wizard.view import PlayerView, RoundSummary
+from wizard.service.events import GameStatus, Standing
+from wizard.view import PlayerView, TableView
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,35 +35,6 @@ class SeatInfo:
     def computer_controlled(self) -> bool:
         """Whether a computer makes this seat's moves now."""
         return self.user_id is None or self.away
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """What everyone may see of a running or finished game (R8.1): the public table."""
-
-    players: tuple[str, ...]
-    options: Options
-    phase: Phase
-    round: int
-    num_rounds: int
-    round_tricks: int
-    dealer: int
-    turn: int | None
-    to_act: tuple[int, ...]
-    turned: Card | None
-    trump: Suit | None
-    bids: tuple[int | None, ...]
-    """Bids everyone may see (open ones, or hidden ones once revealed)."""
-    has_bid: tuple[bool, ...]
-    tricks: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    leader: int
-    trick: tuple[SeatCard, ...]
-    follow: Suit | None
-    last_trick: tuple[SeatCard, ...]
-    last_winner: int | None
-    scores: tuple[int, ...]
-    history: tuple[RoundSummary, ...]
 
 
 @dataclass(frozen=True, slots=True)
