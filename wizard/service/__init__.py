@@ -17,8 +17,9 @@ to drive computer moves and timeouts by hand (tests, or a front end without cloc
 
 Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
 (private :class:`SeatView` with the version for buttons), ``table``,
-``game_record`` (RULES §9 JSON of a finished game), ``player_stats``,
-``leaderboard``; settings: ``get_settings``, ``update_settings``, ``set_settings``.
+``game_record`` (RULES §9 JSON of a finished game), ``recent_games`` (a server's
+history, :class:`GameSummary`), ``player_stats``, ``leaderboard``; settings:
+``get_settings``, ``update_settings``, ``set_settings``.
 
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).
@@ -73,6 +74,7 @@ from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenC
 from wizard.service.settings import GuildSettings, ServiceConfig
 from wizard.service.types import (
     GameInfo,
+    GameSummary,
     LeaderboardEntry,
     LeaderboardOrder,
     LeaderboardPage,
@@ -100,6 +102,7 @@ __all__ = [
     "GameStarted",
     "GameStatus",
     "GameStatusError",
+    "GameSummary",
     "GameUpdate",
     "GuildFilter",
     "GuildSettings",

@@ -79,6 +79,7 @@ from wizard.service.settings import (
 )
 from wizard.service.types import (
     GameInfo,
+    GameSummary,
     LeaderboardEntry,
     LeaderboardOrder,
     LeaderboardPage,
@@ -96,7 +97,7 @@ from wizard.store.db import (
     WriteItem,
     run_statements,
 )
-from wizard.store.models import ACTION_LOG, GameRow, PlayerRow, SeatRow, parse
+from wizard.store.models import ACTION_LOG, GameRow, PlayerRow, ResultRow, SeatRow, parse
 from wizard.view import TableView, own_hand_hidden, view
 
 log = logging.getLogger(__name__)
@@ -838,6 +839,54 @@ class GameService:
         start = (page - 1) * per_page
         entries = tuple(LeaderboardEntry(start + i + 1, _stats(r)) for i, r in enumerate(rows))
         return LeaderboardPage(guild_id, key, page, per_page, total, entries)
+
+    async def recent_games(
+        self, guild_id: int, *, limit: int = 10, before: int | None = None
+    ) -> list[GameSummary]:
+        """A server's finished games, newest first; ``before`` (a game id from an earlier
+        page) lists the games that finished before that one."""
+        # No ``owns_guild`` check: finished games are never loaded or armed, so any process
+        # may read them (like the leaderboard), and a history read changes nothing.
+        if not 1 <= limit <= 100:
+            raise InvalidSettingsError("A history page has 1 to 100 games")
+        cursor: tuple[float, int] | None = None
+        if before is not None:
+            row = await repo.fetch_finished_at(self._store, guild_id, before)
+            if row is None or not isinstance(row[0], int | float):
+                raise GameNotFoundError(before, "That game is not in this server's history")
+            cursor = (float(row[0]), int(row[1]))
+        raws = await repo.fetch_recent_games(self._store, guild_id, limit=limit, before=cursor)
+        results = _group(await repo.fetch_results_of(self._store, [int(r["id"]) for r in raws]))
+        out = []
+        for raw in raws:
+            try:
+                game = parse(GameRow, raw)
+                rows = [parse(ResultRow, r) for r in results.get(game.id, [])]
+            except ValidationError as e:
+                # A damaged row costs its own line of the history, not the whole page.
+                log.warning("game %s left out of the history: %s", raw["id"], _describe(e))
+                continue
+            if not rows or game.finished_at is None:
+                log.warning("game %s left out of the history: no results stored", game.id)
+                continue
+            out.append(
+                GameSummary(
+                    id=game.id,
+                    guild_id=game.guild_id,
+                    channel_id=game.channel_id,
+                    options=game.options,
+                    rounds=max(r.rounds for r in rows),
+                    started_at=game.started_at,
+                    finished_at=game.finished_at,
+                    standings=tuple(
+                        Standing(
+                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
+                        )
+                        for r in sorted(rows, key=lambda r: (r.place, r.seat))
+                    ),
+                )
+            )
+        return out
 
     # --- recovery -----------------------------------------------------------------------------
 

@@ -151,6 +151,32 @@ class LeaderboardPage:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished game in a server's history: who played, who won, and when."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    options: Options
+    rounds: int
+    """Rounds played (all of them: a finished game played its last round)."""
+    started_at: float | None
+    finished_at: float
+    standings: tuple[Standing, ...]
+    """Every seat's final place, best first (ties by seat), computer seats included."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Names in seat order."""
+        return tuple(s.name for s in sorted(self.standings, key=lambda s: s.seat))
+
+    @property
+    def winners(self) -> tuple[Standing, ...]:
+        """The seats in first place (several on a tie, R6.3)."""
+        return tuple(s for s in self.standings if s.place == 1)
+
+
+@dataclass(frozen=True, slots=True)
 class RecoveryReport:
     """What recovery found at start."""
 

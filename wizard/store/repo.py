@@ -257,26 +257,87 @@ async def fetch_player(store: Store, guild_id: int, user_id: int) -> PlayerRow |
     return None if row is None else PlayerRow.model_validate(dict(row))
 
 
+_PLAYER_COLUMNS_OF_P = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))
 LEADERBOARD_ORDER = {
     "rating": "rating DESC, games DESC, user_id",
     "wins": "wins DESC, rating DESC, user_id",
+    # Keep identical to the expression of the index players_average_board (migration 4).
     "average": "CAST(total_score AS REAL) / games DESC, games DESC, user_id",
 }
+
+
+def leaderboard_sql(order: str) -> str:
+    """The query of one leaderboard page; parameters: guild, min games, limit, offset."""
+    sort = LEADERBOARD_ORDER[order]
+    # The page's keys are found first on the order's index alone (migration 4: it holds every
+    # column the inner query reads), then only those rows are read by primary key: OFFSET
+    # skips index entries, not table rows, so the last page of 20,000 players costs about
+    # a millisecond. CROSS JOIN pins the join order (the page first): written as
+    # ``user_id IN (subquery)``, SQLite walked the order's index over the whole server to
+    # avoid sorting the ten rows of the page.
+    return (
+        f"WITH page (uid) AS ("
+        f"SELECT user_id FROM players WHERE guild_id = ?1 AND games >= ?2"
+        f" ORDER BY {sort} LIMIT ?3 OFFSET ?4)"
+        f" SELECT {_PLAYER_COLUMNS_OF_P} FROM page CROSS JOIN players AS p"
+        f" ON p.guild_id = ?1 AND p.user_id = page.uid ORDER BY {sort}"
+    )
+
+
+LEADERBOARD_COUNT = "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >= ?"
+"""Players on a server's leaderboard; parameters: guild, min games."""
 
 
 async def fetch_leaderboard(
     store: Store, guild_id: int, *, order: str, limit: int, offset: int, min_games: int
 ) -> tuple[int, list[PlayerRow]]:
     """The total number of ranked players and one page of them."""
-    total = await store.fetchone(
-        "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >= ?", (guild_id, min_games)
-    )
-    rows = await store.fetchall(
-        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND games >= ?"
-        f" ORDER BY {LEADERBOARD_ORDER[order]} LIMIT ? OFFSET ?",
-        (guild_id, min_games, limit, offset),
-    )
+    total = await store.fetchone(LEADERBOARD_COUNT, (guild_id, min_games))
+    rows = await store.fetchall(leaderboard_sql(order), (guild_id, min_games, limit, offset))
     return (int(total[0]) if total else 0), [PlayerRow.model_validate(dict(r)) for r in rows]
+
+
+# --- history ----------------------------------------------------------------------------------
+
+
+async def fetch_finished_at(store: Store, guild_id: int, game_id: int) -> sqlite3.Row | None:
+    """``finished_at`` and ``id`` of a finished game of a server (a history page's cursor)."""
+    return await store.fetchone(
+        "SELECT finished_at, id FROM games WHERE id = ? AND guild_id = ? AND status = 'finished'",
+        (game_id, guild_id),
+    )
+
+
+def recent_games_sql(*, cursor: bool) -> str:
+    """The query of a history page; parameters: guild, [finished_at, id of the cursor], limit."""
+    # ``status = 'finished'`` literally, so that the partial index games_finished (migration 4)
+    # serves the filter and the order: no sort, LIMIT rows read whatever the history's length.
+    return (
+        f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished'"
+        " AND finished_at IS NOT NULL"
+        + (" AND (finished_at, id) < (?, ?)" if cursor else "")
+        + " ORDER BY finished_at DESC, id DESC LIMIT ?"
+    )
+
+
+async def fetch_recent_games(
+    store: Store, guild_id: int, *, limit: int, before: tuple[float, int] | None
+) -> list[sqlite3.Row]:
+    """Raw rows of a server's finished games, newest first, older than ``before``
+    (``finished_at``, ``id``) if given (validated by the caller)."""
+    params = (guild_id, limit) if before is None else (guild_id, *before, limit)
+    return await store.fetchall(recent_games_sql(cursor=before is not None), params)
+
+
+async def fetch_results_of(store: Store, game_ids: Sequence[int]) -> list[sqlite3.Row]:
+    """Raw ``results`` rows of the given games, by game and seat (validated by the caller)."""
+    if not game_ids:
+        return []
+    return await store.fetchall(
+        "SELECT game_id, seat, user_id, name, score, place, rounds, exact_bids FROM results"
+        " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+        (_json_ids(game_ids),),
+    )
 
 
 # --- settings ---------------------------------------------------------------------------------
