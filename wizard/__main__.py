@@ -1,4 +1,9 @@
-"""Terminal entry point: ``python -m wizard replay FILE [--json]``."""
+"""Terminal entry point: ``python -m wizard replay|play|simulate …``.
+
+``replay FILE [--json]`` checks a game record and prints its scorepad; ``play``
+plays a game against computer players; ``simulate`` measures computer players
+against each other (see :mod:`wizard.ai.simulate`).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+from wizard import play
+from wizard.ai import simulate
 from wizard.errors import RecordError
 from wizard.record import UnreadableRecordError, load, replay
 from wizard.scorepad import format_scorepad, scorepad_data
@@ -47,6 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     replay_cmd.add_argument("file", help="the record's JSON file, or - for standard input")
     replay_cmd.add_argument("--json", action="store_true", help="print the scorepad as JSON")
     replay_cmd.set_defaults(run=_replay)
+    play_cmd = commands.add_parser("play", help="play a game against computer players")
+    play.add_arguments(play_cmd)
+    play_cmd.set_defaults(run=play.run)
+    simulate_cmd = commands.add_parser(
+        "simulate", help="measure computer players in duplicate matches"
+    )
+    simulate.add_arguments(simulate_cmd)
+    simulate_cmd.set_defaults(run=simulate.run)
     args = parser.parse_args(argv)
     status: int = args.run(args)
     return status
