@@ -75,3 +75,12 @@ __all__ = [
     "SearchPlayer",
     "make_player",
 ]
+
+
+def decide(level: str, seed: int, view: PlayerView) -> Action:
+    """One decision of a fresh player of ``level``: the entry point for a worker process.
+
+    Search players decide from the seed and the view alone, so a fresh player
+    chooses exactly as one kept between decisions would.
+    """
+    return make_player(level, seed=seed).choose(view)

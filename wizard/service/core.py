@@ -6,11 +6,14 @@ import asyncio
 import gc
 import itertools
 import logging
+import multiprocessing
 import secrets
 import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,6 +21,7 @@ from typing import Any, TypeVar
 import aiosqlite
 from pydantic import ValidationError
 
+from wizard.ai import LEVELS, ComputerPlayer, decide
 from wizard.errors import IllegalActionError, OptionsError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
@@ -98,7 +102,7 @@ from wizard.store.db import (
     run_statements,
 )
 from wizard.store.models import ACTION_LOG, GameRow, PlayerRow, ResultRow, SeatRow, parse
-from wizard.view import TableView, own_hand_hidden, view
+from wizard.view import PlayerView, TableView, own_hand_hidden, view
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +153,7 @@ class GameService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._running = False
         self._closed = False
+        self._ai_pool: ProcessPoolExecutor | None = None
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -220,6 +225,9 @@ class GameService:
             return
         await self.stop_clocks()
         self._closed = True
+        if self._ai_pool is not None:
+            self._ai_pool.shutdown(wait=False, cancel_futures=True)
+            self._ai_pool = None
         await self._store.close()
 
     async def __aenter__(self) -> GameService:
@@ -1589,6 +1597,28 @@ class GameService:
             return out
         return []
 
+    async def _think(
+        self, live: LiveGame, seat: int, level: str, player: ComputerPlayer, seat_view: PlayerView
+    ) -> Action:
+        """An expensive computer decision, off the event loop: in a worker process if any."""
+        if self.config.ai_processes > 0 and level in LEVELS:
+            if self._ai_pool is None:
+                # spawn, not fork: this process runs the database thread, and forking a
+                # process with threads can deadlock the child.
+                self._ai_pool = ProcessPoolExecutor(
+                    self.config.ai_processes, mp_context=multiprocessing.get_context("spawn")
+                )
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(
+                    self._ai_pool, decide, level, live.computer_seed(seat), seat_view
+                )
+            except BrokenProcessPool:
+                log.error("the computer-player process died; thinking in a thread from now on")
+                self._ai_pool = None
+                self.config = replace(self.config, ai_processes=0)
+        return await asyncio.to_thread(player.choose, seat_view)
+
     async def _auto_move(self, live: LiveGame, seat: int, actor: Actor) -> GameUpdate | None:
         """A computer move for ``seat``: its own (computer seat) or for a timed-out player.
 
@@ -1607,7 +1637,7 @@ class GameService:
             if level in self.config.inline_levels:
                 action = player.choose(seat_view)
             else:
-                action = await asyncio.to_thread(player.choose, seat_view)
+                action = await self._think(live, seat, level, player, seat_view)
         elif state.phase is Phase.PLAY and state.turn == seat and state.hands[seat]:
             # Clairvoyance (R7.4): the seat cannot see its single card; it plays it blind.
             action = Play(seat, state.hands[seat][0])

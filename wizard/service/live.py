@@ -81,8 +81,7 @@ class LiveGame:
         key = (seat, level)
         player = self.computers.get(key)
         if player is None:
-            # Deterministic per game and seat, so that a test or a bug report can replay it.
-            seed = (self.seed * 7 + seat) % (2**63)
+            seed = self.computer_seed(seat)
             try:
                 player = make_player(level, seed=seed)
             except ValueError:
@@ -91,6 +90,11 @@ class LiveGame:
                 player = make_player("random", seed=seed)
             self.computers[key] = player
         return player
+
+    def computer_seed(self, seat: int) -> int:
+        """The seed of a seat's computer player."""
+        # Deterministic per game and seat, so that a test or a bug report can replay it.
+        return (self.seed * 7 + seat) % (2**63)
 
     def info(self) -> GameInfo:
         """The front end's picture of the game."""

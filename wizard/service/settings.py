@@ -47,8 +47,11 @@ class ServiceConfig:
 
     computer_delay: float = 1.0
     """Seconds a computer seat waits before it moves, so that people can follow the table."""
-    inline_levels: frozenset[str] = frozenset({"random"})
-    """Computer levels cheap enough to run on the event loop; others run in a thread."""
+    inline_levels: frozenset[str] = frozenset({"random", "easy"})
+    """Computer levels cheap enough (well under a millisecond) to run on the event loop."""
+    ai_processes: int = 1
+    """Worker processes for the other levels. A search holds the GIL for up to 0.4 s, which
+    in a thread would slow every other game's clicks; 0 runs them in a thread instead."""
     batch_limit: int = 256
     """Most writes committed together in one transaction (group commit)."""
     one_trip_commits: bool = True
