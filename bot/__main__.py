@@ -1,4 +1,4 @@
-"""``python -m bot``: run the bot; ``python -m bot config``: check the settings.
+"""``python -m bot``: run the bot; ``config``: check the settings; ``demo``: try it without Discord.
 
 Exit status: 0 after a clean stop, 1 when Discord refuses to connect, 2 when the settings
 cannot be used (for instance without a token). The token is never printed.
@@ -7,15 +7,26 @@ cannot be used (for instance without a token). The token is never printed.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.settings import TOKEN_HELP, Settings, SettingsError
+
+if TYPE_CHECKING:
+    from bot.clock import DiscordClock
+    from wizard.service import GameService, GuildFilter, RecoveryReport
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_SETTINGS = 2
+
+log = logging.getLogger("bot")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,6 +37,45 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("run", help="connect to Discord and serve (the default)")
     sub.add_parser("config", help="check the settings and show them (the token stays hidden)")
+    demo = sub.add_parser(
+        "demo",
+        help="try the bot in your browser: a simulated Discord on this computer, no token needed",
+        description=(
+            "Run the real bot against SimCord's in-memory Discord and serve a Discord-like page "
+            "on this computer only (loopback). Needs the demo extra: pip install -e '.[demo]'. "
+            "Reads no .env and needs no token."
+        ),
+    )
+    demo.add_argument(
+        "--host",
+        default="127.0.0.1",
+        choices=("127.0.0.1", "localhost"),
+        help="address of the page: loopback only (the printed address uses 127.0.0.1), "
+        "as whoever has the address can play",
+    )
+    demo.add_argument(
+        "--port", type=int, default=0, help="port of the page (default: any free port)"
+    )
+    demo.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="keep the games in this SQLite file (default: a temporary one, deleted on exit)",
+    )
+    demo.add_argument(
+        "--computer-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="pause before each computer move, so you can follow the table (default: 1)",
+    )
+    demo.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="how much the bot logs to this terminal (default: WARNING)",
+    )
     return parser
 
 
@@ -37,6 +87,18 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "demo":
+        # The demo reads no settings: a developer's .env (a token, a development server)
+        # must not leak into a simulated Discord that has neither.
+        from bot.demo import main as demo_main
+
+        return demo_main(
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            computer_delay=args.computer_delay,
+            log_level=args.log_level,
+        )
     try:
         settings = Settings.load()
     except SettingsError as error:
@@ -51,6 +113,91 @@ def _no_token() -> str:
     return f"DISCORD_TOKEN is not set, so the bot cannot connect to Discord. {TOKEN_HELP}"
 
 
+def guild_filter(settings: Settings) -> GuildFilter | None:
+    """Which servers this process serves, from SHARD_COUNT and SHARD_IDS; ``None``: all.
+
+    Discord routes a server to shard ``(guild_id >> 22) % shard_count``; a process that runs
+    only some shards must recover and time only the games of their servers, or two
+    processes would both play the computer turns of one game.
+    """
+    if settings.shard_ids is None or settings.shard_count is None:
+        return None
+    count = settings.shard_count
+    mine = frozenset(settings.shard_ids)
+    if mine == frozenset(range(count)):
+        return None
+
+    def owns(guild_id: int) -> bool:
+        return (guild_id >> 22) % count in mine
+
+    return owns
+
+
+async def open_service(
+    settings: Settings, *, clock: DiscordClock | None = None
+) -> tuple[GameService, RecoveryReport]:
+    """Open the game database of ``settings`` and recover this process's games.
+
+    Opened here, outside the bot, so that its writer task is not the bot's work (SimCord
+    refuses to settle on it) and so that it outlives the bot's restarts.
+    """
+    from bot.clock import DiscordClock
+    from wizard.service import GameService, ServiceConfig
+
+    service = await GameService.open(
+        settings.database_path,
+        config=ServiceConfig(computer_delay=settings.computer_delay_seconds),
+        clock=clock or DiscordClock(),
+        owns_guild=guild_filter(settings),
+        recover=False,
+    )
+    try:
+        report = await service.recover()
+    except BaseException:
+        await service.close()
+        raise
+    log.info(
+        "database %s: recovered %d unfinished games of this process's servers "
+        "(%d of other shards left alone, %d broken) in %.2f s",
+        settings.database_path,
+        len(report.loaded),
+        report.skipped,
+        len(report.broken),
+        report.seconds,
+    )
+    for game_id, reason in report.broken:
+        log.warning("game %s could not be recovered: %s", game_id, reason)
+    return service, report
+
+
+async def serve(settings: Settings, token: str) -> None:
+    """Open the service, connect the bot and serve until stopped; always close the service."""
+    from bot.app import create_bot
+    from bot.clock import DiscordClock
+
+    clock = DiscordClock()
+    service, _ = await open_service(settings, clock=clock)
+    try:
+        bot = create_bot(settings, service=service, clock=clock)
+        async with bot:
+            await bot.start(token)
+    finally:
+        # After the bot: no click can reach a closed database.
+        await service.close()
+        log.info("stopped; database closed")
+
+
+async def _serve_until_signal(settings: Settings, token: str) -> None:
+    """:func:`serve`, stopped cleanly by SIGTERM (``docker stop``) as by Ctrl-C."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    with contextlib.suppress(asyncio.CancelledError):
+        await serve(settings, token)
+
+
 def run(settings: Settings) -> int:
     """Connect with ``settings`` and serve until stopped; refuses at once without a token."""
     token = settings.token_value()
@@ -59,12 +206,11 @@ def run(settings: Settings) -> int:
 
     import discord
 
-    from bot.app import create_bot
-
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    bot = create_bot(settings)
     try:
-        bot.run(token, log_handler=None)
+        asyncio.run(_serve_until_signal(settings, token))
+    except KeyboardInterrupt:
+        return EXIT_OK
     except discord.LoginFailure:
         print(
             "wizard bot: Discord refused the token in DISCORD_TOKEN. Reset it in the Developer "

@@ -1,8 +1,11 @@
-"""``create_bot(settings)``: the one way the bot is built, by the entry point and by the tests.
+"""``create_bot(settings, service=...)``: the one way the bot is built, by the entry point and
+by the tests.
 
 The bot is a ``commands.AutoShardedBot`` (shard count and this process's shard ids come from
 the settings) with no privileged intent: slash commands and buttons arrive as interactions,
 which need no intent at all, and the ``guilds`` intent keeps channels and permissions cached.
+With a game service it carries the game cog (:mod:`bot.cogs.game`), which answers every
+click and the ``/wizard`` game commands.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import DiscordClock
+from bot.cogs.commands import game_commands
+from bot.cogs.config import GameConfig
+from bot.cogs.game import GameCog
 from bot.settings import Settings
 from bot.ui.buttons import (
     DYNAMIC_ITEMS,
@@ -23,6 +30,7 @@ from bot.ui.buttons import (
     reply_privately,
 )
 from bot.ui.custom_ids import PREFIX
+from wizard.service import Clock, GameService
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +66,13 @@ class WizardBot(commands.AutoShardedBot):
     """The Wizard bot; ``component_handler`` answers every click on a Wizard button."""
 
     def __init__(
-        self, settings: Settings, *, component_handler: ComponentHandler | None = None
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        clock: Clock | None = None,
+        game_config: GameConfig | None = None,
+        component_handler: ComponentHandler | None = None,
     ) -> None:
         sharding: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
@@ -73,14 +87,31 @@ class WizardBot(commands.AutoShardedBot):
             **sharding,
         )
         self.settings = settings
+        self.service = service
+        self.clock: Clock = clock or DiscordClock()
+        self.game_config = game_config or GameConfig()
         self.component_handler: ComponentHandler | None = component_handler
+        self.game_cog: GameCog | None = None
         self.wizard_group = WizardGroup()
         self.tree.add_command(self.wizard_group)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Register the restart-proof buttons, then sync the slash commands."""
+        """Register the restart-proof buttons, install the game cog (with a service), start the
+        service's clocks, then sync the slash commands."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.service is not None:
+            if self.game_cog is None:  # setup_hook runs again when the same bot reconnects
+                cog = GameCog(self, self.service, clock=self.clock, config=self.game_config)
+                await self.add_cog(cog)
+                self.game_cog = cog
+                if self.component_handler is None:
+                    self.component_handler = cog
+                for command in game_commands(cog):
+                    self.wizard_group.add_command(command)
+            # Armed here, inside the bot, so that the timers of recovered games (turn limits,
+            # computer moves) run on the bot's clock (SimCord's virtual one in tests).
+            self.service.start_clocks()
         await self.sync_commands()
 
     async def sync_commands(self) -> None:
@@ -114,7 +145,31 @@ class WizardBot(commands.AutoShardedBot):
 
 
 def create_bot(
-    settings: Settings, *, component_handler: ComponentHandler | None = None
+    settings: Settings,
+    *,
+    service: GameService | None = None,
+    clock: Clock | None = None,
+    game_config: GameConfig | None = None,
+    component_handler: ComponentHandler | None = None,
 ) -> WizardBot:
-    """Build the bot (not connected); the game cog will install ``component_handler``."""
-    return WizardBot(settings, component_handler=component_handler)
+    """Build the bot (not connected).
+
+    ``create_bot(settings, *, service=None, clock=None, game_config=None,
+    component_handler=None)``:
+
+    - ``service``: an open :class:`wizard.service.GameService` (open it *outside* the bot and
+      close it after the bot stops). With it the bot plays games: the game cog is installed,
+      subscribes to the service, adds ``/wizard new|cancel|kick|rules`` and, in
+      ``setup_hook``, starts the service's clocks. Without it only ``/wizard ping`` exists.
+    - ``clock``: the clock the bot's own timers use (turn pings, retries, hand expiry); give
+      the same :class:`bot.clock.DiscordClock` as the service's. Default: a new one.
+    - ``game_config``: :class:`bot.cogs.GameConfig` (ping delay, live hands, seeds for tests).
+    - ``component_handler``: answers clicks instead of the game cog (tests of the plumbing).
+    """
+    return WizardBot(
+        settings,
+        service=service,
+        clock=clock,
+        game_config=game_config,
+        component_handler=component_handler,
+    )

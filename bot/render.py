@@ -63,8 +63,8 @@ COLOUR: Final = discord.Colour(0x5B3FA8)
 """The embeds' accent colour."""
 EMPTY: Final = "—"
 HAND_EXPIRY_NOTE: Final = (
-    "This private message updates itself for 15 minutes; after that, press "
-    "“Show my hand” on the table for a fresh one."
+    "This private message updates itself for 15 minutes after you open it or click in it "
+    "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
 )
 
 
@@ -310,7 +310,7 @@ def status_line(table: PublicTable, names: Sequence[str], theme: Theme = Theme.C
         return "🏁 The game is over."
     if phase is Phase.ROUND_OVER:
         if table.round == 0:
-            return "🂠 Dealing round 1…"
+            return "🔀 Dealing round 1…"
         return f"✅ Round {table.round} is scored. Dealing round {table.round + 1}…"
     waiting = ", ".join(f"**{names[s]}**" for s in table.to_act) or EMPTY
     if phase is Phase.CHOOSE_TRUMP:
@@ -346,13 +346,14 @@ def seat_lines(
     for seat, name in enumerate(names):
         marker = "▶️" if playing and seat in table.to_act else "▫️"
         bot = " 🤖" if seat in computer else ""
-        dealer = " · 🂠 dealer" if table.round > 0 and seat == table.dealer else ""
+        dealer = " · 🔀 dealer" if table.round > 0 and seat == table.dealer else ""
         parts = [f"{marker} **{name}**{bot}{dealer}"]
         if table.round > 0:
             parts.append(f"bid {bid_text(table, seat)}")
             parts.append(f"won {table.tricks[seat]}")
             if playing:
-                parts.append(f"{table.hand_sizes[seat]} cards")
+                size = table.hand_sizes[seat]
+                parts.append(f"{size} card{'s' if size != 1 else ''}")
         parts.append(f"**{table.scores[seat]}** pts")
         lines.append(" · ".join(parts))
     return lines
@@ -370,9 +371,11 @@ def table_embed(
     theme: Theme = Theme.CLASSIC,
     computer: Collection[int] = (),
     title: str = "Wizard",
+    deadline: float | None = None,
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
-    whose turn it is and the running scores."""
+    whose turn it is and the running scores (and, with ``deadline``, when the turn timer
+    runs out, as a Unix time)."""
     shown = display_names(table, names)
     if table.round == 0:
         heading = f"{title} · starting"
@@ -402,6 +405,13 @@ def table_embed(
                 value=trick_text(table.last_trick, shown, theme) + won,
                 inline=False,
             )
+    if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+        embed.add_field(
+            name="Turn timer",
+            value=f"⏰ Time runs out {_relative(deadline)}: then a computer moves for whoever "
+            "has not acted yet.",
+            inline=False,
+        )
     variants = table.options.describe()
     embed.set_footer(text="Variants: " + (", ".join(variants) if variants else "none (classic)"))
     return embed
@@ -470,12 +480,16 @@ def hand_text(
 def _prompt(view: PlayerView) -> str:
     if not view.my_turn:
         if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
-            return "Waiting for the others."
+            names = display_names(public_table(view))
+            waiting = ", ".join(f"**{names[s]}**" for s in view.to_act)
+            return f"Waiting for {waiting}." if waiting else "Waiting for the others."
         return ""
     if view.phase is Phase.CHOOSE_TRUMP:
         return "**Your turn:** you are the dealer, choose trump."
     if view.phase is Phase.BID:
-        return f"**Your turn:** how many of the {view.round_tricks} tricks will you win?"
+        tricks = view.round_tricks
+        what = "the trick" if tricks == 1 else f"the {tricks} tricks"
+        return f"**Your turn:** how many of {what} will you win?"
     if must_play_hidden(view):
         return "**Your turn:** play your card, unseen."
     return "**Your turn:** play a card."
@@ -559,6 +573,202 @@ def final_embed(table: PublicTable, *, names: Sequence[str] | None = None) -> di
     return embed
 
 
+def round_end_embed(
+    summary: RoundSummary,
+    players: Sequence[str],
+    *,
+    num_rounds: int | None = None,
+    last_trick: Sequence[SeatCard] = (),
+    last_winner: int | None = None,
+    history: Sequence[RoundSummary] = (),
+    theme: Theme = Theme.CLASSIC,
+) -> discord.Embed:
+    """A scored round as posted in the channel: the summary, the round's final trick (it is
+    no longer on the table) and the scorepad so far."""
+    embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme)
+    names = _escape(players)
+    if last_trick:
+        won = "" if last_winner is None else f" → won by **{names[last_winner]}**"
+        embed.add_field(
+            name="Final trick", value=trick_text(last_trick, names, theme) + won, inline=False
+        )
+    if history:
+        # In the description (4096 characters), not a field (1024): 20 rounds must fit.
+        embed.description = (
+            f"{embed.description}\n\n**Scorepad** (bid/won total)\n"
+            f"{scorepad_text(history, players)}"
+        )
+    return embed
+
+
+# ----------------------------------------------------------------- lobby
+
+
+def _relative(when: float) -> str:
+    """A Unix time as a Discord timestamp that every client shows as "in 5 minutes"."""
+    return f"<t:{int(when)}:R>"
+
+
+def timer_text(turn_seconds: float | None) -> str:
+    """The turn timer in words."""
+    if turn_seconds is None:
+        return "no turn timer"
+    seconds = int(turn_seconds)
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return f"{minutes} minute{'s' if minutes != 1 else ''} per turn"
+    return f"{seconds} seconds per turn"
+
+
+def variants_text(options: Options) -> str:
+    """The variants in force, in words."""
+    names = options.describe()
+    return ", ".join(names) if names else "none (the classic game)"
+
+
+def lobby_embed(
+    *,
+    game_id: int,
+    seats: Sequence[tuple[str, bool]],
+    host_seat: int | None,
+    options: Options,
+    turn_seconds: float | None,
+    max_seats: int,
+    deadline: float | None = None,
+) -> discord.Embed:
+    """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs), the variants,
+    the turn timer and how to start."""
+    names = _escape(name for name, _ in seats)
+    lines = [f"**Players ({len(seats)} of 3–{max_seats}):**"]
+    for seat, (name, (_, computer)) in enumerate(zip(names, seats, strict=True)):
+        tags = []
+        if computer:
+            tags.append("🤖 computer")
+        if seat == host_seat:
+            tags.append("host")
+        suffix = f" ({', '.join(tags)})" if tags else ""
+        lines.append(f"{seat + 1}. **{name}**{suffix}")
+    lines += [
+        "",
+        f"**Variants:** {variants_text(options)}",
+        f"**Timer:** {timer_text(turn_seconds)}",
+        "",
+        "Press **Join** to take a seat. The host presses **Start** once 3 to "
+        f"{max_seats} players are in (add computer players to fill seats).",
+    ]
+    if deadline is not None:
+        lines.append(f"This lobby closes {_relative(deadline)} unless the game starts.")
+    embed = discord.Embed(title=f"Wizard · game {game_id} · lobby", colour=COLOUR)
+    embed.description = "\n".join(lines)
+    return embed
+
+
+CANCEL_REASONS: Final[dict[str, str]] = {
+    "host": "The host cancelled the game.",
+    "manager": "A server manager cancelled the game.",
+    "expired": "Nobody started the game in time, so the lobby closed.",
+    "empty": "Everyone left the lobby.",
+}
+
+
+def cancelled_embed(game_id: int, reason: str) -> discord.Embed:
+    """A lobby or table that will not go on."""
+    text = CANCEL_REASONS.get(reason, "The game was cancelled.")
+    embed = discord.Embed(title=f"Wizard · game {game_id} · cancelled", colour=COLOUR)
+    embed.description = f"🛑 {text} No result is recorded."
+    return embed
+
+
+# ----------------------------------------------------------- rules, pings
+
+
+def rules_text(
+    options: Options, *, players: int | None = None, turn_seconds: float | None = None
+) -> str:
+    """A short summary of the rules and of the variants in force (``/wizard rules``)."""
+    if options.single_suit:
+        deal = (
+            "Each player draws from their own 15-card deck (one suit 1–13, a Wizard, a Jester): "
+            "4 cards in hand 1, one more each hand, 12 hands. No trump, no suit to follow: "
+            "the highest value wins (Jester lowest, Wizard highest; the first of equals wins)."
+        )
+    else:
+        rounds = f" ({60 // players} rounds for {players} players)" if players else ""
+        deal = (
+            "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
+            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each"
+            f"{rounds}. The next card is turned: its suit is trump; a Jester means no trump; "
+            "a Wizard lets the dealer choose trump."
+        )
+    lines = [
+        "**Wizard in short**",
+        deal,
+        "**Bidding:** everyone says how many tricks they will win, starting left of the dealer.",
+        "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
+        "played. The first Wizard wins the trick, else the highest trump, else the highest "
+        "card of the suit led (only Jesters: the first Jester).",
+        "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many "
+        "or too few. Highest total after the last round wins.",
+        "",
+        f"**Variants in force:** {variants_text(options)}",
+    ]
+    if options.bidding is Bidding.HIDDEN:
+        lines.append("• Hidden bids: everyone bids privately; all bids are shown together.")
+    elif options.bidding is Bidding.SECRET:
+        lines.append("• Secret bids: bids stay private until the round is scored.")
+    if options.uneven_bids:
+        lines.append("• Uneven bids: the dealer may not make the bids add up to the tricks.")
+    if options.canadian:
+        lines.append(
+            "• Canadian rule: in the last round a sole leader bidding last may not make the "
+            "bids add up."
+        )
+    if options.clairvoyance:
+        lines.append("• Clairvoyance: in round 1 you see everyone's card but your own.")
+    if options.magic_twos:
+        lines.append("• Magic twos: a 2 played into a trick of its own suit wins it.")
+    if turn_seconds is not None:
+        lines.append(
+            f"**Timer:** {timer_text(turn_seconds)}; when it runs out a computer moves for you."
+        )
+    else:
+        lines.append("**Timer:** none: the game waits for every player.")
+    lines.append("Press **Show my hand** on the table to see your cards and play.")
+    return "\n".join(lines)
+
+
+def ping_text(mentions: Sequence[str], phase: Phase, round_no: int) -> str:
+    """The turn reminder: who is awaited and for what."""
+    what = {
+        Phase.CHOOSE_TRUMP: "to choose trump",
+        Phase.BID: "to bid",
+        Phase.PLAY: "to play",
+    }.get(phase, "to act")
+    who = " ".join(mentions)
+    return f"🔔 {who}: your turn {what} (Wizard, round {round_no}). Press **Show my hand**."
+
+
+def hand_message(
+    view: PlayerView,
+    *,
+    note: str | None = None,
+    away: bool = False,
+    theme: Theme = Theme.CLASSIC,
+) -> str:
+    """The whole private hand message: an optional note on top (what just happened, or why
+    a click was refused), the hand, and when it stops updating itself."""
+    lines = [note] if note else []
+    if away:
+        lines.append(
+            "🤖 **A computer player is playing your seat.** Press **Take my seat back** to "
+            "play again yourself."
+        )
+    lines.append(hand_text(view, theme=theme))
+    if view.phase is not Phase.GAME_OVER:
+        lines.append(f"-# {HAND_EXPIRY_NOTE}")
+    return "\n".join(lines)
+
+
 def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
 
@@ -577,17 +787,23 @@ __all__ = [
     "TableLike",
     "bid_text",
     "bids_revealed",
+    "cancelled_embed",
     "card_emoji",
     "card_text",
     "cards_text",
     "final_embed",
     "from_table",
+    "hand_message",
     "hand_text",
     "legal_bids",
+    "lobby_embed",
     "must_play_hidden",
+    "ping_text",
     "playable_cards",
     "public_table",
+    "round_end_embed",
     "round_summary_embed",
+    "rules_text",
     "scorepad_text",
     "seat_lines",
     "sort_hand",
@@ -596,6 +812,8 @@ __all__ = [
     "suit_emoji",
     "suit_text",
     "table_embed",
+    "timer_text",
     "trump_choices",
     "trump_line",
+    "variants_text",
 ]

@@ -168,6 +168,12 @@ class PlayHiddenButton(WizardButton, template=template(Verb.PLAYHIDDEN)):
     verb = Verb.PLAYHIDDEN
 
 
+class TakeBackButton(WizardButton, template=template(Verb.TAKEBACK)):
+    """Hand: take one's seat back from the computer player holding it."""
+
+    verb = Verb.TAKEBACK
+
+
 BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.JOIN: JoinButton,
     Verb.LEAVE: LeaveButton,
@@ -179,6 +185,7 @@ BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.PLAY: PlayButton,
     Verb.TRUMP: TrumpButton,
     Verb.PLAYHIDDEN: PlayHiddenButton,
+    Verb.TAKEBACK: TakeBackButton,
 }
 """The button class of each verb; register them all with ``bot.add_dynamic_items``."""
 

@@ -56,6 +56,8 @@ class Verb(StrEnum):
     """Hand (dealer, after a turned Wizard): choose the suit ``arg`` as trump."""
     PLAYHIDDEN = "playhidden"
     """Hand, round 1 under clairvoyance (R7.4): play one's own card, unseen."""
+    TAKEBACK = "takeback"
+    """Hand: play one's own seat again after a computer player held it."""
 
 
 _NUMBER = r"0|[1-9][0-9]{0,18}"
@@ -75,6 +77,7 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.PLAY: _CARD,
     Verb.TRUMP: _SUIT,
     Verb.PLAYHIDDEN: "",
+    Verb.TAKEBACK: "",
 }
 """The argument each verb takes, as a regular expression (empty: no argument)."""
 

@@ -1,7 +1,7 @@
 """The button sets of the lobby, the table and the hand, built from custom ids only.
 
-Every view is ``timeout=None`` and made of :mod:`bot.ui.buttons` dynamic items, so the bot
-keeps nothing in memory per message: a click after a restart is parsed from its custom id.
+Every view is a :class:`WizardView` made of :mod:`bot.ui.buttons` dynamic items, so the bot
+keeps nothing in memory per message: a click (after a restart too) is parsed from its custom id.
 Never call ``stop()`` on these views: discord.py would unregister the dynamic item classes.
 """
 
@@ -35,9 +35,26 @@ _GREEN = discord.ButtonStyle.success
 _RED = discord.ButtonStyle.danger
 
 
+class WizardView(discord.ui.View):
+    """A set of buttons that discord.py sends but does not keep.
+
+    Its items are dynamic items registered with the bot (``add_dynamic_items``), which
+    discord.py dispatches from the clicked message itself. Kept views would only cost
+    memory (one per message sent or edited) and, for private messages, a 15-minute timer
+    each, so this view tells discord.py it has nothing to dispatch.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        """Nothing for discord.py's view store: the dynamic items dispatch themselves."""
+        return False
+
+
 def lobby_view(game: int, version: int) -> discord.ui.View:
     """Join, Leave, Add computer player, Start (host), Cancel (host)."""
-    view = discord.ui.View(timeout=None)
+    view = WizardView()
     view.add_item(button(CustomId(game, Verb.JOIN, "", version), label="Join", style=_GREEN))
     view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label="Leave"))
     view.add_item(
@@ -50,10 +67,24 @@ def lobby_view(game: int, version: int) -> discord.ui.View:
 
 def table_view(game: int, version: int) -> discord.ui.View:
     """The table's one button: "Show my hand"."""
-    view = discord.ui.View(timeout=None)
+    view = WizardView()
     view.add_item(
         button(
             CustomId(game, Verb.HAND, "", version), label="Show my hand", emoji="🎴", style=_BLUE
+        )
+    )
+    return view
+
+
+def take_back_view(game: int, version: int) -> discord.ui.View:
+    """The hand of a player whose seat a computer holds: one "Take my seat back" button."""
+    view = WizardView()
+    view.add_item(
+        button(
+            CustomId(game, Verb.TAKEBACK, "", version),
+            label="Take my seat back",
+            emoji="🙋",
+            style=_GREEN,
         )
     )
     return view
@@ -70,7 +101,7 @@ def hand_view(
     """
     if not pv.my_turn:
         return None
-    view = discord.ui.View(timeout=None)
+    view = WizardView()
     if pv.phase is Phase.CHOOSE_TRUMP:
         allowed = set(trump_choices(pv))
         for suit in SUITS:
@@ -99,7 +130,7 @@ def hand_view(
                 button(
                     CustomId(game, Verb.PLAYHIDDEN, "", version),
                     label="Play my card (unseen)",
-                    emoji="🂠",
+                    emoji="🎴",  # a real emoji: Discord refuses a button with any other
                     style=_BLUE,
                 )
             )

@@ -242,7 +242,7 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
     embed = table_embed(table, computer={2})
     text = embed_text(embed)
     assert "round 4 of 15 (4 tricks)" in embed.title
-    assert f"**{NAMES[state.dealer]}** · 🂠 dealer" in text
+    assert f"**{NAMES[state.dealer]}** · 🔀 dealer" in text
     assert card_text(state.turned) in text if state.turned else "No card is turned" in text
     assert f"⏳ **{NAMES[state.turn]}** to play." in text
     for seat in range(4):
@@ -323,7 +323,9 @@ def test_hand_prompts_only_on_ones_turn() -> None:
     state = first_state(play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID)
     assert state.turn is not None
     assert "**Your turn:**" in hand_text(view(state, state.turn))
-    assert "Waiting for the others." in hand_text(view(state, (state.turn + 1) % 3))
+    waiting = hand_text(view(state, (state.turn + 1) % 3))
+    assert "**Your turn:**" not in waiting
+    assert f"Waiting for **{state.players[state.turn]}**." in waiting
 
 
 def test_hand_in_the_standard_theme() -> None:

@@ -1,0 +1,77 @@
+"""The game's slash commands under ``/wizard``: ``new``, ``cancel``, ``kick``, ``rules``.
+
+They are plain functions bound to one :class:`~bot.cogs.game.GameCog` and added to the bot's
+``/wizard`` group, so that the group (with ``/wizard ping``) exists with or without a game
+service, and every option is described where the user picks it (``app_commands.describe``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs.game import GameCog, bidding_label
+from wizard.options import Bidding
+
+BIDDING_CHOICES = [app_commands.Choice(name=bidding_label(b), value=b.value) for b in Bidding]
+
+
+def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
+    """The ``/wizard`` subcommands that play games through ``cog``."""
+
+    @app_commands.command(name="new", description="Open a game of Wizard in this channel")
+    @app_commands.describe(
+        bidding="How bids are made (default: the server's, usually open)",
+        uneven_bids="R7.1: the dealer may not bid so that all bids add up to the tricks",
+        clairvoyance="R7.4: in round 1 you see everyone's card but your own",
+        canadian="R7.5: last round, a sole leader bidding last may not make the bids add up",
+        magic_twos="R7.6: a 2 played into a trick of its own suit wins it",
+        single_suit="R7.7 (3–4 players): everyone plays their own suit deck, 12 hands",
+        turn_timer="Seconds per turn (10 to 86400) before a computer moves for you; 0: none",
+    )
+    @app_commands.choices(bidding=BIDDING_CHOICES)
+    async def new(  # noqa: PLR0917 (discord.py passes options by position)
+        interaction: discord.Interaction[Any],
+        bidding: str | None = None,
+        uneven_bids: bool | None = None,
+        clairvoyance: bool | None = None,
+        canadian: bool | None = None,
+        magic_twos: bool | None = None,
+        single_suit: bool | None = None,
+        turn_timer: app_commands.Range[int, 0, 86400] | None = None,
+    ) -> None:
+        await cog.new_game(
+            interaction,
+            choices={
+                "bidding": bidding,
+                "uneven_bids": uneven_bids,
+                "clairvoyance": clairvoyance,
+                "canadian": canadian,
+                "magic_twos": magic_twos,
+                "single_suit": single_suit,
+            },
+            turn_timer=turn_timer,
+        )
+
+    @app_commands.command(
+        name="cancel", description="Cancel this channel's Wizard game (host or server manager)"
+    )
+    async def cancel(interaction: discord.Interaction[Any]) -> None:
+        await cog.cancel_game(interaction)
+
+    @app_commands.command(
+        name="kick", description="Remove a player from this channel's game (host or manager)"
+    )
+    @app_commands.describe(player="Who to remove; in a running game a computer takes the seat")
+    async def kick(interaction: discord.Interaction[Any], player: discord.User) -> None:
+        await cog.kick(interaction, player)
+
+    @app_commands.command(
+        name="rules", description="The rules in short, and the variants of this channel's game"
+    )
+    async def rules(interaction: discord.Interaction[Any]) -> None:
+        await cog.rules(interaction)
+
+    return [new, cancel, kick, rules]

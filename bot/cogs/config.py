@@ -1,0 +1,31 @@
+"""Knobs of the game cog that are not per server: pings, live hands, deadlines, retries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+EPHEMERAL_EDIT_LIMIT = 15 * 60.0
+"""Discord lets a bot edit an ephemeral message through its interaction token for 15 minutes."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """How the bot presents games; the rules and timers of a game are the service's."""
+
+    ping_delay: float | None = 30.0
+    """Seconds a turn may wait, with nothing happening, before its player is mentioned in the
+    channel (0: at once; ``None``: never). Players who act quickly are never pinged, and at
+    most one ping message per game exists at a time."""
+    live_hands: bool = True
+    """Edit a player's open hand when it becomes their turn or a new round is dealt, so that
+    the buttons are there without another click."""
+    hand_lifetime: float = EPHEMERAL_EDIT_LIMIT - 30.0
+    """How long after its last interaction a hand is still edited (Discord allows 15 minutes;
+    the margin keeps an edit from racing the expiry)."""
+    defer_after: float = 2.0
+    """Seconds a click may wait for the service before it is deferred (Discord: 3 s)."""
+    retry_after: float = 20.0
+    """Seconds before a failed table update is tried again (any new move also retries it)."""
+    seeds: Callable[[], int | None] | None = None
+    """Seeds of new games (tests and benchmarks, for reproducible deals); ``None``: random."""

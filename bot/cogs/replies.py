@@ -1,0 +1,93 @@
+"""The one place that turns a refusal of the game service into what the player reads.
+
+Every :class:`~wizard.service.ServiceError` carries a sentence for the user (``message``) and a
+stable ``code``; this module puts a short reason in front ("Not your turn.", "That bid is not
+allowed.") so that a refusal says *why* at a glance, and answers the interaction privately.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import discord
+
+from wizard.service import (
+    GameStatusError,
+    IllegalMoveError,
+    NotYourTurnError,
+    ServiceError,
+    StaleVersionError,
+)
+
+log = logging.getLogger(__name__)
+
+_BY_CODE: Final[dict[str, str]] = {
+    "not_seated": "🚫",
+    "already_seated": "ℹ️",
+    "not_host": "🚫",
+    "lobby_full": "🚫",
+    "channel_busy": "🚫",
+    "not_enough_players": "⏳",
+    "invalid_options": "⚠️",
+    "invalid_settings": "⚠️",
+    "game_not_found": "❓",
+    "seat_not_found": "❓",
+    "not_away": "ℹ️",
+    "storage": "⚠️",
+    "stale": "🔄",
+}
+
+_ILLEGAL_BY_RULE: Final[dict[str, str]] = {
+    "R4.1": "That bid is not allowed.",
+    "R7.1": "That bid is not allowed.",
+    "R7.5": "That bid is not allowed.",
+}
+
+MUST_FOLLOW: Final = (
+    "⛔ You must follow suit: you hold a card of the suit led. Play one of those, a 🧙 Wizard "
+    "or a 🃏 Jester (R5.3)."
+)
+
+_STATUS_PREFIX: Final[dict[str, str]] = {
+    "cancelled": "🛑",
+    "finished": "🏁",
+    "lobby": "⏳",
+    "active": "ℹ️",
+    "broken": "⚠️",
+}
+
+STALE: Final = "🔄 This has moved on since that was shown. Here is your hand as it is now."
+"""The note on top of a hand opened instead of a click on an earlier surface."""
+
+
+def refusal_text(error: ServiceError) -> str:
+    """What a player reads when the service refuses their click or command."""
+    if isinstance(error, StaleVersionError):
+        return STALE
+    if isinstance(error, NotYourTurnError):
+        return f"⏳ Not your turn. {error.message}"
+    if isinstance(error, IllegalMoveError):
+        if error.rule == "R5.3":
+            return MUST_FOLLOW
+        reason = _ILLEGAL_BY_RULE.get(error.rule, "That move is not allowed.")
+        return f"⛔ {reason} {error.message} ({error.rule})"
+    if isinstance(error, GameStatusError):
+        return f"{_STATUS_PREFIX.get(error.status, 'ℹ️')} {error.message}"
+    return f"{_BY_CODE.get(error.code, '⚠️')} {error.message}"
+
+
+async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ``interaction`` with an ephemeral ``text``, whether or not it was deferred."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send a private reply to interaction %s", interaction.id)
+
+
+async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:
+    """Answer a refused click or command privately with the reason."""
+    await reply_private(interaction, refusal_text(error))

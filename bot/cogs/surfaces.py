@@ -1,0 +1,674 @@
+"""Each game's messages kept in step with the service: lobby, table, round summaries, final
+standings, the turn ping, and the players' open hands.
+
+Everything the service reports (the result of a click, or a background move from a listener)
+goes through :meth:`Surfaces.after_update`, which only *records* what must be shown and
+wakes the game's sync task. The task renders from the service's current state, so updates
+that arrive while an edit is in flight merge into the next edit: at most one table edit per
+game is in flight, and a burst of computer moves costs one or two edits, not one per move.
+
+Nothing here decides anything about the game: a failed REST call loses no game state, it only
+leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
+is posted again, a lost permission is reported in the channel once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.cogs.config import GameConfig
+from bot.render import (
+    cancelled_embed,
+    final_embed,
+    from_table,
+    hand_message,
+    lobby_embed,
+    ping_text,
+    round_end_embed,
+    table_embed,
+)
+from bot.ui.views import hand_view, table_view, take_back_view
+from wizard.options import MAX_PLAYERS
+from wizard.service import (
+    Clock,
+    GameCancelled,
+    GameInfo,
+    GameOver,
+    GameService,
+    GameStatus,
+    GameUpdate,
+    PlayerTimedOut,
+    RoundDealt,
+    RoundScored,
+    SeatHandedToComputer,
+    SeatTakenBack,
+    ServiceError,
+    TimerHandle,
+    TrickWon,
+    TrumpChosen,
+    TurnChanged,
+)
+from wizard.state import Phase
+
+log = logging.getLogger(__name__)
+
+SINGLE_SUIT_SEATS = 4
+"""Single suit (R7.7) is for 3 or 4 players."""
+
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+
+
+def _shown(embed: discord.Embed) -> dict[str, Any]:
+    """What an embed shows, comparable with what a message showed before."""
+    return dict(embed.to_dict())
+
+
+def lobby_embed_of(info: GameInfo) -> discord.Embed:
+    """The lobby message of ``info``."""
+    host = info.seat_of(info.host_id)
+    return lobby_embed(
+        game_id=info.id,
+        seats=[(s.name, s.is_computer) for s in info.seats],
+        host_seat=host,
+        options=info.options,
+        turn_seconds=info.turn_seconds,
+        max_seats=SINGLE_SUIT_SEATS if info.options.single_suit else MAX_PLAYERS,
+        deadline=info.deadline,
+    )
+
+
+def table_embed_of(info: GameInfo) -> discord.Embed:
+    """The table message of a started game, from its public table only (R8.1)."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    deadline = info.deadline if info.turn_seconds is not None else None
+    return table_embed(
+        from_table(info.table),
+        computer=computer,
+        title=f"Wizard · game {info.id}",
+        deadline=deadline,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A scored round to post: its score and the trick that ended it."""
+
+    scored: RoundScored
+    final_trick: TrickWon | None
+
+
+@dataclass(slots=True)
+class LiveHand:
+    """A player's open hand: the interaction whose token can still edit it."""
+
+    interaction: discord.Interaction[Any]
+    seat: int
+    expires: float
+    """Clock time after which the token may no longer edit the message."""
+
+
+@dataclass(eq=False)
+class Surface:
+    """What the bot knows about one game's messages."""
+
+    game_id: int
+    loaded: bool = False
+    channel_id: int | None = None
+    guild_id: int | None = None
+    lobby_id: int | None = None
+    table_id: int | None = None
+    shown: dict[str, Any] | None = None
+    """The embed the table message shows now (an edit to the same is skipped)."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while one of this game's public messages is being edited (single flight)."""
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    round_ends: dict[int, RoundEnd] = field(default_factory=dict)
+    tricks: dict[int, TrickWon] = field(default_factory=dict)
+    """The latest trick won in each round not yet scored (the last one ends the round)."""
+    game_over: GameOver | None = None
+    cancelled: str | None = None
+    """Why the game was cancelled, until the cancellation is shown."""
+    closed: bool = False
+    """The game ended and its last messages are out: nothing more to render."""
+    ping_id: int | None = None
+    ping_users: frozenset[int] = frozenset()
+    ping_key: tuple[frozenset[int], int] | None = None
+    ping_timer: TimerHandle | None = None
+    retry_timer: TimerHandle | None = None
+    permission_reported: bool = False
+
+
+@dataclass
+class SurfaceStats:
+    """REST work done for the games, by kind (for the benchmark and tests)."""
+
+    table_edits: int = 0
+    table_posts: int = 0
+    summaries: int = 0
+    hand_refreshes: int = 0
+    pings: int = 0
+    failures: int = 0
+
+
+class Surfaces:
+    """The public messages and open hands of every game this process serves."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        service: GameService,
+        clock: Clock,
+        config: GameConfig,
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.clock = clock
+        self.config = config
+        self.stats = SurfaceStats()
+        self._games: dict[int, Surface] = {}
+        self._hands: dict[tuple[int, int], LiveHand] = {}
+        self._hand_dirty: set[tuple[int, int]] = set()
+        self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- bookkeeping --------------------------------------------------------------------------
+
+    def get(self, game_id: int) -> Surface:
+        """The surface of a game (created on first use)."""
+        surface = self._games.get(game_id)
+        if surface is None:
+            surface = self._games[game_id] = Surface(game_id)
+        return surface
+
+    def adopt(self, info: GameInfo) -> Surface:
+        """The surface of ``info``'s game with its channel and message ids as the service has
+        them (call with the lock held, or before anything else can touch the game)."""
+        surface = self.get(info.id)
+        if not surface.loaded:
+            surface.loaded = True
+            surface.channel_id = info.channel_id
+            surface.guild_id = info.guild_id
+            surface.lobby_id = info.lobby_message_id
+            surface.table_id = info.table_message_id
+        return surface
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _channel(self, surface: Surface) -> discord.PartialMessageable:
+        assert surface.channel_id is not None
+        return self.bot.get_partial_messageable(surface.channel_id, guild_id=surface.guild_id)
+
+    # --- what happened --------------------------------------------------------------------------
+
+    def after_update(self, update: GameUpdate, *, actor_user_id: int | None = None) -> None:
+        """Record what ``update`` makes visible and schedule the edits (never waits).
+
+        ``actor_user_id`` is the player whose click made the update: their hand is redrawn
+        by the click's own response, so it is not refreshed again here.
+        """
+        if update.duplicate:
+            return
+        surface = self.get(update.game_id)
+        seats: set[int] = set()
+        everyone = False
+        for event in update.events:
+            if isinstance(event, TrickWon):
+                surface.tricks[event.round] = event
+            elif isinstance(event, RoundScored):
+                surface.round_ends[event.round] = RoundEnd(
+                    event, surface.tricks.pop(event.round, None)
+                )
+            elif isinstance(event, GameOver):
+                surface.game_over = event
+            elif isinstance(event, GameCancelled):
+                surface.cancelled = event.reason
+                everyone = True
+            elif isinstance(event, RoundDealt | TrumpChosen):
+                everyone = True
+            elif isinstance(event, TurnChanged):
+                seats.update(event.seats)
+            elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
+                seats.add(event.seat)
+        self.request(surface)
+        self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
+
+    def cancelled(self, game_id: int, reason: str) -> None:
+        """A game was cancelled by a command (the service returns no events for it)."""
+        surface = self.get(game_id)
+        surface.cancelled = reason
+        self.request(surface)
+        self.refresh_hands(game_id, None)
+
+    def request(self, surface: Surface) -> None:
+        """Bring the game's messages up to date soon (merged with any edit in flight)."""
+        surface.dirty = True
+        if surface.task is None:
+            surface.task = asyncio.ensure_future(self._run(surface))
+
+    async def idle(self) -> None:
+        """Wait until no sync, hand refresh or ping is running (tests and shutdown)."""
+        while True:
+            pending = [t for t in self._tasks if not t.done()]
+            pending += [s.task for s in self._games.values() if s.task is not None]
+            pending += [t for t in self._hand_tasks.values() if not t.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # --- the sync task ----------------------------------------------------------------------------
+
+    async def _run(self, surface: Surface) -> None:
+        try:
+            while surface.dirty:
+                surface.dirty = False
+                async with surface.lock:
+                    await self._sync(surface)
+        except Exception:
+            log.exception("game %s: updating its messages failed", surface.game_id)
+            self._retry_later(surface)
+        finally:
+            surface.task = None
+        if surface.closed and not surface.dirty:
+            self._forget(surface)
+
+    def _forget(self, surface: Surface) -> None:
+        """A game that ended keeps nothing in memory (a late update loads it again)."""
+        if self._games.get(surface.game_id) is surface:
+            del self._games[surface.game_id]
+        for timer in (surface.ping_timer, surface.retry_timer):
+            if timer is not None:
+                timer.cancel()
+        for key in [k for k in self._hands if k[0] == surface.game_id]:
+            if key not in self._hand_tasks:
+                del self._hands[key]
+
+    async def _sync(self, surface: Surface) -> None:
+        if surface.closed:
+            return
+        try:
+            info = await self.service.get_game(surface.game_id)
+        except ServiceError as error:
+            log.info("game %s: not shown any more: %s", surface.game_id, error.message)
+            surface.closed = True
+            return
+        self.adopt(info)
+        for number in sorted(surface.round_ends):
+            await self._round_end(surface, info, surface.round_ends[number])
+            del surface.round_ends[number]
+        if surface.game_over is not None:
+            if not await self._final(surface, info, surface.game_over):
+                self._retry_later(surface)
+                return
+            surface.game_over = None
+            await self._clear_ping(surface)
+            surface.closed = True
+            return
+        if surface.cancelled is not None or info.status is GameStatus.CANCELLED:
+            await self._show_cancelled(surface, info, surface.cancelled or "host")
+            return
+        if info.status is GameStatus.LOBBY:
+            await self._lobby(surface, info)
+        elif info.status is GameStatus.ACTIVE:
+            if await self._table(surface, info):
+                await self._ping(surface, info)
+        elif info.status is GameStatus.FINISHED:
+            surface.closed = True
+
+    def _retry_later(self, surface: Surface) -> None:
+        if surface.retry_timer is not None:
+            return
+
+        def fire() -> None:
+            surface.retry_timer = None
+            self.request(surface)
+
+        surface.retry_timer = self.clock.call_at(self.clock.now() + self.config.retry_after, fire)
+
+    # --- REST with the failures sorted out ------------------------------------------------------
+
+    async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:
+        """Edit a message of the game: True if done, None if the message is gone, False if
+        Discord refused for another reason (reported or retried)."""
+        try:
+            await self._channel(surface).get_partial_message(message_id).edit(**fields)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                surface.closed = True
+            return None
+        except discord.HTTPException as error:
+            await self._failed(surface, error)
+            return False
+        self._succeeded(surface)
+        return True
+
+    async def _post(self, surface: Surface, **fields: Any) -> discord.Message | None:
+        """Post a message in the game's channel, or ``None`` if Discord refused."""
+        try:
+            message = await self._channel(surface).send(**fields)
+        except discord.HTTPException as error:
+            if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+                surface.closed = True
+                return None
+            await self._failed(surface, error)
+            return None
+        self._succeeded(surface)
+        return message
+
+    async def _delete(self, surface: Surface, message_id: int) -> None:
+        try:
+            await self._channel(surface).get_partial_message(message_id).delete()
+        except discord.HTTPException as error:
+            log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
+
+    def _succeeded(self, surface: Surface) -> None:
+        surface.permission_reported = False
+
+    async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
+        self.stats.failures += 1
+        log.warning(
+            "game %s: Discord refused an update (%s %s): %s",
+            surface.game_id,
+            error.status,
+            error.code,
+            error.text,
+        )
+        self._retry_later(surface)
+        if isinstance(error, discord.Forbidden) and not surface.permission_reported:
+            surface.permission_reported = True
+            try:
+                await self._channel(surface).send(
+                    "⚠️ I lost a permission I need to update the Wizard table here "
+                    f"({error.text or 'Missing Permissions'}). The game is saved and goes on: "
+                    "give me back **View Channel**, **Send Messages**, **Embed Links**, "
+                    "**Attach Files** and **Read Message History** in this channel, and the "
+                    "table will catch up with the next move."
+                )
+            except discord.HTTPException:
+                log.warning("game %s: could not report the lost permission", surface.game_id)
+
+    # --- lobby and table ----------------------------------------------------------------------
+
+    async def _lobby(self, surface: Surface, info: GameInfo) -> None:
+        if surface.lobby_id is None:
+            return
+        # Clicks redraw the lobby in their own responses; this covers what no click answers
+        # (a kick by command), so it is never skipped as "already shown".
+        await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info))
+
+    async def _table(self, surface: Surface, info: GameInfo) -> bool:
+        """Edit the table (or post it if it has none, or if it was deleted); True if done."""
+        embed = table_embed_of(info)
+        shown = _shown(embed)
+        if surface.table_id is not None:
+            if shown == surface.shown:
+                return True
+            done = await self._edit(surface, surface.table_id, embed=embed)
+            if done:
+                self.stats.table_edits += 1
+                surface.shown = shown
+                return True
+            if done is False:
+                return False
+            log.info("game %s: the table message is gone; posting it again", surface.game_id)
+            surface.table_id = None
+        message = await self._post(surface, embed=embed, view=table_view(info.id, info.version))
+        if message is None:
+            return False
+        self.stats.table_posts += 1
+        surface.table_id = message.id
+        surface.shown = shown
+        await self._remember_table(surface, message.id)
+        return True
+
+    async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
+        try:
+            await self.service.set_message_ids(surface.game_id, table_message_id=message_id)
+        except ServiceError as error:
+            log.warning("game %s: table message id not stored: %s", surface.game_id, error)
+
+    def note_table(self, surface: Surface, message_id: int, embed: discord.Embed) -> None:
+        """The table is now ``message_id`` showing ``embed`` (set by a click's response)."""
+        surface.table_id = message_id
+        surface.shown = _shown(embed)
+
+    async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
+        """The table becomes the round's summary; the next table is posted below it, so that
+        the live table stays at the bottom of the channel."""
+        table = info.table
+        assert table is not None
+        number = end.scored.round
+        if number > len(table.history):
+            return
+        trick = end.final_trick
+        embed = round_end_embed(
+            table.history[number - 1],
+            table.players,
+            num_rounds=table.num_rounds,
+            last_trick=trick.cards if trick is not None else (),
+            last_winner=trick.winner if trick is not None else None,
+            history=table.history[:number],
+        )
+        self.stats.summaries += 1
+        if surface.table_id is not None:
+            old = surface.table_id
+            surface.table_id = None
+            surface.shown = None
+            await self._remember_table(surface, None)
+            if await self._edit(surface, old, embed=embed, view=None):
+                return
+        await self._post(surface, embed=embed)
+
+    async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
+        """Post the final standings with the game record attached; True once posted."""
+        table = info.table
+        assert table is not None
+        embed = final_embed(from_table(table))
+        winners = [s.name for s in over.standings if s.seat in over.winners]
+        embed.set_footer(text=f"Wizard · game {info.id} · the record of the game is attached")
+        try:
+            record = await self.service.game_record(info.id)
+        except ServiceError as error:
+            log.warning("game %s: no record to attach: %s", info.id, error.message)
+            record = None
+        extra: dict[str, Any] = {}
+        if record is not None:
+            name = f"wizard-game-{info.id}.json"
+            extra["file"] = discord.File(io.BytesIO(record.encode()), filename=name)
+        names = " and ".join(discord.utils.escape_markdown(n) for n in winners) or "nobody"
+        content = f"🏁 **Game {info.id} is over.** Congratulations, {names}!"
+        message = await self._post(surface, content=content, embed=embed, **extra)
+        return message is not None
+
+    async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
+        target = surface.table_id or surface.lobby_id
+        await self._clear_ping(surface)
+        surface.cancelled = None
+        surface.closed = True
+        if target is None:
+            return
+        embed = cancelled_embed(info.id, reason)
+        if _shown(embed) == surface.shown:
+            return
+        if await self._edit(surface, target, embed=embed, view=None) is False:
+            surface.closed = False  # try again with the next update or the retry timer
+            surface.cancelled = reason
+
+    def note_cancelled(self, surface: Surface, embed: discord.Embed) -> None:
+        """A click's response already shows the cancellation."""
+        surface.shown = _shown(embed)
+        surface.closed = True
+        surface.cancelled = None
+
+    # --- turn ping ----------------------------------------------------------------------------
+
+    def _waiting_users(self, info: GameInfo) -> frozenset[int]:
+        table = info.table
+        if table is None or table.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+            return frozenset()
+        out = set()
+        for seat in table.to_act:
+            row = info.seats[seat]
+            if not row.computer_controlled and row.user_id is not None:
+                out.add(row.user_id)
+        return frozenset(out)
+
+    async def _ping(self, surface: Surface, info: GameInfo) -> None:
+        """Arm the reminder for the players the game waits on; drop a reminder that is done."""
+        waiting = self._waiting_users(info)
+        key = (waiting, info.version)
+        if key == surface.ping_key:
+            return
+        surface.ping_key = key
+        if surface.ping_timer is not None:
+            surface.ping_timer.cancel()
+            surface.ping_timer = None
+        if surface.ping_id is not None and not surface.ping_users <= waiting:
+            await self._clear_ping(surface)
+        delay = self.config.ping_delay
+        if not waiting or delay is None or surface.ping_users == waiting:
+            return
+        if delay <= 0:
+            await self._post_ping(surface, key)
+            return
+
+        def fire() -> None:
+            surface.ping_timer = None
+            self._spawn(self._ping_due(surface, key))
+
+        surface.ping_timer = self.clock.call_at(self.clock.now() + delay, fire)
+
+    async def _ping_due(self, surface: Surface, key: tuple[frozenset[int], int]) -> None:
+        async with surface.lock:
+            if surface.ping_key == key and not surface.closed:
+                await self._post_ping(surface, key)
+
+    async def _post_ping(self, surface: Surface, key: tuple[frozenset[int], int]) -> None:
+        info = await self.service.get_game(surface.game_id)
+        if info.table is None or info.version != key[1]:
+            return
+        waiting = key[0]
+        mentions = [f"<@{user}>" for user in sorted(waiting)]
+        message = await self._post(
+            surface,
+            content=ping_text(mentions, info.table.phase, info.table.round),
+            view=table_view(info.id, info.version),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in waiting]
+            ),
+        )
+        if message is None:
+            return
+        self.stats.pings += 1
+        old = surface.ping_id
+        surface.ping_id = message.id
+        surface.ping_users = waiting
+        if old is not None:
+            await self._delete(surface, old)
+
+    async def _clear_ping(self, surface: Surface) -> None:
+        if surface.ping_timer is not None:
+            surface.ping_timer.cancel()
+            surface.ping_timer = None
+        old, surface.ping_id, surface.ping_users = surface.ping_id, None, frozenset()
+        if old is not None:
+            await self._delete(surface, old)
+
+    # --- open hands ---------------------------------------------------------------------------
+
+    async def hand_parts(
+        self, game_id: int, user_id: int, note: str | None = None
+    ) -> tuple[str, discord.ui.View | None, int]:
+        """A player's private hand message: its text, its buttons and the player's seat.
+
+        Buttons only while the player can act: none once the game is over or cancelled, or
+        for a player removed from it; "Take my seat back" while a computer holds the seat.
+        """
+        seat_view = await self.service.seat_view(game_id, user_id)
+        info = await self.service.get_game(game_id)
+        row = info.seats[seat_view.seat]
+        notes = [note] if note else []
+        view: discord.ui.View | None = None
+        away = False
+        if info.status is GameStatus.CANCELLED:
+            notes.append("🛑 This game was cancelled.")
+        elif info.status is not GameStatus.ACTIVE:
+            notes.append("🏁 This game is over.")
+        elif row.kicked:
+            notes.append("🚫 You were removed from this game; a computer plays your seat.")
+        elif seat_view.away:
+            away = True
+            view = take_back_view(game_id, seat_view.version)
+        else:
+            view = hand_view(seat_view.view, game_id, seat_view.version)
+        text = hand_message(seat_view.view, note="\n".join(notes) or None, away=away)
+        return text, view, seat_view.seat
+
+    def remember_hand(
+        self, game_id: int, user_id: int, seat: int, interaction: discord.Interaction[Any]
+    ) -> None:
+        """``interaction``'s response is now ``user_id``'s hand in ``game_id``."""
+        self._hands[(game_id, user_id)] = LiveHand(
+            interaction, seat, self.clock.now() + self.config.hand_lifetime
+        )
+
+    def refresh_hands(
+        self, game_id: int, seats: Iterable[int] | None, *, skip: int | None = None
+    ) -> None:
+        """Redraw the open hands of ``seats`` (every seat if ``None``) of a game."""
+        if not self.config.live_hands:
+            return
+        wanted = None if seats is None else set(seats)
+        if wanted is not None and not wanted:
+            return
+        now = self.clock.now()
+        for key, hand in list(self._hands.items()):
+            if key[0] != game_id or key[1] == skip:
+                continue
+            if hand.expires <= now:
+                del self._hands[key]
+                continue
+            if wanted is None or hand.seat in wanted:
+                self._hand_dirty.add(key)
+                if key not in self._hand_tasks:
+                    self._hand_tasks[key] = asyncio.ensure_future(self._refresh_hand(key))
+
+    async def _refresh_hand(self, key: tuple[int, int]) -> None:
+        game_id, user_id = key
+        try:
+            while key in self._hand_dirty:
+                self._hand_dirty.discard(key)
+                hand = self._hands.get(key)
+                if hand is None or hand.expires <= self.clock.now():
+                    self._hands.pop(key, None)
+                    return
+                try:
+                    content, view, _ = await self.hand_parts(game_id, user_id)
+                except ServiceError:
+                    self._hands.pop(key, None)
+                    return
+                try:
+                    await hand.interaction.edit_original_response(content=content, view=view)
+                except discord.HTTPException as error:
+                    # The token expired or the player dismissed the message: forget it.
+                    log.info("hand of %s in game %s not refreshed: %s", user_id, game_id, error)
+                    if self._hands.get(key) is hand:
+                        del self._hands[key]
+                    return
+                self.stats.hand_refreshes += 1
+        except Exception:
+            log.exception("refreshing the hand of %s in game %s failed", user_id, game_id)
+        finally:
+            self._hand_tasks.pop(key, None)

@@ -1,0 +1,460 @@
+"""``python -m bot demo``: the real bot in SimCord's in-memory Discord, played in a browser.
+
+The bot is built by the same ``create_bot`` as in production and talks to a simulated
+Discord (SimCord, from the ``demo`` extra) instead of discord.com: one server, one channel
+and a few members. SimCord's preview page, served on loopback only, shows the channel as
+one of those members ("Viewing as" in its toolbar switches between them), with a real
+slash-command composer and clickable buttons. No token, no Discord account, no network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from bot.settings import Settings
+
+if TYPE_CHECKING:
+    import discord
+    import simcord
+    from simcord.preview import Preview
+
+    from bot.cogs import GameConfig
+    from wizard.service import GameService
+
+SERVER_NAME = "Wizard demo"
+CHANNEL_NAME = "wizard"
+MEMBER_NAMES = ("Sam", "Ann", "Bob")
+"""The person trying the demo (the page opens as them), then the friends they can switch to."""
+BOT_NAME = "Wizard"
+REFRESH_SECONDS = 0.25
+"""How often the page is republished when the bot changed something on its own."""
+PAGE_WIDTH = 1280
+PAGE_HEIGHT = 900
+
+log = logging.getLogger(__name__)
+
+
+class DemoUnavailableError(RuntimeError):
+    """The ``demo`` extra (SimCord with its preview) is not installed."""
+
+
+def require_simcord() -> None:
+    """Fail with an install hint when SimCord's preview is missing."""
+    missing = [
+        name
+        for name in ("simcord", "aiohttp", "markdown_it", "linkify_it", "regex", "PIL")
+        if _find_spec(name) is None
+    ]
+    if missing:
+        raise DemoUnavailableError(
+            "the demo needs SimCord's preview (missing: "
+            + ", ".join(missing)
+            + "). Install it with: pip install -e '.[demo]'"
+        )
+
+
+def _find_spec(name: str) -> object | None:
+    import importlib.util
+
+    return importlib.util.find_spec(name)
+
+
+def settle_timeout_for(computer_delay: float) -> float:
+    """SimCord's settle timeout for a given computer delay.
+
+    A bot timer shorter than the settle timeout is waited for in real time inside the click
+    that armed it, so with a long settle timeout one click would hang until every computer
+    had played. Below the delay, computer moves become timers that fire on the real clock
+    after the click has returned, and the page shows them one by one.
+    """
+    if computer_delay < 0.5:
+        return 5.0
+    return max(0.25, min(computer_delay / 2, 2.0))
+
+
+@dataclass(frozen=True)
+class World:
+    """The simulated Discord server of the demo."""
+
+    guild: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    members: tuple[simcord.MemberActor, ...]
+    """``MEMBER_NAMES`` in order: the page's own member first."""
+
+
+def build_world(env: simcord.Env, names: tuple[str, ...] = MEMBER_NAMES) -> World:
+    """One server with one text channel and ``names`` as members."""
+    guild = env.create_guild(SERVER_NAME)
+    channel = guild.create_text_channel(CHANNEL_NAME)
+    members = tuple(
+        guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names
+    )
+    return World(guild, channel, members)
+
+
+def _present_bot_as(env: simcord.Env, name: str) -> None:
+    """Show the bot as ``name`` on the page instead of SimCord's "TestBot".
+
+    SimCord has no public setting for the bot's name; its backend's user record is what the
+    page shows. Cosmetic only, so a SimCord without that record is left as it is.
+    """
+    user = getattr(getattr(env, "backend", None), "bot_user", None)
+    if user is not None and hasattr(user, "name"):
+        user.name = name
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A running demo: the simulated Discord, its world, and the bot's game service."""
+
+    env: simcord.Env
+    world: World
+    service: GameService
+    database: Path
+
+
+@contextlib.asynccontextmanager
+async def running_demo(
+    *,
+    db: Path | None = None,
+    computer_delay: float = 1.0,
+    check_errors: bool = False,
+    game_config: GameConfig | None = None,
+    wall_clock: bool = True,
+) -> AsyncIterator[Demo]:
+    """The real bot in a fresh SimCord world, with its game service; closed on exit.
+
+    ``db`` keeps the games in that file; by default a temporary file is deleted on exit.
+    ``check_errors`` makes errors the bot swallowed fail the exit (for tests); the demo
+    itself only logs them, so that one bad click does not end a session. ``game_config``
+    is the game cog's (for instance fixed seeds, for pictures that do not change).
+    ``wall_clock`` starts the simulated Discord at the present time instead of SimCord's
+    fixed date (see :func:`_start_now`).
+    """
+    require_simcord()
+    import simcord
+
+    from bot.app import create_bot
+    from bot.clock import DiscordClock
+    from wizard.service import GameService, ServiceConfig
+
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wizard-demo-")))
+            db = folder / "demo.db"
+        settings = Settings(database_path=db, shard_count=1, computer_delay_seconds=computer_delay)
+        clock = DiscordClock()
+        # This run's server only: games of an earlier demo kept in the same file belong to
+        # a simulated Discord that is gone; they stay in the file, untouched.
+        this_world: set[int] = set()
+        # Opened outside the bot, as in production: SimCord cannot settle on the store's
+        # writer task if the bot owns it.
+        service = await GameService.open(
+            db,
+            config=ServiceConfig(computer_delay=computer_delay),
+            clock=clock,
+            owns_guild=this_world.__contains__,
+        )
+        try:
+            bot = create_bot(settings, service=service, clock=clock, game_config=game_config)
+            async with simcord.run(
+                bot,
+                shard_count=1,
+                settle_timeout=settle_timeout_for(computer_delay),
+                check_errors=check_errors,
+            ) as env:
+                if wall_clock:
+                    await _start_now(env)
+                _present_bot_as(env, BOT_NAME)
+                world = build_world(env)
+                this_world.add(world.guild.id)
+                yield Demo(env, world, service, db)
+        finally:
+            await service.close()
+
+
+async def _start_now(env: simcord.Env) -> None:
+    """Move the simulated clock from SimCord's fixed start to the present.
+
+    SimCord numbers everything (servers, messages, interactions) with snowflakes made of
+    its clock, from the same start in every run. The game service takes interaction ids as
+    the keys that make a click count once, so a second run on a kept database would see the
+    first run's ids again and refuse its clicks as already saved. From the present, ids are
+    new in every run, as on Discord; and the page shows today's date.
+    """
+    ahead = time.time() - env.now().timestamp()
+    if ahead > 0:
+        await env.advance_time(ahead)
+
+
+@contextlib.asynccontextmanager
+async def serving_page(
+    demo: Demo,
+    *,
+    viewers: tuple[simcord.MemberActor, ...] | None = None,
+    port: int = 0,
+    width: int = PAGE_WIDTH,
+    height: int = PAGE_HEIGHT,
+    layout: Literal["channel", "message"] = "channel",
+    live: bool = True,
+) -> AsyncIterator[Preview]:
+    """SimCord's preview page of the demo channel on 127.0.0.1.
+
+    The first of ``viewers`` (default: every member) is who the page opens as; "Viewing as"
+    switches among them. ``layout="message"`` shows one message alone (``preview.show``
+    chooses it) instead of the channel with its message box. The page's address carries a
+    secret: whoever has it can play.
+
+    ``live`` republishes the page when the bot acts on its own (computer moves, timers).
+    While it does, drive the world through the page only: a member's ``click`` or
+    ``slash`` from Python may collide with a republication (SimCord runs one at a time).
+    """
+    chosen = viewers or demo.world.members
+    async with demo.env.preview(
+        demo.world.channel,
+        viewers=list(chosen),
+        layout=layout,
+        port=port,
+        width=width,
+        height=height,
+    ) as preview:
+        if not live:
+            yield preview
+            return
+        turn = asyncio.Lock()
+        _take_turns_with_the_page(preview, turn)
+        keeper = asyncio.create_task(_keep_fresh(demo.env, preview, turn), name="demo-refresh")
+        try:
+            yield preview
+        finally:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
+
+
+def _take_turns_with_the_page(preview: Preview, turn: asyncio.Lock) -> None:
+    """Make the page's actions wait for a republication in progress, and the reverse.
+
+    SimCord refuses an action of the page that arrives while another operation (our
+    republication) runs, and the page then blocks every further click until it is reloaded.
+    Its HTTP server hands each action to ``preview._action`` (SimCord 3.2.1, pinned); that
+    one entry point is wrapped to take ``turn`` first. Without it (another SimCord), the
+    republications only avoid the actions they can see.
+    """
+    original = getattr(preview, "_action", None)
+    if original is None or not callable(original):
+        log.warning("this SimCord has no preview._action; clicks may collide with refreshes")
+        return
+
+    async def action(*args: Any, **kwargs: Any) -> Any:
+        async with turn:
+            return await original(*args, **kwargs)
+
+    preview._action = action  # type: ignore[method-assign]
+
+
+async def _keep_fresh(env: simcord.Env, preview: Preview, turn: asyncio.Lock) -> None:
+    """Republish the page whenever the bot made a REST call on its own.
+
+    The page shows only what was published; clicks publish themselves, but computer moves
+    and timers happen in between. Republishing only on change, not on every tick, keeps the
+    page's revision still while nothing happens: a click is refused as stale when the page
+    it was made on has been republished meanwhile.
+    """
+    import simcord
+
+    seen = len(env.http_requests)
+    while True:
+        await asyncio.sleep(REFRESH_SECONDS)
+        now = len(env.http_requests)
+        if now == seen or turn.locked():
+            continue  # nothing new, or a click is being settled (it publishes itself)
+        try:
+            async with turn:
+                await preview.refresh()
+        except (simcord.SetupError, TimeoutError) as error:
+            # Another operation is running, or the bot is slow to settle: next tick.
+            log.debug("page refresh skipped: %s", error)
+            continue
+        seen = now
+
+
+async def serve(*, port: int = 0, db: Path | None = None, computer_delay: float = 1.0) -> None:
+    """Run the demo until the page's "End preview session" or Ctrl-C."""
+    async with running_demo(db=db, computer_delay=computer_delay) as demo:
+        you, *friends = (_shown(m) for m in demo.world.members)
+        # A word from a friend, so that the page does not open on an empty channel.
+        await demo.world.members[1].send(
+            demo.world.channel,
+            f"Hi {you}! Type **/wizard new** below to open a game of Wizard, add a computer "
+            f"player or two, and press **Start**. Switch to me ({friends[0]}) with "
+            "**Viewing as** at the top if you want me to join.",
+        )
+        async with serving_page(demo, port=port) as preview:
+            _announce(preview.url, you, friends)
+            await preview.wait_closed()
+
+
+def _announce(url: str, you: str, friends: list[str]) -> None:
+    """Print the page's address and what to do, in the terminal that started the demo."""
+    print(
+        "\nWizard demo: the real bot in a simulated Discord, on this computer only.\n"
+        f"\n  Open  {url}\n\n"
+        f"You are {you} in #{CHANNEL_NAME}. Type /wizard new in the message box, "
+        "add computer players, press Start, then Show my hand.\n"
+        f"Switch to {' or '.join(friends)} with 'Viewing as' "
+        "at the top to play their seats.\n"
+        "The address is the key to this session: do not share it. "
+        "Stop with Ctrl-C.\n",
+        flush=True,
+    )
+
+
+MOVE_VERBS = frozenset({"bid", "play", "trump", "playhidden"})
+"""Verbs of the hand's buttons that make a move (see ``bot.ui.custom_ids.Verb``)."""
+SHOW_HAND = "Show my hand"
+
+
+def find_table(channel: simcord.ChannelHandle) -> discord.Message | None:
+    """The newest public message of ``channel`` with a "Show my hand" button: the table."""
+    for message in reversed(channel.history()):
+        for row in message.components:
+            for item in getattr(row, "children", ()):
+                if getattr(item, "label", None) == SHOW_HAND:
+                    return message
+    return None
+
+
+def move_buttons(message: simcord.ResponseMessage) -> list[str]:
+    """Custom ids of the enabled move buttons of a hand message, in display order."""
+    found = []
+    for row in message.components:
+        for item in row.get("components", ()):
+            custom_id = str(item.get("custom_id", ""))
+            parts = custom_id.split(":")
+            if len(parts) == 5 and parts[2] in MOVE_VERBS and not item.get("disabled"):
+                found.append(custom_id)
+    return found
+
+
+class Player:
+    """A member who plays through the buttons a person would click.
+
+    The player opens their hand with "Show my hand" on the table and clicks one of its
+    enabled move buttons. Their open hand updates itself when it is their turn again, so
+    it is reused while it offers a move, as a person would; otherwise a fresh one is
+    opened. This is how the tests and the screenshot script play.
+    """
+
+    def __init__(
+        self,
+        member: simcord.MemberActor,
+        channel: simcord.ChannelHandle,
+        choose: Callable[[list[str]], str] = lambda ids: ids[0],
+    ) -> None:
+        self.member = member
+        self.channel = channel
+        self.choose = choose
+        """Picks among the custom ids of the enabled move buttons (default: the first)."""
+        self.hand: simcord.ResponseMessage | None = None
+        """The hand message last opened (ephemeral, visible to the member only)."""
+
+    async def open_hand(self) -> simcord.ResponseMessage | None:
+        """Press "Show my hand" on the table; the private hand, if there is a table."""
+        table = find_table(self.channel)
+        if table is None:
+            return None
+        shown = await self.member.click(table, label=SHOW_HAND)
+        if shown.acknowledged and shown.response is not None:
+            self.hand = shown.response
+        return shown.response
+
+    async def move(self) -> bool:
+        """Click one move button; ``False`` when there is none (not their turn, or over).
+
+        ``True`` means the bot answered the click. A click the game refuses (its button had
+        gone out of date meanwhile) is answered too, with the current hand and a note; a
+        caller that must know whether the game moved compares its version.
+        """
+        hand = self.hand
+        if hand is None or not move_buttons(hand):
+            hand = await self.open_hand()
+        if hand is None:
+            return False
+        moves = move_buttons(hand)
+        if not moves:
+            return False
+        result = await self.member.click(hand, custom_id=self.choose(moves))
+        if result.response is not None:
+            # The hand clicked, edited; or, after a stale click, the current hand instead.
+            self.hand = result.response
+        return result.acknowledged
+
+
+def _shown(member: simcord.MemberActor) -> str:
+    """The name the page shows for ``member``."""
+    return member.user.global_name or member.name
+
+
+class _QuietProbes(logging.Filter):
+    """Drops discord.py warnings that say nothing about the demo.
+
+    SimCord builds a throw-away client without intents (hence "Guilds intent seems to be
+    disabled"), and voice, which the bot never uses, needs libraries it does not install.
+    """
+
+    NOISE = ("Guilds intent seems to be disabled", "voice will NOT be supported")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(noise in message for noise in self.NOISE)
+
+
+def main(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    db: Path | None = None,
+    computer_delay: float = 1.0,
+    log_level: str = "WARNING",
+) -> int:
+    """``python -m bot demo``; returns the exit status."""
+    if host not in ("127.0.0.1", "localhost"):
+        # SimCord's page binds loopback only, and its address is its password.
+        print("wizard demo: the page is served on 127.0.0.1 only", file=sys.stderr)
+        return 2
+    if not 0 <= port <= 65535:
+        print("wizard demo: --port must be between 0 and 65535", file=sys.stderr)
+        return 2
+    if not 0 <= computer_delay <= 30:
+        print("wizard demo: --computer-delay must be between 0 and 30 seconds", file=sys.stderr)
+        return 2
+    try:
+        require_simcord()
+    except DemoUnavailableError as error:
+        print(f"wizard demo: {error}", file=sys.stderr)
+        return 2
+    import discord
+    import simcord
+
+    discord.utils.setup_logging(level=getattr(logging, log_level))
+    for name in ("discord.state", "discord.client"):
+        logging.getLogger(name).addFilter(_QuietProbes())
+    try:
+        asyncio.run(serve(port=port, db=db, computer_delay=computer_delay))
+    except KeyboardInterrupt:
+        pass
+    except simcord.SetupError as error:
+        # For instance a --port already in use.
+        print(f"wizard demo: {error}", file=sys.stderr)
+        return 1
+    print("Wizard demo stopped.", flush=True)
+    return 0

@@ -1,0 +1,323 @@
+"""``python -m bot demo``: the real bot in SimCord, served on loopback and played over HTTP.
+
+The test starts the command as a person would, reads the address it prints, and then does
+what the browser page does, through the same HTTP API: open a page, type ``/wizard new``,
+click the lobby's buttons, open the hand, bid or play, watch the computers' moves arrive on
+the page without a click, switch "Viewing as". Ctrl-C must then stop it cleanly, with the
+game in the database file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import IO, Any
+
+import aiohttp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+START_SECONDS = 60.0
+PLAY_SECONDS = 40.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _lines(stream: IO[str]) -> queue.Queue[str]:
+    """The lines of ``stream``, read by a thread so that waiting for one can time out."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        for line in stream:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+class Page:
+    """One page of SimCord's preview, driven through the HTTP API its JavaScript uses."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
+        base, _, capability = url.partition("/#")
+        self.session = session
+        self.base = base
+        self.headers = {"X-Simcord-Capability": capability, "Content-Type": "application/json"}
+        self.sequence = 0
+        self.snapshot: dict[str, Any] = {}
+
+    async def open(self) -> dict[str, Any]:
+        """Open a page as the default viewer (what loading the address does)."""
+        async with self.session.post(
+            f"{self.base}/api/pages", data="{}", headers=self.headers
+        ) as response:
+            assert response.status == 200
+            self.snapshot = await response.json()
+        self.headers["X-Simcord-Context"] = self.snapshot["context"]["id"]
+        return self.snapshot
+
+    async def state(self) -> dict[str, Any]:
+        """The page's latest publication."""
+        async with self.session.get(f"{self.base}/api/state", headers=self.headers) as response:
+            assert response.status == 200
+            self.snapshot = await response.json()
+        return self.snapshot
+
+    async def act(self, kind: str, **body: Any) -> dict[str, Any]:
+        """One page action on the current publication, like a click in the browser."""
+        for _ in range(5):
+            await self.state()
+            self.sequence += 1
+            payload = {
+                "protocol_version": 3,
+                "sequence": self.sequence,
+                "request_id": uuid.uuid4().hex,
+                "generation": self.snapshot["context"]["generation"],
+                "bot_generation": self.snapshot["botGeneration"],
+                "published_revision": self.snapshot["publishedRevision"],
+                "kind": kind,
+                **body,
+            }
+            async with self.session.post(
+                f"{self.base}/api/action", data=json.dumps(payload), headers=self.headers
+            ) as response:
+                assert response.status == 200
+                result: dict[str, Any] = await response.json()
+            if not result.get("rejected"):
+                return result
+            self.sequence -= 1  # a refused action uses no sequence number
+            codes = [d.get("code") for d in result.get("diagnostics", [])]
+            if not {"stale-revision", "busy"} & set(codes):
+                return result
+            # A computer's move was published between our read and our click (it happens
+            # to people too): read the page again and repeat.
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"{kind} kept being refused: {result}")
+
+    async def command(self, invocation: str, **options: Any) -> dict[str, Any]:
+        """Run a slash command from the composer."""
+        async with self.session.get(f"{self.base}/api/commands", headers=self.headers) as response:
+            entries = (await response.json())["entries"]
+        entry = next(e for e in entries if e["invocation"] == invocation)
+        return await self.act(
+            "run_command",
+            command_id=entry["commandId"],
+            path=entry["path"],
+            schema_fingerprint=entry["schemaFingerprint"],
+            options=options,
+        )
+
+    async def click(self, message_id: str, custom_id: str) -> dict[str, Any]:
+        """Click the button ``custom_id`` of a message on the page."""
+        message = self.snapshot["messages"][message_id]
+        button = next(b for b in _buttons(message) if b.get("custom_id") == custom_id)
+        return await self.act("click", target_id=message_id, control_key=button["control_key"])
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The messages on the page, oldest first."""
+        return [self.snapshot["messages"][i] for i in self.snapshot["timeline"]]
+
+    def find(self, label: str) -> tuple[str, str]:
+        """The newest message with a button ``label``: its id and the button's custom id."""
+        for message in reversed(self.messages()):
+            for button in _buttons(message):
+                if button.get("label") == label:
+                    return message["id"], str(button["custom_id"])
+        raise AssertionError(f"no {label!r} button on the page")
+
+
+def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for row in message.get("components", []) for b in row.get("components", [])]
+
+
+def _moves(message: dict[str, Any]) -> list[str]:
+    """Enabled bid, play and trump buttons of a hand on the page."""
+    return [
+        str(b["custom_id"])
+        for b in _buttons(message)
+        if not b.get("disabled")
+        and str(b.get("custom_id", "")).split(":")[2:3] in (["bid"], ["play"], ["trump"])
+    ]
+
+
+def _response_id(result: dict[str, Any]) -> str:
+    """The message an action's interaction answered with."""
+    return str(next(o["messageId"] for o in result["outcomes"] if o["kind"] == "response"))
+
+
+def _look(message: dict[str, Any]) -> str:
+    """What a person sees of a message: its text, embeds and buttons."""
+    return json.dumps([message.get(k) for k in ("content", "embeds", "components")])
+
+
+def _settled(result: dict[str, Any]) -> None:
+    assert not result.get("rejected"), result
+    assert result["settlement"] == "settled", result
+    assert result["acknowledgement"] == "acknowledged", result
+
+
+async def _play_in_the_browser(url: str) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url.partition("#")[0]) as response:
+            assert response.status == 200
+            assert "Viewing as" in await response.text()
+        wrong = {"X-Simcord-Capability": "guess", "Content-Type": "application/json"}
+        async with session.post(
+            f"{url.partition('/#')[0]}/api/pages", data="{}", headers=wrong
+        ) as r:
+            assert r.status == 401  # the address's secret is the only key
+
+        page = Page(session, url)
+        opened = await page.open()
+        names = [v["name"] for v in opened["viewers"]]
+        assert names[0] == "Sam" and len(names) >= 3  # Sam, and friends to switch to
+
+        _settled(await page.command("wizard new"))
+        await page.state()
+        lobby, add = page.find("Add computer player")
+        _settled(await page.click(lobby, add))
+        await page.state()
+        _settled(await page.click(lobby, page.find("Add computer player")[1]))
+        await page.state()
+        _settled(await page.click(lobby, page.find("Start")[1]))
+
+        # Play as Sam until a computer's move shows up on the page with nobody clicking:
+        # the demo republishes the page when the bot acts on its own.
+        deadline = time.monotonic() + PLAY_SECONDS
+        moved = seen = False
+        while not (moved and seen) and time.monotonic() < deadline:
+            await page.state()
+            table, show = page.find("Show my hand")
+            shown = await page.click(table, show)
+            _settled(shown)
+            await page.state()
+            hand = page.snapshot["messages"][_response_id(shown)]
+            assert hand["ephemeral"], "the hand is private"
+            moves = _moves(hand)
+            if moves:
+                _settled(await page.click(hand["id"], moves[0]))
+                moved = True
+            await page.state()
+            before = _look(page.snapshot["messages"][table])
+            for _ in range(40):
+                await asyncio.sleep(0.25)
+                await page.state()
+                if _look(page.snapshot["messages"][table]) != before:
+                    seen = True
+                    break
+        assert moved, "Sam never had a move to make"
+        assert seen, "no computer move reached the page"
+
+        # "Viewing as" Ann: Sam's private hands are gone from the page, the table is there.
+        ann = next(v["id"] for v in opened["viewers"] if v["name"] == "Ann")
+        switched = await page.act("viewer", viewer_id=ann)
+        assert not switched.get("rejected") and switched["settlement"] == "settled", switched
+        await page.state()
+        assert page.snapshot["viewerId"] == ann
+        assert page.find("Show my hand")
+        assert not any(m["ephemeral"] for m in page.messages())
+
+
+def test_demo_serves_the_real_bot_on_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "SHARD_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "bot", "demo", "--port", str(port), "--db", str(db)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert demo.stdout is not None
+        lines = _lines(demo.stdout)
+        deadline = time.monotonic() + START_SECONDS
+        url = None
+        while url is None and time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if "http://" in line:
+                url = line.split()[-1]
+        assert url is not None, "the demo printed no address"
+        assert url.startswith(f"http://127.0.0.1:{port}/#")
+
+        asyncio.run(_play_in_the_browser(url))
+
+        demo.send_signal(signal.SIGINT)
+        demo.wait(timeout=30)
+        assert demo.returncode == 0
+        rest = []
+        while True:
+            try:
+                rest.append(lines.get(timeout=2))
+            except queue.Empty:
+                break
+        assert "Wizard demo stopped." in "".join(rest)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+    assert demo.stderr is not None
+    errors = demo.stderr.read()
+    assert "Traceback" not in errors, errors[-4000:]
+
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        games = conn.execute("SELECT status, version FROM games").fetchall()
+    assert len(games) == 1
+    assert games[0][0] == "active" and games[0][1] > 0
+
+
+async def test_a_kept_database_serves_the_next_demo_too(tmp_path: Path) -> None:
+    """``--db``: a second demo on the same file plays; the first one's game stays as it was."""
+    from bot.demo import Player, running_demo
+    from wizard.service import GameNotFoundError
+
+    db = tmp_path / "kept.db"
+    games: list[tuple[int, int]] = []
+    for _ in range(2):
+        async with running_demo(db=db, computer_delay=0, check_errors=True) as demo:
+            sam = demo.world.members[0]
+            channel = demo.world.channel
+            created = await sam.slash(channel, "wizard new")
+            assert created.response is not None and created.response.embeds, "no lobby"
+            lobby = created.response.message
+            for label in ("Add computer player", "Add computer player", "Start"):
+                assert (await sam.click(lobby, label=label)).acknowledged
+            info = await demo.service.game_in_channel(channel.id)
+            assert info is not None
+            if games:  # the first run's game belongs to a Discord that is gone: left alone
+                with pytest.raises(GameNotFoundError):
+                    await demo.service.get_game(games[0][0])
+            player = Player(sam, channel)
+            for _ in range(3):
+                before = (await demo.service.get_game(info.id)).version
+                assert await player.move()
+                # The click was taken, not refused as one already saved by the other run.
+                assert (await demo.service.get_game(info.id)).version > before
+            games.append((info.id, (await demo.service.get_game(info.id)).version))
+
+    assert games[0][0] != games[1][0]
+    with sqlite3.connect(db) as conn:
+        stored = dict(conn.execute("SELECT id, version FROM games").fetchall())
+    assert stored == dict(games)

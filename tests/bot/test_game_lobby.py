@@ -1,0 +1,94 @@
+"""The lobby: server defaults for what the host leaves out, joining and leaving, a lobby that
+nobody starts, and a player taking their seat back from a computer."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.bot.conftest import buttons, simulation
+from wizard.options import Bidding, Options
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+async def test_server_defaults_fill_what_the_host_leaves_out(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(
+            sim.guild.id,
+            default_options=Options(bidding=Bidding.SECRET, magic_twos=True),
+            turn_seconds=45.0,
+        )
+        info = await sim.new_game(ann, clairvoyance=True)
+        assert info.options == Options(bidding=Bidding.SECRET, magic_twos=True, clairvoyance=True)
+        assert info.turn_seconds == 45.0
+        lobby = sim.message(sim.raw()[-1].id)
+        description = lobby.embeds[0].description or ""
+        assert "secret bids (R7.3), clairvoyance (R7.4), magic twos (R7.6)" in description
+        assert "45 seconds per turn" in description
+        await ann.click(lobby, label="Cancel")
+
+        info = await sim.new_game(bob, bidding="open", magic_twos=False, turn_timer=0)
+        assert info.options == Options()
+        assert info.turn_seconds is None
+        lobby = sim.message(sim.raw()[-1].id)
+        assert "no turn timer" in (lobby.embeds[0].description or "")
+
+
+async def test_join_leave_and_host_handover(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        await bob.click(lobby, label="Join")
+        await cy.click(lobby, label="Join")
+        await ann.click(lobby, label="Leave")  # the host leaves: bob hosts now
+        shown = sim.message(lobby.id).embeds[0].description or ""
+        assert "1. **bob** (host)" in shown and "ann" not in shown
+        await bob.click(lobby, label="Add computer player")
+        started = await bob.click(lobby, label="Start")
+        assert not started.ephemeral
+        game = await sim.service.get_game(info.id)
+        assert game.status is GameStatus.ACTIVE
+        assert [s.name for s in game.seats] == ["bob", "cy", "Merlin"]
+        table = sim.message(lobby.id)  # the lobby became the table
+        assert [b["label"] for b in buttons(table)] == ["Show my hand"]
+        assert "round 1 of 20" in (table.embeds[0].title or "")
+
+
+async def test_lobby_nobody_starts_is_closed(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.new_game(ann)
+        lobby = sim.raw()[-1]
+        await sim.env.advance_time(1800 + 1)
+        closed = sim.message(lobby.id)
+        assert closed.embeds[0].title == f"Wizard · game {info.id} · cancelled"
+        assert "Nobody started the game in time" in (closed.embeds[0].description or "")
+        assert buttons(closed) == []
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+
+
+async def test_take_back_a_seat_from_the_computer(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=4, turn_timer=10)
+        rng = random.Random(3)
+        away = await sim.play(
+            info.id, rng, idle=frozenset({bob.id}), until=lambda i: i.seats[1].away
+        )
+        assert away.seats[1].away and away.status is GameStatus.ACTIVE
+        hand = await sim.open_hand(bob)
+        assert "A computer player is playing your seat" in hand.content
+        assert [b["label"] for b in buttons(hand)] == ["Take my seat back"]
+        back = await bob.click(hand, label="Take my seat back")
+        assert back.response is not None
+        assert back.response.content.startswith("🙋 You are playing your seat again.")
+        assert not (await sim.service.get_game(info.id)).seats[1].away
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED and not end.seats[1].away
+        await sim.final_standings(info.id)

@@ -1,0 +1,249 @@
+"""Every refusal is a private message that says why, and no click can corrupt a game: people
+who are not playing, clicks out of turn, illegal cards and bids, stale buttons, double and
+simultaneous clicks, clicks after a cancellation; and the host's or a manager's commands."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cogs.replies import MUST_FOLLOW, STALE
+from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
+from wizard.cards import Card
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def private(result: Any) -> str:
+    """The text of a private reply (and check that it is private): a new ephemeral message,
+    or an ephemeral hand redrawn."""
+    assert result.acknowledged and result.response is not None
+    assert result.response.ephemeral
+    return str(result.response.content)
+
+
+def callback_bodies(sim: Any, results: list[Any]) -> list[str]:
+    """What each interaction answered, from the REST log (both may edit one message)."""
+    out = []
+    for result in results:
+        record = result._interaction
+        [body] = [
+            r.json
+            for r in sim.env.http_requests
+            if r.method == "POST" and r.path.startswith(f"/interactions/{record.id}/")
+        ]
+        out.append(str(body["data"].get("content", "")))
+    return out
+
+
+async def test_lobby_refusals(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=6) as sim:
+        ann, bob, cy, dee, eve, fay = sim.members
+        refused = await ann.slash(sim.channel, "wizard new", bidding="hidden", uneven_bids=True)
+        assert "Uneven bids (R7.1) need open bidding" in private(refused)
+        assert sim.public() == []  # nothing was posted
+
+        info = await sim.new_game(ann, single_suit=True)
+        lobby = sim.message(sim.raw()[-1].id)
+        assert "Players (1 of 3–4)" in (lobby.embeds[0].description or "")
+        again = await ann.slash(sim.channel, "wizard new")
+        assert private(again) == "🚫 There is already a game in this channel."
+        assert private(await ann.click(lobby, label="Join")) == "ℹ️ You are already in this game."
+        too_few = private(await ann.click(lobby, label="Start"))
+        assert too_few.startswith("⏳ Wizard needs 3 to 6 players (R2.1); this game has 1")
+        for member in (bob, cy, dee):
+            await member.click(lobby, label="Join")
+        full = private(await eve.click(lobby, label="Join"))
+        assert full == "🚫 This game is full: 4 players (single suit is for 3 or 4 players, R7.7)."
+        assert private(await bob.click(lobby, label="Start")) == (
+            "🚫 Only the host (ann) can start the game."
+        )
+        assert private(await fay.click(lobby, label="Cancel")).startswith("🚫 Only the host")
+        # Refusals never touch the public lobby.
+        shown = sim.message(lobby.id).embeds[0].description or ""
+        assert "Players (4 of 3–4)" in shown and "eve" not in shown
+        left = await dee.click(lobby, label="Leave")
+        assert not left.ephemeral
+        assert "Players (3 of 3–4)" in (sim.message(lobby.id).embeds[0].description or "")
+        cancelled = await ann.click(lobby, label="Cancel")
+        assert not cancelled.ephemeral
+        after = sim.message(lobby.id)
+        assert after.embeds[0].title == f"Wizard · game {info.id} · cancelled"
+        assert buttons(after) == []
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+
+
+async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=4, test_buttons=True) as sim:
+        ann, bob, cy, dee = sim.members
+        info = await sim.lobby(ann, [bob, cy], uneven_bids=True)
+        game = info.id
+        hand = await dee.click(sim.table(), label="Show my hand")
+        assert private(hand) == "🚫 You are not playing in this game."
+
+        first, second, dealer = await bidding_order(sim, game)
+        version = (await sim.service.get_game(game)).version
+        crafted = await post_buttons(sim, ann, f"wiz:{game}:bid:0:{version}")
+        custom_id = f"wiz:{game}:bid:0:{version}"
+        out_of_turn = private(await second.click(crafted, custom_id=custom_id))
+        assert out_of_turn.splitlines()[0] == (
+            f"⏳ Not your turn. It is {first.name}'s turn to bid, not {second.name}'s."
+        )
+        stranger = private(await dee.click(crafted, custom_id=custom_id))
+        assert stranger == "🚫 You are not playing in this game."
+        assert sim.message(crafted.id).content == "test buttons"  # the public message is as it was
+
+        await sim.click_hand(first, "0")
+        await sim.click_hand(second, "0")
+        hand = await sim.open_hand(dealer)
+        [one] = [b for b in buttons(hand) if b.get("label") == "1"]
+        assert one["disabled"]  # bids would add up to the 1 trick: forbidden (R7.1)
+        version = (await sim.service.get_game(game)).version
+        crafted = await post_buttons(sim, ann, f"wiz:{game}:bid:1:{version}")
+        forbidden = private(await dealer.click(crafted, custom_id=f"wiz:{game}:bid:1:{version}"))
+        forbidden = forbidden.splitlines()[0]
+        assert forbidden.startswith("⛔ That bid is not allowed. The uneven-bids rule forbids")
+        assert forbidden.endswith("(R7.1)")
+
+        # Play on until the player to act holds a card of the suit led and another suit.
+        await sim.click_hand(dealer, "0")
+        rng = random.Random(5)
+        spot = None
+        while spot is None:
+            now = await sim.service.get_game(game)
+            assert now.table is not None and now.status is GameStatus.ACTIVE
+            table = now.table
+            if table.follow is not None and table.turn is not None:
+                user = now.seats[table.turn].user_id
+                assert user is not None
+                seat_view = await sim.service.seat_view(game, user)
+                held = seat_view.view.hand or ()
+                follows = [c for c in held if c.suit is table.follow]
+                others = [c for c in held if c.suit is not None and c.suit is not table.follow]
+                if follows and others:
+                    spot = (sim.member(user), others[0], now.version)
+                    break
+            [mover] = await sim.to_act(game)
+            await sim.act(mover, rng.choice)
+        member, card, version = spot
+        custom_id = f"wiz:{game}:play:{Card(card).code}:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        refused = private(await member.click(crafted, custom_id=custom_id))
+        assert refused.splitlines()[0] == MUST_FOLLOW
+        # The playable cards in the member's own hand are exactly the legal ones.
+        hand = await sim.open_hand(member)
+        enabled = {b["custom_id"].split(":")[3] for b in buttons(hand) if not b["disabled"]}
+        assert Card(card).code not in enabled
+        assert (await sim.service.get_game(game)).version == version  # nothing was applied
+        assert not sim.env.errors
+
+
+async def bidding_order(sim: Any, game: int) -> list[Any]:
+    """The members in the order they bid this round (open bidding: one at a time)."""
+    info = await sim.service.get_game(game)
+    table = info.table
+    n = len(info.seats)
+    seats = [(table.dealer + 1 + i) % n for i in range(n)]
+    return [sim.member(info.seats[s].user_id) for s in seats]
+
+
+async def test_stale_button_and_double_click(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first, *_ = await bidding_order(sim, info.id)
+        old = await sim.open_hand(first)
+        new = await sim.open_hand(first)
+        zero = next(b["custom_id"] for b in buttons(new) if b["label"] == "0")
+        version = (await sim.service.get_game(info.id)).version
+
+        results = await clicks_at_once(sim, [(first, new.id, zero), (first, new.id, zero)])
+        assert all(r.acknowledged for r in results)
+        answers = callback_bodies(sim, results)
+        # Both are answered as the click that counted: the second found it done.
+        assert [a.splitlines()[0] for a in answers] == ["✅ You bid 0."] * 2
+        after = await sim.service.get_game(info.id)
+        assert after.version == version + 1  # one bid, not two
+        assert after.table is not None and after.table.bids.count(0) == 1
+
+        stale = await first.click(old, custom_id=zero.replace(":0:", ":1:", 1))
+        text = private(stale)
+        assert text.startswith(STALE)
+        assert "Waiting for" in text  # the current hand, which has nothing to click now
+        assert not [b for b in buttons(stale.response) if verb_of(b) == "bid"]
+        assert (await sim.service.get_game(info.id)).version == version + 1
+        assert not sim.env.errors
+
+
+async def test_simultaneous_hidden_bids_all_count(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        clicks = []
+        for member in sim.members:
+            hand = await sim.open_hand(member)
+            bid = next(b["custom_id"] for b in buttons(hand) if b["label"] == "1")
+            clicks.append((member, hand.id, bid))
+        results = await clicks_at_once(sim, clicks)
+        assert [a.splitlines()[0] for a in callback_bodies(sim, results)] == ["✅ You bid 1."] * 3
+        after = await sim.service.get_game(info.id)
+        assert after.table is not None and after.table.bids == (1, 1, 1)
+        description = sim.table().embeds[0].description or ""
+        assert description.count("· bid 1 ·") == 3  # revealed together (R7.2)
+
+
+async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first, *_ = await bidding_order(sim, info.id)
+        old = await sim.open_hand(first)
+        live = await sim.open_hand(first)
+        refused = private(await bob.slash(sim.channel, "wizard cancel"))
+        assert refused == "🚫 Only the host or a server manager can cancel this game."
+        manager = sim.add_manager("mod")
+        done = private(await manager.slash(sim.channel, "wizard cancel"))
+        assert done == f"🛑 Game {info.id} is cancelled."
+        table = sim.message(sim.raw()[0].id)
+        assert table.embeds[0].title == f"Wizard · game {info.id} · cancelled"
+        assert "A server manager cancelled the game." in (table.embeds[0].description or "")
+        assert buttons(table) == []
+        refreshed = sim.message(live.id)
+        assert "🛑 This game was cancelled." in refreshed.content
+        assert buttons(refreshed) == []
+        zero = next(b["custom_id"] for b in buttons(old) if b["label"] == "0")
+        late = await first.click(old, custom_id=zero)
+        text = private(late)
+        assert "🛑 This game was cancelled." in text
+        assert buttons(late.response) == []
+        assert private(await ann.slash(sim.channel, "wizard cancel")) == (
+            "ℹ️ There is no open Wizard game in this channel."
+        )
+
+
+async def test_kick_and_rules(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        rules = private(await bob.slash(sim.channel, "wizard rules"))
+        assert "No game in this channel yet" in rules and "none (the classic game)" in rules
+        info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
+        rules = private(await bob.slash(sim.channel, "wizard rules"))
+        assert f"Game {info.id} in this channel" in rules
+        assert "magic twos (R7.6)" in rules and "1 minute per turn" in rules
+        assert "10 rounds for 6 players" in rules
+
+        refused = private(await bob.slash(sim.channel, "wizard kick", player=cy))
+        assert refused == "🚫 Only the host (ann) can remove players."
+        hand = await sim.open_hand(cy)
+        kicked = private(await ann.slash(sim.channel, "wizard kick", player=cy))
+        assert kicked == f"👋 cy is out of game {info.id}; a computer player takes their seat."
+        assert "🚫 You were removed from this game" in sim.message(hand.id).content
+        assert buttons(sim.message(hand.id)) == []
+        assert "**cy** 🤖" in (sim.table().embeds[0].description or "")
+        end = await sim.play(info.id, random.Random(2))
+        assert end.status is GameStatus.FINISHED
+        await sim.final_standings(info.id)

@@ -1,0 +1,147 @@
+"""The game's messages as text: lobby, round summaries, rules, pings, the private hand and the
+refusals, within Discord's limits even for the longest games."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cogs.replies import MUST_FOLLOW, STALE, refusal_text
+from bot.render import (
+    HAND_EXPIRY_NOTE,
+    cancelled_embed,
+    hand_message,
+    lobby_embed,
+    ping_text,
+    round_end_embed,
+    rules_text,
+    timer_text,
+)
+from wizard.cards import Card
+from wizard.options import Bidding, Options
+from wizard.rules import apply, legal_actions, new_game
+from wizard.service import (
+    ChannelBusyError,
+    GameStatusError,
+    IllegalMoveError,
+    NotSeatedError,
+    NotYourTurnError,
+    StaleVersionError,
+)
+from wizard.state import Phase
+from wizard.view import RoundSummary, view
+
+EMBED_TOTAL = 6000
+DESCRIPTION = 4096
+FIELD = 1024
+
+
+def embed_size(embed: object) -> int:
+    e = embed.to_dict()  # type: ignore[attr-defined]
+    size = len(e.get("title", "")) + len(e.get("description", ""))
+    size += len(e.get("footer", {}).get("text", ""))
+    for f in e.get("fields", []):
+        assert len(f["value"]) <= FIELD
+        size += len(f["name"]) + len(f["value"])
+    assert len(e.get("description", "")) <= DESCRIPTION
+    return size
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 20), (4, 15), (6, 10)])
+def test_round_summary_of_the_longest_game_fits(players: int, rounds: int) -> None:
+    names = [f"Player with a long name {i}" for i in range(players)]
+    history = tuple(
+        RoundSummary(
+            r,
+            r % players,
+            Card.parse("B7"),
+            None,
+            bids=(r,) * players,
+            tricks=(0,) * players,
+            points=(-10 * r,) * players,
+            totals=(-9999,) * players,
+        )
+        for r in range(1, rounds + 1)
+    )
+    embed = round_end_embed(
+        history[-1],
+        names,
+        num_rounds=rounds,
+        last_trick=tuple((s, Card.parse("G13")) for s in range(players)),
+        last_winner=0,
+        history=history,
+    )
+    assert embed_size(embed) <= EMBED_TOTAL
+    assert f"Round {rounds} of {rounds} scored" == embed.title
+    description = embed.description or ""
+    assert description.count("\n") > rounds  # a line per round in the scorepad
+    assert "Final trick" in [f.name for f in embed.fields]
+
+
+def test_lobby_and_cancelled() -> None:
+    embed = lobby_embed(
+        game_id=4,
+        seats=[("ann", False), ("Merlin", True), ("@everyone", False)],
+        host_seat=0,
+        options=Options(bidding=Bidding.HIDDEN),
+        turn_seconds=90,
+        max_seats=6,
+        deadline=1_800_000_000,
+    )
+    text = embed.description or ""
+    assert embed.title == "Wizard · game 4 · lobby"
+    assert "1. **ann** (host)" in text and "2. **Merlin** (🤖 computer)" in text
+    assert "@everyone" not in text.replace("@\u200beveryone", "")  # mentions are escaped
+    assert "hidden bids (R7.2)" in text and "90 seconds per turn" in text
+    assert "<t:1800000000:R>" in text
+    assert timer_text(None) == "no turn timer" and timer_text(120) == "2 minutes per turn"
+    assert "Nobody started the game in time" in (cancelled_embed(4, "expired").description or "")
+
+
+def test_rules_name_the_variants_in_force() -> None:
+    text = rules_text(
+        Options(uneven_bids=True, canadian=True, magic_twos=True), players=4, turn_seconds=60
+    )
+    assert "15 rounds for 4 players" in text
+    assert "Uneven bids" in text and "Canadian rule" in text and "Magic twos" in text
+    assert "1 minute per turn" in text
+    single = rules_text(Options(single_suit=True, bidding=Bidding.SECRET))
+    assert "12 hands" in single and "Secret bids" in single
+    assert "the game waits for every player" in single
+    assert len(text) < 2000 and len(single) < 2000
+
+
+def test_ping_names_the_phase() -> None:
+    assert ping_text(["<@1>"], Phase.BID, 3) == (
+        "🔔 <@1>: your turn to bid (Wizard, round 3). Press **Show my hand**."
+    )
+    assert "to choose trump" in ping_text(["<@1>"], Phase.CHOOSE_TRUMP, 1)
+    assert ping_text(["<@1>", "<@2>"], Phase.PLAY, 2).startswith("🔔 <@1> <@2>: your turn to play")
+
+
+def test_hand_message_has_the_note_on_top_and_the_expiry_below() -> None:
+    state = new_game(["ann", "bob", "cy"], Options(), seed=2)
+    while state.phase is not Phase.BID:
+        state = apply(state, legal_actions(state)[0])
+    text = hand_message(view(state, 0), note="✅ You bid 1.")
+    lines = text.splitlines()
+    assert lines[0] == "✅ You bid 1."
+    assert lines[-1] == f"-# {HAND_EXPIRY_NOTE}"
+    away = hand_message(view(state, 0), away=True)
+    assert "A computer player is playing your seat" in away
+    assert len(text) < 2000
+
+
+def test_refusals_say_why() -> None:
+    assert refusal_text(NotSeatedError()) == "🚫 You are not playing in this game."
+    assert refusal_text(StaleVersionError(3, 5)) == STALE
+    assert refusal_text(IllegalMoveError("R5.3", "ann must follow suit B")) == MUST_FOLLOW
+    turn = refusal_text(NotYourTurnError("R5.1", "it is bob's turn to play, not ann's"))
+    assert turn == "⏳ Not your turn. It is bob's turn to play, not ann's."
+    bid = refusal_text(IllegalMoveError("R7.1", "the uneven-bids rule forbids bidding 2"))
+    assert bid == "⛔ That bid is not allowed. The uneven-bids rule forbids bidding 2. (R7.1)"
+    assert refusal_text(GameStatusError("cancelled", "This game was cancelled")) == (
+        "🛑 This game was cancelled."
+    )
+    assert refusal_text(ChannelBusyError(1, "There is already a game in this channel")) == (
+        "🚫 There is already a game in this channel."
+    )

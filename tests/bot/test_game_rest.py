@@ -1,0 +1,149 @@
+"""REST calls: each click is answered by exactly one interaction response, table edits are
+coalesced (at most one in flight per game, later updates merged into the next edit), and a
+slow service still answers Discord in time (the click is deferred, then completed)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cogs import GameConfig
+from tests.bot.conftest import Sim, buttons, simulation, verb_of
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def kind(method: str, path: str) -> str:
+    if path.startswith("/interactions/"):
+        return "response"
+    if path.startswith("/webhooks/") and method == "PATCH":
+        return "hand"
+    if path.startswith("/channels/") and method == "PATCH":
+        return "edit"
+    if path.startswith("/channels/") and method == "POST":
+        return "post"
+    return f"{method} {path.split('/')[1]}"
+
+
+async def test_rest_calls_per_action_in_a_game_of_people(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        rng = random.Random(1)
+        start = len(sim.env.http_requests)
+        actions = 0
+        while True:
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None
+            if now.table.round > 4:
+                break
+            [mover] = await sim.to_act(info.id)
+            before = len(sim.env.http_requests)
+            await sim.act(mover, rng.choice)
+            actions += 1
+            calls = Counter(kind(r.method, r.path) for r in sim.env.http_requests[before:])
+            assert calls["response"] == 1  # one answer per click, nothing else needed
+            assert calls["edit"] <= 2  # the table (and at a round's end, the summary)
+            assert calls["hand"] <= len(sim.members)  # only at a new deal: every hand
+        total = Counter(kind(r.method, r.path) for r in sim.env.http_requests[start:])
+        assert total["response"] == actions
+        # Per action: the response, one table edit, the next player's hand coming alive.
+        assert sum(total.values()) <= 3 * actions + 3 * 4
+
+
+async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=5)
+        bot = sim.bot
+        original = bot.http.request
+
+        async def slow(route: Any, **kwargs: Any) -> Any:
+            # Discord takes a while to answer an edit: computer moves go on meanwhile.
+            if route.method == "PATCH" and route.path.startswith("/channels/"):
+                await asyncio.sleep(0.05)
+            return await original(route, **kwargs)
+
+        bot.http.request = slow  # type: ignore[method-assign]
+        rng = random.Random(2)
+        edits = moves = 0
+        for _ in range(12):
+            before_version = (await sim.service.get_game(info.id)).version
+            before = len(sim.env.http_requests)
+            await sim.act(ann, rng.choice)
+            after = await sim.service.get_game(info.id)
+            moves += after.version - before_version
+            edits += sum(
+                1
+                for r in sim.env.http_requests[before:]
+                if r.method == "PATCH" and r.path.startswith("/channels/")
+            )
+        assert moves > 3 * 12  # computers moved after most clicks
+        assert edits < moves / 2  # far fewer table edits than moves
+        await sim.cog.surfaces.idle()
+
+
+def callback_type(sim: Sim, result: Any) -> int:
+    """How the bot first answered an interaction (4 message, 5 deferred, 6 deferred update,
+    7 update), from the REST log."""
+    record = result._interaction
+    [body] = [
+        r.json
+        for r in sim.env.http_requests
+        if r.method == "POST" and r.path.startswith(f"/interactions/{record.id}/")
+    ]
+    return int(body["type"])
+
+
+async def test_slow_service_answers_in_time(tmp_path: Path) -> None:
+    seeds = iter(range(1, 100))
+    config = GameConfig(ping_delay=None, defer_after=0.05, seeds=lambda: next(seeds))
+    async with simulation(tmp_path, members=3, config=config) as sim:
+        ann, bob, cy = sim.members
+        create = sim.service.create_game
+
+        async def slow_create(**kwargs: Any) -> Any:
+            await asyncio.sleep(0.3)
+            return await create(**kwargs)
+
+        sim.service.create_game = slow_create  # type: ignore[method-assign]
+        opened = await ann.slash(sim.channel, "wizard new")
+        assert callback_type(sim, opened) == 5  # deferred: "thinking…", in private
+        assert opened.response is not None and opened.response.ephemeral
+        assert opened.response.content == "✅ Game 1 is open below."
+        [lobby] = sim.raw()  # the lobby, in public
+        assert "Players (1 of 3–6)" in lobby.embeds[0]["description"]
+        refused = await ann.slash(sim.channel, "wizard new")
+        assert callback_type(sim, refused) == 5
+        assert refused.response is not None and refused.response.ephemeral
+        assert refused.response.content == "🚫 There is already a game in this channel."
+        assert len(sim.raw()) == 1  # nothing else in public
+        lobby = sim.message(lobby.id)
+        for member in (bob, cy):
+            await member.click(lobby, label="Join")
+        await ann.click(lobby, label="Start")
+        info = await sim.service.get_game(
+            (await sim.service.game_in_channel(sim.channel.id)).id  # type: ignore[union-attr]
+        )
+        [first] = await sim.to_act(info.id)
+        hand = await sim.open_hand(first)
+        original = sim.service.act
+
+        async def slow_act(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.3)  # e.g. a busy database
+            return await original(*args, **kwargs)
+
+        sim.service.act = slow_act  # type: ignore[method-assign]
+        bid = next(b for b in buttons(hand) if verb_of(b) == "bid" and not b["disabled"])
+        result = await first.click(hand, custom_id=bid["custom_id"])
+        assert callback_type(sim, result) == 6  # answered before the service was done...
+        edited = sim.message(hand.id)
+        assert edited.content.startswith("✅ You bid ")  # ...and completed afterwards
+        assert (await sim.service.get_game(info.id)).version == info.version + 1

@@ -1,0 +1,114 @@
+"""Every variant of RULES §7 played through in Discord (two people and computer players), and
+the dealer naming trump after a turned Wizard from the hand."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.conftest import buttons, simulation, verb_of
+from wizard.options import Bidding, Options
+from wizard.record import load
+from wizard.rules import deal_next_round, new_game
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+VARIANTS: list[tuple[str, dict[str, Any], Options, int]] = [
+    ("classic", {}, Options(), 6),
+    ("uneven bids R7.1", {"uneven_bids": True}, Options(uneven_bids=True), 3),
+    ("hidden bids R7.2", {"bidding": "hidden"}, Options(bidding=Bidding.HIDDEN), 6),
+    ("secret bids R7.3", {"bidding": "secret"}, Options(bidding=Bidding.SECRET), 6),
+    ("clairvoyance R7.4", {"clairvoyance": True}, Options(clairvoyance=True), 6),
+    ("canadian R7.5", {"canadian": True}, Options(canadian=True), 6),
+    ("magic twos R7.6", {"magic_twos": True}, Options(magic_twos=True), 6),
+    ("single suit R7.7", {"single_suit": True}, Options(single_suit=True), 4),
+]
+
+
+@pytest.mark.parametrize(
+    ("chosen", "options", "seats"),
+    [pytest.param(c, o, n, id=name) for name, c, o, n in VARIANTS],
+)
+async def test_variant_played_through(
+    tmp_path: Path, chosen: dict[str, Any], options: Options, seats: int
+) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=seats - 2, **chosen)
+        assert info.options == options
+        first_table = sim.table().embeds[0].description or ""
+        if options.single_suit:
+            assert "single suit, R7.7" in first_table
+        clicked: Counter[str] = Counter()
+        disabled_bids = 0
+        rng = random.Random(7)
+        original = sim.act
+
+        async def act(member: Any, _: Any) -> Any:
+            def choose(enabled: list[dict[str, Any]]) -> dict[str, Any]:
+                nonlocal disabled_bids
+                hand = sim.hand(member)
+                assert hand is not None
+                shown = buttons(hand)
+                disabled_bids += sum(1 for b in shown if verb_of(b) == "bid" and b["disabled"])
+                button = rng.choice(enabled)
+                clicked[verb_of(button)] += 1
+                return button
+
+            return await original(member, choose)
+
+        sim.act = act  # type: ignore[method-assign]
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED
+        message, _ = await sim.final_standings(info.id)
+        record = load((await message.attachments[0].read()).decode())
+        assert record.options == options
+        assert len(record.rounds) == (12 if options.single_suit else 60 // seats)
+        assert clicked["bid"] > 0 and clicked["play"] > 0
+        if options.clairvoyance:
+            assert clicked["playhidden"] == 2  # round 1: each person plays their unseen card
+        else:
+            assert clicked["playhidden"] == 0
+        if options.uneven_bids:
+            assert disabled_bids > 0  # the dealer's forbidden bid is shown, but disabled
+        assert not sim.env.errors
+
+
+def wizard_turned_seed(names: list[str], dealer: int) -> int:
+    """A seed whose first deal turns up a Wizard with ``dealer`` dealing (R3.3)."""
+    for seed in range(1, 100_000):
+        state = deal_next_round(new_game(names, Options(), seed=seed))
+        if state.turned is not None and state.turned.is_wizard and state.dealer == dealer:
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def test_dealer_names_trump_after_a_turned_wizard(tmp_path: Path) -> None:
+    seed = wizard_turned_seed(["ann", "bob", "Merlin", "Morgana", "Nimue", "Taliesin"], dealer=1)
+    async with simulation(tmp_path, members=2, seed=seed) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=4)
+        table = sim.table()
+        assert "**bob** (dealer) is choosing trump (R3.3)" in (table.embeds[0].description or "")
+        hand = await sim.open_hand(bob)
+        trumps = [b for b in buttons(hand) if verb_of(b) == "trump"]
+        assert [b["label"] for b in trumps] == ["B", "R", "G", "Y"]
+        assert "choose trump" in hand.content
+        # Someone else has nothing to click yet.
+        assert not [b for b in buttons(await sim.open_hand(ann)) if not b.get("disabled")]
+        chosen = next(b for b in trumps if b["label"] == "G")
+        result = await bob.click(hand, custom_id=chosen["custom_id"])
+        assert result.response is not None
+        assert result.response.content.startswith("✅ You chose 🟩 Elves (G) as trump.")
+        description = sim.table().embeds[0].description or ""
+        assert "**bob** chose 🟩 Elves (G)." in description
+        end = await sim.play(info.id, random.Random(1))
+        assert end.status is GameStatus.FINISHED
+        message, _ = await sim.final_standings(info.id)
+        record = load((await message.attachments[0].read()).decode())
+        assert record.rounds[0].turned == "Z" and record.rounds[0].trump == "G"
