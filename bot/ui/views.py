@@ -36,12 +36,13 @@ _RED = discord.ButtonStyle.danger
 
 
 class WizardView(discord.ui.View):
-    """A set of buttons that discord.py sends but does not keep.
+    """A set of buttons that discord.py sends but never keeps.
 
     Its items are dynamic items registered with the bot (``add_dynamic_items``), which
-    discord.py dispatches from the clicked message itself. Kept views would only cost
-    memory (one per message sent or edited) and, for private messages, a 15-minute timer
-    each, so this view tells discord.py it has nothing to dispatch.
+    discord.py dispatches from the clicked message itself. A kept view would only cost
+    memory (one per message sent or edited) and, for a private message, a 15-minute timer
+    whose expiry makes discord.py unregister dynamic items; so this view reports itself
+    finished and with nothing to dispatch, and discord.py does not store it.
     """
 
     def __init__(self) -> None:
@@ -50,6 +51,10 @@ class WizardView(discord.ui.View):
     def is_dispatchable(self) -> bool:
         """Nothing for discord.py's view store: the dynamic items dispatch themselves."""
         return False
+
+    def is_finished(self) -> bool:
+        """Never listening (see the class): not stored, no timeout."""
+        return True
 
 
 def lobby_view(game: int, version: int) -> discord.ui.View:
