@@ -473,6 +473,14 @@ def hand_text(
     if view.phase in (Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER):
         facts.append(f"tricks won: {view.tricks[seat]}")
     lines.append(" · ".join(facts))
+    if view.my_turn and view.phase is Phase.PLAY and view.trick:
+        lines.append(f"On the table: {trick_text(view.trick, shown, theme)}")
+    if view.my_turn and view.phase is Phase.BID:
+        made = [(s, b) for s, b in enumerate(table.bids) if b is not None and s != seat]
+        if made:
+            total = sum(b for _, b in made)
+            bids = ", ".join(f"{shown[s]} {b}" for s, b in made)
+            lines.append(f"Bids so far: {bids} (total {total} of {view.round_tricks})")
     lines.append(_prompt(view))
     return "\n".join(line for line in lines if line)
 

@@ -266,15 +266,18 @@ class GameCog(commands.Cog):
         surface.channel_id = interaction.channel_id
         surface.guild_id = interaction.guild_id
         surface.lobby_id = surface.table_id = message.id
-        async with surface.lock:
-            self.surfaces.after_update(update)
-            info = await self.service.get_game(cid.game)
-            embed = table_embed_of(info)
-            self.surfaces.note_table(surface, message.id, embed)
-            await self._edit_clicked(
-                interaction, embed=embed, view=table_view(info.id, info.version)
-            )
-        await self.service.set_message_ids(cid.game, table_message_id=message.id)
+        try:
+            async with surface.lock:
+                self.surfaces.after_update(update)
+                info = await self.service.get_game(cid.game)
+                embed = table_embed_of(info)
+                await self._edit_clicked(
+                    interaction, embed=embed, view=table_view(info.id, info.version)
+                )
+                # Not before the edit succeeded: if it failed, the sync task edits it again.
+                self.surfaces.note_table(surface, message.id, embed)
+        finally:
+            await self.service.set_message_ids(cid.game, table_message_id=message.id)
 
     async def _cancel(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id

@@ -7,11 +7,11 @@ allowed.") so that a refusal says *why* at a glance, and answers the interaction
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Final
 
 import discord
 
+from bot.ui.buttons import reply_privately as reply_private
 from wizard.service import (
     GameStatusError,
     IllegalMoveError,
@@ -19,8 +19,6 @@ from wizard.service import (
     ServiceError,
     StaleVersionError,
 )
-
-log = logging.getLogger(__name__)
 
 _BY_CODE: Final[dict[str, str]] = {
     "not_seated": "🚫",
@@ -57,6 +55,8 @@ _STATUS_PREFIX: Final[dict[str, str]] = {
     "broken": "⚠️",
 }
 
+__all__ = ["MUST_FOLLOW", "STALE", "refusal_text", "refuse", "reply_private"]
+
 STALE: Final = "🔄 This has moved on since that was shown. Here is your hand as it is now."
 """The note on top of a hand opened instead of a click on an earlier surface."""
 
@@ -75,17 +75,6 @@ def refusal_text(error: ServiceError) -> str:
     if isinstance(error, GameStatusError):
         return f"{_STATUS_PREFIX.get(error.status, 'ℹ️')} {error.message}"
     return f"{_BY_CODE.get(error.code, '⚠️')} {error.message}"
-
-
-async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer ``interaction`` with an ephemeral ``text``, whether or not it was deferred."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send a private reply to interaction %s", interaction.id)
 
 
 async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:

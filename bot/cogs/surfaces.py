@@ -37,6 +37,7 @@ from bot.render import (
 from bot.ui.views import hand_view, table_view, take_back_view
 from wizard.options import MAX_PLAYERS
 from wizard.service import (
+    BidMade,
     Clock,
     GameCancelled,
     GameInfo,
@@ -224,6 +225,7 @@ class Surfaces:
         surface = self.get(update.game_id)
         seats: set[int] = set()
         everyone = False
+        hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
         for event in update.events:
             if isinstance(event, TrickWon):
                 surface.tricks[event.round] = event
@@ -239,7 +241,10 @@ class Surfaces:
             elif isinstance(event, RoundDealt | TrumpChosen):
                 everyone = True
             elif isinstance(event, TurnChanged):
-                seats.update(event.seats)
+                # While hidden or secret bids are chosen, another player's bid leaves the
+                # waiting players' buttons valid (the service does not count it as stale).
+                if not (event.phase is Phase.BID and hidden_bid):
+                    seats.update(event.seats)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
         self.request(surface)

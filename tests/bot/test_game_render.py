@@ -145,3 +145,18 @@ def test_refusals_say_why() -> None:
     assert refusal_text(ChannelBusyError(1, "There is already a game in this channel")) == (
         "🚫 There is already a game in this channel."
     )
+
+
+def test_hand_shows_the_bids_so_far_only_when_they_are_public() -> None:
+    for bidding in (Bidding.OPEN, Bidding.HIDDEN):
+        state = new_game(["ann", "bob", "cy"], Options(bidding=bidding), seed=4)
+        while state.phase is not Phase.BID:
+            state = apply(state, legal_actions(state)[0])
+        first = state.turn if state.turn is not None else 0
+        state = apply(state, next(a for a in legal_actions(state, first)))
+        waiting = state.turn if state.turn is not None else (first + 1) % 3
+        text = hand_message(view(state, waiting))
+        if bidding is Bidding.OPEN:
+            assert f"Bids so far: {state.players[first]} {state.bids[first]}" in text
+        else:
+            assert "Bids so far" not in text  # hidden bids stay hidden (R7.2)
