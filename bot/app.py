@@ -21,10 +21,11 @@ from bot.clock import DiscordClock
 from bot.cogs.commands import game_commands
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
+from bot.i18n import N_, texts
+from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
 from bot.ui.buttons import (
     DYNAMIC_ITEMS,
-    FAILED,
     OUTDATED,
     ComponentHandler,
     reply_privately,
@@ -33,6 +34,9 @@ from bot.ui.custom_ids import PREFIX
 from wizard.service import Clock, GameService
 
 log = logging.getLogger(__name__)
+
+COMMAND_FAILED = N_("Something went wrong on our side with that command. Please try again.")
+"""Reply to a slash command whose handler raised."""
 
 
 def intents() -> discord.Intents:
@@ -47,18 +51,26 @@ class WizardGroup(app_commands.Group):
 
     def __init__(self) -> None:
         super().__init__(
-            name="wizard",
-            description="Play Wizard, the trick-taking card game, in this channel",
+            # Translators: the game's name; keep it, unless Wizard is sold under another name.
+            name=command_name("wizard"),
+            description=app_commands.locale_str(
+                "Play Wizard, the trick-taking card game, in this channel"
+            ),
             guild_only=True,
         )
 
-    @app_commands.command(name="ping", description="Check that the Wizard bot is up")
+    @app_commands.command(
+        name=command_name("ping"),
+        description=app_commands.locale_str("Check that the Wizard bot is up"),
+    )
     async def ping(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer privately with the shard that serves this server."""
+        """Answer privately (in the member's language) with the shard that serves this server."""
+        t = texts(interaction.locale)
         shard = interaction.guild.shard_id if interaction.guild is not None else 0
         count = interaction.client.shard_count or 1
         await interaction.response.send_message(
-            f"Pong! Wizard is up (shard {shard} of {count}).", ephemeral=True
+            t("Pong! Wizard is up (shard {shard} of {count}).", shard=shard, count=count),
+            ephemeral=True,
         )
 
 
@@ -98,8 +110,10 @@ class WizardBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Register the restart-proof buttons, install the game cog (with a service), start the
-        service's clocks, then sync the slash commands."""
+        service's clocks, then sync the slash commands (localised by the catalogues)."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.tree.translator is None:
+            await self.tree.set_translator(CommandTranslator())
         if self.service is not None:
             if self.game_cog is None:  # setup_hook runs again when the same bot reconnects
                 cog = GameCog(self, self.service, clock=self.clock, config=self.game_config)
@@ -135,13 +149,13 @@ class WizardBot(commands.AutoShardedBot):
             return
         if any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in DYNAMIC_ITEMS):
             return
-        await reply_privately(interaction, OUTDATED)
+        await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         log.error("slash command failed", exc_info=error)
-        await reply_privately(interaction, FAILED)
+        await reply_privately(interaction, texts(interaction.locale)(COMMAND_FAILED))
 
 
 def create_bot(

@@ -3,6 +3,10 @@
 They are plain functions bound to one :class:`~bot.cogs.game.GameCog` and added to the bot's
 ``/wizard`` group, so that the group (with ``/wizard ping``) exists with or without a game
 service, and every option is described where the user picks it (``app_commands.describe``).
+
+Every name, description and choice is marked for translation (:mod:`bot.i18n.commands`):
+names with ``command_name`` (options too, through ``app_commands.rename``), the other texts
+with ``locale_str``. Discord shows them in each member's language.
 """
 
 from __future__ import annotations
@@ -11,25 +15,51 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
-from bot.cogs.game import GameCog, bidding_label
+from bot.cogs.game import GameCog
+from bot.i18n.commands import command_name
 from wizard.options import Bidding
 
-BIDDING_CHOICES = [app_commands.Choice(name=bidding_label(b), value=b.value) for b in Bidding]
+BIDDING_LABELS: dict[Bidding, locale_str] = {
+    Bidding.OPEN: locale_str("open: everyone sees each bid (R4.2)"),
+    Bidding.HIDDEN: locale_str("hidden: all bids shown together (R7.2)"),
+    Bidding.SECRET: locale_str("secret: bids shown when the round is scored (R7.3)"),
+}
+"""How each bidding mode reads among the choices of ``/wizard new``."""
+BIDDING_CHOICES = [app_commands.Choice(name=BIDDING_LABELS[b], value=b.value) for b in Bidding]
 
 
 def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
     """The ``/wizard`` subcommands that play games through ``cog``."""
 
-    @app_commands.command(name="new", description="Open a game of Wizard in this channel")
+    @app_commands.command(
+        name=command_name("new"),
+        description=locale_str("Open a game of Wizard in this channel"),
+    )
+    @app_commands.rename(
+        bidding=command_name("bidding"),
+        uneven_bids=command_name("uneven_bids"),
+        clairvoyance=command_name("clairvoyance"),
+        canadian=command_name("canadian"),
+        magic_twos=command_name("magic_twos"),
+        single_suit=command_name("single_suit"),
+        turn_timer=command_name("turn_timer"),
+    )
     @app_commands.describe(
-        bidding="How bids are made (default: the server's, usually open)",
-        uneven_bids="R7.1: the dealer may not bid so that all bids add up to the tricks",
-        clairvoyance="R7.4: in round 1 you see everyone's card but your own",
-        canadian="R7.5: last round, a sole leader bidding last may not make the bids add up",
-        magic_twos="R7.6: a 2 played into a trick of its own suit wins it",
-        single_suit="R7.7 (3–4 players): everyone plays their own suit deck, 12 hands",
-        turn_timer="Seconds per turn (10 to 86400) before a computer moves for you; 0: none",
+        bidding=locale_str("How bids are made (default: the server's, usually open)"),
+        uneven_bids=locale_str(
+            "R7.1: the dealer may not bid so that all bids add up to the tricks"
+        ),
+        clairvoyance=locale_str("R7.4: in round 1 you see everyone's card but your own"),
+        canadian=locale_str(
+            "R7.5: last round, a sole leader bidding last may not make the bids add up"
+        ),
+        magic_twos=locale_str("R7.6: a 2 played into a trick of its own suit wins it"),
+        single_suit=locale_str("R7.7 (3–4 players): everyone plays their own suit deck, 12 hands"),
+        turn_timer=locale_str(
+            "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"
+        ),
     )
     @app_commands.choices(bidding=BIDDING_CHOICES)
     async def new(  # noqa: PLR0917 (discord.py passes options by position)
@@ -56,20 +86,26 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         )
 
     @app_commands.command(
-        name="cancel", description="Cancel this channel's Wizard game (host or server manager)"
+        name=command_name("cancel"),
+        description=locale_str("Cancel this channel's Wizard game (host or server manager)"),
     )
     async def cancel(interaction: discord.Interaction[Any]) -> None:
         await cog.cancel_game(interaction)
 
     @app_commands.command(
-        name="kick", description="Remove a player from this channel's game (host or manager)"
+        name=command_name("kick"),
+        description=locale_str("Remove a player from this channel's game (host or manager)"),
     )
-    @app_commands.describe(player="Who to remove; in a running game a computer takes the seat")
+    @app_commands.rename(player=command_name("player"))
+    @app_commands.describe(
+        player=locale_str("Who to remove; in a running game a computer takes the seat")
+    )
     async def kick(interaction: discord.Interaction[Any], player: discord.User) -> None:
         await cog.kick(interaction, player)
 
     @app_commands.command(
-        name="rules", description="The rules in short, and the variants of this channel's game"
+        name=command_name("rules"),
+        description=locale_str("The rules in short, and the variants of this channel's game"),
     )
     async def rules(interaction: discord.Interaction[Any]) -> None:
         await cog.rules(interaction)

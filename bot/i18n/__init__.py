@@ -20,6 +20,27 @@ Placeholders are named and written the way ``str.format`` reads them::
 
 A text defined away from where it is shown (a module constant, a label table) is marked with
 :func:`N_` so that extraction finds it, and translated where it is shown: ``t(LABEL)``.
+
+Marking texts (what extraction reads, :mod:`bot.i18n.catalogues`):
+
+* a :class:`Texts` instance is always named ``t`` (or used at once: ``texts(locale)("…")``);
+  ``check`` refuses another name, whose texts extraction would miss;
+* the English text is a string literal, never an f-string, ``+``, ``%`` or ``.format``: the
+  values go in as named placeholders, passed by keyword;
+* slash command texts are ``locale_str("…")``, and command, group and option names
+  ``command_name("new")`` (:mod:`bot.i18n.commands`, whose translator localises them);
+* a comment ``# Translators: …`` right above a text is shown to the translators.
+
+The catalogues' workflow, after changing texts in the code::
+
+    python -m bot.i18n update   # extract into wizard.pot, merge into every <language>.po
+                                # (translations kept), then list what is left to translate
+    python -m bot.i18n check    # only the list; exit status 1 while anything is missing
+
+Translate the listed entries in ``bot/i18n/locales/<language>.po`` (empty ``msgstr``, or
+marked ``#, fuzzy``: a guess from a similar text, to check and then unmark), keeping every
+``{placeholder}``, until ``check`` is clean. ``tests/bot/test_i18n_catalogues.py`` fails
+while the template is stale or a catalogue misses a text, a plural form or a placeholder.
 """
 
 from __future__ import annotations
@@ -52,7 +73,7 @@ LOCALES: Final = Path(__file__).parent / "locales"
 """Where the catalogues live: ``<language>.po``, and the template ``wizard.pot``."""
 
 
-def N_(message: str) -> str:  # noqa: N802 (gettext's name for "mark, translate later")
+def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it here."""
     return message
 
