@@ -4,6 +4,7 @@
     python bench/bot.py --humans 1            # 1 person and 5 computer players
     python bench/bot.py --think 5             # people take 5 s (virtual) per move
     python bench/bot.py --no-live-hands       # people press "Show my hand" on every turn
+    python bench/bot.py --edit-interval 0     # no edit pacing (only one edit in flight)
 
 A full 6-seat game runs in SimCord's in-memory Discord with the real bot and a real game
 service (SQLite in a temporary directory). Simulated members play only by clicking: each
@@ -17,8 +18,16 @@ clicks a random enabled bid or card. Printed:
   response call returned (adds SimCord's handling of the REST call).
 
 Computer players move without delay here (their delay is only there for people to watch);
-with ``--think`` virtual time passes before each click, so the turn ping (after 30 s of
-waiting) and turn timers behave as in a slow game.
+with ``--think`` virtual time passes before each click (uniformly 0.2 s to twice the mean),
+so edit pacing, the turn ping (after 30 s of waiting) and turn timers behave as in a game
+at that pace. Without it every click comes at the same virtual instant: the fastest game
+there can be, where each interval of edit pacing merges everything that follows it.
+
+The bot's own timers (edit pacing, pings) run on virtual time only, moved by the benchmark
+(``tests.bot.simtools.VirtualTimers``). With SimCord's ordinary timers, one shorter than the
+settle timeout is waited for in real time within the click, and a longer one fires on the
+real clock anyway after that many seconds: either way the pace measured would be the
+machine's, not the one asked for.
 """
 
 from __future__ import annotations
@@ -32,14 +41,15 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 # This file is named bot.py, and Python puts its folder first on the path: without this,
-# "import bot" would import this script instead of the bot package.
+# "import bot" would import this script instead of the bot package. The repository root
+# takes its place, for the bot and for the REST classifier shared with the tests.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     del sys.path[0]
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import simcord
 
@@ -47,6 +57,7 @@ from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock
 from bot.cogs import GameConfig
 from bot.settings import Settings
+from tests.bot.simtools import VirtualTimers, rest_kinds
 from wizard.record import load
 from wizard.service import GameService, GameStatus, ServiceConfig
 
@@ -58,26 +69,12 @@ def _buttons(stored: Any) -> list[dict[str, Any]]:
     return [c for row in stored.components for c in row["components"] if c.get("type") == 2]
 
 
-def _kind(method: str, path: str) -> str:
-    if path.startswith("/interactions/"):
-        return "interaction responses"
-    if path.startswith("/webhooks/") and method == "PATCH":
-        return "hand redraws (webhook edits)"
-    if path.startswith("/channels/") and method == "PATCH":
-        return "table edits (and round summaries)"
-    if path.startswith("/channels/") and method == "POST":
-        return "posts (new tables, standings, pings)"
-    if path.startswith("/channels/") and method == "DELETE":
-        return "deletes (old pings)"
-    return f"other ({method} /{path.split('/')[1]})"
-
-
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def run(humans: int, think: float, seed: int, live_hands: bool) -> None:
+async def run(humans: int, think: float, seed: int, live_hands: bool, interval: float) -> None:
     # SimCord polls for the bot's work every 50 ms while it settles; that is SimCord's
     # bookkeeping, not the bot's, and would make this a 60-second run. Poll faster.
     defaults = simcord.Env._settle_internal.__kwdefaults__
@@ -85,15 +82,17 @@ async def run(humans: int, think: float, seed: int, live_hands: bool) -> None:
     defaults["idle"] = 0.002
     folder = Path(tempfile.mkdtemp(prefix="wizard-bench-"))
     clock = DiscordClock()
+    bot_clock = VirtualTimers()
     service = await GameService.open(
         folder / "bench.db", clock=clock, config=ServiceConfig(computer_delay=0.0)
     )
-    config = GameConfig(seeds=lambda: seed, live_hands=live_hands)
-    bot = create_bot(Settings(shard_count=1), service=service, clock=clock, game_config=config)
+    config = GameConfig(seeds=lambda: seed, live_hands=live_hands, edit_interval=interval)
+    bot = create_bot(Settings(shard_count=1), service=service, clock=bot_clock, game_config=config)
     rng = random.Random(seed)
     wall: list[float] = []
     try:
         async with simcord.run(bot, shard_count=1) as env:
+            bot_clock.env = env
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("wizard")
             members = [guild.add_member(env.create_user(n)) for n in NAMES[:humans]]
@@ -182,11 +181,12 @@ async def run(humans: int, think: float, seed: int, live_hands: bool) -> None:
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print(
         f"game: 6 seats ({humans} people, {6 - humans} computer players), "
-        f"live hands {'on' if live_hands else 'off'}, "
+        f"live hands {'on' if live_hands else 'off'}, edit interval {interval:g} s, "
+        f"{f'{think:g} s per move' if think else 'no time between moves'}, "
         f"{final.table.num_rounds if final.table else '?'} rounds, "
         f"{record_actions} actions in all ({actions} by people), {clicks} clicks"
     )
-    kinds = Counter(_kind(r.method, r.path) for r in calls)
+    kinds = rest_kinds(calls)
     print(f"REST calls for the whole game (from /wizard new to the standings): {len(calls)}")
     for name, count in kinds.most_common():
         print(f"  {count:6d}  {name}")
@@ -225,8 +225,14 @@ def main() -> None:
         action="store_true",
         help="hands do not redraw themselves: people press Show my hand on each turn",
     )
+    parser.add_argument(
+        "--edit-interval",
+        type=float,
+        default=GameConfig().edit_interval,
+        help="seconds between two edits of the table (0: no pacing)",
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.humans, args.think, args.seed, not args.no_live_hands))
+    asyncio.run(run(args.humans, args.think, args.seed, not args.no_live_hands, args.edit_interval))
 
 
 if __name__ == "__main__":

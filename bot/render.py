@@ -1,9 +1,9 @@
 """What Discord shows, as pure functions of what a seat may see (``wizard.view.PlayerView``).
 
-Public surfaces (the table, round summaries, the scorepad, final standings) are built from a
-:class:`PublicTable`, which :func:`public_table` copies out of a ``PlayerView`` field by field,
-taking only what R8.1 makes public: no hand, no legal moves, and bids only once revealed.
-Whatever seat's view a caller holds, the public table rendered from it is the same.
+Public surfaces (the table, round summaries, the scorepad, final standings) are built from the
+engine's public table, :class:`wizard.view.TableView` (R8.1): the service's ``GameInfo.table``,
+or :func:`wizard.view.public_table` of any seat's ``PlayerView`` (no hand, no legal moves, bids
+only once revealed). Whatever seat's view a caller holds, the public table is the same.
 
 Private surfaces (the hand) take the ``PlayerView`` itself.
 
@@ -15,15 +15,14 @@ Cards read at a glance: a colour square per suit in the classic theme (🟦 B, �
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
 import discord
 
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.options import Bidding, Options
 from wizard.state import Bid, ChooseTrump, Phase, Play
-from wizard.view import PlayerView, RoundSummary, SeatCard
+from wizard.view import PlayerView, RoundSummary, SeatCard, TableView, public_table
 
 # ------------------------------------------------------------------ cards
 
@@ -122,158 +121,7 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 # --------------------------------------------------------- public table
 
 
-@dataclass(frozen=True, slots=True)
-class PublicTable:
-    """The public part of a game at one moment (R8.1): what everyone at the table sees."""
-
-    players: tuple[str, ...]
-    options: Options
-    phase: Phase
-    round: int
-    num_rounds: int
-    round_tricks: int
-    dealer: int
-    turn: int | None
-    to_act: tuple[int, ...]
-    turned: Card | None
-    trump: Suit | None
-    hand_sizes: tuple[int, ...]
-    has_bid: tuple[bool, ...]
-    bids_revealed: bool
-    bids: tuple[int | None, ...]
-    """Every bid once revealed; all ``None`` before (whatever the viewing seat knew)."""
-    tricks: tuple[int, ...]
-    leader: int
-    trick: tuple[SeatCard, ...]
-    follow: Suit | None
-    last_trick: tuple[SeatCard, ...]
-    last_winner: int | None
-    scores: tuple[int, ...]
-    history: tuple[RoundSummary, ...]
-
-
-class TableLike(Protocol):
-    """Anything with the public fields of a table, such as ``wizard.service.TableView``."""
-
-    @property
-    def players(self) -> tuple[str, ...]: ...
-    @property
-    def options(self) -> Options: ...
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def num_rounds(self) -> int: ...
-    @property
-    def round_tricks(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def turn(self) -> int | None: ...
-    @property
-    def to_act(self) -> tuple[int, ...]: ...
-    @property
-    def turned(self) -> Card | None: ...
-    @property
-    def trump(self) -> Suit | None: ...
-    @property
-    def hand_sizes(self) -> tuple[int, ...]: ...
-    @property
-    def has_bid(self) -> tuple[bool, ...]: ...
-    @property
-    def bids(self) -> tuple[int | None, ...]: ...
-    @property
-    def tricks(self) -> tuple[int, ...]: ...
-    @property
-    def leader(self) -> int: ...
-    @property
-    def trick(self) -> tuple[SeatCard, ...]: ...
-    @property
-    def follow(self) -> Suit | None: ...
-    @property
-    def last_trick(self) -> tuple[SeatCard, ...]: ...
-    @property
-    def last_winner(self) -> int | None: ...
-    @property
-    def scores(self) -> tuple[int, ...]: ...
-    @property
-    def history(self) -> tuple[RoundSummary, ...]: ...
-
-
-def bids_revealed(view: PlayerView | TableLike) -> bool:
-    """Whether every bid of the round is public now (R4.2, R7.2, R7.3), from public fields only."""
-    bidding = view.options.bidding
-    if bidding is Bidding.OPEN:
-        return True
-    if bidding is Bidding.HIDDEN:
-        return all(view.has_bid)
-    return view.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-
-
-def from_table(table: TableLike) -> PublicTable:
-    """A :class:`PublicTable` from the service's public ``TableView`` (bids masked again
-    unless revealed, so a table that carried a bid too many still shows none)."""
-    revealed = bids_revealed(table)
-    return PublicTable(
-        players=table.players,
-        options=table.options,
-        phase=table.phase,
-        round=table.round,
-        num_rounds=table.num_rounds,
-        round_tricks=table.round_tricks,
-        dealer=table.dealer,
-        turn=table.turn,
-        to_act=table.to_act,
-        turned=table.turned,
-        trump=table.trump,
-        hand_sizes=table.hand_sizes,
-        has_bid=table.has_bid,
-        bids_revealed=revealed,
-        bids=table.bids if revealed else (None,) * len(table.players),
-        tricks=table.tricks,
-        leader=table.leader,
-        trick=table.trick,
-        follow=table.follow,
-        last_trick=table.last_trick,
-        last_winner=table.last_winner,
-        scores=table.scores,
-        history=table.history,
-    )
-
-
-def public_table(view: PlayerView) -> PublicTable:
-    """The public part of ``view``: never its seat's hand, legal moves or unrevealed bid."""
-    revealed = bids_revealed(view)
-    n = len(view.players)
-    return PublicTable(
-        players=view.players,
-        options=view.options,
-        phase=view.phase,
-        round=view.round,
-        num_rounds=view.num_rounds,
-        round_tricks=view.round_tricks,
-        dealer=view.dealer,
-        turn=view.turn,
-        to_act=view.to_act,
-        turned=view.turned,
-        trump=view.trump,
-        hand_sizes=view.hand_sizes,
-        has_bid=view.has_bid,
-        bids_revealed=revealed,
-        bids=view.bids if revealed else (None,) * n,
-        tricks=view.tricks,
-        leader=view.leader,
-        trick=view.trick,
-        follow=view.follow,
-        last_trick=view.last_trick,
-        last_winner=view.leader if view.played else None,
-        scores=view.scores,
-        history=view.history,
-    )
-
-
-def display_names(table: PublicTable, names: Sequence[str] | None = None) -> tuple[str, ...]:
+def display_names(table: TableView, names: Sequence[str] | None = None) -> tuple[str, ...]:
     """Seat names safe to put in a message: markdown and mentions escaped."""
     raw = table.players if names is None else tuple(names)
     if len(raw) != len(table.players):
@@ -283,7 +131,7 @@ def display_names(table: PublicTable, names: Sequence[str] | None = None) -> tup
     )
 
 
-def trump_line(table: PublicTable, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
+def trump_line(table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
     """The turned card and the trump of the round, in words."""
     if table.round == 0:
         return "The first round is being dealt."
@@ -303,7 +151,7 @@ def trump_line(table: PublicTable, names: Sequence[str], theme: Theme = Theme.CL
     return f"Turned {shown}: trump is {suit_text(table.trump, theme)}."
 
 
-def status_line(table: PublicTable, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
+def status_line(table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
     """What the game waits for, and from whom."""
     phase = table.phase
     if phase is Phase.GAME_OVER:
@@ -327,7 +175,7 @@ def status_line(table: PublicTable, names: Sequence[str], theme: Theme = Theme.C
     return f"⏳ {who} to play.{follow}"
 
 
-def bid_text(table: PublicTable, seat: int) -> str:
+def bid_text(table: TableView, seat: int) -> str:
     """A seat's bid as everyone may see it: the number, a hidden/secret mark, or a dash."""
     bid = table.bids[seat]
     if table.bids_revealed and bid is not None:
@@ -337,9 +185,7 @@ def bid_text(table: PublicTable, seat: int) -> str:
     return "🔒 secret" if table.options.bidding is Bidding.SECRET else "✔ hidden"
 
 
-def seat_lines(
-    table: PublicTable, names: Sequence[str], computer: Collection[int] = ()
-) -> list[str]:
+def seat_lines(table: TableView, names: Sequence[str], computer: Collection[int] = ()) -> list[str]:
     """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score."""
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -365,7 +211,7 @@ def trick_text(cards: Sequence[SeatCard], names: Sequence[str], theme: Theme) ->
 
 
 def table_embed(
-    table: PublicTable,
+    table: TableView,
     *,
     names: Sequence[str] | None = None,
     theme: Theme = Theme.CLASSIC,
@@ -563,8 +409,14 @@ def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
-def final_embed(table: PublicTable, *, names: Sequence[str] | None = None) -> discord.Embed:
-    """The final standings: places, scores, winners (R6.3: tied leaders share the win)."""
+def final_embed(
+    table: TableView,
+    *,
+    names: Sequence[str] | None = None,
+    scorepad_image: str | None = None,
+) -> discord.Embed:
+    """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
+    the scorepad: as text, or the picture at ``scorepad_image`` (e.g. ``attachment://…``)."""
     shown = display_names(table, names)
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
@@ -577,6 +429,9 @@ def final_embed(table: PublicTable, *, names: Sequence[str] | None = None) -> di
     title = "🏆 Winner: " if len(winners) == 1 else "🏆 Winners: "
     embed = discord.Embed(title=title + " and ".join(winners), colour=COLOUR)
     pad = ["", scorepad_text(table.history, table.players)] if table.history else []
+    if scorepad_image is not None:
+        embed.set_image(url=scorepad_image)
+        pad = []
     embed.description = "\n".join([*lines, *pad])
     return embed
 
@@ -791,16 +646,12 @@ __all__ = [
     "STANDARD_SUIT_EMOJI",
     "SUIT_SQUARES",
     "WIZARD_EMOJI",
-    "PublicTable",
-    "TableLike",
     "bid_text",
-    "bids_revealed",
     "cancelled_embed",
     "card_emoji",
     "card_text",
     "cards_text",
     "final_embed",
-    "from_table",
     "hand_message",
     "hand_text",
     "legal_bids",

@@ -105,6 +105,11 @@ class TableView:
     scores: tuple[int, ...]
     history: tuple[RoundSummary, ...]
 
+    @property
+    def bids_revealed(self) -> bool:
+        """Whether every bid of the round is public now (R4.2, R7.2, R7.3)."""
+        return _revealed(self.options.bidding, self.phase, self.has_bid)
+
 
 def table_view(state: GameState) -> TableView:
     """The public table of ``state`` (R8.1): no hand, no bid still hidden."""
@@ -137,14 +142,53 @@ def table_view(state: GameState) -> TableView:
     )
 
 
+def public_table(view: PlayerView) -> TableView:
+    """The public part of one seat's view (R8.1): the same :class:`TableView` whichever
+    seat's view it is taken from, equal to :func:`table_view` of the state it shows.
+
+    It drops the seat's hand (and the others' under clairvoyance), its legal moves, and its
+    own bid while bids are not revealed.
+    """
+    revealed = _revealed(view.options.bidding, view.phase, view.has_bid)
+    return TableView(
+        players=view.players,
+        options=view.options,
+        phase=view.phase,
+        round=view.round,
+        num_rounds=view.num_rounds,
+        round_tricks=view.round_tricks,
+        dealer=view.dealer,
+        turn=view.turn,
+        to_act=view.to_act,
+        turned=view.turned,
+        trump=view.trump,
+        bids=view.bids if revealed else (None,) * len(view.players),
+        has_bid=view.has_bid,
+        tricks=view.tricks,
+        hand_sizes=view.hand_sizes,
+        leader=view.leader,
+        trick=view.trick,
+        follow=view.follow,
+        last_trick=view.last_trick,
+        # Each trick's winner leads the next one (R5.1), so the leader is the last winner.
+        last_winner=view.leader if view.played else None,
+        scores=view.scores,
+        history=view.history,
+    )
+
+
 def bids_revealed(state: GameState) -> bool:
     """Whether every seat can see every bid of the current round (R4.2, R7.2, R7.3)."""
-    bidding = state.options.bidding
+    return _revealed(state.options.bidding, state.phase, tuple(b is not None for b in state.bids))
+
+
+def _revealed(bidding: Bidding, phase: Phase, has_bid: tuple[bool, ...]) -> bool:
+    """The one rule for revealed bids, from what everyone sees: who has bid, and the phase."""
     if bidding is Bidding.OPEN:
         return True
     if bidding is Bidding.HIDDEN:
-        return None not in state.bids  # all chosen: revealed together (R7.2)
-    return state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)  # at scoring (R7.3)
+        return all(has_bid)  # all chosen: revealed together (R7.2)
+    return phase in (Phase.ROUND_OVER, Phase.GAME_OVER)  # at scoring (R7.3)
 
 
 def own_hand_hidden(state: GameState) -> bool:

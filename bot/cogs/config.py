@@ -1,4 +1,4 @@
-"""Knobs of the game cog that are not per server: pings, live hands, deadlines, retries."""
+"""Knobs of the game cog that are not per server: pings, live hands, edit pacing, retries."""
 
 from __future__ import annotations
 
@@ -20,6 +20,17 @@ class GameConfig:
     live_hands: bool = True
     """Edit a player's open hand when it becomes their turn or a new round is dealt, so that
     the buttons are there without another click."""
+    edit_interval: float = 0.75
+    """Seconds between two edits of a message made for others to watch: a game's table, and
+    an open hand whose buttons do not change (new cards dealt while another player bids).
+    The first change after a quiet spell is shown at once; further changes within the
+    interval are merged into one edit at its end, showing the latest state. A click's own
+    answer and a hand whose turn comes are never delayed. 0: no pacing (one edit in flight).
+
+    Keep it below the service's computer delay (1 s by default): computer moves then each get
+    an edit of their own, and one held back behind a person's move is late by at most the
+    interval, less with each move that follows. Equal to the delay, a card held back once
+    would be shown a whole move late from then on."""
     hand_lifetime: float = EPHEMERAL_EDIT_LIMIT - 30.0
     """How long after its last interaction a hand is still edited (Discord allows 15 minutes;
     the margin keeps an edit from racing the expiry)."""

@@ -318,7 +318,7 @@ class GameCog(commands.Cog):
             await self._edit_clicked(interaction, content=content, view=view)
         else:
             await self._send_private(interaction, content, view)
-        self.surfaces.remember_hand(game_id, user, seat, interaction)
+        self.surfaces.remember_hand(game_id, user, seat, interaction, (content, view))
 
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         move = _move_of(cid)

@@ -4,8 +4,17 @@ standings, the turn ping, and the players' open hands.
 Everything the service reports (the result of a click, or a background move from a listener)
 goes through :meth:`Surfaces.after_update`, which only *records* what must be shown and
 wakes the game's sync task. The task renders from the service's current state, so updates
-that arrive while an edit is in flight merge into the next edit: at most one table edit per
-game is in flight, and a burst of computer moves costs one or two edits, not one per move.
+that arrive while an edit is in flight merge into the next edit.
+
+Edits are paced (``GameConfig.edit_interval``, 0.75 s): a game's table is edited at most once
+per interval. The first change after a quiet spell goes out at once; the changes that follow
+within the interval are merged into one trailing edit at its end, which renders the state
+as it is then, so the last state is always shown. Round summaries, final standings,
+cancellations and a missing table are never held back. Open hands follow the same rule when
+only their text changes (cards dealt while someone else bids); a hand whose buttons change
+(its turn came, a computer took the seat) is redrawn at once, and that redraw supersedes a
+held-back one. The pacing lives in memory only: a trailing edit lost in a restart is made
+by the next update, which compares with nothing and so edits the table.
 
 Nothing here decides anything about the game: a failed REST call loses no game state, it only
 leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
@@ -15,6 +24,7 @@ is posted again, a lost permission is reported in the channel once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from collections.abc import Coroutine, Iterable
@@ -24,10 +34,10 @@ from typing import Any
 import discord
 
 from bot.cogs.config import GameConfig
+from bot.images import scorepad_png
 from bot.render import (
     cancelled_embed,
     final_embed,
-    from_table,
     hand_message,
     lobby_embed,
     ping_text,
@@ -57,6 +67,7 @@ from wizard.service import (
     TurnChanged,
 )
 from wizard.state import Phase
+from wizard.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +76,9 @@ SINGLE_SUIT_SEATS = 4
 
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
+SLACK = 0.001
+"""Seconds early a paced edit may go out: the clock reads whole microseconds, so a timer set
+for the end of an interval may read a hair before it when it fires."""
 
 
 def _shown(embed: discord.Embed) -> dict[str, Any]:
@@ -92,7 +106,7 @@ def table_embed_of(info: GameInfo) -> discord.Embed:
     computer = {s.seat for s in info.seats if s.computer_controlled}
     deadline = info.deadline if info.turn_seconds is not None else None
     return table_embed(
-        from_table(info.table),
+        info.table,
         computer=computer,
         title=f"Wizard · game {info.id}",
         deadline=deadline,
@@ -115,6 +129,12 @@ class LiveHand:
     seat: int
     expires: float
     """Clock time after which the token may no longer edit the message."""
+    edited_at: float
+    """Clock time of the last edit (or of the response that drew it)."""
+    shown: tuple[str, str] | None = None
+    """What the message shows (text, buttons): a redraw to the same is skipped."""
+    timer: TimerHandle | None = None
+    """A held-back redraw (see the module's docstring)."""
 
 
 @dataclass(eq=False)
@@ -129,6 +149,10 @@ class Surface:
     table_id: int | None = None
     shown: dict[str, Any] | None = None
     """The embed the table message shows now (an edit to the same is skipped)."""
+    table_free_at: float = 0.0
+    """Clock time from which the table may be edited again (see ``edit_interval``)."""
+    table_timer: TimerHandle | None = None
+    """The trailing table edit, when one is held back."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while one of this game's public messages is being edited (single flight)."""
     dirty: bool = False
@@ -224,7 +248,7 @@ class Surfaces:
             return
         surface = self.get(update.game_id)
         seats: set[int] = set()
-        everyone = False
+        everyone = dealt = False
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
         for event in update.events:
             if isinstance(event, TrickWon):
@@ -239,7 +263,7 @@ class Surfaces:
                 surface.cancelled = event.reason
                 everyone = True
             elif isinstance(event, RoundDealt | TrumpChosen):
-                everyone = True
+                dealt = True  # every hand shows new cards or trump; buttons only for turns
             elif isinstance(event, TurnChanged):
                 # While hidden or secret bids are chosen, another player's bid leaves the
                 # waiting players' buttons valid (the service does not count it as stale).
@@ -249,6 +273,8 @@ class Surfaces:
                 seats.add(event.seat)
         self.request(surface)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
+        if dealt and not everyone:
+            self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
 
     def cancelled(self, game_id: int, reason: str) -> None:
         """A game was cancelled by a command (the service returns no events for it)."""
@@ -293,12 +319,12 @@ class Surfaces:
         """A game that ended keeps nothing in memory (a late update loads it again)."""
         if self._games.get(surface.game_id) is surface:
             del self._games[surface.game_id]
-        for timer in (surface.ping_timer, surface.retry_timer):
+        for timer in (surface.ping_timer, surface.retry_timer, surface.table_timer):
             if timer is not None:
                 timer.cancel()
         for key in [k for k in self._hands if k[0] == surface.game_id]:
             if key not in self._hand_tasks:
-                del self._hands[key]
+                _hold(self._hands.pop(key), None)
 
     async def _sync(self, surface: Surface) -> None:
         if surface.closed:
@@ -414,11 +440,14 @@ class Surfaces:
         await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info))
 
     async def _table(self, surface: Surface, info: GameInfo) -> bool:
-        """Edit the table (or post it if it has none, or if it was deleted); True if done."""
+        """Edit the table (or post it if it has none, or if it was deleted); True if done or
+        held back for the trailing edit (see ``edit_interval``)."""
         embed = table_embed_of(info)
         shown = _shown(embed)
         if surface.table_id is not None:
             if shown == surface.shown:
+                return True
+            if self._hold_table(surface):
                 return True
             done = await self._edit(surface, surface.table_id, embed=embed)
             if done:
@@ -429,6 +458,7 @@ class Surfaces:
                 return False
             log.info("game %s: the table message is gone; posting it again", surface.game_id)
             surface.table_id = None
+        self._table_edited(surface)
         message = await self._post(surface, embed=embed, view=table_view(info.id, info.version))
         if message is None:
             return False
@@ -437,6 +467,25 @@ class Surfaces:
         surface.shown = shown
         await self._remember_table(surface, message.id)
         return True
+
+    def _hold_table(self, surface: Surface) -> bool:
+        """Whether a table edit must wait for the end of the interval (a trailing edit is
+        then armed); if not, the edit about to be made starts a new interval."""
+        now = self.clock.now()
+        if now + SLACK >= surface.table_free_at:
+            self._table_edited(surface)
+            return False
+        if surface.table_timer is None:
+
+            def fire() -> None:
+                surface.table_timer = None
+                self.request(surface)
+
+            surface.table_timer = self.clock.call_at(surface.table_free_at, fire)
+        return True
+
+    def _table_edited(self, surface: Surface) -> None:
+        surface.table_free_at = self.clock.now() + self.config.edit_interval
 
     async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
         try:
@@ -448,6 +497,7 @@ class Surfaces:
         """The table is now ``message_id`` showing ``embed`` (set by a click's response)."""
         surface.table_id = message_id
         surface.shown = _shown(embed)
+        self._table_edited(surface)
 
     async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
         """The table becomes the round's summary; the next table is posted below it, so that
@@ -480,20 +530,26 @@ class Surfaces:
         """Post the final standings with the game record attached; True once posted."""
         table = info.table
         assert table is not None
-        embed = final_embed(from_table(table))
-        winners = [s.name for s in over.standings if s.seat in over.winners]
-        embed.set_footer(text=f"Wizard · game {info.id} · the record of the game is attached")
+        files: list[discord.File] = []
         try:
             record = await self.service.game_record(info.id)
         except ServiceError as error:
             log.warning("game %s: no record to attach: %s", info.id, error.message)
-            record = None
-        extra: dict[str, Any] = {}
-        if record is not None:
+        else:
             name = f"wizard-game-{info.id}.json"
-            extra["file"] = discord.File(io.BytesIO(record.encode()), filename=name)
+            files.append(discord.File(io.BytesIO(record.encode()), filename=name))
+        picture = await _scorepad_picture(info.id, table)
+        image = None
+        if picture is not None:
+            name = f"wizard-scorepad-{info.id}.png"
+            files.append(discord.File(io.BytesIO(picture), filename=name))
+            image = f"attachment://{name}"
+        embed = final_embed(table, scorepad_image=image)
+        winners = [s.name for s in over.standings if s.seat in over.winners]
+        embed.set_footer(text=f"Wizard · game {info.id} · the record of the game is attached")
         names = " and ".join(discord.utils.escape_markdown(n) for n in winners) or "nobody"
         content = f"🏁 **Game {info.id} is over.** Congratulations, {names}!"
+        extra: dict[str, Any] = {"files": files} if files else {}
         message = await self._post(surface, content=content, embed=embed, **extra)
         return message is not None
 
@@ -622,17 +678,44 @@ class Surfaces:
         return text, view, seat_view.seat
 
     def remember_hand(
-        self, game_id: int, user_id: int, seat: int, interaction: discord.Interaction[Any]
+        self,
+        game_id: int,
+        user_id: int,
+        seat: int,
+        interaction: discord.Interaction[Any],
+        shown: tuple[str, discord.ui.View | None] | None = None,
     ) -> None:
-        """``interaction``'s response is now ``user_id``'s hand in ``game_id``."""
-        self._hands[(game_id, user_id)] = LiveHand(
-            interaction, seat, self.clock.now() + self.config.hand_lifetime
+        """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
+        ``shown``, its text and buttons, if given): a redraw held back for the hand it
+        replaces is not needed any more."""
+        key = (game_id, user_id)
+        now = self.clock.now()
+        old = self._hands.get(key)
+        if old is not None:
+            _hold(old, None)
+        self._hands[key] = LiveHand(
+            interaction,
+            seat,
+            now + self.config.hand_lifetime,
+            edited_at=now,
+            shown=None if shown is None else _hand_shown(*shown),
         )
 
     def refresh_hands(
-        self, game_id: int, seats: Iterable[int] | None, *, skip: int | None = None
+        self,
+        game_id: int,
+        seats: Iterable[int] | None,
+        *,
+        skip: int | None = None,
+        urgent: bool = True,
     ) -> None:
-        """Redraw the open hands of ``seats`` (every seat if ``None``) of a game."""
+        """Redraw the open hands of ``seats`` (every seat if ``None``) of a game.
+
+        ``urgent``: the hands' buttons change (a turn, a seat changing hands), so they are
+        redrawn at once. Otherwise only their text does, and a hand edited less than
+        ``edit_interval`` ago is redrawn at the end of the interval, unless an urgent
+        redraw or a click's answer shows the latest state first.
+        """
         if not self.config.live_hands:
             return
         wanted = None if seats is None else set(seats)
@@ -643,12 +726,29 @@ class Surfaces:
             if key[0] != game_id or key[1] == skip:
                 continue
             if hand.expires <= now:
-                del self._hands[key]
+                _hold(self._hands.pop(key), None)
                 continue
-            if wanted is None or hand.seat in wanted:
-                self._hand_dirty.add(key)
-                if key not in self._hand_tasks:
-                    self._hand_tasks[key] = asyncio.ensure_future(self._refresh_hand(key))
+            if wanted is not None and hand.seat not in wanted:
+                continue
+            if not urgent and key in self._hand_dirty:
+                continue  # a redraw about to start shows the latest state anyway
+            due = hand.edited_at + self.config.edit_interval
+            if urgent or now + SLACK >= due:
+                _hold(hand, None)
+                self._redraw(key)
+            elif hand.timer is None:
+                _hold(hand, self.clock.call_at(due, functools.partial(self._held_redraw, key)))
+
+    def _held_redraw(self, key: tuple[int, int]) -> None:
+        hand = self._hands.get(key)
+        if hand is not None:
+            hand.timer = None
+            self._redraw(key)
+
+    def _redraw(self, key: tuple[int, int]) -> None:
+        self._hand_dirty.add(key)
+        if key not in self._hand_tasks:
+            self._hand_tasks[key] = asyncio.ensure_future(self._refresh_hand(key))
 
     async def _refresh_hand(self, key: tuple[int, int]) -> None:
         game_id, user_id = key
@@ -664,6 +764,10 @@ class Surfaces:
                 except ServiceError:
                     self._hands.pop(key, None)
                     return
+                shown = _hand_shown(content, view)
+                if shown == hand.shown:
+                    continue  # the message shows exactly this already
+                hand.edited_at = self.clock.now()
                 try:
                     await hand.interaction.edit_original_response(content=content, view=view)
                 except discord.HTTPException as error:
@@ -672,8 +776,36 @@ class Surfaces:
                     if self._hands.get(key) is hand:
                         del self._hands[key]
                     return
+                hand.shown = shown
                 self.stats.hand_refreshes += 1
         except Exception:
             log.exception("refreshing the hand of %s in game %s failed", user_id, game_id)
         finally:
             self._hand_tasks.pop(key, None)
+
+
+async def _scorepad_picture(game_id: int, table: TableView) -> bytes | None:
+    """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
+    that would hold up every other game's clicks); ``None`` if it could not be drawn (the
+    standings then show the scorepad as text)."""
+    if not table.history:
+        return None
+    try:
+        return await asyncio.to_thread(
+            scorepad_png, table.players, table.history, title=f"Game {game_id} · scorepad"
+        )
+    except Exception:
+        log.exception("game %s: the scorepad picture could not be drawn", game_id)
+        return None
+
+
+def _hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
+    """What a hand message shows, comparable with what it showed before."""
+    return content, repr(view.to_components() if view is not None else [])
+
+
+def _hold(hand: LiveHand, timer: TimerHandle | None) -> None:
+    """Replace the hand's held-back redraw (cancelling the one it had)."""
+    if hand.timer is not None:
+        hand.timer.cancel()
+    hand.timer = timer

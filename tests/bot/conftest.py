@@ -28,6 +28,7 @@ from bot.clock import DiscordClock
 from bot.cogs import GameConfig
 from bot.cogs.game import GameCog
 from bot.settings import Settings
+from tests.bot.simtools import VirtualTimers
 from wizard.options import Bidding
 from wizard.record import load, replay
 from wizard.service import GameInfo, GameService, GameStatus, ServiceConfig
@@ -91,6 +92,8 @@ class Sim:
     all_hands: dict[int, set[int]] = field(default_factory=dict)
     """Member id → every hand message they opened."""
     clicks: int = 0
+    virtual_timers: bool = False
+    """The bot's timers fire only through ``env.advance_time`` (see ``VirtualTimers``)."""
 
     @property
     def bot(self) -> WizardBot:
@@ -112,7 +115,12 @@ class Sim:
         await self.service.close()
         clock = DiscordClock()
         self.service = await GameService.open(self.path, clock=clock, config=self.service_config)
-        bot = create_bot(self.settings, service=self.service, clock=clock, game_config=self.config)
+        bot = create_bot(
+            self.settings,
+            service=self.service,
+            clock=bot_clock(self.env) if self.virtual_timers else clock,
+            game_config=self.config,
+        )
         await self.env.restart_bot(bot)
 
     # --- reading the channel ---------------------------------------------------------------
@@ -275,13 +283,17 @@ class Sim:
 
     async def final_standings(self, game_id: int) -> tuple[discord.Message, list[int]]:
         """The final standings message and the scores it shows, checked against a replay of
-        the record file attached to it (RULES §9)."""
+        the record file attached to it (RULES §9); the scorepad picture is attached too."""
         final = [m for m in self.public() if m.content.startswith(f"🏁 **Game {game_id} is over")]
         assert len(final) == 1, [m.content for m in self.public()[-3:]]
         message = final[0]
-        [attachment] = message.attachments
-        assert attachment.filename == f"wizard-game-{game_id}.json"
-        state = replay(load((await attachment.read()).decode()))
+        files = {a.filename: a for a in message.attachments}
+        record, picture = f"wizard-game-{game_id}.json", f"wizard-scorepad-{game_id}.png"
+        assert sorted(files) == sorted([record, picture])
+        png = await files[picture].read()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert message.embeds[0].image.url == f"attachment://{picture}"
+        state = replay(load((await files[record].read()).decode()))
         info = await self.service.get_game(game_id)
         shown = {}
         for line in (message.embeds[0].description or "").splitlines():
@@ -293,6 +305,12 @@ class Sim:
         assert shown == dict(zip(names, state.scores, strict=True))
         assert [s.score for s in sorted(info.standings, key=lambda s: s.seat)] == list(state.scores)
         return message, list(state.scores)
+
+
+def record_file(message: discord.Message) -> discord.Attachment:
+    """The game record (RULES §9) attached to a final standings message."""
+    [record] = [a for a in message.attachments if a.filename.endswith(".json")]
+    return record
 
 
 def with_test_buttons(bot: WizardBot) -> None:
@@ -364,9 +382,11 @@ async def simulation(
     settle_timeout: float = 5.0,
     seed: int | None = 1,
     test_buttons: bool = False,
+    virtual_timers: bool = False,
 ) -> AsyncIterator[Sim]:
     """The bot with a real service on a file under ``tmp_path``, a server, a channel and
-    ``members`` members (ann, bob, cy, ...)."""
+    ``members`` members (ann, bob, cy, ...). With ``virtual_timers`` the bot's own timers
+    (edit pacing, pings, retries) fire only when the test advances SimCord's clock."""
     path = tmp_path / "wizard.db"
     clock = DiscordClock()
     service_config = ServiceConfig(computer_delay=computer_delay)
@@ -375,23 +395,36 @@ async def simulation(
     if seed is not None:
         counter = iter(range(seed, seed + 10_000))
         seeds = lambda: next(counter)  # noqa: E731
-    game_config = config or GameConfig(ping_delay=None, seeds=seeds)
+    # No edit pacing unless a test asks for it: SimCord would wait for each trailing edit's
+    # timer in real time (it is shorter than the settle timeout).
+    game_config = config or GameConfig(ping_delay=None, edit_interval=0.0, seeds=seeds)
     settings = Settings(shard_count=1)
-    bot = create_bot(settings, service=service, clock=clock, game_config=game_config)
+    timers = VirtualTimers() if virtual_timers else None
+    bot = create_bot(settings, service=service, clock=timers or clock, game_config=game_config)
     if test_buttons:
         with_test_buttons(bot)
     sim: Sim | None = None
     try:
         async with simcord.run(bot, shard_count=1, settle_timeout=settle_timeout) as env:
+            if timers is not None:
+                timers.env = env
             guild = env.create_guild("Wizard server")
             channel = guild.create_text_channel("wizard")
             people = [guild.add_member(env.create_user(n)) for n in NAMES[:members]]
             sim = Sim(
                 env, service, path, settings, game_config, service_config, guild, channel, people
             )
+            sim.virtual_timers = virtual_timers
             yield sim
     finally:
         await (sim.service if sim is not None else service).close()
+
+
+def bot_clock(env: simcord.Env) -> VirtualTimers:
+    """A clock for a new bot in ``env`` whose timers wait for virtual time."""
+    timers = VirtualTimers()
+    timers.env = env
+    return timers
 
 
 def secret_mark(bidding: Bidding) -> str:

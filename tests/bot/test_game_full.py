@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import Sim, buttons, simulation, verb_of
+from tests.bot.conftest import Sim, buttons, record_file, simulation, verb_of
 from wizard.cards import Card
 from wizard.options import Bidding, Options
 from wizard.record import GameRecord, load
@@ -125,7 +125,7 @@ async def full_game(
         end = await sim.play(info.id, random.Random(rng_seed), step=watch)
         assert end.status is GameStatus.FINISHED
         message, scores = await sim.final_standings(info.id)
-        record = load((await message.attachments[0].read()).decode())
+        record = load((await record_file(message).read()).decode())
         watch.check_cards(record)
         check_hands_are_private(sim)
         # Every player opened their hand once: it then kept itself up to date.
@@ -155,6 +155,25 @@ async def test_six_players_secret_bids(tmp_path: Path) -> None:
     assert record.options == Options(bidding=Bidding.SECRET)
     assert len(record.rounds) == 10
     assert watch.bids_checked > 0 and "🔒 secret" in watch.marks_seen
+
+
+async def test_standings_without_a_picture_show_the_scorepad_as_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> bytes:
+        raise OSError("no picture today")
+
+    monkeypatch.setattr("bot.cogs.surfaces.scorepad_png", broken)
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=2)
+        end = await sim.play(info.id, random.Random(9))
+        assert end.status is GameStatus.FINISHED
+        [final] = [m for m in sim.public() if m.content.startswith(f"🏁 **Game {info.id} is over")]
+        assert [a.filename for a in final.attachments] == [f"wizard-game-{info.id}.json"]
+        load((await record_file(final).read()).decode())
+        assert "```" in (final.embeds[0].description or "")  # the scorepad, as text
+        assert not final.embeds[0].image
 
 
 def test_card_pattern_reads_rendered_cards() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,48 +15,65 @@ import pytest
 
 from bot.cogs import GameConfig
 from tests.bot.conftest import Sim, buttons, simulation, verb_of
+from tests.bot.simtools import RestKind, rest_kinds
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
 
-def kind(method: str, path: str) -> str:
-    if path.startswith("/interactions/"):
-        return "response"
-    if path.startswith("/webhooks/") and method == "PATCH":
-        return "hand"
-    if path.startswith("/channels/") and method == "PATCH":
-        return "edit"
-    if path.startswith("/channels/") and method == "POST":
-        return "post"
-    return f"{method} {path.split('/')[1]}"
+async def four_rounds_of_people(
+    sim: Sim, check: Callable[[Counter[RestKind]], None] | None = None
+) -> tuple[int, Counter[RestKind]]:
+    """Three people play rounds 1-4 by clicks (``check`` sees each click's REST calls): the
+    number of actions, and the REST calls they made, by kind."""
+    ann, bob, cy = sim.members
+    info = await sim.lobby(ann, [bob, cy])
+    for member in sim.members:
+        await sim.open_hand(member)
+    rng = random.Random(1)
+    start = len(sim.env.http_requests)
+    actions = 0
+    while True:
+        now = await sim.service.get_game(info.id)
+        assert now.table is not None
+        if now.table.round > 4:
+            break
+        [mover] = await sim.to_act(info.id)
+        before = len(sim.env.http_requests)
+        await sim.act(mover, rng.choice)
+        actions += 1
+        if check is not None:
+            check(rest_kinds(sim.env.http_requests[before:]))
+    return actions, rest_kinds(sim.env.http_requests[start:])
 
 
 async def test_rest_calls_per_action_in_a_game_of_people(tmp_path: Path) -> None:
+    def check(calls: Counter[RestKind]) -> None:
+        assert calls[RestKind.RESPONSE] == 1  # one answer per click, nothing else needed
+        assert calls[RestKind.EDIT] <= 2  # the table (and at a round's end, the summary)
+        assert calls[RestKind.WEBHOOK_EDIT] <= 3  # at a new deal: every hand
+
     async with simulation(tmp_path, members=3) as sim:
-        ann, bob, cy = sim.members
-        info = await sim.lobby(ann, [bob, cy])
-        for member in sim.members:
-            await sim.open_hand(member)
-        rng = random.Random(1)
-        start = len(sim.env.http_requests)
-        actions = 0
-        while True:
-            now = await sim.service.get_game(info.id)
-            assert now.table is not None
-            if now.table.round > 4:
-                break
-            [mover] = await sim.to_act(info.id)
-            before = len(sim.env.http_requests)
-            await sim.act(mover, rng.choice)
-            actions += 1
-            calls = Counter(kind(r.method, r.path) for r in sim.env.http_requests[before:])
-            assert calls["response"] == 1  # one answer per click, nothing else needed
-            assert calls["edit"] <= 2  # the table (and at a round's end, the summary)
-            assert calls["hand"] <= len(sim.members)  # only at a new deal: every hand
-        total = Counter(kind(r.method, r.path) for r in sim.env.http_requests[start:])
-        assert total["response"] == actions
+        actions, total = await four_rounds_of_people(sim, check)
+        assert total[RestKind.RESPONSE] == actions
         # Per action: the response, one table edit, the next player's hand coming alive.
         assert sum(total.values()) <= 3 * actions + 3 * 4
+
+
+async def test_a_fast_game_costs_the_answer_and_the_next_players_buttons(
+    tmp_path: Path,
+) -> None:
+    """Clicks at one virtual instant, with edit pacing (the default): no table edit within a
+    round; an action costs its answer and, when someone else acts next, their hand's
+    buttons; each round adds its summary and the next table."""
+    seeds = iter(range(1, 100))
+    config = GameConfig(ping_delay=None, seeds=lambda: next(seeds))
+    async with simulation(tmp_path, members=3, config=config, virtual_timers=True) as sim:
+        actions, total = await four_rounds_of_people(sim)
+        assert total[RestKind.RESPONSE] == actions
+        assert total[RestKind.WEBHOOK_EDIT] <= actions
+        assert total[RestKind.EDIT] == 4  # the tables of rounds 1-4 became their summaries
+        assert total[RestKind.POST] == 4  # the tables of rounds 2-5
+        assert sum(total.values()) <= 2 * actions + 2 * 4
 
 
 async def test_table_edits_are_coalesced(tmp_path: Path) -> None:
@@ -104,7 +122,9 @@ def callback_type(sim: Sim, result: Any) -> int:
 
 async def test_slow_service_answers_in_time(tmp_path: Path) -> None:
     seeds = iter(range(1, 100))
-    config = GameConfig(ping_delay=None, defer_after=0.05, seeds=lambda: next(seeds))
+    config = GameConfig(
+        ping_delay=None, edit_interval=0.0, defer_after=0.05, seeds=lambda: next(seeds)
+    )
     async with simulation(tmp_path, members=3, config=config) as sim:
         ann, bob, cy = sim.members
         create = sim.service.create_game

@@ -23,7 +23,7 @@ def pings(sim: Sim) -> list[str]:
 
 async def test_idle_player_is_played_for_and_pinged_once(tmp_path: Path) -> None:
     seeds = iter(range(1, 100))
-    config = GameConfig(ping_delay=20.0, seeds=lambda: next(seeds))
+    config = GameConfig(ping_delay=20.0, edit_interval=0.0, seeds=lambda: next(seeds))
     async with simulation(tmp_path, members=2, config=config) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=4, turn_timer=30)
@@ -61,7 +61,7 @@ async def test_idle_player_is_played_for_and_pinged_once(tmp_path: Path) -> None
 
 async def test_ping_at_once_and_a_hand_that_expired(tmp_path: Path) -> None:
     seeds = iter(range(1, 100))
-    config = GameConfig(ping_delay=0.0, seeds=lambda: next(seeds))
+    config = GameConfig(ping_delay=0.0, edit_interval=0.0, seeds=lambda: next(seeds))
     async with simulation(tmp_path, members=3, config=config) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy])

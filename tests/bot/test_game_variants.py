@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import buttons, simulation, verb_of
+from tests.bot.conftest import buttons, record_file, simulation, verb_of
 from wizard.options import Bidding, Options
 from wizard.record import load
 from wizard.rules import deal_next_round, new_game
@@ -66,7 +66,7 @@ async def test_variant_played_through(
         end = await sim.play(info.id, rng)
         assert end.status is GameStatus.FINISHED
         message, _ = await sim.final_standings(info.id)
-        record = load((await message.attachments[0].read()).decode())
+        record = load((await record_file(message).read()).decode())
         assert record.options == options
         assert len(record.rounds) == (12 if options.single_suit else 60 // seats)
         assert clicked["bid"] > 0 and clicked["play"] > 0
@@ -110,5 +110,5 @@ async def test_dealer_names_trump_after_a_turned_wizard(tmp_path: Path) -> None:
         end = await sim.play(info.id, random.Random(1))
         assert end.status is GameStatus.FINISHED
         message, _ = await sim.final_standings(info.id)
-        record = load((await message.attachments[0].read()).decode())
+        record = load((await record_file(message).read()).decode())
         assert record.rounds[0].turned == "Z" and record.rounds[0].trump == "G"

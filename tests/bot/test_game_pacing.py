@@ -1,0 +1,222 @@
+"""Edit pacing (``GameConfig.edit_interval``): a game's table is edited at most once per
+interval, at once after a quiet spell and then once at the interval's end with the latest
+state; round summaries and the final standings are never held back; a computer card a second
+is each shown; a held-back hand redraw gives way to a redraw for the player's turn; a
+failed or lost trailing edit is repaired; the click's own answer never waits.
+
+The bot's timers here fire only when the test moves SimCord's clock (``virtual_timers``), so
+"the same instant" and "one second later" mean exactly that."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.cogs import GameConfig
+from bot.cogs.surfaces import table_embed_of
+from tests.bot.conftest import Sim, simulation
+from tests.bot.simtools import RestKind, rest_kinds
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+INTERVAL = GameConfig().edit_interval
+DELAY = 1.0
+"""The service's computer delay (its default)."""
+
+
+def paced(**changes: object) -> GameConfig:
+    seeds = iter(range(1, 1000))
+    fields: dict[str, object] = {
+        "ping_delay": None,
+        "edit_interval": INTERVAL,
+        "seeds": lambda: next(seeds),
+    }
+    return GameConfig(**{**fields, **changes})  # type: ignore[arg-type]
+
+
+async def table_is_current(sim: Sim, game_id: int) -> bool:
+    """Whether the table message shows the game as the service has it now."""
+    info = await sim.service.get_game(game_id)
+    assert info.table_message_id is not None
+    shown = sim.message(info.table_message_id).embeds[0].to_dict()
+    return shown == table_embed_of(info).to_dict()
+
+
+async def one_move(sim: Sim, game_id: int, rng: random.Random) -> dict[RestKind, int]:
+    """A click by whoever must act; the REST calls it caused, by kind."""
+    [mover] = await sim.to_act(game_id)
+    before = len(sim.env.http_requests)
+    result = await sim.act(mover, rng.choice)
+    assert result.acknowledged and result.response is not None  # answered at once
+    return dict(rest_kinds(sim.env.http_requests[before:]))
+
+
+@contextlib.asynccontextmanager
+async def three_people(tmp_path: Path) -> AsyncIterator[tuple[Sim, int]]:
+    """A started game of three people, each with their hand open, after a quiet spell."""
+    async with simulation(tmp_path, members=3, config=paced(), virtual_timers=True) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        await sim.env.advance_time(2 * INTERVAL)
+        yield sim, info.id
+
+
+async def test_leading_edit_at_once_then_one_trailing_edit_with_the_latest_state(
+    tmp_path: Path,
+) -> None:
+    async with three_people(tmp_path) as (sim, game):
+        rng = random.Random(3)
+        calls = await one_move(sim, game, rng)
+        assert calls.get(RestKind.EDIT) == 1  # after a quiet spell: at once
+        assert await table_is_current(sim, game)
+        for _ in range(2):  # two more moves within the interval: held back
+            calls = await one_move(sim, game, rng)
+            assert calls.get(RestKind.RESPONSE) == 1
+            assert RestKind.EDIT not in calls
+        assert not await table_is_current(sim, game)
+
+        before = len(sim.env.http_requests)
+        await sim.env.advance_time(INTERVAL)
+        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.EDIT: 1}
+        assert await table_is_current(sim, game)  # the trailing edit shows the latest state
+        before = len(sim.env.http_requests)
+        await sim.env.advance_time(5 * INTERVAL)
+        assert len(sim.env.http_requests) == before  # nothing more to show
+
+
+async def test_summaries_and_standings_are_never_held_back(tmp_path: Path) -> None:
+    """A whole game at one virtual instant: the table is never edited during a round (every
+    edit would be inside the interval), yet every round is summed up and the standings, with
+    the scorepad picture, are posted."""
+    config = paced()
+    async with simulation(tmp_path, members=1, config=config, virtual_timers=True) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=2)
+        start = len(sim.env.http_requests)
+        end = await sim.play(info.id, random.Random(5))
+        assert end.status is GameStatus.FINISHED
+        assert end.table is not None
+        rounds = end.table.num_rounds
+        calls = rest_kinds(sim.env.http_requests[start:])
+        assert calls[RestKind.EDIT] == rounds  # each table became its round's summary
+        assert calls[RestKind.POST] == rounds  # the next tables, and the standings
+        titles = [m.embeds[0].title for m in sim.public() if m.embeds]
+        for number in range(1, rounds + 1):
+            assert f"Round {number} of {rounds} scored" in titles
+        await sim.final_standings(info.id)
+        before = len(sim.env.http_requests)
+        await sim.env.advance_time(5 * INTERVAL)
+        assert len(sim.env.http_requests) == before  # no edit left over after the game
+
+
+async def test_each_computer_card_is_shown(tmp_path: Path) -> None:
+    """Computers move a second apart (the service's delay): each of their moves is on the
+    table before the next one is made, never merged into it."""
+    async with simulation(
+        tmp_path,
+        members=1,
+        config=paced(),
+        computer_delay=DELAY,
+        settle_timeout=DELAY / 2,  # the computers' timers wait for virtual time
+        virtual_timers=True,
+    ) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=3)
+        rng = random.Random(8)
+        computer_versions: set[int] = set()
+        shown: set[int] = set()
+        for _ in range(6):
+            await sim.play(info.id, rng, until=lambda i: ann.id not in waiting_users(i))
+            while True:
+                await sim.env.advance_time(DELAY / 8)
+                now = await sim.service.get_game(info.id)
+                if ann.id in waiting_users(now) or now.status is not GameStatus.ACTIVE:
+                    break
+                computer_versions.add(now.version)
+                if await table_is_current(sim, info.id):
+                    shown.add(now.version)
+        assert len(computer_versions) >= 12
+        # Every state a computer's move made was on the table before the next move.
+        assert shown == computer_versions
+
+
+def waiting_users(info: object) -> set[int]:
+    table = info.table  # type: ignore[attr-defined]
+    seats = info.seats  # type: ignore[attr-defined]
+    if table is None:
+        return set()
+    return {seats[s].user_id for s in table.to_act if not seats[s].computer_controlled}
+
+
+async def test_a_refused_leading_edit_is_repaired_by_the_trailing_edit(tmp_path: Path) -> None:
+    async with three_people(tmp_path) as (sim, game):
+        rng = random.Random(4)
+        sim.env.inject_error("PATCH", f"/channels/{sim.channel.id}/messages/*", status=503)
+        calls = await one_move(sim, game, rng)
+        assert calls.get(RestKind.EDIT) == 1  # tried at once, refused
+        assert sim.cog.surfaces.stats.failures == 1
+        await one_move(sim, game, rng)
+        assert not await table_is_current(sim, game)
+        await sim.env.advance_time(INTERVAL)
+        assert await table_is_current(sim, game)
+
+
+async def test_a_trailing_edit_lost_in_a_restart_is_made_by_the_next_update(
+    tmp_path: Path,
+) -> None:
+    async with three_people(tmp_path) as (sim, game):
+        rng = random.Random(6)
+        await one_move(sim, game, rng)
+        await one_move(sim, game, rng)  # held back for the interval's end...
+        assert not await table_is_current(sim, game)
+        await sim.restart()  # ...which this process never reaches
+        await sim.env.advance_time(2 * INTERVAL)
+        assert not await table_is_current(sim, game)
+        calls = await one_move(sim, game, rng)
+        assert calls.get(RestKind.EDIT) == 1  # the new process shows the latest state
+        assert await table_is_current(sim, game)
+
+
+async def test_a_held_back_hand_redraw_gives_way_to_the_players_turn(tmp_path: Path) -> None:
+    """Round 1 played at one instant: the new deal redraws at once only the hand whose turn
+    it is; the others, edited moments ago, show the new cards at the interval's end."""
+    async with three_people(tmp_path) as (sim, game):
+        rng = random.Random(2)
+        while True:
+            info = await sim.service.get_game(game)
+            assert info.table is not None
+            if info.table.round == 2:
+                break
+            await one_move(sim, game, rng)
+        [first] = await sim.to_act(game)
+        shown = {m.name: sim.hand(m).content for m in sim.members}  # type: ignore[union-attr]
+        assert "Round 2 of" in shown[first.name]  # its turn: redrawn at once
+        # The others still show round 1 (the last card's player may see round 2 already,
+        # if the deal came with their click's answer).
+        waiting = [m for m in sim.members if m is not first and "Round 1 of" in shown[m.name]]
+        assert waiting, shown
+        before = len(sim.env.http_requests)
+        await sim.env.advance_time(INTERVAL)
+        redraws = rest_kinds(sim.env.http_requests[before:])
+        assert redraws == {RestKind.WEBHOOK_EDIT: len(waiting)}  # one each, at the end
+        for member in sim.members:
+            assert "Round 2 of" in sim.hand(member).content  # type: ignore[union-attr]
+
+
+async def test_a_hand_that_would_look_the_same_is_not_redrawn(tmp_path: Path) -> None:
+    async with three_people(tmp_path) as (sim, game):
+        await one_move(sim, game, random.Random(1))
+        await sim.env.advance_time(2 * INTERVAL)
+        sim.cog.surfaces.refresh_hands(game, None)  # brings every open hand up to date
+        await sim.cog.surfaces.idle()
+        before = len(sim.env.http_requests)
+        sim.cog.surfaces.refresh_hands(game, None)
+        await sim.cog.surfaces.idle()
+        assert len(sim.env.http_requests) == before  # nothing would change: no edit
