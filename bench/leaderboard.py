@@ -17,7 +17,10 @@ Then it opens the file through ``Store.open`` (migrating it to ``--schema``, def
 latest, and timing that) and times, through ``GameService`` as the bot calls it, each
 leaderboard order on the first page and on the last (the deepest OFFSET), the rating
 board with a minimum of 10 games, ``player_stats``, and ``recent_games`` (first page and a
-page 5,000 games back). Each figure is p50/p99 of ``--repeat`` calls, in milliseconds.
+page 5,000 games back); then the community queries of ``/wizard leaderboard`` and
+``/wizard stats`` (``GameService.board`` with a random reader's own rank, with and without
+the computer players' lines of migration 5, and ``player_card``). Each figure is p50/p99
+of ``--repeat`` calls, in milliseconds.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from openskill.models import PlackettLuce
 from wizard.options import Options
 from wizard.service import GameService, LeaderboardOrder
 from wizard.service.results import default_rating, ordinal
-from wizard.store import LATEST, Store, repo
+from wizard.store import LATEST, Store, boards, repo
 
 GUILDS = (  # (guild id, share of the games, players)
     (800_000_000_000_000_001, 0.60, 20_000),
@@ -255,7 +258,7 @@ async def timed(
     if p99 >= TARGET_P99_MS:
         failed.append(label)
     flag = "" if p99 < TARGET_P99_MS else f"   <-- over {TARGET_P99_MS:g} ms"
-    print(f"  {label:<44} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms{flag}")
+    print(f"  {label:<52} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms{flag}")
 
 
 def plans(path: Path) -> None:
@@ -269,10 +272,18 @@ def plans(path: Path) -> None:
                 for order in repo.LEADERBOARD_ORDER
             },
             "history": (repo.recent_games_sql(cursor=True), (BIG, 2e9, 0, 10)),
+            **{
+                f"ahead {order}": (sql, (BIG, 5, *key))
+                for (order, sql), key in zip(
+                    boards.AHEAD_SQL.items(), [(0.0, 10, 0), (3, 0.0, 0), (500, 10, 0)], strict=True
+                )
+            },
+            "form": (boards.FORM_SQL, (BIG, USER_BASE + 5, 5)),
+            "options": (boards.OPTION_COUNTS_SQL, (BIG, USER_BASE + 5)),
         }
         for name, (sql, params) in queries.items():
             steps = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
-            print(f"  plan {name:<8} {' / '.join(steps)}")
+            print(f"  plan {name:<14} {' / '.join(steps)}")
     finally:
         conn.close()
 
@@ -319,9 +330,45 @@ async def measure(path: Path, schema: int, repeat: int, seed: int) -> list[str]:
             back += len(games)
         history = partial(service.recent_games, BIG, before=games[-1].id)
         await timed(f"recent_games {back:,} games back", history, repeat, failed)
+        await community(service, repeat, failed, rng)
     finally:
         await store.close()
     return failed
+
+
+async def community(
+    service: GameService, repeat: int, failed: list[str], rng: random.Random
+) -> None:
+    """The queries of /wizard leaderboard and /wizard stats (``wizard.service.boards``): a
+    page with the reader's own rank (a random player, most of them far off the page), with
+    and without the computer players' lines, and a player's whole statistics card."""
+    readers = itertools.cycle([USER_BASE + rng.randrange(20_000) for _ in range(repeat + 2)])
+    for computers in (False, True):
+        await service.update_settings(BIG, computers_on_boards=computers)
+        tag = " +computers" if computers else ""
+        for order in LeaderboardOrder:
+            first = await service.board(BIG, order=order, per_page=10)
+            if order is LeaderboardOrder.RATING:
+                shown = sum(1 for line in first.lines if line.is_computer)
+                print(
+                    f"board {order.value}{tag}: {first.total} lines (min {first.min_games}"
+                    f" games), {first.pages} pages, {shown} computer line(s) on page 1"
+                )
+            for page in (1, first.pages):
+                label = f"board {order.value}{tag} page {page}" + (" (last)" if page > 1 else "")
+
+                async def board(order: LeaderboardOrder = order, page: int = page) -> object:
+                    return await service.board(
+                        BIG, order=order, page=page, per_page=10, viewer_id=next(readers)
+                    )
+
+                await timed(label + " +own rank", board, repeat, failed)
+
+    async def card() -> object:
+        return await service.player_card(BIG, next(readers))
+
+    await timed("player_card (random player)", card, repeat, failed)
+    await service.update_settings(BIG, computers_on_boards=False)
 
 
 def machine() -> str:

@@ -5,11 +5,12 @@ Pure functions of public data only (R8.1): the players' names and the scored rou
 are 960 px wide (Discord shows them inline without scaling them down much), on an opaque
 dark background that reads in Discord's dark and light themes alike.
 
-The font is Pillow's built-in one (``ImageFont.load_default(size=...)``, Aileron), so
-nothing depends on the fonts of the machine. It draws ASCII only: names are folded to it
-(``Zoë Müller`` → ``Zoe Muller``), characters with no ASCII form (emoji, CJK) are
-dropped, and a name left empty becomes ``Seat N``. ``font_file`` takes a TrueType file
-with more glyphs instead; the same check then keeps what that font can draw.
+The font is DejaVu Sans (regular and bold), shipped in ``bot/fonts`` with its licence, so
+nothing depends on the fonts of the machine and every Latin, Greek and Cyrillic name draws
+as it is written (``Jürgen``, ``Zoë``, ``Łukasz``, ``Σοφία``, ``Жанна``). What it cannot draw
+(emoji, CJK) is folded to a letter it has when Unicode gives one, else dropped, and a name
+left empty becomes ``Seat N``. ``font_file`` takes another TrueType file instead (bold is
+then drawn with a stroke); the same check keeps what that font can draw.
 
 Text on the pictures comes from :class:`ScorepadLabels` and :class:`ChartLabels` (English
 by default), so that a translation layer can pass its own.
@@ -22,17 +23,23 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 import math
 import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
 from wizard.cards import Suit, Theme
 from wizard.view import RoundSummary
+
+if TYPE_CHECKING:
+    from bot.i18n import Texts
+
+log = logging.getLogger(__name__)
 
 Box = tuple[int, int, int, int]
 """Left, top, right, bottom in pixels of the final picture (right and bottom exclusive)."""
@@ -114,6 +121,33 @@ class ChartLabels:
     """A name with nothing the font can draw (seats count from 1)."""
 
 
+def scorepad_labels(t: Texts) -> ScorepadLabels:
+    """The scorepad's words in the language of ``t`` (``texts(settings.language)`` for a
+    public picture, ``texts(interaction.locale)`` for a private one)."""
+    return ScorepadLabels(
+        title=t("Scorepad"),
+        round=t("Round"),
+        trump=t("Trump"),
+        bid_won=t("bid/won"),
+        score=t("score"),
+        total=t("Total"),
+        winner=t("Winner: {names} with {points} points", names="{names}", points="{points}"),
+        winners=t("Winners: {names} with {points} points", names="{names}", points="{points}"),
+        joiner=t(" and "),
+        seat=t("Seat {n}", n="{n}"),
+    )
+
+
+def chart_labels(t: Texts) -> ChartLabels:
+    """The score chart's words in the language of ``t``."""
+    return ChartLabels(
+        title=t("Score by round"),
+        x_axis=t("Round"),
+        y_axis=t("Points"),
+        seat=t("Seat {n}", n="{n}"),
+    )
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -147,12 +181,26 @@ _FOLDS: Final = {
 """Letters that Unicode does not decompose into an ASCII base letter and an accent."""
 
 
+FONTS: Final = Path(__file__).parent / "fonts"
+"""The fonts shipped with the bot (see ``LICENSE.txt`` there)."""
+REGULAR_FONT: Final = FONTS / "DejaVuSans.ttf"
+BOLD_FONT: Final = FONTS / "DejaVuSans-Bold.ttf"
+
+
 @functools.lru_cache(maxsize=64)
-def _font(size: int, font_file: str | None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The font at ``size`` pixels of the drawing (which is SCALE times the picture)."""
+def _font(
+    size: int, font_file: str | None, bold: bool = False
+) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The font at ``size`` pixels of the drawing (which is SCALE times the picture):
+    ``font_file``, or the shipped DejaVu Sans (its bold face when ``bold``)."""
     if font_file is not None:
         return ImageFont.truetype(font_file, size)
-    return ImageFont.load_default(size=size)
+    try:
+        return ImageFont.truetype(str(BOLD_FONT if bold else REGULAR_FONT), size)
+    except OSError:
+        # An installation without its package data: ASCII pictures beat no pictures.
+        log.warning("the fonts in %s are missing; pictures fall back to ASCII", FONTS)
+        return ImageFont.load_default(size=size)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -217,8 +265,12 @@ class _Canvas:
         self.image = Image.new("RGB", (width * SCALE, height * SCALE), BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
 
-    def font(self, size: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-        return _font(round(size * SCALE), self.font_file)
+    def font(self, size: float, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+        return _font(round(size * SCALE), self.font_file, bold and self.font_file is None)
+
+    def stroke(self, bold: bool) -> int:
+        """A stroke of the text's own colour: the bold face of a font file without one."""
+        return 1 if bold and self.font_file is not None else 0
 
     def rect(self, box: Box, fill: RGB, radius: float = 0) -> None:
         scaled = [v * SCALE for v in box]
@@ -233,8 +285,8 @@ class _Canvas:
         self.draw.line(scaled, fill=fill, width=max(1, round(width * SCALE)), joint="curve")
 
     def text_width(self, text: str, size: float, bold: bool = False) -> float:
-        stroke = 1 if bold else 0
-        return self.draw.textlength(text, font=self.font(size)) / SCALE + 2 * stroke / SCALE
+        length = self.draw.textlength(text, font=self.font(size, bold))
+        return length / SCALE + 2 * self.stroke(bold) / SCALE
 
     def text(
         self,
@@ -246,24 +298,24 @@ class _Canvas:
         anchor: str = "lm",
         bold: bool = False,
     ) -> None:
-        # A stroke of the text's own colour is the bold face the built-in font lacks.
         self.draw.text(
             (xy[0] * SCALE, xy[1] * SCALE),
             text,
-            font=self.font(size),
+            font=self.font(size, bold),
             fill=fill,
             anchor=anchor,
-            stroke_width=1 if bold else 0,
+            stroke_width=self.stroke(bold),
             stroke_fill=fill,
         )
 
     def fit(self, text: str, size: float, width: float, bold: bool = False) -> str:
-        """``text``, shortened with "..." to fit ``width`` pixels."""
+        """``text``, shortened with an ellipsis to fit ``width`` pixels."""
         if self.text_width(text, size, bold) <= width:
             return text
-        while text and self.text_width(text + "...", size, bold) > width:
+        dots = "…" if _drawable("…", self.font_file) else "..."
+        while text and self.text_width(text + dots, size, bold) > width:
             text = text[:-1]
-        return text.rstrip() + "..."
+        return text.rstrip() + dots
 
     def marker(self, kind: str, x: float, y: float, r: float, fill: RGB) -> None:
         draw = self.draw

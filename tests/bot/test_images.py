@@ -14,21 +14,27 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops
 
+from bot.i18n import texts
 from bot.images import (
+    BOLD_FONT,
     CHART_HEIGHT,
+    FONTS,
     GOLD,
     MADE,
     MISSED,
     PLAYER_COLOURS,
+    REGULAR_FONT,
     SUIT_COLOURS,
     WIDTH,
     Box,
     ChartLabels,
     ScorepadLabels,
+    chart_labels,
     chart_layout,
     drawable_text,
     final_winners,
     score_chart_png,
+    scorepad_labels,
     scorepad_layout,
     scorepad_png,
 )
@@ -215,15 +221,36 @@ def test_scorepad_differs_for_different_games_and_repeats_for_the_same() -> None
     assert pad_a != scorepad_png(b.players, b.history)
 
 
-def test_names_the_font_cannot_draw_are_folded_or_replaced() -> None:
-    assert drawable_text("Zoë Müller-SStraße") == "Zoe Muller-SStrasse"
-    assert drawable_text("🔥 Max 🔥") == "Max"
-    assert drawable_text("日本") == ""
+def test_the_shipped_font_draws_latin_greek_and_cyrillic_names() -> None:
+    assert REGULAR_FONT.is_file() and BOLD_FONT.is_file()
+    assert REGULAR_FONT.parent == BOLD_FONT.parent == FONTS
+    licence = (FONTS / "LICENSE.txt").read_text()
+    assert "Bitstream Vera Fonts Copyright" in licence and "Arev Fonts Copyright" in licence
+    for name in ("Jürgen", "Zoë Müller-Straße", "Łukasz", "Ærøskøbing", "Σοφία", "Жанна", "Çağla"):
+        assert drawable_text(name) == name
     table = finished(3, seed=4)
     history = table.history
-    # Folded names draw exactly as their ASCII forms; an empty one becomes "Seat n".
-    assert scorepad_png(["Zoë", "日本", "Cy"], history) == scorepad_png(
-        ["Zoe", "Seat 2", "Cy"], history
+    # Accents are drawn, not folded away: "Zoë" is not "Zoe".
+    accented = scorepad_png(["Jürgen", "Zoë", "Łukasz"], history)
+    assert accented != scorepad_png(["Jurgen", "Zoe", "Lukasz"], history)
+    lay = scorepad_layout(3, len(history))
+    plain = scorepad_png(["Jürgen", "Zoe", "Łukasz"], history)
+    assert only_in(accented, plain, lay.name_box(1), lay.footer_box())  # (and the winners' line)
+    chart = score_chart_png(["Jürgen", "Σοφία", "Жанна"], history)
+    assert chart != score_chart_png(["Jurgen", "Sofia", "Zhanna"], history)
+
+
+def test_what_the_font_cannot_draw_is_folded_or_replaced() -> None:
+    assert drawable_text("🔥 Max 🔥") == "Max"
+    assert drawable_text("日本") == ""
+    # Letters with a drawable compatibility form are folded to it.
+    assert drawable_text("Ｚｏë") == "Zoë"
+    assert drawable_text("𝐀𝐧𝐧") == "Ann"
+    table = finished(3, seed=4)
+    history = table.history
+    # An empty name becomes "Seat n"; emoji are dropped.
+    assert scorepad_png(["Zoë", "日本", "🔥Cy"], history) == scorepad_png(
+        ["Zoë", "Seat 2", "Cy"], history
     )
     labels = ScorepadLabels(seat="Platz {n}", total="Gesamt", round="Runde")
     assert scorepad_png(["Ann", "🙂", "Cy"], history, labels=labels) == scorepad_png(
@@ -231,6 +258,38 @@ def test_names_the_font_cannot_draw_are_folded_or_replaced() -> None:
     )
     assert scorepad_png(["Ann", "Bo", "Cy"], history, labels=labels) != scorepad_png(
         ["Ann", "Bo", "Cy"], history
+    )
+
+
+def test_another_font_file_can_be_given() -> None:
+    table = finished(3, seed=4)
+    shipped = scorepad_png(table.players, table.history)
+    bold = scorepad_png(table.players, table.history, font_file=BOLD_FONT)
+    assert image(bold).size == image(shipped).size and bold != shipped
+    assert score_chart_png(table.players, table.history, font_file=str(BOLD_FONT)).startswith(
+        PNG_SIGNATURE
+    )
+
+
+def test_labels_come_from_the_translation_layer() -> None:
+    class Upper:
+        def __call__(self, message: str, /, **params: object) -> str:
+            return (
+                message.upper()
+                .replace("{NAMES}", "{names}")
+                .replace("{POINTS}", "{points}")
+                .replace("{N}", "{n}")
+                .format(**params)
+            )
+
+    pad = scorepad_labels(Upper())  # type: ignore[arg-type]
+    assert (pad.title, pad.round, pad.seat) == ("SCOREPAD", "ROUND", "SEAT {n}")
+    assert pad.winner.format(names="A", points=3) == "WINNER: A WITH 3 POINTS"
+    assert chart_labels(texts("en")) == ChartLabels()
+    assert scorepad_labels(texts("en")) == ScorepadLabels()
+    table = finished(3, seed=4)
+    assert scorepad_png(table.players, table.history, labels=pad) != scorepad_png(
+        table.players, table.history
     )
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from wizard.ai import LEVELS
+from wizard.cards import Theme
 from wizard.options import Options
 
 MIN_TURN_SECONDS = 10.0
@@ -32,6 +34,21 @@ class GuildSettings(BaseModel):
     """Open games (lobby or running) allowed at once in one channel."""
     computer_level: str = "random"
     """Level of computer players added to lobbies and of those that take over seats."""
+    threads: bool = False
+    """Each new game gets a thread of its own (the channel keeps one line per game)."""
+    computers_on_boards: bool = False
+    """Computer players (one line per level) appear on the leaderboards."""
+    rated_min_games: int = Field(default=5, ge=1, le=100)
+    """Games a player needs before the rating and average boards rank them, so that one
+    lucky game does not top a board."""
+    language: str = "en"
+    """Language of the public messages (lobby, table, summaries): one of :attr:`LANGUAGES`."""
+    theme: Theme = Theme.CLASSIC
+    """How cards look: the classic colour codes, or a standard deck's suits (R1.5)."""
+
+    LANGUAGES: ClassVar[tuple[str, ...]] = ("en", "de", "it", "es", "pt", "ca")
+    """Language codes with a catalogue (the bot's translation layer has the same list; the
+    service keeps its own so that it never imports the bot)."""
 
     @field_validator("computer_level")
     @classmethod
@@ -39,6 +56,16 @@ class GuildSettings(BaseModel):
         if value not in LEVELS:
             raise ValueError(f"unknown computer level {value!r}; choose one of {', '.join(LEVELS)}")
         return value
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        code = value.strip().lower()
+        if code not in cls.LANGUAGES:
+            raise ValueError(
+                f"unknown language {value!r}; choose one of {', '.join(cls.LANGUAGES)}"
+            )
+        return code
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,555 @@
+"""What a server's community reads: leaderboards with the reader's own rank, a player's
+statistics card, and a finished game's scorepad and record.
+
+:class:`BoardQueries` is a base of :class:`~wizard.service.GameService`: read-only queries
+over the rows the service writes when a game ends (``players``, ``results``, and migration
+5's ``computer_stats``), shaped by the server's settings (minimum games before a rank,
+computer players on the boards or not).
+
+Ranks are positions in one total order (ties broken as the page query breaks them: see
+``repo.LEADERBOARD_ORDER``), so the rank a player reads on their own line is the line where
+they stand on the pages.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from wizard.options import Options
+from wizard.record import dumps
+from wizard.service.errors import GameNotFoundError, InvalidSettingsError
+from wizard.service.events import GameStatus, Standing
+from wizard.service.results import default_rating, ordinal
+from wizard.service.settings import GuildSettings
+from wizard.service.types import LeaderboardOrder
+from wizard.store import boards as sql
+from wizard.store import repo
+from wizard.store.models import PlayerRow
+from wizard.view import RoundSummary, table_view
+
+if TYPE_CHECKING:
+    from wizard.service.live import LiveGame
+    from wizard.store.db import Store
+
+log = logging.getLogger(__name__)
+
+FORM_GAMES = 5
+"""Games shown as a player's recent form."""
+MAX_PER_PAGE = 25
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One line of a leaderboard: a player, or (``level`` set) the computer players of a
+    level taken together."""
+
+    rank: int
+    """Position on the board, from 1 (0 for a line that is not ranked yet)."""
+    name: str
+    """The player's name as of their last game; for computers, the level."""
+    user_id: int | None
+    level: str | None
+    games: int
+    wins: int
+    total_score: int
+    best_score: int | None
+    mu: float
+    sigma: float
+    rating: float
+    """The conservative rating shown: mu − 3·sigma (openskill's ordinal)."""
+
+    @property
+    def is_computer(self) -> bool:
+        """A line of computer players (their rating is the fixed starting one)."""
+        return self.level is not None
+
+    @property
+    def average(self) -> float:
+        """Mean final score per game."""
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won / games played (ties for first count as wins)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class OwnRank:
+    """Where one player stands on a board, whether or not their line is on the page."""
+
+    user_id: int
+    rank: int | None
+    """``None`` while unranked: no game yet, or fewer than the board's minimum."""
+    games: int
+    needed: int
+    """More games needed before a rank (0 once ranked)."""
+    line: BoardLine | None
+    """Their line (``rank`` 0 while unranked), ``None`` before their first game."""
+    total: int = 0
+    """Lines on the whole board (the "of N" of "#3 of N")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One page of a server's leaderboard under one order."""
+
+    guild_id: int
+    order: LeaderboardOrder
+    page: int
+    """From 1; a page past the end is brought back to the last one."""
+    per_page: int
+    total: int
+    """Lines on the whole board (players, and computer levels when shown)."""
+    min_games: int
+    """Games a player needs to be on this board."""
+    computers: bool
+    """Whether computer players are on the board (the server's choice)."""
+    lines: tuple[BoardLine, ...]
+    you: OwnRank | None = None
+    """The reader's own rank, when a reader was given."""
+
+    @property
+    def pages(self) -> int:
+        """Number of pages (1 for an empty board)."""
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class FormGame:
+    """One of a player's recent games."""
+
+    game_id: int
+    seat: int
+    place: int
+    seats: int
+    score: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Favourite:
+    """The options a player played most on a server."""
+
+    options: Options
+    games: int
+    share: float
+    """Of the player's games on the server."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """Everything ``/wizard stats`` shows about a player on a server."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    total_score: int
+    best_score: int | None
+    best_game_id: int | None
+    bids: int
+    exact_bids: int
+    mu: float
+    sigma: float
+    rating: float
+    """mu − 3·sigma: the rating the boards show (99.7 % sure the skill is at least this)."""
+    rank: OwnRank
+    """Their place on the rating board (or the games they still need)."""
+    favourite: Favourite | None
+    form: tuple[FormGame, ...]
+    """The last :data:`FORM_GAMES` games, newest first."""
+
+    @property
+    def win_rate(self) -> float:
+        """Games won / games played."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_score(self) -> float:
+        """Mean final score per game."""
+        return self.total_score / self.games if self.games else 0.0
+
+    @property
+    def bid_accuracy(self) -> float:
+        """Rounds in which the bid was made exactly / rounds played."""
+        return self.exact_bids / self.bids if self.bids else 0.0
+
+    @property
+    def latest_game_id(self) -> int | None:
+        """The player's newest finished game on the server."""
+        return self.form[0].game_id if self.form else None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as the history shows it: the scorepad and the record."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    players: tuple[str, ...]
+    user_ids: tuple[int | None, ...]
+    """By seat; ``None`` for a computer seat."""
+    options: Options
+    history: tuple[RoundSummary, ...]
+    """The scored rounds as everyone saw them (R8.1): the scorepad's rows."""
+    standings: tuple[Standing, ...]
+    started_at: float | None
+    finished_at: float | None
+    record: str
+    """The game record (RULES §9) as JSON text, as ``python -m wizard replay`` reads it."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` played, if any."""
+        return self.user_ids.index(user_id) if user_id in self.user_ids else None
+
+
+def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:
+    """``order`` as a :class:`LeaderboardOrder`; :class:`InvalidSettingsError` if unknown."""
+    try:
+        return LeaderboardOrder(order)
+    except ValueError:
+        raise InvalidSettingsError(
+            f"Unknown leaderboard order {order!r}: use rating, wins or average"
+        ) from None
+
+
+def min_games_for(order: LeaderboardOrder, settings: GuildSettings) -> int:
+    """Games a player needs on a board: the server's minimum for the rating and the average
+    (one lucky game must not top them), one for wins (a count cannot be lucky)."""
+    return 1 if order is LeaderboardOrder.WINS else settings.rated_min_games
+
+
+@dataclass(frozen=True, slots=True)
+class _Computer:
+    line: BoardLine
+    ahead: int
+    """Players strictly ahead of this line."""
+
+
+class BoardQueries:
+    """Leaderboards, statistics and history pages (a base of ``GameService``)."""
+
+    if TYPE_CHECKING:
+        _store: Store
+
+        async def get_settings(self, guild_id: int) -> GuildSettings: ...
+
+        async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
+
+    async def board(
+        self,
+        guild_id: int,
+        *,
+        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
+        page: int = 1,
+        per_page: int = 10,
+        viewer_id: int | None = None,
+    ) -> Board:
+        """One page (from 1) of a server's board, with ``viewer_id``'s own rank.
+
+        Players need the server's minimum of games on the rating and average boards;
+        computer players appear, one line per level, when the server shows them.
+        """
+        key = board_order(order)
+        if not 1 <= per_page <= MAX_PER_PAGE:
+            raise InvalidSettingsError(f"A leaderboard page has 1 to {MAX_PER_PAGE} lines")
+        settings = await self.get_settings(guild_id)
+        min_games = min_games_for(key, settings)
+        computers = (
+            await self._computers(guild_id, key, min_games) if settings.computers_on_boards else []
+        )
+        # Computer i stands after the players ahead of it and the i computers before it.
+        positions = [c.ahead + i + 1 for i, c in enumerate(computers)]
+        total = await self._total(guild_id, min_games, computers)
+        pages = max(1, -(-total // per_page))
+        page = min(max(1, page), pages)
+        start = (page - 1) * per_page
+        here = {
+            p: c.line
+            for p, c in zip(positions, computers, strict=True)
+            if start < p <= start + per_page
+        }
+        before = sum(1 for p in positions if p <= start)
+        rows: list[PlayerRow] = []
+        if per_page > len(here):
+            raw = await self._store.fetchall(
+                repo.leaderboard_sql(key.value),
+                (guild_id, min_games, per_page - len(here), start - before),
+            )
+            rows = [PlayerRow.model_validate(dict(r)) for r in raw]
+        lines: list[BoardLine] = []
+        people = iter(rows)
+        for position in range(start + 1, start + per_page + 1):
+            computer = here.get(position)
+            if computer is not None:
+                lines.append(_ranked(computer, position))
+                continue
+            row = next(people, None)
+            if row is None:
+                break
+            lines.append(_ranked(_line(row), position))
+        you = None
+        if viewer_id is not None:
+            you = await self._own_rank(
+                guild_id, viewer_id, key, min_games=min_games, computers=computers, total=total
+            )
+        return Board(
+            guild_id=guild_id,
+            order=key,
+            page=page,
+            per_page=per_page,
+            total=total,
+            min_games=min_games,
+            computers=settings.computers_on_boards,
+            lines=tuple(lines),
+            you=you,
+        )
+
+    async def own_rank(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
+    ) -> OwnRank:
+        """Where ``user_id`` stands on a server's board (or how many games they still need)."""
+        key = board_order(order)
+        settings = await self.get_settings(guild_id)
+        min_games = min_games_for(key, settings)
+        computers = (
+            await self._computers(guild_id, key, min_games) if settings.computers_on_boards else []
+        )
+        total = await self._total(guild_id, min_games, computers)
+        return await self._own_rank(
+            guild_id, user_id, key, min_games=min_games, computers=computers, total=total
+        )
+
+    async def player_card(
+        self, guild_id: int, user_id: int, *, form: int = FORM_GAMES
+    ) -> PlayerCard | None:
+        """A player's statistics on a server, or ``None`` before their first finished game."""
+        row = await repo.fetch_player(self._store, guild_id, user_id)
+        if row is None:
+            return None
+        rank = await self.own_rank(guild_id, user_id, order=LeaderboardOrder.RATING)
+        recent = await sql.fetch_form(self._store, guild_id, user_id, max(1, form))
+        counts = await sql.fetch_option_counts(self._store, guild_id, user_id)
+        return PlayerCard(
+            guild_id=guild_id,
+            user_id=user_id,
+            name=row.name,
+            games=row.games,
+            wins=row.wins,
+            total_score=row.total_score,
+            best_score=row.best_score,
+            best_game_id=row.best_game_id,
+            bids=row.bids,
+            exact_bids=row.exact_bids,
+            mu=row.mu,
+            sigma=row.sigma,
+            rating=row.rating,
+            rank=rank,
+            favourite=_favourite(counts),
+            form=tuple(
+                FormGame(
+                    game_id=int(r["game_id"]),
+                    seat=int(r["seat"]),
+                    place=int(r["place"]),
+                    seats=int(r["seats"]),
+                    score=int(r["score"]),
+                    finished_at=float(r["finished_at"]),
+                )
+                for r in recent
+            ),
+        )
+
+    async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame:
+        """A finished game of a server: its scorepad rows, standings and record.
+
+        :class:`GameNotFoundError` for a game of another server, or one not finished
+        (lobbies, running, cancelled and broken games are not history).
+        """
+        row = await sql.fetch_finished_game(self._store, guild_id, game_id)
+        if row is None or row["status"] != GameStatus.FINISHED.value:
+            raise GameNotFoundError(game_id, "That game is not in this server's history")
+        live = await self._get(game_id, finished_ok=True)
+        state = live.state
+        if live.status is not GameStatus.FINISHED or state is None:
+            raise GameNotFoundError(game_id, "That game is not in this server's history")
+        return FinishedGame(
+            id=live.id,
+            guild_id=live.guild_id,
+            channel_id=live.channel_id,
+            players=state.players,
+            user_ids=tuple(s.user_id for s in live.seats),
+            options=live.options,
+            history=table_view(state).history,
+            standings=live.standings,
+            started_at=live.started_at,
+            finished_at=live.finished_at,
+            record=dumps(state),
+        )
+
+    # --- internals ----------------------------------------------------------------------------
+
+    async def _computers(
+        self, guild_id: int, order: LeaderboardOrder, min_games: int
+    ) -> list[_Computer]:
+        """The server's computer lines in board order, each with the players ahead of it."""
+        rows = await sql.fetch_computers(self._store, guild_id, min_games=min_games)
+        lines = sorted((_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order))
+        out = []
+        for line in lines:
+            ahead = await sql.count_ahead(
+                self._store,
+                guild_id,
+                order=order.value,
+                min_games=min_games,
+                key=_key(line, order, sql.HUMAN_AFTER_TIES),
+            )
+            out.append(_Computer(line, ahead))
+        return out
+
+    async def _total(self, guild_id: int, min_games: int, computers: Sequence[_Computer]) -> int:
+        """Lines on a board: ranked players (a range of ``players_by_games``) and computers."""
+        humans = await self._store.fetchone(repo.LEADERBOARD_COUNT, (guild_id, min_games))
+        return (int(humans[0]) if humans else 0) + len(computers)
+
+    async def _own_rank(
+        self,
+        guild_id: int,
+        user_id: int,
+        order: LeaderboardOrder,
+        *,
+        min_games: int,
+        computers: Sequence[_Computer],
+        total: int,
+    ) -> OwnRank:
+        row = await repo.fetch_player(self._store, guild_id, user_id)
+        if row is None:
+            return OwnRank(user_id, None, 0, min_games, None, total)
+        line = _line(row)
+        if row.games < min_games:
+            return OwnRank(user_id, None, row.games, min_games - row.games, line, total)
+        ahead = await sql.count_ahead(
+            self._store,
+            guild_id,
+            order=order.value,
+            min_games=min_games,
+            key=_key(line, order, user_id),
+        )
+        # A computer line is ahead of the player when fewer players are ahead of it.
+        rank = ahead + 1 + sum(1 for c in computers if c.ahead <= ahead)
+        return OwnRank(user_id, rank, row.games, 0, _ranked(line, rank), total)
+
+
+def _line(row: PlayerRow) -> BoardLine:
+    return BoardLine(
+        rank=0,
+        name=row.name,
+        user_id=row.user_id,
+        level=None,
+        games=row.games,
+        wins=row.wins,
+        total_score=row.total_score,
+        best_score=row.best_score,
+        mu=row.mu,
+        sigma=row.sigma,
+        rating=row.rating,
+    )
+
+
+def _computer_line(row: sqlite3.Row) -> BoardLine:
+    mu, sigma = default_rating()
+    return BoardLine(
+        rank=0,
+        name=str(row["level"]),
+        user_id=None,
+        level=str(row["level"]),
+        games=int(row["games"]),
+        wins=int(row["wins"]),
+        total_score=int(row["total_score"]),
+        best_score=None if row["best_score"] is None else int(row["best_score"]),
+        mu=mu,
+        sigma=sigma,
+        rating=ordinal(mu, sigma),
+    )
+
+
+def _ranked(line: BoardLine, rank: int) -> BoardLine:
+    return BoardLine(
+        rank=rank,
+        name=line.name,
+        user_id=line.user_id,
+        level=line.level,
+        games=line.games,
+        wins=line.wins,
+        total_score=line.total_score,
+        best_score=line.best_score,
+        mu=line.mu,
+        sigma=line.sigma,
+        rating=line.rating,
+    )
+
+
+def _key(
+    line: BoardLine, order: LeaderboardOrder, tie: int
+) -> tuple[float | int, int | float, int]:
+    """The sort key of ``line`` as :data:`wizard.store.boards.AHEAD_SQL` takes it."""
+    if order is LeaderboardOrder.RATING:
+        return (line.rating, line.games, tie)
+    if order is LeaderboardOrder.WINS:
+        return (line.wins, line.rating, tie)
+    return (line.total_score, line.games, tie)
+
+
+def _sort_key(line: BoardLine, order: LeaderboardOrder) -> tuple[float, float, str]:
+    """Best first, as the board sorts (computer levels among themselves by name)."""
+    level = line.level or ""
+    if order is LeaderboardOrder.RATING:
+        return (-line.rating, -line.games, level)
+    if order is LeaderboardOrder.WINS:
+        return (-line.wins, -line.rating, level)
+    return (-line.average, -line.games, level)
+
+
+def _favourite(rows: Sequence[sqlite3.Row]) -> Favourite | None:
+    """The options played most (the most recently played of equals)."""
+    counts: dict[Options, tuple[int, float]] = {}
+    for r in rows:
+        try:
+            options = Options.model_validate_json(r["options"])
+        except ValidationError:
+            log.warning("stored options left out of a favourite: %r", r["options"])
+            continue
+        games, last = counts.get(options, (0, 0.0))
+        counts[options] = (games + int(r["games"]), max(last, float(r["last"] or 0.0)))
+    if not counts:
+        return None
+    total = sum(g for g, _ in counts.values())
+    best = max(counts.items(), key=lambda item: item[1])
+    return Favourite(best[0], best[1][0], best[1][0] / total)
+
+
+__all__ = [
+    "FORM_GAMES",
+    "Board",
+    "BoardLine",
+    "BoardQueries",
+    "Favourite",
+    "FinishedGame",
+    "FormGame",
+    "OwnRank",
+    "PlayerCard",
+    "board_order",
+    "min_games_for",
+]

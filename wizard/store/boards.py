@@ -1,0 +1,104 @@
+"""The SQL of the community queries: ranks off the page, computer players' lines, a player's
+recent games and favourite options. Read-only; the indexes they rely on are named beside
+each query (migrations 4 and 5)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Final
+
+from wizard.store.db import Store
+
+HUMAN_AFTER_TIES: Final = 2**63 - 1
+"""A user id greater than any real one: a computer line counts as behind every player with
+the same sort key (its tie-break), so that a tie never pushes a person down."""
+
+# Each query counts the players of a server strictly ahead of a sort key under one order of
+# ``repo.LEADERBOARD_ORDER``. The leading ``>=`` on the first sort column makes it a range of
+# that order's index (migration 4), which holds every column the rest of the test reads: the
+# count walks index entries, never table rows. Parameters: guild, min games, then the key.
+AHEAD_SQL: Final[dict[str, str]] = {
+    # rating DESC, games DESC, user_id; key: rating, games, user id
+    "rating": (
+        "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2 AND rating >= ?3"
+        " AND (rating > ?3 OR games > ?4 OR (games = ?4 AND user_id < ?5))"
+    ),
+    # wins DESC, rating DESC, user_id; key: wins, rating, user id
+    "wins": (
+        "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2 AND wins >= ?3"
+        " AND (wins > ?3 OR rating > ?4 OR (rating = ?4 AND user_id < ?5))"
+    ),
+    # average DESC, games DESC, user_id; key: total score, games, user id. The average is
+    # computed by SQLite on both sides, in the index's own expression, so equal averages
+    # compare equal (no round trip of a float through Python).
+    "average": (
+        "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2"
+        " AND CAST(total_score AS REAL) / games >= CAST(?3 AS REAL) / ?4"
+        " AND (CAST(total_score AS REAL) / games > CAST(?3 AS REAL) / ?4"
+        " OR games > ?4 OR (games = ?4 AND user_id < ?5))"
+    ),
+}
+
+
+async def count_ahead(
+    store: Store, guild_id: int, *, order: str, min_games: int, key: tuple[Any, Any, int]
+) -> int:
+    """Players of a server with at least ``min_games`` games ranked strictly ahead of
+    ``key`` (see :data:`AHEAD_SQL` for what the key holds per order)."""
+    row = await store.fetchone(AHEAD_SQL[order], (guild_id, min_games, *key))
+    return int(row[0]) if row else 0
+
+
+COMPUTER_COLUMNS: Final = (
+    "guild_id, level, games, wins, total_score, best_score, best_game_id, bids, exact_bids"
+)
+
+
+async def fetch_computers(store: Store, guild_id: int, *, min_games: int) -> list[sqlite3.Row]:
+    """The computer levels of a server with at least ``min_games`` games (migration 5's
+    ``computer_stats``, a handful of rows per server)."""
+    return await store.fetchall(
+        f"SELECT {COMPUTER_COLUMNS} FROM computer_stats WHERE guild_id = ? AND games >= ?"
+        " ORDER BY level",
+        (guild_id, min_games),
+    )
+
+
+# CROSS JOIN pins the order of both queries: the player's results first (results_by_user),
+# then each game by its key. Left to itself (no ANALYZE), SQLite walked the server's whole
+# history and probed each game for the player: 25 ms on a server of 60,000 games.
+FORM_SQL: Final = (
+    "SELECT r.game_id, r.seat, r.place, r.score, g.finished_at,"
+    " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = r.game_id) AS seats"
+    " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
+    " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
+    " ORDER BY g.finished_at DESC, g.id DESC LIMIT ?3"
+)
+"""A player's last games on a server; parameters: guild, user, limit."""
+OPTION_COUNTS_SQL: Final = (
+    "SELECT g.options, COUNT(*) AS games, MAX(g.finished_at) AS last"
+    " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
+    " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
+    " GROUP BY g.options"
+)
+"""Games per options text of a player on a server; parameters: guild, user."""
+
+
+async def fetch_form(store: Store, guild_id: int, user_id: int, limit: int) -> list[sqlite3.Row]:
+    """A player's last ``limit`` finished games on a server, newest first: game id, seat,
+    place, score, finishing time and number of seats (:data:`FORM_SQL`: the player's
+    results, sorted; a few thousand rows for the keenest player)."""
+    return await store.fetchall(FORM_SQL, (guild_id, user_id, limit))
+
+
+async def fetch_option_counts(store: Store, guild_id: int, user_id: int) -> list[sqlite3.Row]:
+    """How often a player played each stored options text on a server, with the newest
+    finishing time of each (ties of the favourite go to the most recent)."""
+    return await store.fetchall(OPTION_COUNTS_SQL, (guild_id, user_id))
+
+
+async def fetch_finished_game(store: Store, guild_id: int, game_id: int) -> sqlite3.Row | None:
+    """Id and status of a game of a server (``None`` for another server's or no game)."""
+    return await store.fetchone(
+        "SELECT id, status FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
+    )
