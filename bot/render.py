@@ -7,18 +7,27 @@ only once revealed). Whatever seat's view a caller holds, the public table is th
 
 Private surfaces (the hand) take the ``PlayerView`` itself.
 
+Every word goes through the translation layer (:mod:`bot.i18n`): each function that returns
+text a person reads takes the :class:`~bot.i18n.Texts` of the reader's language as ``t``
+(public surfaces: the server's language; private ones: the player's). Names, numbers, emoji
+and card codes are the same in every language.
+
 Cards read at a glance: a colour square per suit in the classic theme (🟦 B, 🟥 R, 🟩 G,
 🟨 Y), a Wizard 🧙 and a Jester 🃏; the standard-deck theme of R1.5 uses
 ``wizard.cards.card_label`` with emoji suits (red hearts and diamonds, black spades and clubs).
+A card's code (``B7``, ``Z``, ``N``; ``8♥``, ``W``, ``JE``) is the rules' notation (R1.4,
+R1.5), the same on the buttons, in the custom ids and in every language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from functools import reduce
 from typing import Final
 
 import discord
 
+from bot.i18n import N_, Texts
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.options import Bidding, Options
 from wizard.state import Bid, ChooseTrump, Phase, Play
@@ -42,18 +51,27 @@ STANDARD_SUIT_EMOJI: Final[dict[Suit, str]] = {
 """The standard-deck theme's suit emoji (R1.5): spades, hearts, diamonds, clubs."""
 SUIT_NAMES: Final[dict[Theme, dict[Suit, str]]] = {
     Theme.CLASSIC: {
-        Suit.HUMANS: "Humans",
-        Suit.DWARVES: "Dwarves",
-        Suit.ELVES: "Elves",
-        Suit.GIANTS: "Giants",
+        # Translators: a suit of the Wizard deck (R1.2), blue.
+        Suit.HUMANS: N_("Humans"),
+        # Translators: a suit of the Wizard deck (R1.2), red.
+        Suit.DWARVES: N_("Dwarves"),
+        # Translators: a suit of the Wizard deck (R1.2), green.
+        Suit.ELVES: N_("Elves"),
+        # Translators: a suit of the Wizard deck (R1.2), yellow.
+        Suit.GIANTS: N_("Giants"),
     },
     Theme.STANDARD: {
-        Suit.HUMANS: "Spades",
-        Suit.DWARVES: "Hearts",
-        Suit.ELVES: "Diamonds",
-        Suit.GIANTS: "Clubs",
+        # Translators: a suit of a standard deck of cards.
+        Suit.HUMANS: N_("Spades"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.DWARVES: N_("Hearts"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.ELVES: N_("Diamonds"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.GIANTS: N_("Clubs"),
     },
 }
+"""Each suit's name (translated where shown)."""
 WIZARD_EMOJI: Final = "🧙"
 JESTER_EMOJI: Final = "🃏"
 _VS16: Final = "\ufe0f"  # asks for the emoji (coloured) form of ♠ ♥ ♦ ♣
@@ -61,10 +79,53 @@ _VS16: Final = "\ufe0f"  # asks for the emoji (coloured) form of ♠ ♥ ♦ ♣
 COLOUR: Final = discord.Colour(0x5B3FA8)
 """The embeds' accent colour."""
 EMPTY: Final = "—"
-HAND_EXPIRY_NOTE: Final = (
+
+# --------------------------------------------------------- button labels
+
+# The labels of the buttons (bot.ui.views), here because texts name them too.
+# Translators: a button of the lobby.
+JOIN_LABEL: Final = N_("Join")
+# Translators: a button of the lobby.
+LEAVE_LABEL: Final = N_("Leave")
+# Translators: a button of the lobby.
+ADD_COMPUTER_LABEL: Final = N_("Add computer player")
+# Translators: a button of the lobby (the host starts the game).
+START_LABEL: Final = N_("Start")
+# Translators: a button of the lobby (the host cancels the game).
+CANCEL_LABEL: Final = N_("Cancel")
+# Translators: the button of the table that opens a player's private hand.
+SHOW_HAND_LABEL: Final = N_("Show my hand")
+# Translators: a button of the private hand, while a computer player holds the seat.
+TAKE_BACK_LABEL: Final = N_("Take my seat back")
+# Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
+PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
+
+# Translators: “Show my hand” is the label of the table's button: translate it the same way.
+HAND_EXPIRY_NOTE: Final = N_(
     "This private message updates itself for 15 minutes after you open it or click in it "
     "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
 )
+
+# ---------------------------------------------------------------- variants
+
+VARIANT_NAMES: Final[dict[str, str]] = {
+    "uneven_bids": N_("uneven bids (R7.1)"),
+    Bidding.HIDDEN.value: N_("hidden bids (R7.2)"),
+    Bidding.SECRET.value: N_("secret bids (R7.3)"),
+    "clairvoyance": N_("clairvoyance (R7.4)"),
+    "canadian": N_("Canadian rule (R7.5)"),
+    "magic_twos": N_("magic twos (R7.6)"),
+    "single_suit": N_("single suit (R7.7)"),
+}
+"""Each variant's name (R7), by option (the bidding modes by their value)."""
+
+BID_MARKS: Final[dict[Bidding, tuple[str, str]]] = {
+    # Translators: on the table, a bid made but kept private until the round is scored (R7.3).
+    Bidding.SECRET: ("🔒", N_("secret")),
+    # Translators: on the table, a bid made but not shown until all have bid (R7.2).
+    Bidding.HIDDEN: ("✔", N_("hidden")),
+}
+"""The mark of a bid made but not shown yet, by bidding mode."""
 
 
 def suit_emoji(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
@@ -83,25 +144,30 @@ def card_emoji(card: Card, theme: Theme = Theme.CLASSIC) -> str:
     return suit_emoji(suit, theme)
 
 
-def card_text(card: Card, theme: Theme = Theme.CLASSIC) -> str:
-    """``card`` as one short token: ``🟦B7``, ``🧙Z``, ``🃏N``; ``8♥️``, ``🧙W``, ``🃏JE``."""
+def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """``card`` as one short token: ``🟦B7``, ``🧙Z``, ``🃏N``; ``8♥️``, ``🧙W``, ``🃏JE``.
+
+    The token holds no word: a card's code is the same in every language (R1.4, R1.5), so
+    ``t`` is taken only to keep every text function's call the same."""
+    del t  # a card code is notation, not a word
     label = card_label(card, theme)
     if theme is Theme.STANDARD and card.suit is not None:
         return label + _VS16
     return card_emoji(card, theme) + label
 
 
-def cards_text(cards: Iterable[Card], theme: Theme = Theme.CLASSIC) -> str:
+def cards_text(cards: Iterable[Card], theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
     """Cards separated by spaces, or a dash when there are none."""
-    text = " ".join(card_text(c, theme) for c in cards)
+    text = " ".join(card_text(c, theme, t=t) for c in cards)
     return text or EMPTY
 
 
-def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
+def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
     """A suit as ``🟦 Humans (B)`` or ``♠️ Spades``."""
+    name = t(SUIT_NAMES[theme][suit])
     if theme is Theme.CLASSIC:
-        return f"{suit_emoji(suit, theme)} {SUIT_NAMES[theme][suit]} ({suit_label(suit, theme)})"
-    return f"{suit_emoji(suit, theme)} {SUIT_NAMES[theme][suit]}"
+        return f"{suit_emoji(suit, theme)} {name} ({suit_label(suit, theme)})"
+    return f"{suit_emoji(suit, theme)} {name}"
 
 
 def sort_key(card: Card) -> tuple[int, int]:
@@ -131,83 +197,144 @@ def display_names(table: TableView, names: Sequence[str] | None = None) -> tuple
     )
 
 
-def trump_line(table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
+def _bold(text: object) -> str:
+    return f"**{text}**"
+
+
+def trump_line(
+    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+) -> str:
     """The turned card and the trump of the round, in words."""
     if table.round == 0:
-        return "The first round is being dealt."
+        return t("The first round is being dealt.")
     if table.options.single_suit:
-        return "No trump: every player draws from their own suit (single suit, R7.7)."
+        return t("No trump: every player draws from their own suit (single suit, R7.7).")
     turned = table.turned
     if turned is None:
-        return "No card is turned in the last round: no trump (R3.4)."
-    shown = card_text(turned, theme)
+        return t("No card is turned in the last round: no trump (R3.4).")
+    shown = card_text(turned, theme, t=t)
     if turned.is_jester:
-        return f"Turned {shown}: no trump this round (R3.2)."
+        return t("Turned {card}: no trump this round (R3.2).", card=shown)
+    dealer = _bold(names[table.dealer])
     if turned.is_wizard:
         if table.trump is None:
-            return f"Turned {shown}: **{names[table.dealer]}** (dealer) is choosing trump (R3.3)."
-        return f"Turned {shown}: **{names[table.dealer]}** chose {suit_text(table.trump, theme)}."
+            return t(
+                "Turned {card}: {dealer} (dealer) is choosing trump (R3.3).",
+                card=shown,
+                dealer=dealer,
+            )
+        return t(
+            "Turned {card}: {dealer} chose {suit}.",
+            card=shown,
+            dealer=dealer,
+            suit=suit_text(table.trump, theme, t=t),
+        )
     assert table.trump is not None
-    return f"Turned {shown}: trump is {suit_text(table.trump, theme)}."
+    return t("Turned {card}: trump is {suit}.", card=shown, suit=suit_text(table.trump, theme, t=t))
 
 
-def status_line(table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC) -> str:
+def status_line(
+    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+) -> str:
     """What the game waits for, and from whom."""
     phase = table.phase
     if phase is Phase.GAME_OVER:
-        return "🏁 The game is over."
+        return "🏁 " + t("The game is over.")
     if phase is Phase.ROUND_OVER:
         if table.round == 0:
-            return "🔀 Dealing round 1…"
-        return f"✅ Round {table.round} is scored. Dealing round {table.round + 1}…"
-    waiting = ", ".join(f"**{names[s]}**" for s in table.to_act) or EMPTY
+            return "🔀 " + t("Dealing round {round}…", round=1)
+        scored = t("Round {round} is scored.", round=table.round)
+        return f"✅ {scored} " + t("Dealing round {round}…", round=table.round + 1)
+    waiting = ", ".join(_bold(names[s]) for s in table.to_act) or EMPTY
     if phase is Phase.CHOOSE_TRUMP:
-        return f"⏳ {waiting} to choose trump."
+        return "⏳ " + t("{player} to choose trump.", player=waiting)
     if phase is Phase.BID:
         if table.turn is None:
-            return f"⏳ Waiting for the bids of {waiting}."
-        return f"⏳ **{names[table.turn]}** to bid."
+            return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
+        return "⏳ " + t("{player} to bid.", player=_bold(names[table.turn]))
     assert phase is Phase.PLAY
-    who = f"**{names[table.turn]}**" if table.turn is not None else waiting
-    follow = ""
+    who = _bold(names[table.turn]) if table.turn is not None else waiting
+    line = "⏳ " + t("{player} to play.", player=who)
     if table.follow is not None:
-        follow = f" Suit to follow: {suit_text(table.follow, theme)}."
-    return f"⏳ {who} to play.{follow}"
+        line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
+    return line
 
 
-def bid_text(table: TableView, seat: int) -> str:
+def bid_text(table: TableView, seat: int, *, t: Texts) -> str:
     """A seat's bid as everyone may see it: the number, a hidden/secret mark, or a dash."""
     bid = table.bids[seat]
     if table.bids_revealed and bid is not None:
         return str(bid)
     if not table.has_bid[seat]:
         return EMPTY
-    return "🔒 secret" if table.options.bidding is Bidding.SECRET else "✔ hidden"
+    mark, word = BID_MARKS[
+        Bidding.SECRET if table.options.bidding is Bidding.SECRET else Bidding.HIDDEN
+    ]
+    return f"{mark} {t(word)}"
 
 
-def seat_lines(table: TableView, names: Sequence[str], computer: Collection[int] = ()) -> list[str]:
+def seat_lines(
+    table: TableView, names: Sequence[str], computer: Collection[int] = (), *, t: Texts
+) -> list[str]:
     """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score."""
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
     for seat, name in enumerate(names):
         marker = "▶️" if playing and seat in table.to_act else "▫️"
         bot = " 🤖" if seat in computer else ""
-        dealer = " · 🔀 dealer" if table.round > 0 and seat == table.dealer else ""
+        # Translators: after a player's name on the table: this player deals the round.
+        dealer = " · 🔀 " + t("dealer") if table.round > 0 and seat == table.dealer else ""
         parts = [f"{marker} **{name}**{bot}{dealer}"]
         if table.round > 0:
-            parts.append(f"bid {bid_text(table, seat)}")
-            parts.append(f"won {table.tricks[seat]}")
+            # Translators: a player's bid on the table: a number, a dash or a hidden mark.
+            parts.append(t("bid {bid}", bid=bid_text(table, seat, t=t)))
+            # Translators: the number of tricks a player has won so far this round.
+            parts.append(t("won {tricks}", tricks=table.tricks[seat]))
             if playing:
                 size = table.hand_sizes[seat]
-                parts.append(f"{size} card{'s' if size != 1 else ''}")
-        parts.append(f"**{table.scores[seat]}** pts")
+                # Translators: how many cards a player still holds.
+                parts.append(t.plural("{n} card", "{n} cards", size))
+        # Translators: a player's total score (points), in bold.
+        parts.append(t("{points} pts", points=_bold(table.scores[seat])))
         lines.append(" · ".join(parts))
     return lines
 
 
-def trick_text(cards: Sequence[SeatCard], names: Sequence[str], theme: Theme) -> str:
+def trick_text(cards: Sequence[SeatCard], names: Sequence[str], theme: Theme, *, t: Texts) -> str:
     """A trick as ``Ann 🟦B7 · Bob 🧙Z`` in the order played."""
-    return " · ".join(f"{names[seat]} {card_text(card, theme)}" for seat, card in cards) or EMPTY
+    return (
+        " · ".join(f"{names[seat]} {card_text(card, theme, t=t)}" for seat, card in cards) or EMPTY
+    )
+
+
+def won_trick_text(
+    cards: Sequence[SeatCard],
+    names: Sequence[str],
+    winner: int | None,
+    theme: Theme,
+    *,
+    t: Texts,
+) -> str:
+    """A finished trick and who won it: ``Ann 🟦B7 · Bob 🧙Z → won by **Bob**``."""
+    trick = trick_text(cards, names, theme, t=t)
+    if winner is None:
+        return trick
+    # Translators: {trick} is the cards played, as “Ann 🟦B7 · Bob 🧙Z”.
+    return t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
+
+
+def variant_names(options: Options, *, t: Texts) -> list[str]:
+    """The names of the variants in force (empty for the standard game), in ``t``'s language;
+    the same variants as ``Options.describe``, in the same order."""
+    keys = []
+    if options.uneven_bids:
+        keys.append("uneven_bids")
+    if options.bidding is not Bidding.OPEN:
+        keys.append(options.bidding.value)
+    keys += [
+        k for k in ("clairvoyance", "canadian", "magic_twos", "single_suit") if getattr(options, k)
+    ]
+    return [t(VARIANT_NAMES[k]) for k in keys]
 
 
 def table_embed(
@@ -216,50 +343,67 @@ def table_embed(
     names: Sequence[str] | None = None,
     theme: Theme = Theme.CLASSIC,
     computer: Collection[int] = (),
-    title: str = "Wizard",
+    title: str | None = None,
     deadline: float | None = None,
+    t: Texts,
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
-    runs out, as a Unix time)."""
+    runs out, as a Unix time). ``title`` (already in ``t``'s language) defaults to the
+    game's name."""
     shown = display_names(table, names)
+    if title is None:
+        # Translators: the name of the game (not the card), as a title.
+        title = t.context("game name", "Wizard")
     if table.round == 0:
-        heading = f"{title} · starting"
+        # Translators: the table's title before the first round; {title} names the game.
+        heading = t("{title} · starting", title=title)
     else:
-        tricks = "trick" if table.round_tricks == 1 else "tricks"
-        heading = (
-            f"{title} · round {table.round} of {table.num_rounds} ({table.round_tricks} {tricks})"
+        heading = t.plural(
+            "{title} · round {round} of {rounds} ({n} trick)",
+            "{title} · round {round} of {rounds} ({n} tricks)",
+            table.round_tricks,
+            title=title,
+            round=table.round,
+            rounds=table.num_rounds,
         )
     embed = discord.Embed(title=heading, colour=COLOUR)
     embed.description = "\n".join(
         [
-            trump_line(table, shown, theme),
-            status_line(table, shown, theme),
+            trump_line(table, shown, theme, t=t),
+            status_line(table, shown, theme, t=t),
             "",
-            *seat_lines(table, shown, computer),
+            *seat_lines(table, shown, computer, t=t),
         ]
     )
     if table.round > 0:
-        current = trick_text(table.trick, shown, theme)
+        current = trick_text(table.trick, shown, theme, t=t)
         if table.phase is Phase.PLAY and not table.trick:
-            current = f"**{shown[table.leader]}** leads."
-        embed.add_field(name="Current trick", value=current, inline=False)
+            current = t("{player} leads.", player=_bold(shown[table.leader]))
+        embed.add_field(name=t("Current trick"), value=current, inline=False)
         if table.last_trick:
-            won = "" if table.last_winner is None else f" → won by **{shown[table.last_winner]}**"
             embed.add_field(
-                name="Last trick",
-                value=trick_text(table.last_trick, shown, theme) + won,
+                name=t("Last trick"),
+                value=won_trick_text(table.last_trick, shown, table.last_winner, theme, t=t),
                 inline=False,
             )
     if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
         embed.add_field(
-            name="Turn timer",
-            value=f"⏰ Time runs out {_relative(deadline)}: then a computer moves for whoever "
-            "has not acted yet.",
+            name=t("Turn timer"),
+            value="⏰ "
+            + t(
+                # Translators: {when} is a time Discord shows as “in 5 minutes”.
+                "Time runs out {when}: then a computer moves for whoever has not acted yet.",
+                when=_relative(deadline),
+            ),
             inline=False,
         )
-    variants = table.options.describe()
-    embed.set_footer(text="Variants: " + (", ".join(variants) if variants else "none (classic)"))
+    variants = variant_names(table.options, t=t)
+    embed.set_footer(
+        text=t("Variants: {variants}", variants=", ".join(variants))
+        if variants
+        else t("Variants: none (classic)")
+    )
     return embed
 
 
@@ -287,7 +431,11 @@ def must_play_hidden(view: PlayerView) -> bool:
 
 
 def hand_text(
-    view: PlayerView, *, names: Sequence[str] | None = None, theme: Theme = Theme.CLASSIC
+    view: PlayerView,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
     others'), its own bid even when hidden, and what it may do now."""
@@ -296,57 +444,80 @@ def hand_text(
     seat = view.seat
     lines: list[str] = []
     if view.round == 0:
-        return "The cards are being dealt."
-    heading = f"Round {view.round} of {view.num_rounds}"
+        return t("The cards are being dealt.")
     hand = view.hand
     if hand is None:
-        lines.append(f"**{heading}: you cannot see your own card** (clairvoyance, R7.4).")
+        lines.append(
+            t(
+                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance, R7.4).",
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
         others = [
-            f"{shown[i]} {cards_text(sort_hand(cards), theme)}"
+            f"{shown[i]} {cards_text(sort_hand(cards), theme, t=t)}"
             for i, cards in enumerate(view.hands)
             if i != seat and cards is not None
         ]
-        lines.append("The others hold: " + (" · ".join(others) or EMPTY))
+        lines.append(t("The others hold: {hands}", hands=" · ".join(others) or EMPTY))
     else:
-        count = len(hand)
-        lines.append(f"**{heading} · your hand** ({count} card{'s' if count != 1 else ''}):")
-        lines.append(cards_text(sort_hand(hand), theme))
-    trump = "none" if view.trump is None else suit_text(view.trump, theme)
+        lines.append(
+            t.plural(
+                "**Round {round} of {rounds} · your hand** ({n} card):",
+                "**Round {round} of {rounds} · your hand** ({n} cards):",
+                len(hand),
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
+        lines.append(cards_text(sort_hand(hand), theme, t=t))
+    if view.trump is None:
+        facts = [t("Trump: none")]
+    else:
+        facts = [t("Trump: {suit}", suit=suit_text(view.trump, theme, t=t))]
     own_bid = view.bids[seat]
-    facts = [f"Trump: {trump}"]
     if own_bid is not None:
-        facts.append(f"your bid: {own_bid}")
+        facts.append(t("your bid: {bid}", bid=own_bid))
     if view.phase in (Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER):
-        facts.append(f"tricks won: {view.tricks[seat]}")
+        facts.append(t("tricks won: {tricks}", tricks=view.tricks[seat]))
     lines.append(" · ".join(facts))
     if view.my_turn and view.phase is Phase.PLAY and view.trick:
-        lines.append(f"On the table: {trick_text(view.trick, shown, theme)}")
+        lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
     if view.my_turn and view.phase is Phase.BID:
         made = [(s, b) for s, b in enumerate(table.bids) if b is not None and s != seat]
         if made:
-            total = sum(b for _, b in made)
-            bids = ", ".join(f"{shown[s]} {b}" for s, b in made)
-            lines.append(f"Bids so far: {bids} (total {total} of {view.round_tricks})")
-    lines.append(_prompt(view))
+            lines.append(
+                t(
+                    "Bids so far: {bids} (total {total} of {tricks})",
+                    bids=", ".join(f"{shown[s]} {b}" for s, b in made),
+                    total=sum(b for _, b in made),
+                    tricks=view.round_tricks,
+                )
+            )
+    lines.append(_prompt(view, t=t))
     return "\n".join(line for line in lines if line)
 
 
-def _prompt(view: PlayerView) -> str:
+def _prompt(view: PlayerView, *, t: Texts) -> str:
     if not view.my_turn:
         if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
             names = display_names(public_table(view))
-            waiting = ", ".join(f"**{names[s]}**" for s in view.to_act)
-            return f"Waiting for {waiting}." if waiting else "Waiting for the others."
+            waiting = ", ".join(_bold(names[s]) for s in view.to_act)
+            if waiting:
+                return t("Waiting for {players}.", players=waiting)
+            return t("Waiting for the others.")
         return ""
     if view.phase is Phase.CHOOSE_TRUMP:
-        return "**Your turn:** you are the dealer, choose trump."
+        return t("**Your turn:** you are the dealer, choose trump.")
     if view.phase is Phase.BID:
-        tricks = view.round_tricks
-        what = "the trick" if tricks == 1 else f"the {tricks} tricks"
-        return f"**Your turn:** how many of {what} will you win?"
+        return t.plural(
+            "**Your turn:** how many of the trick will you win?",
+            "**Your turn:** how many of the {n} tricks will you win?",
+            view.round_tricks,
+        )
     if must_play_hidden(view):
-        return "**Your turn:** play your card, unseen."
-    return "**Your turn:** play a card."
+        return t("**Your turn:** play your card, unseen.")
+    return t("**Your turn:** play a card.")
 
 
 # ------------------------------------------------------ rounds and game
@@ -358,26 +529,56 @@ def round_summary_embed(
     *,
     num_rounds: int | None = None,
     theme: Theme = Theme.CLASSIC,
+    t: Texts,
 ) -> discord.Embed:
     """After a round: each player's bid, tricks and points, and the new totals."""
     names = _escape(players)
-    of = f" of {num_rounds}" if num_rounds else ""
-    embed = discord.Embed(title=f"Round {summary.round}{of} scored", colour=COLOUR)
-    trump = "no trump" if summary.trump is None else f"trump {suit_text(summary.trump, theme)}"
-    turned = (
-        "nothing turned" if summary.turned is None else f"turned {card_text(summary.turned, theme)}"
-    )
-    lines = [f"Dealer **{names[summary.dealer]}** · {turned} · {trump}", ""]
+    if num_rounds:
+        title = t("Round {round} of {rounds} scored", round=summary.round, rounds=num_rounds)
+    else:
+        title = t("Round {round} scored", round=summary.round)
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if summary.trump is None:
+        # Translators: {trump} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        trump = t("no trump")
+    else:
+        # Translators: {trump} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        trump = t("trump {suit}", suit=suit_text(summary.trump, theme, t=t))
+    if summary.turned is None:
+        # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        turned = t("nothing turned")
+    else:
+        # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        turned = t("turned {card}", card=card_text(summary.turned, theme, t=t))
+    lines = [
+        # Translators: {turned} is “turned {card}” or “nothing turned”; {trump} is
+        # “trump {suit}” or “no trump”.
+        t(
+            "Dealer {dealer} · {turned} · {trump}",
+            dealer=_bold(names[summary.dealer]),
+            turned=turned,
+            trump=trump,
+        ),
+        "",
+    ]
     for seat, name in enumerate(names):
         bid, won, points = summary.bids[seat], summary.tricks[seat], summary.points[seat]
         mark = "✅" if bid == won else "❌"
-        total = summary.totals[seat]
-        lines.append(f"{mark} **{name}**: bid {bid}, won {won} → {points:+d} (total **{total}**)")
+        line = t(
+            # Translators: {points} is signed (+30, −10); {total} is the new score, in bold.
+            "{player}: bid {bid}, won {won} → {points} (total {total})",
+            player=_bold(name),
+            bid=bid,
+            won=won,
+            points=f"{points:+d}",
+            total=_bold(summary.totals[seat]),
+        )
+        lines.append(f"{mark} {line}")
     embed.description = "\n".join(lines)
     return embed
 
 
-def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str]) -> str:
+def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t: Texts) -> str:
     """The scorepad as a code block: one row per round, ``bid/won total`` per player.
 
     Names are cut to 10 characters so that 20 rounds of 3 players or 10 rounds of 6 fit
@@ -385,17 +586,22 @@ def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str]) -> st
     """
     names = [_short(p.replace("`", "'")) for p in players]
     cells = [
-        [f"{b}/{t} {s:+d}" for b, t, s in zip(r.bids, r.tricks, r.totals, strict=True)]
+        [f"{b}/{w} {s:+d}" for b, w, s in zip(r.bids, r.tricks, r.totals, strict=True)]
         for r in history
     ]
     widths = [max([len(n), 8, *(len(row[i]) for row in cells)]) for i, n in enumerate(names)]
-    header = "rnd " + " ".join(n.rjust(w) for n, w in zip(names, widths, strict=True))
+    # Translators: the scorepad's first column heading: the round number (short, ~3 letters).
+    column = t("rnd").replace("`", "'")
+    width = max(3, len(column))
+    header = f"{column:<{width}} " + " ".join(
+        n.rjust(w) for n, w in zip(names, widths, strict=True)
+    )
     lines = [header, "-" * len(header)]
     for r, row in zip(history, cells, strict=True):
         padded = (c.rjust(w) for c, w in zip(row, widths, strict=True))
-        lines.append(f"{r.round:>3} " + " ".join(padded))
+        lines.append(f"{r.round:>{width}} " + " ".join(padded))
     if not history:
-        lines.append("(no round scored yet)")
+        lines.append(t("(no round scored yet)"))
     return "```\n" + "\n".join(lines) + "\n```"
 
 
@@ -409,11 +615,25 @@ def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
+MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def and_list(items: Sequence[str], *, t: Texts) -> str:
+    """``A``, ``A and B``, ``A and B and C``."""
+
+    def pair(first: str, second: str) -> str:
+        # Translators: names joined: “Ann and Bob”; {first} may itself be “Ann and Bob”.
+        return t("{first} and {second}", first=first, second=second)
+
+    return reduce(pair, items)
+
+
 def final_embed(
     table: TableView,
     *,
     names: Sequence[str] | None = None,
     scorepad_image: str | None = None,
+    t: Texts,
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
     the scorepad: as text, or the picture at ``scorepad_image`` (e.g. ``attachment://…``)."""
@@ -421,14 +641,26 @@ def final_embed(
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
     winners = [shown[s] for _, s in ranking if table.scores[s] == best]
-    medals = {1: "🥇", 2: "🥈", 3: "🥉"}
     lines = [
-        f"{medals.get(place, f'{place}.')} **{shown[seat]}**: {table.scores[seat]} points"
+        # Translators: a line of the final standings; {place} is a medal (🥇) or “4.”.
+        t.plural(
+            "{place} {player}: {n} point",
+            "{place} {player}: {n} points",
+            table.scores[seat],
+            # Translators: a place below the medals in the final standings: 4., 5., 6.
+            place=MEDALS.get(place) or t("{place}.", place=place),
+            player=_bold(shown[seat]),
+        )
         for place, seat in ranking
     ]
-    title = "🏆 Winner: " if len(winners) == 1 else "🏆 Winners: "
-    embed = discord.Embed(title=title + " and ".join(winners), colour=COLOUR)
-    pad = ["", scorepad_text(table.history, table.players)] if table.history else []
+    title = t.plural(
+        "🏆 Winner: {players}",
+        "🏆 Winners: {players}",
+        len(winners),
+        players=and_list(winners, t=t) if winners else "",
+    )
+    embed = discord.Embed(title=title, colour=COLOUR)
+    pad = ["", scorepad_text(table.history, table.players, t=t)] if table.history else []
     if scorepad_image is not None:
         embed.set_image(url=scorepad_image)
         pad = []
@@ -445,21 +677,23 @@ def round_end_embed(
     last_winner: int | None = None,
     history: Sequence[RoundSummary] = (),
     theme: Theme = Theme.CLASSIC,
+    t: Texts,
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
     no longer on the table) and the scorepad so far."""
-    embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme)
+    embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme, t=t)
     names = _escape(players)
     if last_trick:
-        won = "" if last_winner is None else f" → won by **{names[last_winner]}**"
         embed.add_field(
-            name="Final trick", value=trick_text(last_trick, names, theme) + won, inline=False
+            name=t("Final trick"),
+            value=won_trick_text(last_trick, names, last_winner, theme, t=t),
+            inline=False,
         )
     if history:
         # In the description (4096 characters), not a field (1024): 20 rounds must fit.
+        heading = t("**Scorepad** (bid/won total)")
         embed.description = (
-            f"{embed.description}\n\n**Scorepad** (bid/won total)\n"
-            f"{scorepad_text(history, players)}"
+            f"{embed.description}\n\n{heading}\n{scorepad_text(history, players, t=t)}"
         )
     return embed
 
@@ -472,21 +706,20 @@ def _relative(when: float) -> str:
     return f"<t:{int(when)}:R>"
 
 
-def timer_text(turn_seconds: float | None) -> str:
+def timer_text(turn_seconds: float | None, *, t: Texts) -> str:
     """The turn timer in words."""
     if turn_seconds is None:
-        return "no turn timer"
+        return t("no turn timer")
     seconds = int(turn_seconds)
     if seconds % 60 == 0:
-        minutes = seconds // 60
-        return f"{minutes} minute{'s' if minutes != 1 else ''} per turn"
-    return f"{seconds} seconds per turn"
+        return t.plural("{n} minute per turn", "{n} minutes per turn", seconds // 60)
+    return t.plural("{n} second per turn", "{n} seconds per turn", seconds)
 
 
-def variants_text(options: Options) -> str:
+def variants_text(options: Options, *, t: Texts) -> str:
     """The variants in force, in words."""
-    names = options.describe()
-    return ", ".join(names) if names else "none (the classic game)"
+    names = variant_names(options, t=t)
+    return ", ".join(names) if names else t("none (the classic game)")
 
 
 def lobby_embed(
@@ -498,47 +731,62 @@ def lobby_embed(
     turn_seconds: float | None,
     max_seats: int,
     deadline: float | None = None,
+    t: Texts,
 ) -> discord.Embed:
     """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs), the variants,
     the turn timer and how to start."""
     names = _escape(name for name, _ in seats)
-    lines = [f"**Players ({len(seats)} of 3–{max_seats}):**"]
+    lines = [
+        t("**Players ({players} of 3–{max_seats}):**", players=len(seats), max_seats=max_seats)
+    ]
     for seat, (name, (_, computer)) in enumerate(zip(names, seats, strict=True)):
         tags = []
         if computer:
-            tags.append("🤖 computer")
+            # Translators: a tag after a name in the lobby: a computer player.
+            tags.append("🤖 " + t("computer"))
         if seat == host_seat:
-            tags.append("host")
+            # Translators: a tag after a name in the lobby: who opened the game.
+            tags.append(t("host"))
         suffix = f" ({', '.join(tags)})" if tags else ""
         lines.append(f"{seat + 1}. **{name}**{suffix}")
     lines += [
         "",
-        f"**Variants:** {variants_text(options)}",
-        f"**Timer:** {timer_text(turn_seconds)}",
+        t("**Variants:** {variants}", variants=variants_text(options, t=t)),
+        t("**Timer:** {timer}", timer=timer_text(turn_seconds, t=t)),
         "",
-        "Press **Join** to take a seat. The host presses **Start** once 3 to "
-        f"{max_seats} players are in (add computer players to fill seats).",
+        t(
+            # Translators: {join} and {start} are the lobby's buttons.
+            "Press {join} to take a seat. The host presses {start} once 3 to {max_seats} "
+            "players are in (add computer players to fill seats).",
+            join=_bold(t(JOIN_LABEL)),
+            start=_bold(t(START_LABEL)),
+            max_seats=max_seats,
+        ),
     ]
     if deadline is not None:
-        lines.append(f"This lobby closes {_relative(deadline)} unless the game starts.")
-    embed = discord.Embed(title=f"Wizard · game {game_id} · lobby", colour=COLOUR)
+        lines.append(
+            t("This lobby closes {when} unless the game starts.", when=_relative(deadline))
+        )
+    embed = discord.Embed(title=t("Wizard · game {game} · lobby", game=game_id), colour=COLOUR)
     embed.description = "\n".join(lines)
     return embed
 
 
 CANCEL_REASONS: Final[dict[str, str]] = {
-    "host": "The host cancelled the game.",
-    "manager": "A server manager cancelled the game.",
-    "expired": "Nobody started the game in time, so the lobby closed.",
-    "empty": "Everyone left the lobby.",
+    "host": N_("The host cancelled the game."),
+    "manager": N_("A server manager cancelled the game."),
+    "expired": N_("Nobody started the game in time, so the lobby closed."),
+    "empty": N_("Everyone left the lobby."),
 }
+CANCELLED: Final = N_("The game was cancelled.")
+"""Why a game was cancelled, for a reason :data:`CANCEL_REASONS` does not know."""
 
 
-def cancelled_embed(game_id: int, reason: str) -> discord.Embed:
+def cancelled_embed(game_id: int, reason: str, *, t: Texts) -> discord.Embed:
     """A lobby or table that will not go on."""
-    text = CANCEL_REASONS.get(reason, "The game was cancelled.")
-    embed = discord.Embed(title=f"Wizard · game {game_id} · cancelled", colour=COLOUR)
-    embed.description = f"🛑 {text} No result is recorded."
+    text = t(CANCEL_REASONS.get(reason, CANCELLED))
+    embed = discord.Embed(title=t("Wizard · game {game} · cancelled", game=game_id), colour=COLOUR)
+    embed.description = f"🛑 {text} " + t("No result is recorded.")
     return embed
 
 
@@ -546,69 +794,109 @@ def cancelled_embed(game_id: int, reason: str) -> discord.Embed:
 
 
 def rules_text(
-    options: Options, *, players: int | None = None, turn_seconds: float | None = None
+    options: Options,
+    *,
+    players: int | None = None,
+    turn_seconds: float | None = None,
+    t: Texts,
 ) -> str:
     """A short summary of the rules and of the variants in force (``/wizard rules``)."""
     if options.single_suit:
-        deal = (
+        deal = t(
             "Each player draws from their own 15-card deck (one suit 1–13, a Wizard, a Jester): "
             "4 cards in hand 1, one more each hand, 12 hands. No trump, no suit to follow: "
             "the highest value wins (Jester lowest, Wizard highest; the first of equals wins)."
         )
-    else:
-        rounds = f" ({60 // players} rounds for {players} players)" if players else ""
-        deal = (
+    elif players:
+        deal = t(
             "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
-            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each"
-            f"{rounds}. The next card is turned: its suit is trump; a Jester means no trump; "
-            "a Wizard lets the dealer choose trump."
+            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each ({rounds} rounds "
+            "for {players} players). The next card is turned: its suit is trump; a Jester "
+            "means no trump; a Wizard lets the dealer choose trump.",
+            rounds=60 // players,
+            players=players,
+        )
+    else:
+        deal = t(
+            "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
+            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each. The next card "
+            "is turned: its suit is trump; a Jester means no trump; a Wizard lets the dealer "
+            "choose trump."
         )
     lines = [
-        "**Wizard in short**",
+        t("**Wizard in short**"),
         deal,
-        "**Bidding:** everyone says how many tricks they will win, starting left of the dealer.",
-        "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
-        "played. The first Wizard wins the trick, else the highest trump, else the highest "
-        "card of the suit led (only Jesters: the first Jester).",
-        "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many "
-        "or too few. Highest total after the last round wins.",
+        t("**Bidding:** everyone says how many tricks they will win, starting left of the dealer."),
+        t(
+            "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
+            "played. The first Wizard wins the trick, else the highest trump, else the highest "
+            "card of the suit led (only Jesters: the first Jester)."
+        ),
+        t(
+            "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too "
+            "many or too few. Highest total after the last round wins."
+        ),
         "",
-        f"**Variants in force:** {variants_text(options)}",
+        t("**Variants in force:** {variants}", variants=variants_text(options, t=t)),
     ]
+    rules = []
     if options.bidding is Bidding.HIDDEN:
-        lines.append("• Hidden bids: everyone bids privately; all bids are shown together.")
+        rules.append(t("Hidden bids: everyone bids privately; all bids are shown together."))
     elif options.bidding is Bidding.SECRET:
-        lines.append("• Secret bids: bids stay private until the round is scored.")
+        rules.append(t("Secret bids: bids stay private until the round is scored."))
     if options.uneven_bids:
-        lines.append("• Uneven bids: the dealer may not make the bids add up to the tricks.")
+        rules.append(t("Uneven bids: the dealer may not make the bids add up to the tricks."))
     if options.canadian:
-        lines.append(
-            "• Canadian rule: in the last round a sole leader bidding last may not make the "
-            "bids add up."
+        rules.append(
+            t(
+                "Canadian rule: in the last round a sole leader bidding last may not make the "
+                "bids add up."
+            )
         )
     if options.clairvoyance:
-        lines.append("• Clairvoyance: in round 1 you see everyone's card but your own.")
+        rules.append(t("Clairvoyance: in round 1 you see everyone's card but your own."))
     if options.magic_twos:
-        lines.append("• Magic twos: a 2 played into a trick of its own suit wins it.")
+        rules.append(t("Magic twos: a 2 played into a trick of its own suit wins it."))
+    lines += [f"• {rule}" for rule in rules]
     if turn_seconds is not None:
         lines.append(
-            f"**Timer:** {timer_text(turn_seconds)}; when it runs out a computer moves for you."
+            t(
+                "**Timer:** {timer}; when it runs out a computer moves for you.",
+                timer=timer_text(turn_seconds, t=t),
+            )
         )
     else:
-        lines.append("**Timer:** none: the game waits for every player.")
-    lines.append("Press **Show my hand** on the table to see your cards and play.")
+        lines.append(t("**Timer:** none: the game waits for every player."))
+    lines.append(
+        t(
+            "Press {button} on the table to see your cards and play.",
+            button=_bold(t(SHOW_HAND_LABEL)),
+        )
+    )
     return "\n".join(lines)
 
 
-def ping_text(mentions: Sequence[str], phase: Phase, round_no: int) -> str:
+PING_TEXTS: Final[dict[Phase, str]] = {
+    Phase.CHOOSE_TRUMP: N_(
+        "{players}: your turn to choose trump (Wizard, round {round}). Press {button}."
+    ),
+    Phase.BID: N_("{players}: your turn to bid (Wizard, round {round}). Press {button}."),
+    Phase.PLAY: N_("{players}: your turn to play (Wizard, round {round}). Press {button}."),
+}
+"""The turn reminder by phase: ``{players}`` are mentions, ``{button}`` the table's button."""
+PING_ACT: Final = N_("{players}: your turn to act (Wizard, round {round}). Press {button}.")
+"""The turn reminder in any other phase."""
+
+
+def ping_text(mentions: Sequence[str], phase: Phase, round_no: int, *, t: Texts) -> str:
     """The turn reminder: who is awaited and for what."""
-    what = {
-        Phase.CHOOSE_TRUMP: "to choose trump",
-        Phase.BID: "to bid",
-        Phase.PLAY: "to play",
-    }.get(phase, "to act")
-    who = " ".join(mentions)
-    return f"🔔 {who}: your turn {what} (Wizard, round {round_no}). Press **Show my hand**."
+    text = t(
+        PING_TEXTS.get(phase, PING_ACT),
+        players=" ".join(mentions),
+        round=round_no,
+        button=_bold(t(SHOW_HAND_LABEL)),
+    )
+    return f"🔔 {text}"
 
 
 def hand_message(
@@ -617,18 +905,24 @@ def hand_message(
     note: str | None = None,
     away: bool = False,
     theme: Theme = Theme.CLASSIC,
+    t: Texts,
 ) -> str:
     """The whole private hand message: an optional note on top (what just happened, or why
-    a click was refused), the hand, and when it stops updating itself."""
+    a click was refused, already in ``t``'s language), the hand, and when it stops updating
+    itself."""
     lines = [note] if note else []
     if away:
         lines.append(
-            "🤖 **A computer player is playing your seat.** Press **Take my seat back** to "
-            "play again yourself."
+            "🤖 "
+            + t(
+                "**A computer player is playing your seat.** Press {button} to play again "
+                "yourself.",
+                button=_bold(t(TAKE_BACK_LABEL)),
+            )
         )
-    lines.append(hand_text(view, theme=theme))
+    lines.append(hand_text(view, theme=theme, t=t))
     if view.phase is not Phase.GAME_OVER:
-        lines.append(f"-# {HAND_EXPIRY_NOTE}")
+        lines.append("-# " + t(HAND_EXPIRY_NOTE))
     return "\n".join(lines)
 
 
@@ -641,11 +935,24 @@ def _short(name: str, width: int = 10) -> str:
 
 
 __all__ = [
+    "ADD_COMPUTER_LABEL",
+    "BID_MARKS",
+    "CANCEL_LABEL",
+    "CANCEL_REASONS",
     "HAND_EXPIRY_NOTE",
     "JESTER_EMOJI",
+    "JOIN_LABEL",
+    "LEAVE_LABEL",
+    "PLAY_UNSEEN_LABEL",
+    "SHOW_HAND_LABEL",
     "STANDARD_SUIT_EMOJI",
+    "START_LABEL",
+    "SUIT_NAMES",
     "SUIT_SQUARES",
+    "TAKE_BACK_LABEL",
+    "VARIANT_NAMES",
     "WIZARD_EMOJI",
+    "and_list",
     "bid_text",
     "cancelled_embed",
     "card_emoji",
@@ -672,7 +979,10 @@ __all__ = [
     "suit_text",
     "table_embed",
     "timer_text",
+    "trick_text",
     "trump_choices",
     "trump_line",
+    "variant_names",
     "variants_text",
+    "won_trick_text",
 ]

@@ -13,16 +13,20 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import discord
 
+from bot.i18n import N_, texts
 from bot.ui.custom_ids import CustomId, CustomIdError, Verb, template
 
 log = logging.getLogger(__name__)
 
-UNAVAILABLE = "The game table is not ready yet (the bot is starting up). Try again in a moment."
-"""Reply to a click that arrives before a handler is installed."""
-FAILED = "Something went wrong on our side with that click. Please try again."
-"""Reply to a click whose handler raised."""
-OUTDATED = "This button is from an older version of the bot. Use the newest message of the game."
-"""Reply to a click on a ``wiz:`` button that no current template matches."""
+UNAVAILABLE = N_("The game table is not ready yet (the bot is starting up). Try again in a moment.")
+"""Reply to a click that arrives before a handler is installed (translated where sent)."""
+FAILED = N_("Something went wrong on our side with that click. Please try again.")
+"""Reply to a click whose handler raised (translated where sent)."""
+OUTDATED = N_(
+    "This button is from an older version of the bot. Use the newest message of the game."
+)
+"""Reply to a click on a ``wiz:`` button that no current template matches (translated
+where sent: ``texts(interaction.locale)(OUTDATED)``)."""
 
 
 @runtime_checkable
@@ -50,17 +54,19 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
 
     discord.py only logs exceptions raised by a ``DynamicItem`` callback, so an error here is
     caught, answered with :data:`FAILED` and passed to ``client.on_error`` (where logging,
-    and SimCord's error capture in tests, see it).
+    and SimCord's error capture in tests, see it). Both replies are private, so they are in
+    the clicking member's language.
     """
+    t = texts(interaction.locale)
     handler = getattr(interaction.client, "component_handler", None)
     if handler is None:
-        await reply_privately(interaction, UNAVAILABLE)
+        await reply_privately(interaction, t(UNAVAILABLE))
         return
     try:
         await handler.on_component(interaction, cid)
     except Exception:
         log.exception("component handler failed for %s", cid)
-        await reply_privately(interaction, FAILED)
+        await reply_privately(interaction, t(FAILED))
         await interaction.client.on_error("wizard_component", interaction, cid)
 
 

@@ -11,7 +11,16 @@ from typing import Final
 
 import discord
 
+from bot.i18n import Texts
 from bot.render import (
+    ADD_COMPUTER_LABEL,
+    CANCEL_LABEL,
+    JOIN_LABEL,
+    LEAVE_LABEL,
+    PLAY_UNSEEN_LABEL,
+    SHOW_HAND_LABEL,
+    START_LABEL,
+    TAKE_BACK_LABEL,
     card_emoji,
     legal_bids,
     must_play_hidden,
@@ -57,37 +66,44 @@ class WizardView(discord.ui.View):
         return True
 
 
-def lobby_view(game: int, version: int) -> discord.ui.View:
+def lobby_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
     """Join, Leave, Add computer player, Start (host), Cancel (host)."""
     view = WizardView()
-    view.add_item(button(CustomId(game, Verb.JOIN, "", version), label="Join", style=_GREEN))
-    view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label="Leave"))
+    view.add_item(button(CustomId(game, Verb.JOIN, "", version), label=t(JOIN_LABEL), style=_GREEN))
+    view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label=t(LEAVE_LABEL)))
     view.add_item(
-        button(CustomId(game, Verb.ADDBOT, "", version), label="Add computer player", emoji="🤖")
+        button(CustomId(game, Verb.ADDBOT, "", version), label=t(ADD_COMPUTER_LABEL), emoji="🤖")
     )
-    view.add_item(button(CustomId(game, Verb.START, "", version), label="Start", style=_BLUE))
-    view.add_item(button(CustomId(game, Verb.CANCEL, "", version), label="Cancel", style=_RED))
+    view.add_item(
+        button(CustomId(game, Verb.START, "", version), label=t(START_LABEL), style=_BLUE)
+    )
+    view.add_item(
+        button(CustomId(game, Verb.CANCEL, "", version), label=t(CANCEL_LABEL), style=_RED)
+    )
     return view
 
 
-def table_view(game: int, version: int) -> discord.ui.View:
+def table_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
     """The table's one button: "Show my hand"."""
     view = WizardView()
     view.add_item(
         button(
-            CustomId(game, Verb.HAND, "", version), label="Show my hand", emoji="🎴", style=_BLUE
+            CustomId(game, Verb.HAND, "", version),
+            label=t(SHOW_HAND_LABEL),
+            emoji="🎴",
+            style=_BLUE,
         )
     )
     return view
 
 
-def take_back_view(game: int, version: int) -> discord.ui.View:
+def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
     """The hand of a player whose seat a computer holds: one "Take my seat back" button."""
     view = WizardView()
     view.add_item(
         button(
             CustomId(game, Verb.TAKEBACK, "", version),
-            label="Take my seat back",
+            label=t(TAKE_BACK_LABEL),
             emoji="🙋",
             style=_GREEN,
         )
@@ -96,13 +112,15 @@ def take_back_view(game: int, version: int) -> discord.ui.View:
 
 
 def hand_view(
-    pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC
+    pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC, *, t: Texts
 ) -> discord.ui.View | None:
     """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
 
     Bidding: one button per bid 0…r, the forbidden ones disabled (R7.1, R7.5). Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
+    Bids are numbers and cards and suits their codes (R1.4, R1.5), the same in every
+    language; ``t`` translates the one labelled button.
     """
     if not pv.my_turn:
         return None
@@ -134,7 +152,7 @@ def hand_view(
             view.add_item(
                 button(
                     CustomId(game, Verb.PLAYHIDDEN, "", version),
-                    label="Play my card (unseen)",
+                    label=t(PLAY_UNSEEN_LABEL),
                     emoji="🎴",  # a real emoji: Discord refuses a button with any other
                     style=_BLUE,
                 )

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import discord
 import pytest
 
+from bot.i18n import texts
 from bot.render import (
     JESTER_EMOJI,
     STANDARD_SUIT_EMOJI,
@@ -39,6 +40,7 @@ from wizard.state import ChooseTrump, Deal, GameState, Phase, Play
 from wizard.view import public_table, view
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+T = texts("en")
 
 # A card token as rendered in the classic theme: colour square + code, or 🧙Z / 🃏N.
 CARD_TOKEN = re.compile(r"(?:🟦|🟥|🟩|🟨)([BRGY](?:1[0-3]|[1-9]))(?![0-9])|🧙Z|🃏N")
@@ -81,36 +83,36 @@ def first_state(states: Iterator[GameState], wanted: object) -> GameState:
 
 
 def test_every_card_has_a_distinct_readable_text() -> None:
-    texts = {card_text(c) for c in CARDS}
-    assert len(texts) == 54
-    assert card_text(Card.parse("B7")) == "🟦B7"
-    assert card_text(Card.parse("R13")) == "🟥R13"
-    assert card_text(Card.parse("G1")) == "🟩G1"
-    assert card_text(Card.parse("Y10")) == "🟨Y10"
-    assert card_text(WIZARD) == "🧙Z"
-    assert card_text(JESTER) == "🃏N"
+    tokens = {card_text(c, t=T) for c in CARDS}
+    assert len(tokens) == 54
+    assert card_text(Card.parse("B7"), t=T) == "🟦B7"
+    assert card_text(Card.parse("R13"), t=T) == "🟥R13"
+    assert card_text(Card.parse("G1"), t=T) == "🟩G1"
+    assert card_text(Card.parse("Y10"), t=T) == "🟨Y10"
+    assert card_text(WIZARD, t=T) == "🧙Z"
+    assert card_text(JESTER, t=T) == "🃏N"
     assert len(set(SUIT_SQUARES.values())) == 4
     for card in CARDS:
-        assert card.code in card_text(card)
+        assert card.code in card_text(card, t=T)
 
 
 def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
-    assert card_text(Card.parse("B1"), Theme.STANDARD) == "2♠️"
-    assert card_text(Card.parse("R9"), Theme.STANDARD) == "10♥️"
-    assert card_text(Card.parse("G11"), Theme.STANDARD) == "Q♦️"
-    assert card_text(Card.parse("Y13"), Theme.STANDARD) == "A♣️"
-    assert card_text(WIZARD, Theme.STANDARD) == "🧙W"
-    assert card_text(JESTER, Theme.STANDARD) == "🃏JE"
+    assert card_text(Card.parse("B1"), Theme.STANDARD, t=T) == "2♠️"
+    assert card_text(Card.parse("R9"), Theme.STANDARD, t=T) == "10♥️"
+    assert card_text(Card.parse("G11"), Theme.STANDARD, t=T) == "Q♦️"
+    assert card_text(Card.parse("Y13"), Theme.STANDARD, t=T) == "A♣️"
+    assert card_text(WIZARD, Theme.STANDARD, t=T) == "🧙W"
+    assert card_text(JESTER, Theme.STANDARD, t=T) == "🃏JE"
     assert {card_emoji(Card.of(s, 5), Theme.STANDARD) for s in SUITS} == set(
         STANDARD_SUIT_EMOJI.values()
     )
-    assert len({card_text(c, Theme.STANDARD) for c in CARDS}) == 54
+    assert len({card_text(c, Theme.STANDARD, t=T) for c in CARDS}) == 54
 
 
 def test_wizard_and_jester_are_marked() -> None:
     assert card_emoji(WIZARD) == WIZARD_EMOJI == "🧙"
     assert card_emoji(JESTER) == JESTER_EMOJI == "🃏"
-    assert cards_text([]) == "—"
+    assert cards_text([], t=T) == "—"
 
 
 def test_hand_sorting() -> None:
@@ -141,8 +143,8 @@ def test_table_is_the_same_whichever_seat_it_is_built_from(options: Options, pla
         if step % 3 and state.phase is not Phase.GAME_OVER:
             continue  # every third moment keeps the test quick
         tables = [public_table(view(state, seat)) for seat in range(players)]
-        assert all(t == tables[0] for t in tables), f"step {step}"
-        embeds = [table_embed(t, theme=Theme.CLASSIC).to_dict() for t in tables]
+        assert all(tv == tables[0] for tv in tables), f"step {step}"
+        embeds = [table_embed(tv, theme=Theme.CLASSIC, t=T).to_dict() for tv in tables]
         assert all(e == embeds[0] for e in embeds), f"step {step}"
 
 
@@ -154,7 +156,7 @@ def test_table_never_shows_a_card_in_hand_or_an_unrevealed_bid(options: Options)
         for seat in range(4):
             pv = view(state, seat)
             table = public_table(pv)
-            text = embed_text(table_embed(table))
+            text = embed_text(table_embed(table, t=T))
             shown = classic_suited_codes(text)
             held = {c.code for hand in state.hands for c in hand if c.suit is not None}
             assert not shown & held, (state.round, state.phase, shown & held)
@@ -171,8 +173,8 @@ def test_the_services_table_view_renders_like_the_public_table(options: Options)
     for step, state in enumerate(play_through(4, options, seed=9, rng_seed=9)):
         if step % 5:
             continue
-        ours = table_embed(public_table(view(state, step % 4)))
-        theirs = table_embed(service_table_view(state))
+        ours = table_embed(public_table(view(state, step % 4)), t=T)
+        theirs = table_embed(service_table_view(state), t=T)
         assert theirs.to_dict() == ours.to_dict(), f"step {step}"
 
 
@@ -183,7 +185,7 @@ def test_a_table_carrying_unrevealed_bids_still_shows_none() -> None:
     state = first_state(states, lambda s: s.phase is Phase.PLAY)
     leaky = dataclasses.replace(public_table(view(state, 0)), bids=state.bids)
     assert not leaky.bids_revealed
-    text = embed_text(table_embed(leaky))
+    text = embed_text(table_embed(leaky, t=T))
     assert text.count("bid 🔒 secret") == 3
     assert not re.search(r"bid \d", text)
 
@@ -195,13 +197,13 @@ def test_secret_bids_stay_marks_until_the_round_is_scored() -> None:
     assert own.bids[0] is not None  # the seat knows its own bid…
     table = public_table(own)
     assert table.bids == (None, None, None)  # …the public table does not
-    text = embed_text(table_embed(table))
+    text = embed_text(table_embed(table, t=T))
     assert text.count("bid 🔒 secret") == 3
     scored = first_state(states, lambda s: s.phase is Phase.ROUND_OVER)
     revealed = public_table(view(scored, 0))
     assert revealed.bids_revealed
     assert revealed.bids == scored.bids
-    assert "🔒" not in embed_text(table_embed(revealed))
+    assert "🔒" not in embed_text(table_embed(revealed, t=T))
 
 
 def test_hidden_bids_are_marked_then_revealed_together() -> None:
@@ -214,14 +216,14 @@ def test_hidden_bids_are_marked_then_revealed_together() -> None:
     )
     table = public_table(view(partial, 0))
     assert not table.bids_revealed
-    text = embed_text(table_embed(table))
+    text = embed_text(table_embed(table, t=T))
     assert text.count("bid ✔ hidden") == sum(b is not None for b in partial.bids)
     assert "Waiting for the bids of" in text
     done = first_state(states, lambda s: s.phase is Phase.PLAY)
     table = public_table(view(done, 2))
     assert table.bids_revealed
     assert table.bids == done.bids
-    text = embed_text(table_embed(table))
+    text = embed_text(table_embed(table, t=T))
     for seat, bid in enumerate(done.bids):
         assert f"**{NAMES[seat]}**" in text
         assert f"bid {bid}" in text
@@ -236,18 +238,18 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
         ),
     )
     table = public_table(view(state, 3))
-    embed = table_embed(table, computer={2})
+    embed = table_embed(table, computer={2}, t=T)
     text = embed_text(embed)
     assert "round 4 of 15 (4 tricks)" in embed.title
     assert f"**{NAMES[state.dealer]}** · 🔀 dealer" in text
-    assert card_text(state.turned) in text if state.turned else "No card is turned" in text
+    assert card_text(state.turned, t=T) in text if state.turned else "No card is turned" in text
     assert f"⏳ **{NAMES[state.turn]}** to play." in text
     for seat in range(4):
         assert f"won {state.tricks[seat]}" in text
         assert f"**{state.scores[seat]}** pts" in text
     assert "**Cy** 🤖" in text
     fields = {f.name: f.value for f in embed.fields}
-    assert [card_text(c) in fields["Current trick"] for c in state.trick] == [True, True]
+    assert [card_text(c, t=T) in fields["Current trick"] for c in state.trick] == [True, True]
     assert "won by" in fields["Last trick"]
     assert NAMES[state.leader] in fields["Last trick"]
 
@@ -255,7 +257,7 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
 def test_table_names_are_escaped() -> None:
     state = first_state(play_through(3, Options(), seed=2), lambda s: s.phase is Phase.BID)
     table = public_table(view(state, 0))
-    text = embed_text(table_embed(table, names=["**Bold**", "@everyone", "Cy"]))
+    text = embed_text(table_embed(table, names=["**Bold**", "@everyone", "Cy"], t=T))
     assert "**Bold**" not in text.replace("**\\*\\*Bold\\*\\***", "")
     assert "\\*\\*Bold\\*\\*" in text
     assert "@everyone" not in text
@@ -264,7 +266,7 @@ def test_table_names_are_escaped() -> None:
 def test_table_names_must_match_seats() -> None:
     state = first_state(play_through(3, Options(), seed=2), lambda s: s.phase is Phase.BID)
     with pytest.raises(ValueError, match="3 seats"):
-        table_embed(public_table(view(state, 0)), names=["a", "b"])
+        table_embed(public_table(view(state, 0)), names=["a", "b"], t=T)
 
 
 def test_choose_trump_and_standard_theme_on_the_table() -> None:
@@ -273,10 +275,10 @@ def test_choose_trump_and_standard_theme_on_the_table() -> None:
     state = apply(state, Deal(tuple(h[:1] for h in hands), WIZARD))
     assert state.phase is Phase.CHOOSE_TRUMP
     table = public_table(view(state, 1))
-    text = embed_text(table_embed(table))
+    text = embed_text(table_embed(table, t=T))
     assert f"Turned 🧙Z: **{NAMES[state.dealer]}** (dealer) is choosing trump" in text
     state = apply(state, ChooseTrump(state.dealer, SUITS[1]))
-    text = embed_text(table_embed(public_table(view(state, 0)), theme=Theme.STANDARD))
+    text = embed_text(table_embed(public_table(view(state, 0)), theme=Theme.STANDARD, t=T))
     assert "chose ♥️ Hearts" in text
 
 
@@ -289,8 +291,8 @@ def test_hand_shows_own_cards_sorted_and_own_secret_bid() -> None:
         states, lambda s: s.phase is Phase.PLAY and s.round == 3 and s.bids[1] is not None
     )
     pv = view(state, 1)
-    text = hand_text(pv)
-    assert cards_text(sort_hand(state.hands[1])) in text
+    text = hand_text(pv, t=T)
+    assert cards_text(sort_hand(state.hands[1]), t=T) in text
     assert f"your bid: {state.bids[1]}" in text
     others = {c.code for seat in (0, 2) for c in state.hands[seat] if c.suit is not None}
     assert not classic_suited_codes(text) & others
@@ -301,7 +303,7 @@ def test_hand_under_clairvoyance_shows_the_others_not_ones_own() -> None:
     state = first_state(states, lambda s: s.phase is Phase.BID and s.round == 1)
     for seat in range(4):
         pv = view(state, seat)
-        text = hand_text(pv)
+        text = hand_text(pv, t=T)
         assert "you cannot see your own card" in text
         for other in range(4):
             card = state.hands[other][0]
@@ -309,18 +311,18 @@ def test_hand_under_clairvoyance_shows_the_others_not_ones_own() -> None:
                 if card.suit is not None:
                     assert card.code not in classic_suited_codes(text)
             else:
-                assert f"{NAMES[other]} {card_text(card)}" in text
+                assert f"{NAMES[other]} {card_text(card, t=T)}" in text
     round_two = first_state(states, lambda s: s.phase is Phase.BID and s.round == 2)
-    text = hand_text(view(round_two, 0))
+    text = hand_text(view(round_two, 0), t=T)
     assert "your hand" in text
-    assert cards_text(sort_hand(round_two.hands[0])) in text
+    assert cards_text(sort_hand(round_two.hands[0]), t=T) in text
 
 
 def test_hand_prompts_only_on_ones_turn() -> None:
     state = first_state(play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID)
     assert state.turn is not None
-    assert "**Your turn:**" in hand_text(view(state, state.turn))
-    waiting = hand_text(view(state, (state.turn + 1) % 3))
+    assert "**Your turn:**" in hand_text(view(state, state.turn), t=T)
+    waiting = hand_text(view(state, (state.turn + 1) % 3), t=T)
     assert "**Your turn:**" not in waiting
     assert f"Waiting for **{state.players[state.turn]}**." in waiting
 
@@ -329,8 +331,8 @@ def test_hand_in_the_standard_theme() -> None:
     state = first_state(
         play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID and s.round == 5
     )
-    text = hand_text(view(state, 0), theme=Theme.STANDARD)
-    assert cards_text(sort_hand(state.hands[0]), Theme.STANDARD) in text
+    text = hand_text(view(state, 0), theme=Theme.STANDARD, t=T)
+    assert cards_text(sort_hand(state.hands[0]), Theme.STANDARD, t=T) in text
     assert "🟦" not in text and "🟥" not in text
 
 
@@ -353,7 +355,7 @@ def test_bid_buttons_enable_exactly_the_legal_bids() -> None:
         lambda s: s.phase is Phase.BID and s.round == 4 and s.turn == s.dealer,
     )
     pv = view(state, state.dealer)
-    ui = hand_view(pv, game=77, version=123)
+    ui = hand_view(pv, game=77, version=123, t=T)
     assert ui is not None
     ids = _ids(ui)
     assert [c.bid for c in ids] == list(range(5))
@@ -370,7 +372,7 @@ def test_play_buttons_one_per_distinct_card_and_only_playable_enabled(players: i
         if state.phase is not Phase.PLAY or state.turn is None:
             continue
         pv = view(state, state.turn)
-        ui = hand_view(pv, game=5, version=state.round)
+        ui = hand_view(pv, game=5, version=state.round, t=T)
         assert ui is not None
         ids, buttons = _ids(ui), _buttons(ui)
         hand = state.hands[state.turn]
@@ -383,7 +385,7 @@ def test_play_buttons_one_per_distinct_card_and_only_playable_enabled(players: i
             assert b.label == cid.card.code + (f" ×{copies}" if copies > 1 else "")
             seen_duplicates += copies > 1
         seen_disabled += any(b.disabled for b in buttons)
-        assert hand_view(view(state, (state.turn + 1) % players), game=5, version=1) is None
+        assert hand_view(view(state, (state.turn + 1) % players), game=5, version=1, t=T) is None
     assert seen_disabled and seen_duplicates  # the game did exercise both cases
 
 
@@ -392,18 +394,18 @@ def test_trump_buttons_for_the_dealer_after_a_turned_wizard() -> None:
     state = apply(state, Deal((parse_cards("B1"), parse_cards("R1"), parse_cards("G1")), WIZARD))
     assert state.phase is Phase.CHOOSE_TRUMP
     pv = view(state, state.dealer)
-    ui = hand_view(pv, game=2, version=3)
+    ui = hand_view(pv, game=2, version=3, t=T)
     assert ui is not None
     assert [CustomId.parse(i.custom_id).suit for i in ui.children] == list(SUITS)  # type: ignore[attr-defined]
     assert set(trump_choices(pv)) == set(SUITS)
-    assert hand_view(view(state, (state.dealer + 1) % 3), game=2, version=3) is None
+    assert hand_view(view(state, (state.dealer + 1) % 3), game=2, version=3, t=T) is None
 
 
 def test_clairvoyance_round_one_plays_the_unseen_card() -> None:
     states = play_through(3, Options(clairvoyance=True), seed=2, rng_seed=2)
     state = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 1)
     pv = view(state, state.turn)  # type: ignore[arg-type]
-    ui = hand_view(pv, game=4, version=8)
+    ui = hand_view(pv, game=4, version=8, t=T)
     assert ui is not None
     assert [CustomId.parse(i.custom_id).verb for i in ui.children] == [Verb.PLAYHIDDEN]  # type: ignore[attr-defined]
 
@@ -415,9 +417,9 @@ def test_views_hold_only_restart_proof_buttons() -> None:
     states = play_through(3, Options(), seed=3, rng_seed=3)
     bidding = first_state(states, lambda s: s.phase is Phase.BID and s.round == 3)
     playing = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 3)
-    views = [lobby_view(1, 1), table_view(1, 1)]
+    views = [lobby_view(1, 1, t=T), table_view(1, 1, t=T)]
     for state in (bidding, playing):
-        ui = hand_view(view(state, state.turn), 1, 1)  # type: ignore[arg-type]
+        ui = hand_view(view(state, state.turn), 1, 1, t=T)  # type: ignore[arg-type]
         assert ui is not None
         views.append(ui)
     for ui in views:
@@ -426,19 +428,19 @@ def test_views_hold_only_restart_proof_buttons() -> None:
 
 
 def test_lobby_and_table_buttons() -> None:
-    lobby = _ids(lobby_view(9, 2))
+    lobby = _ids(lobby_view(9, 2, t=T))
     assert [c.verb for c in lobby] == [Verb.JOIN, Verb.LEAVE, Verb.ADDBOT, Verb.START, Verb.CANCEL]
     assert {(c.game, c.version) for c in lobby} == {(9, 2)}
-    assert _ids(table_view(9, 4)) == [CustomId(9, Verb.HAND, "", 4)]
+    assert _ids(table_view(9, 4, t=T)) == [CustomId(9, Verb.HAND, "", 4)]
 
 
 def test_largest_hands_and_bids_fit_in_25_buttons() -> None:
     states = play_through(3, Options(), seed=13, rng_seed=13)
     last_bid = first_state(states, lambda s: s.phase is Phase.BID and s.round == 20)
-    ui = hand_view(view(last_bid, last_bid.turn), game=1, version=1)  # type: ignore[arg-type]
+    ui = hand_view(view(last_bid, last_bid.turn), game=1, version=1, t=T)  # type: ignore[arg-type]
     assert ui is not None and len(ui.children) == 21
     first_play = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 20)
-    ui = hand_view(view(first_play, first_play.turn), game=1, version=1)  # type: ignore[arg-type]
+    ui = hand_view(view(first_play, first_play.turn), game=1, version=1, t=T)  # type: ignore[arg-type]
     assert ui is not None and len(ui.children) <= 20
 
 
@@ -450,13 +452,13 @@ def test_round_summary_and_scorepad() -> None:
     final = states[-1]
     pv = view(final, 0)
     summary = pv.history[1]
-    embed = round_summary_embed(summary, pv.players, num_rounds=pv.num_rounds)
+    embed = round_summary_embed(summary, pv.players, num_rounds=pv.num_rounds, t=T)
     assert embed.title == "Round 2 of 20 scored"
     text = embed.description or ""
     for seat in range(3):
         assert f"**{NAMES[seat]}**: bid {summary.bids[seat]}, won {summary.tricks[seat]}" in text
         assert f"(total **{summary.totals[seat]}**)" in text
-    pad = scorepad_text(pv.history, pv.players)
+    pad = scorepad_text(pv.history, pv.players, t=T)
     assert pad.startswith("```\n") and pad.endswith("\n```")
     assert len(pad.splitlines()) == 2 + 2 + 20
     assert f"{final.history[-1].bids[0]}/{final.history[-1].tricks[0]} {final.scores[0]:+d}" in pad
@@ -471,7 +473,7 @@ def test_final_standings_name_the_winners_and_fit_discord() -> None:
     for players in (3, 6):
         states = list(play_through(players, Options(), seed=players, rng_seed=1))
         final = states[-1]
-        embed = final_embed(public_table(view(final, 0)))
+        embed = final_embed(public_table(view(final, 0)), t=T)
         best = max(final.scores)
         winners = [NAMES[s] for s in range(players) if final.scores[s] == best]
         assert embed.title is not None and all(w in embed.title for w in winners)
@@ -484,6 +486,6 @@ def test_final_standings_with_a_tie() -> None:
     states = list(play_through(3, Options(), seed=1))
     table = public_table(view(states[-1], 0))
     tied = dataclasses.replace(table, scores=(50, 50, 10))
-    embed = final_embed(tied)
+    embed = final_embed(tied, t=T)
     assert embed.title == f"🏆 Winners: {NAMES[0]} and {NAMES[1]}"
     assert (embed.description or "").count("🥇") == 2

@@ -1,0 +1,577 @@
+"""Every word of the rendered surfaces (bot.render, bot.ui.views, bot.ui.buttons) comes from
+the translation layer.
+
+The proof is a made-up language, :class:`Fullwidth`, whose catalogue turns every Latin letter
+of a text into its fullwidth form (``Round {round}`` → ``Ｒｏｕｎｄ {round}``), leaving the
+placeholders alone. Rendered in it, with players whose names are written in Greek, the
+surfaces may show no Latin letter at all, except card codes (R1.4, R1.5: the same in every
+language) and Discord's own markup (timestamps, mentions). A word built outside ``t`` (an
+f-string, an engine text such as ``Options.describe``) would show up as plain Latin letters.
+The scenarios also render every text these modules mark for translation at least once, so no
+branch escapes the check.
+
+English (``texts("en")``) stays the English the tests and players know: a fixed game's
+surfaces are compared with their full texts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gettext
+import random
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from unittest.mock import AsyncMock
+
+import discord
+import pytest
+
+from bot.i18n import Texts, catalogues, texts
+from bot.render import (
+    cancelled_embed,
+    final_embed,
+    hand_message,
+    lobby_embed,
+    ping_text,
+    round_end_embed,
+    round_summary_embed,
+    rules_text,
+    scorepad_text,
+    suit_text,
+    table_embed,
+    timer_text,
+    trump_line,
+    variants_text,
+)
+from bot.ui import buttons
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.views import hand_view, lobby_view, table_view, take_back_view
+from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
+from wizard.options import Bidding, Options
+from wizard.rules import apply, legal_actions, new_game
+from wizard.state import ChooseTrump, Deal, GameState, Phase
+from wizard.view import table_view as service_table_view
+from wizard.view import view
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECKED = ("bot/render.py", "bot/ui/views.py")
+"""The modules whose every marked text the scenarios must render."""
+
+GREEK = ("Άλφα", "Βήτα", "Γάμμα", "Δέλτα", "Έψιλον", "Ζήτα")
+"""Player names without a Latin letter: whatever Latin letter is shown is a word."""
+ENGLISH = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+OPTION_SETS = [
+    Options(),
+    Options(bidding=Bidding.HIDDEN),
+    Options(bidding=Bidding.SECRET),
+    Options(clairvoyance=True),
+    Options(clairvoyance=True, bidding=Bidding.SECRET),
+    Options(magic_twos=True, uneven_bids=True, canadian=True),
+    Options(single_suit=True, bidding=Bidding.HIDDEN),
+]
+DEADLINE = 1_700_000_000.0
+
+
+# ------------------------------------------------------- the made-up language
+
+_FULLWIDTH = {c: chr(ord(c) + 0xFEE0) for c in string.ascii_letters}
+
+
+def fullwidth(message: str) -> str:
+    """``message`` with the letters of its own words fullwidth, its placeholders unchanged."""
+    out = []
+    for literal, name, spec, conversion in string.Formatter().parse(message):
+        out.append("".join(_FULLWIDTH.get(c, c) for c in literal).replace("{", "{{"))
+        out[-1] = out[-1].replace("}", "}}")
+        if name is not None:
+            out.append(
+                "{"
+                + name
+                + (f"!{conversion}" if conversion else "")
+                + (f":{spec}" if spec else "")
+                + "}"
+            )
+    return "".join(out)
+
+
+class Fullwidth(gettext.NullTranslations):
+    """A catalogue translating every text into fullwidth letters, and noting what it was
+    asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: set[str] = set()
+
+    def gettext(self, message: str) -> str:
+        self.asked.add(message)
+        return fullwidth(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        self.asked.update((msgid1, msgid2))
+        return fullwidth(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        self.asked.add(message)
+        return fullwidth(message)
+
+
+# Card codes and suit letters: notation, the same in every language (R1.4, R1.5).
+_CLASSIC_CARD = r"(?:🟦|🟥|🟩|🟨)[BRGY](?:1[0-3]|[1-9])(?![0-9])|🧙Z|🃏N"
+_STANDARD_CARD = r"(?:10|[2-9JQKA])[♠♥♦♣]\ufe0f?|🧙W|🃏JE"
+_SUIT_LETTER = r"(?<=[\u3000-\uffef] )\([BRGY]\)"  # “🟦 Ｈｕｍａｎｓ (B)”
+_DISCORD_MARKUP = r"<t:\d+:R>|<@!?\d+>"
+ALLOWED = re.compile("|".join((_CLASSIC_CARD, _STANDARD_CARD, _SUIT_LETTER, _DISCORD_MARKUP)))
+LATIN = re.compile(r"[A-Za-zÀ-ɏ]+")
+BUTTON_CODES = (
+    {card_label(c, theme) for c in CARDS for theme in Theme}
+    | {suit_label(s, theme) for s in SUITS for theme in Theme}
+    | {str(n) for n in range(100)}
+)
+
+
+def untranslated(text: str) -> list[str]:
+    """The Latin words of ``text`` that are not card codes or Discord markup."""
+    return LATIN.findall(ALLOWED.sub(" ", text))
+
+
+def embed_text(embed: discord.Embed) -> str:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    for field in embed.fields:
+        parts += [field.name or "", field.value or ""]
+    return "\n".join(parts)
+
+
+def labels(ui: discord.ui.View | None) -> list[str]:
+    if ui is None:
+        return []
+    return [item.item.label or "" for item in ui.children]  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------- scenarios
+
+
+def play_through(
+    players: int, options: Options, seed: int, rng_seed: int = 0
+) -> Iterator[GameState]:
+    rng = random.Random(rng_seed)
+    state = new_game(list(GREEK[:players]), options, seed=seed)
+    yield state
+    while state.phase is not Phase.GAME_OVER:
+        state = apply(state, rng.choice(legal_actions(state)))
+        yield state
+
+
+def choosing_trump(names: tuple[str, ...] = GREEK) -> GameState:
+    """Round 1, a Wizard turned: the dealer chooses trump."""
+    state = new_game(list(names[:3]), Options(), seed=None, first_dealer=1)
+    hands = (parse_cards("B1"), parse_cards("R5"), parse_cards("G9"))
+    return apply(state, Deal(hands, WIZARD))
+
+
+def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
+    """``(where, text)`` for everything these modules render, over games of every option
+    set, both themes and every phase, and the lobby, rules, pings and cancellations."""
+    for index, options in enumerate(OPTION_SETS):
+        for players in (3, 4, 6):
+            if options.single_suit and players > 4:
+                continue
+            states = play_through(players, options, seed=players + index, rng_seed=index)
+            for step, state in enumerate(states):
+                over = state.phase is Phase.GAME_OVER
+                if step % 3 and not over:
+                    continue
+                theme = Theme.STANDARD if step % 2 else Theme.CLASSIC
+                yield from _game_moment(t, f"{index}/{players}/{step}", state, theme)
+    state = choosing_trump()
+    yield from _game_moment(t, "choose trump", state, Theme.CLASSIC)
+    chosen = apply(state, ChooseTrump(state.dealer, SUITS[2]))
+    yield from _game_moment(t, "trump chosen", chosen, Theme.STANDARD)
+    # Nobody left to wait for while it is not one's turn (a moment between two updates).
+    waiting = dataclasses.replace(view(state, 0), to_act=())
+    yield "hand, nobody to act", hand_message(waiting, t=t)
+    yield from _lobby_and_rules(t)
+
+
+def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterator[tuple[str, str]]:
+    table = service_table_view(state)
+    players = len(state.players)
+    yield (
+        f"{where} table",
+        embed_text(table_embed(table, theme=theme, computer={1}, deadline=DEADLINE, t=t)),
+    )
+    yield f"{where} trump line", trump_line(table, table.players, theme, t=t)
+    for seat in range(players):
+        pv = view(state, seat)
+        yield f"{where} hand {seat}", hand_message(pv, away=seat == 1, theme=theme, t=t)
+        for label in labels(hand_view(pv, 3, 4, theme, t=t)):
+            yield f"{where} hand {seat} button", label
+    if table.history:
+        summary = table.history[-1]
+        yield (
+            f"{where} round end",
+            embed_text(
+                round_end_embed(
+                    summary,
+                    table.players,
+                    num_rounds=table.num_rounds,
+                    last_trick=table.last_trick,
+                    last_winner=table.last_winner,
+                    history=table.history,
+                    theme=theme,
+                    t=t,
+                )
+            ),
+        )
+        yield (
+            f"{where} round summary",
+            embed_text(round_summary_embed(summary, table.players, theme=theme, t=t)),
+        )
+    if state.phase is Phase.GAME_OVER:
+        yield f"{where} final", embed_text(final_embed(table, t=t))
+        yield f"{where} final image", embed_text(final_embed(table, scorepad_image="x", t=t))
+        tied = dataclasses.replace(table, scores=(40,) * players)
+        yield f"{where} final tie", embed_text(final_embed(tied, t=t))
+    yield f"{where} ping", ping_text(["<@1>", "<@2>"], state.phase, state.round, t=t)
+
+
+def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
+    seats = [(GREEK[0], False), ("Ωμέγα 1", True), ("@Ωμέγα*", False)]
+    for options in OPTION_SETS:
+        for seconds in (None, 1, 45, 60, 120):
+            lobby = lobby_embed(
+                game_id=5,
+                seats=seats,
+                host_seat=0,
+                options=options,
+                turn_seconds=seconds,
+                max_seats=4 if options.single_suit else 6,
+                deadline=DEADLINE if seconds else None,
+                t=t,
+            )
+            yield f"lobby {options} {seconds}", embed_text(lobby)
+            for players in (None, 3, 5):
+                text = rules_text(options, players=players, turn_seconds=seconds, t=t)
+                yield f"rules {options} {players} {seconds}", text
+        yield f"variants {options}", variants_text(options, t=t)
+    empty = lobby_embed(
+        game_id=1, seats=[], host_seat=None, options=Options(), turn_seconds=None, max_seats=6, t=t
+    )
+    yield "empty lobby", embed_text(empty)
+    for reason in ("host", "manager", "expired", "empty", "unknown"):
+        yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
+    for phase in Phase:
+        yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)
+    yield "scorepad, nothing scored", scorepad_text((), GREEK[:3], t=t)
+    yield "timer", timer_text(90, t=t)
+    for theme in Theme:
+        for suit in SUITS:
+            yield f"suit {theme}", suit_text(suit, theme, t=t)
+    for name, ui in (
+        ("lobby", lobby_view(1, 2, t=t)),
+        ("table", table_view(1, 2, t=t)),
+        ("take back", take_back_view(1, 2, t=t)),
+    ):
+        for label in labels(ui):
+            yield f"{name} button", label
+
+
+def marked_texts(path: str) -> set[str]:
+    """Every English text (singular and plural) marked in the file ``path``."""
+    finder = catalogues.find((ROOT / path).read_text("utf-8"), path)
+    assert not finder.problems
+    out: set[str] = set()
+    for marked in finder.marked:
+        messages = marked.messages if isinstance(marked.messages, tuple) else (marked.messages,)
+        out.update(messages[1:] if marked.function == catalogues.PGETTEXT else messages)
+    return out
+
+
+# ----------------------------------------------------------------- tests
+
+
+def test_fullwidth_translates_words_and_keeps_placeholders() -> None:
+    t = Texts("xx", Fullwidth())
+    assert t("Round {round} of {rounds}", round=3, rounds=20) == "Ｒｏｕｎｄ 3 ｏｆ 20"
+    assert t.plural("{n} card", "{n} cards", 2) == "2 ｃａｒｄｓ"
+    assert t("{points:+d} (x)", points=5) == "+5 (ｘ)"
+    assert untranslated("Ｒｏｕｎｄ 3 · 🟦B7 🧙Z 🃏JE 10♥️ <t:5:R> <@12> Άλφα") == []
+    assert untranslated("Ｈｕｍａｎｓ (B) · won by") == ["won", "by"]
+
+
+def test_every_word_of_every_surface_is_translated() -> None:
+    catalogue = Fullwidth()
+    t = Texts("xx", catalogue)
+    leaks: list[tuple[str, list[str], str]] = []
+    shown = 0
+    for where, text in surfaces(t):
+        assert "{" not in text and "}" not in text, (where, text)
+        if where.endswith("button") and text.split(" ×")[0] in BUTTON_CODES:
+            continue  # a bid, a card or a suit: numbers and codes (R1.4, R1.5)
+        words = untranslated(text)
+        if words:
+            leaks.append((where[:60], words, text[:300]))
+        shown += any(c in text for c in _FULLWIDTH.values())
+    assert not leaks, leaks[:5]
+    assert shown > 1000  # the check did see translated text
+    not_rendered = set().union(*(marked_texts(path) for path in CHECKED)) - catalogue.asked
+    assert not not_rendered, f"texts the scenarios never rendered: {sorted(not_rendered)}"
+
+
+def test_button_labels_are_translated() -> None:
+    t = Texts("xx", Fullwidth())
+    for ui in (lobby_view(1, 2, t=t), table_view(1, 2, t=t), take_back_view(1, 2, t=t)):
+        for label in labels(ui):
+            assert label and not untranslated(label), label
+    # The labels the texts name are the buttons' own.
+    lobby = embed_text(
+        lobby_embed(
+            game_id=1,
+            seats=[],
+            host_seat=None,
+            options=Options(),
+            turn_seconds=None,
+            max_seats=6,
+            t=t,
+        )
+    )
+    join, _, _, start, _ = labels(lobby_view(1, 2, t=t))
+    assert f"**{join}**" in lobby and f"**{start}**" in lobby
+    (show,) = labels(table_view(1, 2, t=t))
+    assert f"**{show}**" in rules_text(Options(), t=t)
+    assert f"**{show}**" in ping_text(["<@1>"], Phase.BID, 2, t=t)
+
+
+@pytest.mark.parametrize("language", ["de", "it"])
+def test_surfaces_render_in_the_catalogue_languages(language: str) -> None:
+    """Whatever the catalogues hold so far, every surface renders, fully filled in."""
+    t = texts(language)
+    for where, text in surfaces(t):
+        assert "{" not in text and "}" not in text, (where, text)
+
+
+# ------------------------------------------------- replies of the buttons
+
+
+def _interaction(client: Any, locale: str) -> Any:
+    response = SimpleNamespace(is_done=lambda: False, send_message=AsyncMock())
+    return SimpleNamespace(
+        client=client, locale=discord.Locale(locale), response=response, id=1, followup=None
+    )
+
+
+async def test_button_replies_are_in_the_members_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    made_up = Texts("xx", Fullwidth())
+    asked: list[object] = []
+
+    def texts_of(locale: object) -> Texts:
+        asked.append(locale)
+        return made_up
+
+    monkeypatch.setattr(buttons, "texts", texts_of)
+    cid = CustomId(1, Verb.JOIN, "", 1)
+
+    starting = _interaction(SimpleNamespace(), "de")
+    await buttons.dispatch_component(starting, cid)
+    starting.response.send_message.assert_awaited_once_with(
+        fullwidth(buttons.UNAVAILABLE), ephemeral=True
+    )
+
+    class Broken:
+        async def on_component(self, interaction: Any, cid: CustomId) -> None:
+            raise RuntimeError("boom")
+
+    client = SimpleNamespace(component_handler=Broken(), on_error=AsyncMock())
+    failing = _interaction(client, "it")
+    await buttons.dispatch_component(failing, cid)
+    failing.response.send_message.assert_awaited_once_with(
+        fullwidth(buttons.FAILED), ephemeral=True
+    )
+    assert asked == [discord.Locale.german, discord.Locale.italian]
+
+
+async def test_button_replies_in_english_are_unchanged() -> None:
+    interaction = _interaction(SimpleNamespace(), "en-US")
+    await buttons.dispatch_component(interaction, CustomId(1, Verb.JOIN, "", 1))
+    interaction.response.send_message.assert_awaited_once_with(
+        "The game table is not ready yet (the bot is starting up). Try again in a moment.",
+        ephemeral=True,
+    )
+
+
+# ------------------------------------------------------------ English
+
+
+def english_game() -> list[GameState]:
+    rng = random.Random(4)
+    state = new_game(list(ENGLISH[:4]), Options(), seed=21)
+    states = [state]
+    while state.phase is not Phase.GAME_OVER:
+        state = apply(state, rng.choice(legal_actions(state)))
+        states.append(state)
+    return states
+
+
+EXPIRY = (
+    "-# This private message updates itself for 15 minutes after you open it or click in it "
+    "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
+)
+
+
+def test_english_is_unchanged() -> None:
+    t = texts("en")
+    states = english_game()
+    mid = next(
+        s
+        for s in states
+        if s.phase is Phase.PLAY and s.round == 4 and len(s.played) == 1 and len(s.trick) == 2
+    )
+    table = table_embed(service_table_view(mid), computer={2}, deadline=DEADLINE, t=t)
+    assert embed_text(table).split("\n") == [
+        "Wizard · round 4 of 15 (4 tricks)",
+        "Turned 🟦B8: trump is 🟦 Humans (B).",
+        "⏳ **Ann** to play. Suit to follow: 🟨 Giants (Y).",
+        "",
+        "▶️ **Ann** · bid 2 · won 0 · 3 cards · **-10** pts",
+        "▫️ **Bob** · 🔀 dealer · bid 4 · won 0 · 3 cards · **-30** pts",
+        "▫️ **Cy** 🤖 · bid 2 · won 1 · 2 cards · **10** pts",
+        "▫️ **Dee** · bid 4 · won 0 · 2 cards · **30** pts",
+        "Variants: none (classic)",
+        "Current trick",
+        "Cy 🟨Y12 · Dee 🧙Z",
+        "Last trick",
+        "Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
+        "Turn timer",
+        "⏰ Time runs out <t:1700000000:R>: then a computer moves for whoever has not acted yet.",
+    ]
+    assert hand_message(view(mid, 0), t=t).split("\n") == [
+        "**Round 4 of 15 · your hand** (3 cards):",
+        "🟦B2 🟦B10 🟥R7",
+        "Trump: 🟦 Humans (B) · your bid: 2 · tricks won: 0",
+        "On the table: Cy 🟨Y12 · Dee 🧙Z",
+        "**Your turn:** play a card.",
+        EXPIRY,
+    ]
+    assert hand_message(view(mid, 1), away=True, t=t).split("\n") == [
+        "🤖 **A computer player is playing your seat.** Press **Take my seat back** to play "
+        "again yourself.",
+        "**Round 4 of 15 · your hand** (3 cards):",
+        "🟦B3 🟥R4 🟩G6",
+        "Trump: 🟦 Humans (B) · your bid: 4 · tricks won: 0",
+        "Waiting for **Ann**.",
+        EXPIRY,
+    ]
+    scored = next(s for s in states if s.phase is Phase.ROUND_OVER and s.round == 2)
+    tv = service_table_view(scored)
+    round_end = round_end_embed(
+        tv.history[-1],
+        tv.players,
+        num_rounds=tv.num_rounds,
+        last_trick=tv.last_trick,
+        last_winner=tv.last_winner,
+        history=tv.history,
+        t=t,
+    )
+    assert embed_text(round_end).split("\n") == [
+        "Round 2 of 15 scored",
+        "Dealer **Dee** · turned 🟩G3 · trump 🟩 Elves (G)",
+        "",
+        "❌ **Ann**: bid 2, won 1 → -10 (total **10**)",
+        "❌ **Bob**: bid 1, won 0 → -10 (total **-20**)",
+        "❌ **Cy**: bid 0, won 1 → -10 (total **-20**)",
+        "✅ **Dee**: bid 0, won 0 → +20 (total **50**)",
+        "",
+        "**Scorepad** (bid/won total)",
+        "```",
+        "rnd      Ann      Bob       Cy      Dee",
+        "---------------------------------------",
+        "  1  0/0 +20  1/0 -10  1/0 -10  1/1 +30",
+        "  2  2/1 +10  1/0 -20  0/1 -20  0/0 +50",
+        "```",
+        "",
+        "Final trick",
+        "Cy 🟥R2 · Dee 🟥R7 · Ann 🟩G5 · Bob 🟥R8 → won by **Ann**",
+    ]
+    final = final_embed(service_table_view(states[-1]), scorepad_image="attachment://x.png", t=t)
+    assert embed_text(final).split("\n") == [
+        "🏆 Winners: Ann and Dee",
+        "🥇 **Ann**: -270 points",
+        "🥇 **Dee**: -270 points",
+        "🥉 **Bob**: -350 points",
+        "4. **Cy**: -400 points",
+        "",
+    ]
+    lobby = lobby_embed(
+        game_id=5,
+        seats=[("Ann", False), ("Bot", True)],
+        host_seat=0,
+        options=Options(bidding=Bidding.SECRET, clairvoyance=True),
+        turn_seconds=120,
+        max_seats=6,
+        deadline=DEADLINE,
+        t=t,
+    )
+    assert embed_text(lobby).split("\n") == [
+        "Wizard · game 5 · lobby",
+        "**Players (2 of 3–6):**",
+        "1. **Ann** (host)",
+        "2. **Bot** (🤖 computer)",
+        "",
+        "**Variants:** secret bids (R7.3), clairvoyance (R7.4)",
+        "**Timer:** 2 minutes per turn",
+        "",
+        "Press **Join** to take a seat. The host presses **Start** once 3 to 6 players are in "
+        "(add computer players to fill seats).",
+        "This lobby closes <t:1700000000:R> unless the game starts.",
+        "",
+    ]
+    rules = rules_text(
+        Options(bidding=Bidding.HIDDEN, clairvoyance=True), players=4, turn_seconds=60, t=t
+    )
+    assert rules.split("\n") == [
+        "**Wizard in short**",
+        "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), 4 🧙 Wizards "
+        "and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 players). The next "
+        "card is turned: its suit is trump; a Jester means no trump; a Wizard lets the dealer "
+        "choose trump.",
+        "**Bidding:** everyone says how many tricks they will win, starting left of the dealer.",
+        "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
+        "played. The first Wizard wins the trick, else the highest trump, else the highest card "
+        "of the suit led (only Jesters: the first Jester).",
+        "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
+        "too few. Highest total after the last round wins.",
+        "",
+        "**Variants in force:** hidden bids (R7.2), clairvoyance (R7.4)",
+        "• Hidden bids: everyone bids privately; all bids are shown together.",
+        "• Clairvoyance: in round 1 you see everyone's card but your own.",
+        "**Timer:** 1 minute per turn; when it runs out a computer moves for you.",
+        "Press **Show my hand** on the table to see your cards and play.",
+    ]
+    assert ping_text(["<@1>"], Phase.BID, 3, t=t) == (
+        "🔔 <@1>: your turn to bid (Wizard, round 3). Press **Show my hand**."
+    )
+    assert embed_text(cancelled_embed(9, "expired", t=t)).split("\n") == [
+        "Wizard · game 9 · cancelled",
+        "🛑 Nobody started the game in time, so the lobby closed. No result is recorded.",
+        "",
+    ]
+    assert labels(lobby_view(1, 1, t=t)) == [
+        "Join",
+        "Leave",
+        "Add computer player",
+        "Start",
+        "Cancel",
+    ]
+    assert labels(table_view(1, 1, t=t)) == ["Show my hand"]
+    assert labels(take_back_view(1, 1, t=t)) == ["Take my seat back"]
+    assert [timer_text(s, t=t) for s in (None, 1, 45, 60, 300)] == [
+        "no turn timer",
+        "1 second per turn",
+        "45 seconds per turn",
+        "1 minute per turn",
+        "5 minutes per turn",
+    ]
