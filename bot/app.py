@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.clock import DiscordClock
 from bot.cogs.commands import game_commands
+from bot.cogs.community import install_community
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
 from bot.i18n import N_, texts
@@ -109,8 +110,9 @@ class WizardBot(commands.AutoShardedBot):
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Register the restart-proof buttons, install the game cog (with a service), start the
-        service's clocks, then sync the slash commands (localised by the catalogues)."""
+        """Register the restart-proof buttons, install the game and community cogs (with a
+        service), start the service's clocks, then sync the slash commands (localised by the
+        catalogues)."""
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.tree.translator is None:
             await self.tree.set_translator(CommandTranslator())
@@ -123,6 +125,8 @@ class WizardBot(commands.AutoShardedBot):
                     self.component_handler = cog
                 for command in game_commands(cog):
                     self.wizard_group.add_command(command)
+                # Leaderboard, stats, history and settings (it adds nothing a second time).
+                await install_community(self, self.service, self.wizard_group)
             # Armed here, inside the bot, so that the timers of recovered games (turn limits,
             # computer moves) run on the bot's clock (SimCord's virtual one in tests).
             self.service.start_clocks()
@@ -173,8 +177,9 @@ def create_bot(
 
     - ``service``: an open :class:`wizard.service.GameService` (open it *outside* the bot and
       close it after the bot stops). With it the bot plays games: the game cog is installed,
-      subscribes to the service, adds ``/wizard new|cancel|kick|rules`` and, in
-      ``setup_hook``, starts the service's clocks. Without it only ``/wizard ping`` exists.
+      subscribes to the service, adds ``/wizard new|cancel|kick|rules``, the community
+      cog adds ``/wizard leaderboard|stats|history|settings`` and, in ``setup_hook``, the
+      service's clocks start. Without it only ``/wizard ping`` exists.
     - ``clock``: the clock the bot's own timers use (turn pings, retries, hand expiry); give
       the same :class:`bot.clock.DiscordClock` as the service's. Default: a new one.
     - ``game_config``: :class:`bot.cogs.GameConfig` (ping delay, live hands, seeds for tests).

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -81,6 +81,21 @@ def settle_timeout_for(computer_delay: float) -> float:
     return max(0.25, min(computer_delay / 2, 2.0))
 
 
+def demo_config(config: GameConfig | None = None) -> GameConfig:
+    """The game cog's config in the demo: ``config`` (default: the bot's) without edit pacing.
+
+    Pacing (``edit_interval``) spares Discord's rate limits, which the simulated Discord does
+    not have, and it arms a timer for the trailing table edit. SimCord waits, inside a click,
+    for a bot timer due within the settle timeout (half the computer delay, see
+    :func:`settle_timeout_for`); a pacing timer due just before that timeout could not be
+    waited for in time, and the click failed with "bot did not settle while advancing time".
+    The page shows every state anyway: it republishes itself as the bot edits.
+    """
+    from bot.cogs import GameConfig
+
+    return replace(config or GameConfig(), edit_interval=0.0)
+
+
 @dataclass(frozen=True)
 class World:
     """The simulated Discord server of the demo."""
@@ -136,7 +151,8 @@ async def running_demo(
     ``db`` keeps the games in that file; by default a temporary file is deleted on exit.
     ``check_errors`` makes errors the bot swallowed fail the exit (for tests); the demo
     itself only logs them, so that one bad click does not end a session. ``game_config``
-    is the game cog's (for instance fixed seeds, for pictures that do not change).
+    is the game cog's (for instance fixed seeds, for pictures that do not change), without
+    edit pacing (see :func:`demo_config`).
     ``wall_clock`` starts the simulated Discord at the present time instead of SimCord's
     fixed date (see :func:`_start_now`).
     """
@@ -146,6 +162,8 @@ async def running_demo(
     from bot.app import create_bot
     from bot.clock import DiscordClock
     from wizard.service import GameService, ServiceConfig
+
+    game_config = demo_config(game_config)
 
     with contextlib.ExitStack() as stack:
         if db is None:

@@ -6,6 +6,10 @@ once, answers the interaction once (usually by editing the message clicked) and 
 service's update to :class:`~bot.cogs.surfaces.Surfaces`, which brings the public messages
 and the other players' hands up to date in the background. Background updates (computer
 moves, turn timeouts, lobby expiry) reach the same place through the service's listener.
+
+Replies to one member (refusals, notes, hands) speak that member's Discord locale
+(``texts(interaction.locale)``); what the channel shows speaks the server's language
+(:func:`~bot.cogs.surfaces.public_look`).
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.config import GameConfig
+from bot.cogs.homes import GameHome, game_home
 from bot.cogs.replies import STALE, refusal_text, refuse, reply_private
-from bot.cogs.surfaces import Surfaces, lobby_embed_of, table_embed_of
+from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_embed_of
+from bot.i18n import N_, Texts, texts
 from bot.render import (
     cancelled_embed,
     card_text,
@@ -33,7 +39,9 @@ from bot.render import (
 )
 from bot.ui.custom_ids import CustomId, Verb
 from bot.ui.views import lobby_view, table_view
-from wizard.options import Bidding, Options
+from wizard.cards import Theme
+from wizard.errors import OptionsError
+from wizard.options import MIN_PLAYERS, Options, check_setup
 from wizard.service import (
     Clock,
     GameInfo,
@@ -41,6 +49,8 @@ from wizard.service import (
     GameStatus,
     GameStatusError,
     GameUpdate,
+    InvalidOptionsError,
+    InvalidSettingsError,
     MakeBid,
     Move,
     NameTrump,
@@ -50,6 +60,7 @@ from wizard.service import (
     ServiceError,
     StaleVersionError,
 )
+from wizard.service.settings import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from wizard.state import Bid, ChooseTrump, Play
 
 log = logging.getLogger(__name__)
@@ -220,15 +231,15 @@ class GameCog(commands.Cog):
             interaction, self.service.leave(cid.game, interaction.user.id), update=True
         )
         if info.status is GameStatus.CANCELLED:
-            embed = cancelled_embed(info.id, "empty")
-            self.surfaces.note_cancelled(self.surfaces.adopt(info), embed)
-            await self._edit_clicked(interaction, embed=embed, view=None)
+            await self._show_cancelled(interaction, info, "empty")
             return
         if info.status is GameStatus.ACTIVE:
             # Leaving a running game hands the seat to a computer player.
             self.surfaces.request(self.surfaces.adopt(info))
+            t = texts(interaction.locale)
             await self._send_private(
-                interaction, "🤖 A computer player now plays your seat. Open your hand to return."
+                interaction,
+                "🤖 " + t("A computer player now plays your seat. Open your hand to return."),
             )
             return
         await self._show_lobby(interaction, info)
@@ -244,9 +255,20 @@ class GameCog(commands.Cog):
         await self._show_lobby(interaction, info)
 
     async def _show_lobby(self, interaction: discord.Interaction[Any], info: GameInfo) -> None:
-        await self._edit_clicked(
-            interaction, embed=lobby_embed_of(info), view=lobby_view(info.id, info.version)
-        )
+        """The clicked lobby redrawn (public: in the server's language)."""
+        await self._edit_clicked(interaction, **await self._lobby_parts(info))
+
+    async def _show_cancelled(
+        self, interaction: discord.Interaction[Any], info: GameInfo, reason: str
+    ) -> None:
+        """The clicked lobby or table becomes the cancellation; the game's thread retires."""
+        t, _ = await public_look(self.service, info.guild_id)
+        embed = cancelled_embed(info.id, reason, t=t)
+        surface = self.surfaces.adopt(info)
+        self.surfaces.note_cancelled(surface, embed)
+        await self._edit_clicked(interaction, embed=embed, view=None)
+        self.surfaces.refresh_hands(info.id, None)
+        await self.surfaces.retire(surface)
 
     async def _start(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         update = await self._timely(
@@ -270,9 +292,10 @@ class GameCog(commands.Cog):
             async with surface.lock:
                 self.surfaces.after_update(update)
                 info = await self.service.get_game(cid.game)
-                embed = table_embed_of(info)
+                t, theme = await public_look(self.service, info.guild_id)
+                embed = table_embed_of(info, t=t, theme=theme)
                 await self._edit_clicked(
-                    interaction, embed=embed, view=table_view(info.id, info.version)
+                    interaction, embed=embed, view=table_view(info.id, info.version, t=t)
                 )
                 # Not before the edit succeeded: if it failed, the sync task edits it again.
                 self.surfaces.note_table(surface, message.id, embed)
@@ -288,12 +311,7 @@ class GameCog(commands.Cog):
             ),
             update=True,
         )
-        reason = "host" if user == info.host_id else "manager"
-        embed = cancelled_embed(info.id, reason)
-        surface = self.surfaces.adopt(info)
-        self.surfaces.note_cancelled(surface, embed)
-        await self._edit_clicked(interaction, embed=embed, view=None)
-        self.surfaces.refresh_hands(info.id, None)
+        await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")
 
     async def _hand(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         await self._open_hand(interaction, cid.game, note=None, edit=False)
@@ -306,13 +324,15 @@ class GameCog(commands.Cog):
         note: str | None,
         edit: bool,
     ) -> None:
-        """Show the player's hand: a new ephemeral message, or the clicked hand redrawn.
+        """Show the player's hand (in their language): a new ephemeral message, or the clicked
+        hand redrawn.
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
         """
         user = interaction.user.id
-        content, view, seat = await self.surfaces.hand_parts(game_id, user, note)
+        t = texts(interaction.locale)
+        content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t)
         clicked = interaction.message
         if edit and clicked is not None and clicked.flags.ephemeral:
             await self._edit_clicked(interaction, content=content, view=view)
@@ -331,7 +351,8 @@ class GameCog(commands.Cog):
         # Recorded before anything else can run, so that the updates of the computer moves
         # that follow this one are rendered after it.
         self.surfaces.after_update(update, actor_user_id=user)
-        note = _done_note(update)
+        _, theme = await public_look(self.service, interaction.guild_id)
+        note = _done_note(update, t=texts(interaction.locale), theme=theme)
         self._done[(cid.game, user)] = (cid.format(), note)
         self._done.move_to_end((cid.game, user))
         while len(self._done) > DONE_KEPT:
@@ -344,9 +365,9 @@ class GameCog(commands.Cog):
             interaction, self.service.take_back(cid.game, user), update=True
         )
         self.surfaces.after_update(update, actor_user_id=user)
-        await self._open_hand(
-            interaction, cid.game, note="🙋 You are playing your seat again.", edit=True
-        )
+        t = texts(interaction.locale)
+        note = "🙋 " + t("You are playing your seat again.")
+        await self._open_hand(interaction, cid.game, note=note, edit=True)
 
     async def _hand_refused(
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
@@ -354,14 +375,15 @@ class GameCog(commands.Cog):
         """A refused click on a hand: the hand is redrawn as it is now, the reason on top
         (a stale click gets the current hand instead, as the issue asks)."""
         done = self._done.get((cid.game, interaction.user.id))
+        t = texts(interaction.locale)
         if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
             note: str | None = done[1]  # a double click: the first click did it
         elif isinstance(error, StaleVersionError):
-            note = STALE
+            note = t(STALE)
         elif isinstance(error, GameStatusError):
             note = None  # the redrawn hand says that the game is over or cancelled
         else:
-            note = refusal_text(error)
+            note = refusal_text(error, t=t)
         try:
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         except ServiceError:
@@ -395,50 +417,103 @@ class GameCog(commands.Cog):
         choices: dict[str, Any],
         turn_timer: int | None,
     ) -> None:
-        """``/wizard new``: open a lobby; what the host leaves out comes from the server."""
+        """``/wizard new``: open a lobby; what the host leaves out comes from the server.
+
+        With the server's ``threads`` setting the game gets a thread of its own (see
+        :func:`bot.cogs.homes.game_home`): the host is told privately where, and the lobby is
+        posted in the thread. The options are checked before, so that a refused game leaves
+        no empty thread behind.
+        """
         self._started(interaction)
+        t = texts(interaction.locale)
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
-            await reply_private(interaction, "Wizard games are played in server channels.")
+            await reply_private(interaction, t("Wizard games are played in server channels."))
             return
         try:
             settings = await self.service.get_settings(guild_id)
-            chosen = {k: v for k, v in choices.items() if v is not None}
-            options = Options.model_validate({**settings.default_options.model_dump(), **chosen})
+            options = _new_options(settings.default_options, choices)
             timer: dict[str, Any] = {}
             if turn_timer is not None:
-                timer["turn_seconds"] = None if turn_timer == 0 else float(turn_timer)
+                timer["turn_seconds"] = _turn_seconds(turn_timer, t=t)
             seed = self.config.seeds() if self.config.seeds is not None else None
-            info = await self._timely(
-                interaction,
-                self.service.create_game(
-                    guild_id=guild_id,
-                    channel_id=channel_id,
-                    host_id=interaction.user.id,
-                    host_name=interaction.user.display_name,
-                    options=options,
-                    seed=seed,
-                    **timer,
-                ),
-                update=False,
-            )
+
+            async def open_game() -> tuple[GameHome, GameInfo]:
+                home = await game_home(interaction, settings)
+                try:
+                    info = await self.service.create_game(
+                        guild_id=guild_id,
+                        channel_id=home.channel_id,
+                        host_id=interaction.user.id,
+                        host_name=interaction.user.display_name,
+                        options=options,
+                        seed=seed,
+                        **timer,
+                    )
+                except ServiceError:
+                    await _drop_thread(_opened_thread(home, channel_id))
+                    raise
+                return home, info
+
+            home, info = await self._timely(interaction, open_game(), update=False)
         except ServiceError as error:
             await self._refuse(interaction, error)
             return
-        self._about_to_respond(interaction)
-        embed, view = lobby_embed_of(info), lobby_view(info.id, info.version)
-        if interaction.response.is_done():
-            # Deferred (privately): the lobby goes to the channel as a message of its own.
-            channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-            message = await channel.send(embed=embed, view=view)
-            message_id: int | None = message.id
-            await interaction.edit_original_response(content=f"✅ Game {info.id} is open below.")
+        message_id: int | None
+        thread = _opened_thread(home, channel_id)
+        if thread is not None:
+            message_id = await self._lobby_in_thread(interaction, info, thread)
         else:
-            response = await interaction.response.send_message(embed=embed, view=view)
-            message_id = response.message_id
-        self._responded(interaction)
+            message_id = await self._lobby_here(interaction, info, home.note)
         self.surfaces.adopt(info).lobby_id = message_id
         await self.service.set_message_ids(info.id, lobby_message_id=message_id)
+
+    async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
+        """The lobby message of ``info`` (embed and buttons), in the server's language."""
+        t, _ = await public_look(self.service, info.guild_id)
+        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view(info.id, info.version, t=t)}
+
+    async def _lobby_here(
+        self, interaction: discord.Interaction[Any], info: GameInfo, note: str | None
+    ) -> int | None:
+        """Post the lobby where the command was used (its answer, unless it was deferred);
+        ``note`` (why there is no thread) goes to the host privately. The lobby's id."""
+        lobby = await self._lobby_parts(info)
+        message_id: int | None
+        self._about_to_respond(interaction)
+        if interaction.response.is_done():
+            # Deferred (privately): the lobby goes to the channel as a message of its own.
+            channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+            message = await channel.send(**lobby)
+            message_id = message.id
+            await interaction.edit_original_response(
+                content=_here_text(texts(interaction.locale), info.id, note)
+            )
+            self._responded(interaction)
+        else:
+            response = await interaction.response.send_message(**lobby)
+            message_id = response.message_id
+            self._responded(interaction)
+            if note is not None:
+                await interaction.followup.send(note, ephemeral=True)
+        return message_id
+
+    async def _lobby_in_thread(
+        self, interaction: discord.Interaction[Any], info: GameInfo, thread: discord.Thread
+    ) -> int:
+        """Tell the host privately (in their language) where the game is, and post its lobby
+        in its thread. The lobby's id."""
+        t = texts(interaction.locale)
+        # Translators: {thread} is a link to the game's own thread.
+        text = "🧵 " + t("Game {game} is open in {thread}.", game=info.id, thread=thread.mention)
+        self._about_to_respond(interaction)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+        self._responded(interaction)
+        message = await thread.send(**await self._lobby_parts(info))
+        return message.id
 
     async def _channel_game(self, interaction: discord.Interaction[Any]) -> GameInfo | None:
         channel_id = interaction.channel_id
@@ -450,8 +525,9 @@ class GameCog(commands.Cog):
         """``/wizard cancel``: cancel this channel's game (host or server manager)."""
         self._started(interaction)
         game = await self._channel_game(interaction)
+        t = texts(interaction.locale)
         if game is None:
-            await reply_private(interaction, "ℹ️ There is no open Wizard game in this channel.")
+            await reply_private(interaction, "ℹ️ " + t(NO_GAME))
             return
         user = interaction.user.id
         try:
@@ -466,19 +542,21 @@ class GameCog(commands.Cog):
             await self._refuse(interaction, error)
             return
         self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
-        await reply_private(interaction, f"🛑 Game {info.id} is cancelled.")
+        await reply_private(interaction, "🛑 " + t("Game {game} is cancelled.", game=info.id))
 
     async def kick(self, interaction: discord.Interaction[Any], player: discord.abc.User) -> None:
         """``/wizard kick``: remove a player (host or server manager)."""
         self._started(interaction)
         game = await self._channel_game(interaction)
+        t = texts(interaction.locale)
         if game is None:
-            await reply_private(interaction, "ℹ️ There is no open Wizard game in this channel.")
+            await reply_private(interaction, "ℹ️ " + t(NO_GAME))
             return
         seat = game.seat_of(player.id)
+        name = discord.utils.escape_markdown(player.display_name)
         try:
             if seat is None:
-                raise NotSeatedError(f"{player.display_name} is not playing in this game")
+                raise NotSeatedError(t("{name} is not playing in this game", name=name))
             info = await self._timely(
                 interaction,
                 self.service.kick(
@@ -494,35 +572,43 @@ class GameCog(commands.Cog):
             return
         surface = self.surfaces.adopt(info)
         self.surfaces.request(surface)
-        name = discord.utils.escape_markdown(player.display_name)
         if info.status is GameStatus.ACTIVE:
             assert seat is not None
             self.surfaces.refresh_hands(info.id, [seat])
-            text = f"👋 {name} is out of game {info.id}; a computer player takes their seat."
+            text = t(
+                "{name} is out of game {game}; a computer player takes their seat.",
+                name=name,
+                game=info.id,
+            )
         else:
-            text = f"👋 {name} is no longer in the lobby of game {info.id}."
-        await reply_private(interaction, text)
+            text = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
+        await reply_private(interaction, "👋 " + text)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        """``/wizard rules``: the rules in short and the options of this channel's game."""
+        """``/wizard rules``: the rules in short and the options of this channel's game (in
+        the reader's language)."""
         self._started(interaction)
+        t = texts(interaction.locale)
         game = await self._channel_game(interaction)
         if game is not None:
             options, players, timer = game.options, len(game.seats), game.turn_seconds
-            where = f"Game {game.id} in this channel"
+            where = t("Game {game} in this channel.", game=game.id)
         else:
             guild_id = interaction.guild_id
             settings = await self.service.get_settings(guild_id) if guild_id else None
             options = settings.default_options if settings else Options()
             players, timer = None, settings.turn_seconds if settings else None
-            where = "No game in this channel yet; a new game starts with the server's defaults"
+            where = t("No game in this channel yet; a new game starts with the server's defaults.")
         text = rules_text(
             options,
-            players=players if players and players >= 3 else None,
+            players=players if players and players >= MIN_PLAYERS else None,
             turn_seconds=timer,
+            t=t,
         )
-        await reply_private(interaction, f"*{where}.*\n{text}")
+        await reply_private(interaction, f"*{where}*\n{text}")
 
+
+NO_GAME = N_("There is no open Wizard game in this channel.")
 
 _HAND_VERBS = frozenset({Verb.BID, Verb.PLAY, Verb.TRUMP, Verb.PLAYHIDDEN, Verb.TAKEBACK})
 
@@ -540,24 +626,71 @@ def _move_of(cid: CustomId) -> Move:
     raise ValueError(f"{cid.verb} is not a move")
 
 
-def _done_note(update: GameUpdate) -> str | None:
+def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
     """What the player just did, for the top of their redrawn hand."""
     action = update.action
     if update.duplicate:
-        return "✅ Already done."
+        return "✅ " + t("Already done.")
     if isinstance(action, Bid):
-        return f"✅ You bid {action.bid}."
+        return "✅ " + t("You bid {bid}.", bid=action.bid)
     if isinstance(action, Play):
-        return f"✅ You played {card_text(action.card)}."
+        return "✅ " + t("You played {card}.", card=card_text(action.card, theme, t=t))
     if isinstance(action, ChooseTrump):
-        return f"✅ You chose {suit_text(action.suit)} as trump."
+        suit = suit_text(action.suit, theme, t=t)
+        # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.
+        return "✅ " + t("You chose {suit} as trump.", suit=suit)
     return None
 
 
-def bidding_label(bidding: Bidding) -> str:
-    """How a bidding mode reads in a command's choices."""
-    return {
-        Bidding.OPEN: "open: everyone sees each bid (R4.2)",
-        Bidding.HIDDEN: "hidden: all bids shown together (R7.2)",
-        Bidding.SECRET: "secret: bids shown when the round is scored (R7.3)",
-    }[bidding]
+def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
+    """The options of a new game: the server's defaults with the host's choices, refused
+    (:class:`InvalidOptionsError`) as the service would refuse them, before anything is made
+    for the game (its thread)."""
+    chosen = {k: v for k, v in choices.items() if v is not None}
+    try:
+        options = Options.model_validate({**defaults.model_dump(), **chosen})
+        check_setup(options, MIN_PLAYERS)
+    except OptionsError as error:
+        raise InvalidOptionsError(error.message, error.rule) from None
+    except ValueError as error:  # pydantic's ValidationError
+        raise InvalidOptionsError(str(error)) from None
+    return options
+
+
+def _turn_seconds(turn_timer: int, *, t: Texts) -> float | None:
+    """``/wizard new``'s turn timer in seconds (0: none), refused like the service would."""
+    if turn_timer == 0:
+        return None
+    if not MIN_TURN_SECONDS <= turn_timer <= MAX_TURN_SECONDS:
+        raise InvalidSettingsError(
+            t(
+                "A turn timer is {least} seconds to {most} hours, not {seconds}",
+                least=f"{MIN_TURN_SECONDS:g}",
+                most=f"{MAX_TURN_SECONDS / 3600:g}",
+                seconds=turn_timer,
+            )
+        )
+    return float(turn_timer)
+
+
+def _here_text(t: Texts, game_id: int, note: str | None) -> str:
+    """The host's private answer when the lobby was posted below (after a deferral)."""
+    text = "✅ " + t("Game {game} is open below.", game=game_id)
+    return text if note is None else f"{text}\n{note}"
+
+
+def _opened_thread(home: GameHome, channel_id: int) -> discord.Thread | None:
+    """The thread opened for the new game; ``None`` when it is played where the command
+    was used (a channel, or a thread that already existed)."""
+    thread = home.thread
+    return thread if thread is not None and thread.id != channel_id else None
+
+
+async def _drop_thread(thread: discord.Thread | None) -> None:
+    """Delete a thread opened for a game the service then refused (it would stay empty)."""
+    if thread is None:
+        return
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:
+        log.info("could not delete the unused thread %s: %s", thread.id, error)

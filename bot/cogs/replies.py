@@ -11,6 +11,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import reply_privately as reply_private
 from wizard.service import (
     GameStatusError,
@@ -37,12 +38,13 @@ _BY_CODE: Final[dict[str, str]] = {
 }
 
 _ILLEGAL_BY_RULE: Final[dict[str, str]] = {
-    "R4.1": "That bid is not allowed.",
-    "R7.1": "That bid is not allowed.",
-    "R7.5": "That bid is not allowed.",
+    "R4.1": N_("That bid is not allowed."),
+    "R7.1": N_("That bid is not allowed."),
+    "R7.5": N_("That bid is not allowed."),
 }
+ILLEGAL: Final = N_("That move is not allowed.")
 
-MUST_FOLLOW: Final = (
+MUST_FOLLOW: Final = N_(
     "⛔ You must follow suit: you hold a card of the suit led. Play one of those, a 🧙 Wizard "
     "or a 🃏 Jester (R5.3)."
 )
@@ -57,26 +59,27 @@ _STATUS_PREFIX: Final[dict[str, str]] = {
 
 __all__ = ["MUST_FOLLOW", "STALE", "refusal_text", "refuse", "reply_private"]
 
-STALE: Final = "🔄 This has moved on since that was shown. Here is your hand as it is now."
+STALE: Final = N_("🔄 This has moved on since that was shown. Here is your hand as it is now.")
 """The note on top of a hand opened instead of a click on an earlier surface."""
 
 
-def refusal_text(error: ServiceError) -> str:
-    """What a player reads when the service refuses their click or command."""
+def refusal_text(error: ServiceError, *, t: Texts) -> str:
+    """What a player reads when the service refuses their click or command, in the language
+    of ``t`` (the service's own sentence, ``error.message``, stays as the service wrote it)."""
     if isinstance(error, StaleVersionError):
-        return STALE
+        return t(STALE)
     if isinstance(error, NotYourTurnError):
-        return f"⏳ Not your turn. {error.message}"
+        return "⏳ " + t("Not your turn. {reason}", reason=error.message)
     if isinstance(error, IllegalMoveError):
         if error.rule == "R5.3":
-            return MUST_FOLLOW
-        reason = _ILLEGAL_BY_RULE.get(error.rule, "That move is not allowed.")
-        return f"⛔ {reason} {error.message} ({error.rule})"
+            return t(MUST_FOLLOW)
+        verdict = t(_ILLEGAL_BY_RULE.get(error.rule, ILLEGAL))
+        return f"⛔ {verdict} {error.message} ({error.rule})"
     if isinstance(error, GameStatusError):
         return f"{_STATUS_PREFIX.get(error.status, 'ℹ️')} {error.message}"
     return f"{_BY_CODE.get(error.code, '⚠️')} {error.message}"
 
 
 async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:
-    """Answer a refused click or command privately with the reason."""
-    await reply_private(interaction, refusal_text(error))
+    """Answer a refused click or command privately with the reason (in the user's language)."""
+    await reply_private(interaction, refusal_text(error, t=texts(interaction.locale)))

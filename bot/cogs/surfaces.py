@@ -16,6 +16,12 @@ only their text changes (cards dealt while someone else bids); a hand whose butt
 held-back one. The pacing lives in memory only: a trailing edit lost in a restart is made
 by the next update, which compares with nothing and so edits the table.
 
+Public messages speak the server's language and show its card theme (``/wizard settings``);
+a player's hand speaks the player's own language, the Discord locale of the click that opened
+it, which the live hand keeps for the redraws made outside any interaction. A game played in
+a thread of its own has the thread archived once its last message is out (final standings or
+cancellation).
+
 Nothing here decides anything about the game: a failed REST call loses no game state, it only
 leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
 is posted again, a lost permission is reported in the channel once.
@@ -34,8 +40,11 @@ from typing import Any
 import discord
 
 from bot.cogs.config import GameConfig
-from bot.images import scorepad_png
+from bot.cogs.homes import retire_home, server_settings
+from bot.i18n import Texts, language_of, texts
+from bot.images import scorepad_labels, scorepad_png
 from bot.render import (
+    and_list,
     cancelled_embed,
     final_embed,
     hand_message,
@@ -45,6 +54,7 @@ from bot.render import (
     table_embed,
 )
 from bot.ui.views import hand_view, table_view, take_back_view
+from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS
 from wizard.service import (
     BidMade,
@@ -86,10 +96,11 @@ def _shown(embed: discord.Embed) -> dict[str, Any]:
     return dict(embed.to_dict())
 
 
-def lobby_embed_of(info: GameInfo) -> discord.Embed:
-    """The lobby message of ``info``."""
+def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
+    """The lobby message of ``info``, in the language of ``t`` (the server's)."""
     host = info.seat_of(info.host_id)
     return lobby_embed(
+        t=t,
         game_id=info.id,
         seats=[(s.name, s.is_computer) for s in info.seats],
         host_seat=host,
@@ -100,17 +111,27 @@ def lobby_embed_of(info: GameInfo) -> discord.Embed:
     )
 
 
-def table_embed_of(info: GameInfo) -> discord.Embed:
-    """The table message of a started game, from its public table only (R8.1)."""
+def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
+    """The table message of a started game, from its public table only (R8.1), in the
+    server's language and card theme."""
     assert info.table is not None
     computer = {s.seat for s in info.seats if s.computer_controlled}
     deadline = info.deadline if info.turn_seconds is not None else None
     return table_embed(
         info.table,
         computer=computer,
-        title=f"Wizard · game {info.id}",
+        # Translators: the title of a game's table (the round follows it).
+        title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,
+        t=t,
+        theme=theme,
     )
+
+
+async def public_look(service: GameService, guild_id: int | None) -> tuple[Texts, Theme]:
+    """The language (as its texts) and the card theme of a server's public messages."""
+    settings = await server_settings(service, guild_id)
+    return texts(settings.language), settings.theme
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +148,9 @@ class LiveHand:
 
     interaction: discord.Interaction[Any]
     seat: int
+    language: str
+    """The player's language (their Discord locale when they opened the hand): redraws made
+    outside any interaction keep speaking it."""
     expires: float
     """Clock time after which the token may no longer edit the message."""
     edited_at: float
@@ -346,6 +370,7 @@ class Surfaces:
             surface.game_over = None
             await self._clear_ping(surface)
             surface.closed = True
+            await self.retire(surface)
             return
         if surface.cancelled is not None or info.status is GameStatus.CANCELLED:
             await self._show_cancelled(surface, info, surface.cancelled or "host")
@@ -419,13 +444,19 @@ class Surfaces:
         self._retry_later(surface)
         if isinstance(error, discord.Forbidden) and not surface.permission_reported:
             surface.permission_reported = True
+            t, _ = await public_look(self.service, surface.guild_id)
             try:
                 await self._channel(surface).send(
-                    "⚠️ I lost a permission I need to update the Wizard table here "
-                    f"({error.text or 'Missing Permissions'}). The game is saved and goes on: "
-                    "give me back **View Channel**, **Send Messages**, **Embed Links**, "
-                    "**Attach Files** and **Read Message History** in this channel, and the "
-                    "table will catch up with the next move."
+                    "⚠️ "
+                    + t(
+                        # Translators: {error} is Discord's own reason, in English.
+                        "I lost a permission I need to update the Wizard table here "
+                        "({error}). The game is saved and goes on: give me back **View "
+                        "Channel**, **Send Messages**, **Embed Links**, **Attach Files** and "
+                        "**Read Message History** in this channel, and the table will catch up "
+                        "with the next move.",
+                        error=error.text or "Missing Permissions",
+                    )
                 )
             except discord.HTTPException:
                 log.warning("game %s: could not report the lost permission", surface.game_id)
@@ -437,12 +468,14 @@ class Surfaces:
             return
         # Clicks redraw the lobby in their own responses; this covers what no click answers
         # (a kick by command), so it is never skipped as "already shown".
-        await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info))
+        t, _ = await public_look(self.service, info.guild_id)
+        await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info, t=t))
 
     async def _table(self, surface: Surface, info: GameInfo) -> bool:
         """Edit the table (or post it if it has none, or if it was deleted); True if done or
         held back for the trailing edit (see ``edit_interval``)."""
-        embed = table_embed_of(info)
+        t, theme = await public_look(self.service, info.guild_id)
+        embed = table_embed_of(info, t=t, theme=theme)
         shown = _shown(embed)
         if surface.table_id is not None:
             if shown == surface.shown:
@@ -459,7 +492,8 @@ class Surfaces:
             log.info("game %s: the table message is gone; posting it again", surface.game_id)
             surface.table_id = None
         self._table_edited(surface)
-        message = await self._post(surface, embed=embed, view=table_view(info.id, info.version))
+        view = table_view(info.id, info.version, t=t)
+        message = await self._post(surface, embed=embed, view=view)
         if message is None:
             return False
         self.stats.table_posts += 1
@@ -508,6 +542,7 @@ class Surfaces:
         if number > len(table.history):
             return
         trick = end.final_trick
+        t, theme = await public_look(self.service, info.guild_id)
         embed = round_end_embed(
             table.history[number - 1],
             table.players,
@@ -515,6 +550,8 @@ class Surfaces:
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,
             history=table.history[:number],
+            t=t,
+            theme=theme,
         )
         self.stats.summaries += 1
         if surface.table_id is not None:
@@ -530,6 +567,7 @@ class Surfaces:
         """Post the final standings with the game record attached; True once posted."""
         table = info.table
         assert table is not None
+        t, theme = await public_look(self.service, info.guild_id)
         files: list[discord.File] = []
         try:
             record = await self.service.game_record(info.id)
@@ -538,17 +576,26 @@ class Surfaces:
         else:
             name = f"wizard-game-{info.id}.json"
             files.append(discord.File(io.BytesIO(record.encode()), filename=name))
-        picture = await _scorepad_picture(info.id, table)
+        picture = await _scorepad_picture(info.id, table, t=t, theme=theme)
         image = None
         if picture is not None:
             name = f"wizard-scorepad-{info.id}.png"
             files.append(discord.File(io.BytesIO(picture), filename=name))
             image = f"attachment://{name}"
-        embed = final_embed(table, scorepad_image=image)
-        winners = [s.name for s in over.standings if s.seat in over.winners]
-        embed.set_footer(text=f"Wizard · game {info.id} · the record of the game is attached")
-        names = " and ".join(discord.utils.escape_markdown(n) for n in winners) or "nobody"
-        content = f"🏁 **Game {info.id} is over.** Congratulations, {names}!"
+        embed = final_embed(table, scorepad_image=image, t=t)
+        winners = [
+            discord.utils.escape_markdown(s.name) for s in over.standings if s.seat in over.winners
+        ]
+        embed.set_footer(
+            text=t("Wizard · game {game} · the record of the game is attached", game=info.id)
+        )
+        names = and_list(winners, t=t) if winners else ""
+        content = "🏁 " + (
+            # Translators: {names} are the winners, joined by “and”.
+            t("**Game {game} is over.** Congratulations, {names}!", game=info.id, names=names)
+            if names
+            else t("**Game {game} is over.**", game=info.id)
+        )
         extra: dict[str, Any] = {"files": files} if files else {}
         message = await self._post(surface, content=content, embed=embed, **extra)
         return message is not None
@@ -559,19 +606,31 @@ class Surfaces:
         surface.cancelled = None
         surface.closed = True
         if target is None:
+            await self.retire(surface)
             return
-        embed = cancelled_embed(info.id, reason)
-        if _shown(embed) == surface.shown:
-            return
-        if await self._edit(surface, target, embed=embed, view=None) is False:
+        t, _ = await public_look(self.service, info.guild_id)
+        embed = cancelled_embed(info.id, reason, t=t)
+        if (
+            _shown(embed) != surface.shown
+            and await self._edit(surface, target, embed=embed, view=None) is False
+        ):
             surface.closed = False  # try again with the next update or the retry timer
             surface.cancelled = reason
+            return
+        await self.retire(surface)
 
     def note_cancelled(self, surface: Surface, embed: discord.Embed) -> None:
-        """A click's response already shows the cancellation."""
+        """A click's response already shows the cancellation (then :meth:`retire` the game's
+        thread, once the response is out)."""
         surface.shown = _shown(embed)
         surface.closed = True
         surface.cancelled = None
+
+    async def retire(self, surface: Surface) -> None:
+        """Archive the game's own thread, if it has one: the game is over or cancelled and its
+        last public message is out (nothing for a game played in a channel)."""
+        if surface.channel_id is not None:
+            await retire_home(self.bot, surface.channel_id)
 
     # --- turn ping ----------------------------------------------------------------------------
 
@@ -622,10 +681,11 @@ class Surfaces:
             return
         waiting = key[0]
         mentions = [f"<@{user}>" for user in sorted(waiting)]
+        t, _ = await public_look(self.service, info.guild_id)
         message = await self._post(
             surface,
-            content=ping_text(mentions, info.table.phase, info.table.round),
-            view=table_view(info.id, info.version),
+            content=ping_text(mentions, info.table.phase, info.table.round, t=t),
+            view=table_view(info.id, info.version, t=t),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in waiting]
             ),
@@ -650,31 +710,35 @@ class Surfaces:
     # --- open hands ---------------------------------------------------------------------------
 
     async def hand_parts(
-        self, game_id: int, user_id: int, note: str | None = None
+        self, game_id: int, user_id: int, note: str | None = None, *, t: Texts
     ) -> tuple[str, discord.ui.View | None, int]:
-        """A player's private hand message: its text, its buttons and the player's seat.
+        """A player's private hand message: its text, its buttons and the player's seat, in
+        the player's language (``t``) and the server's card theme.
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat.
         """
         seat_view = await self.service.seat_view(game_id, user_id)
         info = await self.service.get_game(game_id)
+        theme = (await server_settings(self.service, info.guild_id)).theme
         row = info.seats[seat_view.seat]
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
         if info.status is GameStatus.CANCELLED:
-            notes.append("🛑 This game was cancelled.")
+            notes.append("🛑 " + t("This game was cancelled."))
         elif info.status is not GameStatus.ACTIVE:
-            notes.append("🏁 This game is over.")
+            notes.append("🏁 " + t("This game is over."))
         elif row.kicked:
-            notes.append("🚫 You were removed from this game; a computer plays your seat.")
+            notes.append("🚫 " + t("You were removed from this game; a computer plays your seat."))
         elif seat_view.away:
             away = True
-            view = take_back_view(game_id, seat_view.version)
+            view = take_back_view(game_id, seat_view.version, t=t)
         else:
-            view = hand_view(seat_view.view, game_id, seat_view.version)
-        text = hand_message(seat_view.view, note="\n".join(notes) or None, away=away)
+            view = hand_view(seat_view.view, game_id, seat_view.version, theme=theme, t=t)
+        text = hand_message(
+            seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
+        )
         return text, view, seat_view.seat
 
     def remember_hand(
@@ -687,7 +751,7 @@ class Surfaces:
     ) -> None:
         """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
         ``shown``, its text and buttons, if given): a redraw held back for the hand it
-        replaces is not needed any more."""
+        replaces is not needed any more. Later redraws speak the interaction's language."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
@@ -696,6 +760,7 @@ class Surfaces:
         self._hands[key] = LiveHand(
             interaction,
             seat,
+            language_of(interaction.locale),
             now + self.config.hand_lifetime,
             edited_at=now,
             shown=None if shown is None else _hand_shown(*shown),
@@ -760,7 +825,8 @@ class Surfaces:
                     self._hands.pop(key, None)
                     return
                 try:
-                    content, view, _ = await self.hand_parts(game_id, user_id)
+                    t = texts(hand.language)
+                    content, view, _ = await self.hand_parts(game_id, user_id, t=t)
                 except ServiceError:
                     self._hands.pop(key, None)
                     return
@@ -784,16 +850,24 @@ class Surfaces:
             self._hand_tasks.pop(key, None)
 
 
-async def _scorepad_picture(game_id: int, table: TableView) -> bytes | None:
+async def _scorepad_picture(
+    game_id: int, table: TableView, *, t: Texts, theme: Theme
+) -> bytes | None:
     """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
     that would hold up every other game's clicks); ``None`` if it could not be drawn (the
     standings then show the scorepad as text)."""
     if not table.history:
         return None
+    draw = functools.partial(
+        scorepad_png,
+        table.players,
+        table.history,
+        theme=theme,
+        title=t("Game {game} · scorepad", game=game_id),
+        labels=scorepad_labels(t),
+    )
     try:
-        return await asyncio.to_thread(
-            scorepad_png, table.players, table.history, title=f"Game {game_id} · scorepad"
-        )
+        return await asyncio.to_thread(draw)
     except Exception:
         log.exception("game %s: the scorepad picture could not be drawn", game_id)
         return None

@@ -64,7 +64,13 @@ def verb_of(button: dict[str, Any]) -> str:
     return str(button["custom_id"]).split(":")[2]
 
 
-def message_text(message: discord.Message) -> str:
+def is_hand_button(button: dict[str, Any]) -> bool:
+    """Whether a button is a table's "Show my hand" (by its custom id: any language)."""
+    parts = str(button.get("custom_id", "")).split(":")
+    return len(parts) > 2 and parts[0] == "wiz" and parts[2] == "hand"
+
+
+def message_text(message: discord.Message | simcord.ResponseMessage) -> str:
     """Everything a message shows, as one string."""
     parts = [message.content]
     for embed in message.embeds:
@@ -143,10 +149,19 @@ class Sim:
             self.env, self.env.backend.get_message(self.channel.id, message_id)
         )
 
+    def message_in(
+        self, channel: simcord.ChannelHandle, message_id: int
+    ) -> simcord.ResponseMessage:
+        """A message of another channel (a game's thread) as it is now (clickable)."""
+        return simcord.ResponseMessage(
+            self.env, self.env.backend.get_message(channel.id, message_id)
+        )
+
     def table(self) -> simcord.ResponseMessage:
-        """The newest public message with a "Show my hand" button (the table or a ping)."""
+        """The newest public message with a "Show my hand" button (the table or a ping),
+        found by the button's id, so in any language."""
         for stored in reversed(self.raw()):
-            if any(b.get("label") == "Show my hand" for b in buttons(stored)):
+            if any(is_hand_button(b) for b in buttons(stored)):
                 return self.message(stored.id)
         raise AssertionError("no table message with a Show my hand button")
 
@@ -190,7 +205,9 @@ class Sim:
         return await self.service.get_game(info.id)
 
     async def open_hand(self, member: simcord.MemberActor) -> simcord.ResponseMessage:
-        result = await member.click(self.table(), label="Show my hand")
+        table = self.table()
+        [show] = [b for b in buttons(table) if is_hand_button(b)]
+        result = await member.click(table, custom_id=show["custom_id"])
         self.clicks += 1
         assert result.acknowledged and result.ephemeral and result.response is not None
         self.hands[member.id] = result.response.id

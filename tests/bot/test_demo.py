@@ -321,3 +321,17 @@ async def test_a_kept_database_serves_the_next_demo_too(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         stored = dict(conn.execute("SELECT id, version FROM games").fetchall())
     assert stored == dict(games)
+
+
+def test_the_demo_does_not_pace_edits() -> None:
+    """A pacing timer due just before SimCord's settle timeout failed clicks in the demo
+    ("bot did not settle while advancing time"): the demo's bot never arms one."""
+    from bot.cogs import GameConfig
+    from bot.demo import demo_config
+
+    assert GameConfig().edit_interval > 0
+    assert demo_config().edit_interval == 0
+    seeded = GameConfig(ping_delay=None, seeds=lambda: 1)
+    kept = demo_config(seeded)
+    assert kept.edit_interval == 0
+    assert kept.ping_delay is None and kept.seeds is seeded.seeds

@@ -11,7 +11,9 @@ import discord
 import pytest
 
 from bot.cogs.surfaces import table_embed_of
+from bot.i18n import texts
 from tests.bot.conftest import Sim, simulation
+from wizard.cards import Theme
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -22,7 +24,7 @@ async def table_is_current(sim: Sim, game_id: int) -> None:
     info = await sim.service.get_game(game_id)
     assert info.table_message_id is not None
     shown = sim.message(info.table_message_id).embeds[0].to_dict()
-    assert shown == table_embed_of(info).to_dict()
+    assert shown == table_embed_of(info, t=texts("en"), theme=Theme.CLASSIC).to_dict()
 
 
 async def one_move(sim: Sim, game_id: int, rng: random.Random) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE, refusal_text
+from bot.i18n import texts
 from bot.render import (
     HAND_EXPIRY_NOTE,
     cancelled_embed,
@@ -33,6 +34,7 @@ from wizard.view import RoundSummary, view
 EMBED_TOTAL = 6000
 DESCRIPTION = 4096
 FIELD = 1024
+EN = texts("en")
 
 
 def embed_size(embed: object) -> int:
@@ -69,6 +71,7 @@ def test_round_summary_of_the_longest_game_fits(players: int, rounds: int) -> No
         last_trick=tuple((s, Card.parse("G13")) for s in range(players)),
         last_winner=0,
         history=history,
+        t=EN,
     )
     assert embed_size(embed) <= EMBED_TOTAL
     assert f"Round {rounds} of {rounds} scored" == embed.title
@@ -86,6 +89,7 @@ def test_lobby_and_cancelled() -> None:
         turn_seconds=90,
         max_seats=6,
         deadline=1_800_000_000,
+        t=EN,
     )
     text = embed.description or ""
     assert embed.title == "Wizard · game 4 · lobby"
@@ -93,56 +97,65 @@ def test_lobby_and_cancelled() -> None:
     assert "@everyone" not in text.replace("@\u200beveryone", "")  # mentions are escaped
     assert "hidden bids (R7.2)" in text and "90 seconds per turn" in text
     assert "<t:1800000000:R>" in text
-    assert timer_text(None) == "no turn timer" and timer_text(120) == "2 minutes per turn"
-    assert "Nobody started the game in time" in (cancelled_embed(4, "expired").description or "")
+    assert (
+        timer_text(None, t=EN) == "no turn timer" and timer_text(120, t=EN) == "2 minutes per turn"
+    )
+    assert "Nobody started the game in time" in (
+        cancelled_embed(4, "expired", t=EN).description or ""
+    )
 
 
 def test_rules_name_the_variants_in_force() -> None:
     text = rules_text(
-        Options(uneven_bids=True, canadian=True, magic_twos=True), players=4, turn_seconds=60
+        Options(uneven_bids=True, canadian=True, magic_twos=True),
+        players=4,
+        turn_seconds=60,
+        t=EN,
     )
     assert "15 rounds for 4 players" in text
     assert "Uneven bids" in text and "Canadian rule" in text and "Magic twos" in text
     assert "1 minute per turn" in text
-    single = rules_text(Options(single_suit=True, bidding=Bidding.SECRET))
+    single = rules_text(Options(single_suit=True, bidding=Bidding.SECRET), t=EN)
     assert "12 hands" in single and "Secret bids" in single
     assert "the game waits for every player" in single
     assert len(text) < 2000 and len(single) < 2000
 
 
 def test_ping_names_the_phase() -> None:
-    assert ping_text(["<@1>"], Phase.BID, 3) == (
+    assert ping_text(["<@1>"], Phase.BID, 3, t=EN) == (
         "🔔 <@1>: your turn to bid (Wizard, round 3). Press **Show my hand**."
     )
-    assert "to choose trump" in ping_text(["<@1>"], Phase.CHOOSE_TRUMP, 1)
-    assert ping_text(["<@1>", "<@2>"], Phase.PLAY, 2).startswith("🔔 <@1> <@2>: your turn to play")
+    assert "to choose trump" in ping_text(["<@1>"], Phase.CHOOSE_TRUMP, 1, t=EN)
+    assert ping_text(["<@1>", "<@2>"], Phase.PLAY, 2, t=EN).startswith(
+        "🔔 <@1> <@2>: your turn to play"
+    )
 
 
 def test_hand_message_has_the_note_on_top_and_the_expiry_below() -> None:
     state = new_game(["ann", "bob", "cy"], Options(), seed=2)
     while state.phase is not Phase.BID:
         state = apply(state, legal_actions(state)[0])
-    text = hand_message(view(state, 0), note="✅ You bid 1.")
+    text = hand_message(view(state, 0), note="✅ You bid 1.", t=EN)
     lines = text.splitlines()
     assert lines[0] == "✅ You bid 1."
     assert lines[-1] == f"-# {HAND_EXPIRY_NOTE}"
-    away = hand_message(view(state, 0), away=True)
+    away = hand_message(view(state, 0), away=True, t=EN)
     assert "A computer player is playing your seat" in away
     assert len(text) < 2000
 
 
 def test_refusals_say_why() -> None:
-    assert refusal_text(NotSeatedError()) == "🚫 You are not playing in this game."
-    assert refusal_text(StaleVersionError(3, 5)) == STALE
-    assert refusal_text(IllegalMoveError("R5.3", "ann must follow suit B")) == MUST_FOLLOW
-    turn = refusal_text(NotYourTurnError("R5.1", "it is bob's turn to play, not ann's"))
+    assert refusal_text(NotSeatedError(), t=EN) == "🚫 You are not playing in this game."
+    assert refusal_text(StaleVersionError(3, 5), t=EN) == STALE
+    assert refusal_text(IllegalMoveError("R5.3", "ann must follow suit B"), t=EN) == MUST_FOLLOW
+    turn = refusal_text(NotYourTurnError("R5.1", "it is bob's turn to play, not ann's"), t=EN)
     assert turn == "⏳ Not your turn. It is bob's turn to play, not ann's."
-    bid = refusal_text(IllegalMoveError("R7.1", "the uneven-bids rule forbids bidding 2"))
+    bid = refusal_text(IllegalMoveError("R7.1", "the uneven-bids rule forbids bidding 2"), t=EN)
     assert bid == "⛔ That bid is not allowed. The uneven-bids rule forbids bidding 2. (R7.1)"
-    assert refusal_text(GameStatusError("cancelled", "This game was cancelled")) == (
+    assert refusal_text(GameStatusError("cancelled", "This game was cancelled"), t=EN) == (
         "🛑 This game was cancelled."
     )
-    assert refusal_text(ChannelBusyError(1, "There is already a game in this channel")) == (
+    assert refusal_text(ChannelBusyError(1, "There is already a game in this channel"), t=EN) == (
         "🚫 There is already a game in this channel."
     )
 
@@ -155,7 +168,7 @@ def test_hand_shows_the_bids_so_far_only_when_they_are_public() -> None:
         first = state.turn if state.turn is not None else 0
         state = apply(state, next(a for a in legal_actions(state, first)))
         waiting = state.turn if state.turn is not None else (first + 1) % 3
-        text = hand_message(view(state, waiting))
+        text = hand_message(view(state, waiting), t=EN)
         if bidding is Bidding.OPEN:
             assert f"Bids so far: {state.players[first]} {state.bids[first]}" in text
         else:

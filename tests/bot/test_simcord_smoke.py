@@ -11,6 +11,7 @@ import simcord
 from discord import app_commands
 
 from bot.app import WizardBot, create_bot, intents
+from bot.i18n import texts
 from bot.settings import Settings
 from bot.ui.buttons import FAILED, OUTDATED, UNAVAILABLE
 from bot.ui.custom_ids import CustomId, Verb
@@ -42,9 +43,11 @@ def build(handler: RecordingHandler | None, **settings: Any) -> WizardBot:
 
     @app_commands.command(name="post", description="test only: post a table and a lobby")
     async def post(interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message("Table", view=table_view(GAME, VERSION))
+        await interaction.response.send_message(
+            "Table", view=table_view(GAME, VERSION, t=texts("en"))
+        )
         assert interaction.channel is not None
-        await interaction.channel.send("Lobby", view=lobby_view(GAME, VERSION))  # type: ignore[union-attr]
+        await interaction.channel.send("Lobby", view=lobby_view(GAME, VERSION, t=texts("en")))  # type: ignore[union-attr]
 
     bot.wizard_group.add_command(post)
     return bot
@@ -222,12 +225,13 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
     async def hand(interaction: discord.Interaction[Any]) -> None:
         pv = view(state, seat)
         await interaction.response.send_message(
-            embed=table_embed(public_table(pv), theme=Theme.STANDARD), view=table_view(GAME, 3)
+            embed=table_embed(public_table(pv), theme=Theme.STANDARD, t=texts("en")),
+            view=table_view(GAME, 3, t=texts("en")),
         )
-        ui = hand_view(pv, GAME, 3)
+        ui = hand_view(pv, GAME, 3, t=texts("en"))
         assert ui is not None
-        await interaction.followup.send(hand_text(pv), view=ui, ephemeral=True)
-        cards = hand_view(view(playing, play_seat), GAME, 4)
+        await interaction.followup.send(hand_text(pv, t=texts("en")), view=ui, ephemeral=True)
+        cards = hand_view(view(playing, play_seat), GAME, 4, t=texts("en"))
         assert cards is not None
         await interaction.followup.send("cards", view=cards, ephemeral=True)
 
@@ -307,7 +311,7 @@ async def test_buttons_survive_the_15_minute_timeout_of_ephemeral_views() -> Non
     @app_commands.command(name="hand", description="test only: an ephemeral hand")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         for ephemeral in (True, False):  # the same buttons privately and publicly
-            ui = hand_view(view(state, state.turn), GAME, 1)  # type: ignore[arg-type]
+            ui = hand_view(view(state, state.turn), GAME, 1, t=texts("en"))  # type: ignore[arg-type]
             assert ui is not None
             if ephemeral:
                 await interaction.response.send_message("hand", view=ui, ephemeral=True)

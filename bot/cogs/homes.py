@@ -1,0 +1,141 @@
+"""Where a game lives and how it looks, from the server's settings: its own thread when the
+server wants games in threads, the language of its public messages, and the card theme.
+
+These are the pieces the lobby and table code calls (see each function for where):
+
+* :func:`game_home` before ``create_game`` in ``/wizard new``: the channel id to create the
+  game in (the new thread's, or the channel's own when threads are off or impossible);
+* :func:`public_texts` and :func:`public_theme` wherever a public surface (lobby, table,
+  round summary, final standings) is rendered;
+* :func:`retire_home` after the final standings are posted: archives the game's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Final
+
+import discord
+
+from bot.i18n import Texts, texts
+from wizard.cards import Theme
+from wizard.service import GameService, GuildSettings
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT: Final = 100
+"""Discord's longest channel (and thread) name."""
+ARCHIVE_MINUTES: Final = 1440
+"""A game's thread archives itself after a day without messages (a finished game's at once)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameHome:
+    """Where a new game is played."""
+
+    channel_id: int
+    """The channel to create the game in: its thread, or the channel itself."""
+    thread: discord.Thread | None
+    """The game's own thread, if one was opened."""
+    note: str | None
+    """Why the game stays in the channel although the server wants threads (for the host,
+    already translated), or ``None``."""
+
+
+def thread_name(t: Texts, host: str, game_id: int | None = None) -> str:
+    """The name of a game's thread, at most Discord's 100 characters."""
+    if game_id is None:
+        name = t("Wizard · {host}'s game", host=host)
+    else:
+        name = t("Wizard · game {game} · {host}", game=game_id, host=host)
+    return name[:THREAD_NAME_LIMIT]
+
+
+async def game_home(
+    interaction: discord.Interaction[Any], settings: GuildSettings, *, name: str | None = None
+) -> GameHome:
+    """Where the game that ``interaction`` (``/wizard new``) opens is played.
+
+    With ``settings.threads`` a public thread of the channel is opened, named ``name``
+    (default :func:`thread_name` of the host, in the server's language). The game stays in
+    the channel when threads are off, when the command was used inside a thread already
+    (that thread is the home), in a channel that has no threads, or when the bot lacks the
+    permission or Discord refuses: then ``note`` says why, in the user's language, for the
+    host (an ephemeral follow-up, or a line under "the game is open").
+    """
+    channel_id = interaction.channel_id
+    assert channel_id is not None, "a slash command in a server has a channel"
+    here = GameHome(channel_id, None, None)
+    if not settings.threads:
+        return here
+    t = texts(interaction.locale)
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return GameHome(channel.id, channel, None)
+    if not isinstance(channel, discord.TextChannel):
+        return GameHome(
+            channel_id,
+            None,
+            t("This channel cannot have threads, so the game is played here."),
+        )
+    allowed = interaction.app_permissions
+    if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+        return GameHome(channel_id, None, missing_permissions(t))
+    title = name or thread_name(texts(settings.language), interaction.user.display_name)
+    try:
+        thread = await channel.create_thread(
+            name=title[:THREAD_NAME_LIMIT],
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=ARCHIVE_MINUTES,
+            reason="Wizard: a new game",
+        )
+    except discord.Forbidden:
+        return GameHome(channel_id, None, missing_permissions(t))
+    except discord.HTTPException as error:
+        log.warning("could not open a thread for a game in %s: %s", channel_id, error)
+        return GameHome(
+            channel_id,
+            None,
+            t("Discord did not open a thread for the game, so it is played here."),
+        )
+    return GameHome(thread.id, thread, None)
+
+
+def missing_permissions(t: Texts) -> str:
+    """What a host reads when the server wants threads the bot may not open."""
+    return t(
+        "This server plays games in threads, but I may not open one here: I need the "
+        "**Create Public Threads** and **Send Messages in Threads** permissions in this "
+        "channel. The game is played in the channel instead."
+    )
+
+
+async def retire_home(client: discord.Client, channel_id: int) -> None:
+    """Archive a finished or cancelled game's thread (nothing for a channel): the thread
+    stays readable, and leaves the channel's list of active threads. Only a thread the bot
+    opened is archived: a game started inside someone else's thread leaves it open."""
+    try:
+        channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+        if not isinstance(channel, discord.Thread) or channel.archived:
+            return
+        if client.user is None or channel.owner_id != client.user.id:
+            return
+        await channel.edit(archived=True, reason="Wizard: the game is over")
+    except discord.HTTPException as error:
+        log.info("could not archive the thread %s of a finished game: %s", channel_id, error)
+
+
+async def server_settings(service: GameService, guild_id: int | None) -> GuildSettings:
+    """The server's settings (the defaults outside a server)."""
+    return GuildSettings() if guild_id is None else await service.get_settings(guild_id)
+
+
+async def public_texts(service: GameService, guild_id: int | None) -> Texts:
+    """The texts of a server's public messages: the language the server chose."""
+    return texts((await server_settings(service, guild_id)).language)
+
+
+async def public_theme(service: GameService, guild_id: int | None) -> Theme:
+    """How cards look in a server's messages and pictures (R1.5)."""
+    return (await server_settings(service, guild_id)).theme

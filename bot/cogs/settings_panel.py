@@ -1,0 +1,543 @@
+"""``/wizard settings``: a server's choices for Wizard, for members with Manage Server.
+
+The command shows a private panel of the current settings with a control for each: the
+default variants (a multi-select), the turn time limit, the language of public messages and
+the card theme (selects), games in threads and computer players on the boards (toggle
+buttons). Its options change settings directly too (and are the way to an exact turn limit
+or to the minimum of games before a rank). Every change is validated by the service and
+confirmed on the panel; the controls are restart-proof ``wizb:set:…`` ``DynamicItem``\\s
+that check the permission again on every click.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, Self
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot.cogs.community import (
+    NOT_READY,
+    PREFIX,
+    SERVER_ONLY,
+    THEME_LABELS,
+    VARIANT_LABELS,
+    chosen_values,
+    community_cog,
+    guarded,
+    options_text,
+)
+from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
+from bot.i18n.commands import command_name
+from bot.ui.buttons import reply_privately
+from wizard.cards import Theme
+from wizard.errors import OptionsError
+from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
+from wizard.service import GameService, GuildSettings, InvalidSettingsError
+
+TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
+"""Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
+VARIANT_KEYS: Final = tuple(VARIANT_LABELS)
+CONFLICTS: Final = (
+    ({"hidden", "secret"}, N_("Bids are either hidden (R7.2) or secret (R7.3), not both.")),
+    ({"uneven_bids", "hidden"}, N_("Uneven bids (R7.1) need open bidding.")),
+    ({"uneven_bids", "secret"}, N_("Uneven bids (R7.1) need open bidding.")),
+    ({"canadian", "hidden"}, N_("The Canadian rule (R7.5) needs open bidding.")),
+    ({"canadian", "secret"}, N_("The Canadian rule (R7.5) needs open bidding.")),
+    (
+        {"single_suit", "magic_twos"},
+        N_("Magic twos (R7.6) need a suit to follow, and single suit (R7.7) has none."),
+    ),
+    (
+        {"single_suit", "clairvoyance"},
+        N_("Clairvoyance (R7.4) and single suit (R7.7) cannot be combined."),
+    ),
+)
+"""Variants that cannot be chosen together (R7.8), with the reason a manager reads."""
+NOT_MANAGER: Final = N_(
+    "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
+)
+
+
+def is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may change the server's settings (Manage Server)."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
+def duration_text(t: Texts, seconds: float | None) -> str:
+    """A turn limit in words."""
+    if not seconds:
+        return t("no time limit")
+    whole = round(seconds)
+    if whole % 3600 == 0:
+        return t.plural("{n} hour", "{n} hours", whole // 3600)
+    if whole % 60 == 0:
+        return t.plural("{n} minute", "{n} minutes", whole // 60)
+    return t.plural("{n} second", "{n} seconds", whole)
+
+
+def on_off(t: Texts, value: bool) -> str:
+    """A switch's state in words."""
+    return t("on") if value else t("off")
+
+
+def variant_keys(options: Options) -> set[str]:
+    """The panel's keys of the variants that are on."""
+    keys = {
+        k
+        for k in ("uneven_bids", "clairvoyance", "canadian", "magic_twos", "single_suit")
+        if getattr(options, k)
+    }
+    if options.bidding is not Bidding.OPEN:
+        keys.add(options.bidding.value)
+    return keys
+
+
+def options_of(t: Texts, keys: set[str]) -> Options:
+    """The default options a manager picked; :class:`InvalidSettingsError` with the reason
+    when they cannot be played together."""
+    for pair, reason in CONFLICTS:
+        if pair <= keys:
+            raise InvalidSettingsError(t(reason))
+    bidding = Bidding.SECRET if "secret" in keys else Bidding.HIDDEN if "hidden" in keys else None
+    options = Options(
+        uneven_bids="uneven_bids" in keys,
+        bidding=bidding or Bidding.OPEN,
+        clairvoyance="clairvoyance" in keys,
+        canadian="canadian" in keys,
+        magic_twos="magic_twos" in keys,
+        single_suit="single_suit" in keys,
+    )
+    try:
+        check_setup(options, MIN_PLAYERS)
+    except OptionsError as error:  # a rule of R7.8 the list above does not know yet
+        raise InvalidSettingsError(str(error)) from None
+    return options
+
+
+def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discord.Embed:
+    """The current settings of a server."""
+    embed = discord.Embed(
+        title=t("⚙️ Wizard settings of {server}", server=guild_name), colour=0x5865F2
+    )
+    rows = [
+        (t("Default options of new games"), options_text(t, settings.default_options)),
+        (t("Turn time limit"), duration_text(t, settings.turn_seconds)),
+        (t("Each game in its own thread"), on_off(t, settings.threads)),
+        (t("Computer players on the leaderboards"), on_off(t, settings.computers_on_boards)),
+        (
+            t("Ranked on the rating and average boards after"),
+            t.plural("{n} game", "{n} games", settings.rated_min_games),
+        ),
+        (
+            t("Language of public messages"),
+            LANGUAGE_NAMES.get(settings.language, settings.language),
+        ),
+        (t("Card theme"), t(THEME_LABELS[settings.theme])),
+    ]
+    for name, value in rows:
+        embed.add_field(name=name, value=value, inline=False)
+    embed.set_footer(
+        text=t(
+            "Change them below, or with the options of /wizard settings "
+            "(an exact turn limit, the games before a rank)."
+        )
+    )
+    return embed
+
+
+class SettingsSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"wizb:set:(?P<field>variants|timer|language|theme)",
+):
+    """One select of the settings panel."""
+
+    def __init__(
+        self,
+        field: str,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        placeholder: str | None = None,
+        min_values: int = 1,
+        max_values: int = 1,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"{PREFIX}:set:{field}",
+                options=options or [],
+                placeholder=placeholder,
+                min_values=min_values,
+                max_values=max_values,
+            ),
+            row=row,
+        )
+        self.field = field
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The select used, from its custom id."""
+        if isinstance(item, discord.ui.Select):
+            return cls(
+                match["field"],
+                list(item.options),
+                min_values=item.min_values,
+                max_values=item.max_values,
+            )
+        return cls(match["field"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Save the choice."""
+        values = chosen_values(interaction)
+        await guarded(interaction, change_from_panel(interaction, self.field, values))
+
+
+class SettingsToggle(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wizb:set:(?P<field>threads|computers):(?P<value>on|off)",
+):
+    """A switch of the settings panel; its custom id holds the value it sets."""
+
+    def __init__(
+        self,
+        field: str,
+        value: bool,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        custom_id = f"{PREFIX}:set:{field}:{'on' if value else 'off'}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id), row=row)
+        self.field, self.value = field, value
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The switch clicked, from its custom id."""
+        return cls(match["field"], match["value"] == "on")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Save the new value."""
+        value = "on" if self.value else "off"
+        await guarded(interaction, change_from_panel(interaction, self.field, [value]))
+
+
+SETTINGS_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (
+    SettingsSelect,
+    SettingsToggle,
+)
+"""The restart-proof components of the panel (``bot.add_dynamic_items``)."""
+
+
+def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
+    """The panel's controls, showing the current values."""
+    view = discord.ui.View(timeout=None)
+    chosen = variant_keys(settings.default_options)
+    view.add_item(
+        SettingsSelect(
+            "variants",
+            [
+                discord.SelectOption(label=t(VARIANT_LABELS[key]), value=key, default=key in chosen)
+                for key in VARIANT_KEYS
+            ],
+            placeholder=t("Default options: standard rules"),
+            min_values=0,
+            max_values=len(VARIANT_KEYS),
+            row=0,
+        )
+    )
+    current = round(settings.turn_seconds or 0)
+    presets = sorted({*TIMER_PRESETS, current})
+    view.add_item(
+        SettingsSelect(
+            "timer",
+            [
+                discord.SelectOption(
+                    label=t("Turn time limit: {limit}", limit=duration_text(t, seconds)),
+                    value=str(seconds),
+                    default=seconds == current,
+                )
+                for seconds in presets
+            ],
+            row=1,
+        )
+    )
+    view.add_item(
+        SettingsSelect(
+            "language",
+            [
+                discord.SelectOption(
+                    label=t("Public messages in {language}", language=name),
+                    value=code,
+                    default=code == settings.language,
+                )
+                for code, name in LANGUAGE_NAMES.items()
+                if code in GuildSettings.LANGUAGES
+            ],
+            row=2,
+        )
+    )
+    view.add_item(
+        SettingsSelect(
+            "theme",
+            [
+                discord.SelectOption(
+                    label=t("Cards: {theme}", theme=t(THEME_LABELS[theme])),
+                    value=theme.value,
+                    default=theme is settings.theme,
+                )
+                for theme in Theme
+            ],
+            row=3,
+        )
+    )
+    view.add_item(
+        SettingsToggle(
+            "threads",
+            not settings.threads,
+            label=t("Game threads: {state}", state=on_off(t, settings.threads)),
+            style=discord.ButtonStyle.success
+            if settings.threads
+            else discord.ButtonStyle.secondary,
+            row=4,
+        )
+    )
+    view.add_item(
+        SettingsToggle(
+            "computers",
+            not settings.computers_on_boards,
+            label=t("Computers on boards: {state}", state=on_off(t, settings.computers_on_boards)),
+            style=discord.ButtonStyle.success
+            if settings.computers_on_boards
+            else discord.ButtonStyle.secondary,
+            row=4,
+        )
+    )
+    return view
+
+
+def confirmation(
+    t: Texts, before: GuildSettings, after: GuildSettings, interaction: discord.Interaction[Any]
+) -> str:
+    """What changed, in words (and what to know about it)."""
+    lines = []
+    if after.default_options != before.default_options:
+        lines.append(
+            t("Default options: {options}", options=options_text(t, after.default_options))
+        )
+    if after.turn_seconds != before.turn_seconds:
+        lines.append(t("Turn time limit: {limit}", limit=duration_text(t, after.turn_seconds)))
+    if after.threads != before.threads:
+        lines.append(t("Game threads: {state}", state=on_off(t, after.threads)))
+        allowed = interaction.app_permissions
+        if after.threads and not (
+            allowed.create_public_threads and allowed.send_messages_in_threads
+        ):
+            lines.append(
+                "⚠️ "
+                + t(
+                    "In this channel I lack **Create Public Threads** or **Send Messages in "
+                    "Threads**: games here will stay in the channel until I have them."
+                )
+            )
+    if after.computers_on_boards != before.computers_on_boards:
+        lines.append(t("Computers on boards: {state}", state=on_off(t, after.computers_on_boards)))
+    if after.rated_min_games != before.rated_min_games:
+        lines.append(
+            t.plural("Ranked after {n} game", "Ranked after {n} games", after.rated_min_games)
+        )
+    if after.language != before.language:
+        lines.append(
+            t(
+                "Public messages in {language}",
+                language=LANGUAGE_NAMES.get(after.language, after.language),
+            )
+        )
+    if after.theme != before.theme:
+        lines.append(t("Cards: {theme}", theme=t(THEME_LABELS[after.theme])))
+    if not lines:
+        return "ℹ️ " + t("Nothing changed.")
+    return "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
+
+
+def _service(interaction: discord.Interaction[Any]) -> GameService | None:
+    cog = community_cog(interaction.client)
+    return None if cog is None else cog.service
+
+
+async def apply_changes(
+    service: GameService,
+    interaction: discord.Interaction[Any],
+    changes: dict[str, Any],
+    *,
+    edit: bool,
+) -> None:
+    """Check the permission, save ``changes`` (if any) and show the panel: a new private
+    message for the command, the clicked panel edited for a control."""
+    t = texts(interaction.locale)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        await reply_privately(interaction, t(SERVER_ONLY))
+        return
+    if not is_manager(interaction):
+        await reply_privately(interaction, t(NOT_MANAGER))
+        return
+    before = await service.get_settings(guild_id)
+    note = None
+    if changes:
+        try:
+            after = await service.update_settings(guild_id, **changes)
+        except InvalidSettingsError as error:
+            after = before
+            note = "⚠️ " + t("Not saved: {reason}", reason=error.message)
+        else:
+            note = confirmation(t, before, after, interaction)
+    else:
+        after = before
+    guild = interaction.guild
+    name = guild.name if guild is not None else str(guild_id)
+    embed, view = settings_embed(t, after, name), settings_view(t, after)
+    if edit:
+        await interaction.response.edit_message(content=note, embed=embed, view=view)
+    else:
+        await interaction.response.send_message(
+            content=note, embed=embed, view=view, ephemeral=True
+        )
+
+
+async def change_from_panel(
+    interaction: discord.Interaction[Any], field: str, values: list[str]
+) -> None:
+    """A control of the panel: turn its values into a change and apply it."""
+    t = texts(interaction.locale)
+    service = _service(interaction)
+    if service is None:
+        await reply_privately(interaction, t(NOT_READY))
+        return
+    changes: dict[str, Any] = {}
+    try:
+        if field == "variants":
+            unknown = set(values) - set(VARIANT_KEYS)
+            if unknown:
+                raise InvalidSettingsError(t("This panel is out of date: open it again."))
+            changes["default_options"] = options_of(t, set(values))
+        elif field == "timer":
+            seconds = int(values[0])
+            changes["turn_seconds"] = float(seconds) if seconds else None
+        elif field == "language":
+            changes["language"] = values[0]
+        elif field == "theme":
+            changes["theme"] = Theme(values[0])
+        elif field == "threads":
+            changes["threads"] = values[0] == "on"
+        elif field == "computers":
+            changes["computers_on_boards"] = values[0] == "on"
+    except (IndexError, ValueError):
+        await reply_privately(interaction, t("This panel is out of date: open it again."))
+        return
+    except InvalidSettingsError as error:
+        if not is_manager(interaction):
+            await reply_privately(interaction, t(NOT_MANAGER))
+            return
+        await show_refusal(interaction, service, error)
+        return
+    await apply_changes(service, interaction, changes, edit=True)
+
+
+async def show_refusal(
+    interaction: discord.Interaction[Any], service: GameService, error: InvalidSettingsError
+) -> None:
+    """The panel again (as stored), with why the choice was not saved."""
+    t = texts(interaction.locale)
+    guild_id = interaction.guild_id
+    assert guild_id is not None
+    settings = await service.get_settings(guild_id)
+    guild = interaction.guild
+    name = guild.name if guild is not None else str(guild_id)
+    await interaction.response.edit_message(
+        content="⚠️ " + t("Not saved: {reason}", reason=error.message),
+        embed=settings_embed(t, settings, name),
+        view=settings_view(t, settings),
+    )
+
+
+LANGUAGE_CHOICES: Final = [
+    app_commands.Choice(name=name, value=code)
+    for code, name in LANGUAGE_NAMES.items()
+    if code in GuildSettings.LANGUAGES
+]
+THEME_CHOICES: Final = [
+    app_commands.Choice(name=locale_str("classic colours (B R G Y)"), value=Theme.CLASSIC.value),
+    app_commands.Choice(name=locale_str("standard deck (♠ ♥ ♦ ♣)"), value=Theme.STANDARD.value),
+]
+
+
+def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any]:
+    """``/wizard settings``: the panel, or direct changes through its options.
+
+    ``default_permissions(manage_guild=True)`` is set for the day the command is top-level;
+    Discord applies it to top-level commands only, so under ``/wizard`` every member sees
+    the command and the permission is checked here, on every use and every click.
+    """
+
+    @app_commands.command(
+        name=command_name("settings"),
+        description=locale_str("Wizard's settings for this server (Manage Server permission)"),
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.rename(
+        language=command_name("language"),
+        theme=command_name("theme"),
+        turn_timer=command_name("turn_timer"),
+        threads=command_name("threads"),
+        computers_on_boards=command_name("computers_on_boards"),
+        min_games=command_name("min_games"),
+    )
+    @app_commands.describe(
+        language=locale_str("Language of the public messages (lobby, table, results)"),
+        theme=locale_str("How cards look: classic colours or a standard deck (R1.5)"),
+        turn_timer=locale_str("Seconds per turn (10 to 86400) in new games; 0: no limit"),
+        threads=locale_str("Each new game gets a thread of its own"),
+        computers_on_boards=locale_str("Show computer players on the leaderboards"),
+        min_games=locale_str("Games before a player is ranked by rating and average"),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES, theme=THEME_CHOICES)
+    async def settings(  # noqa: PLR0917 (discord.py passes options by position)
+        interaction: discord.Interaction[Any],
+        language: str | None = None,
+        theme: str | None = None,
+        turn_timer: app_commands.Range[int, 0, 86400] | None = None,
+        threads: bool | None = None,
+        computers_on_boards: bool | None = None,
+        min_games: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        changes: dict[str, Any] = {}
+        if language is not None:
+            changes["language"] = language
+        if theme is not None:
+            changes["theme"] = theme
+        if turn_timer is not None:
+            changes["turn_seconds"] = float(turn_timer) if turn_timer else None
+        if threads is not None:
+            changes["threads"] = threads
+        if computers_on_boards is not None:
+            changes["computers_on_boards"] = computers_on_boards
+        if min_games is not None:
+            changes["rated_min_games"] = min_games
+        await guarded(interaction, apply_changes(service, interaction, changes, edit=False))
+
+    return settings

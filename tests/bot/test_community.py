@@ -1,0 +1,337 @@
+"""``/wizard leaderboard``, ``/wizard stats`` and ``/wizard history`` in a simulated Discord:
+empty boards, the caller's rank, pages turned by buttons (also after a restart), the stats
+card with its chart, and a game picked from the history with its scorepad and record."""
+
+from __future__ import annotations
+
+import io
+import random
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from PIL import Image
+
+from bot.cogs.community import COG_NAME, COMMUNITY_ITEMS, community_cog, install_community
+from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation
+from wizard.record import load, replay
+from wizard.service import GameStatus
+from wizard.service.results import ordinal
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@asynccontextmanager
+async def server(tmp_path: Path, members: int = 3) -> AsyncIterator[Sim]:
+    async with simulation(tmp_path, members=members) as sim:
+        yield sim
+
+
+@contextmanager
+def database(sim: Sim) -> Iterator[sqlite3.Connection]:
+    conn = sqlite3.connect(sim.path)
+    try:
+        yield conn
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def add_players(sim: Sim, ratings: dict[int, float], games: int = 6) -> None:
+    """Players' rows as the service writes them at the end of games (rating = mu − 3·2);
+    the members keep their names."""
+    names = {m.id: m.name for m in sim.members}
+    with database(sim) as conn:
+        for uid, mu in ratings.items():
+            conn.execute(
+                "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games, wins,"
+                " total_score, best_score, best_game_id, bids, exact_bids, updated_at)"
+                " VALUES (?, ?, ?, ?, 2.0, ?, ?, 1, ?, 100, NULL, 60, 30, 0)",
+                (
+                    sim.guild.id,
+                    uid,
+                    names.get(uid, f"Player {uid}"),
+                    mu,
+                    ordinal(mu, 2.0),
+                    games,
+                    games * 50,
+                ),
+            )
+
+
+def board_lines(message: Any) -> list[str]:
+    return (message.embeds[0].description or "").splitlines()
+
+
+def field(message: Any, name: str) -> str:
+    for f in message.embeds[0].fields:
+        if f.name == name:
+            return str(f.value)
+    raise AssertionError(f"no field {name!r} in {[f.name for f in message.embeds[0].fields]}")
+
+
+def labels(message: Any) -> dict[str, dict[str, Any]]:
+    return {b["label"]: b for b in buttons(message)}
+
+
+async def play_a_game(sim: Sim, computers: int = 2) -> int:
+    """A whole game of ann against computers, played by clicks."""
+    ann = sim.members[0]
+    info = await sim.lobby(ann, [], computers=computers)
+    done = await sim.play(info.id, random.Random(4))
+    assert done.status is GameStatus.FINISHED
+    return info.id
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+async def test_empty_leaderboard(tmp_path: Path) -> None:
+    async with server(tmp_path) as sim:
+        ann = sim.members[0]
+        for order, title in (("rating", "Rating"), ("wins", "Wins"), ("average", "Average score")):
+            result = await ann.slash(sim.channel, "wizard leaderboard", order=order)
+            assert result.acknowledged and not result.ephemeral
+            message = result.response
+            assert message is not None
+            assert message.embeds[0].title == f"🏆 Leaderboard · {title}"
+            [line] = board_lines(message)
+            assert line.startswith("Nobody has finished")
+            assert field(message, "ann's rank") == "no finished game yet"
+            assert "Page 1 of 1" in (message.embeds[0].footer.text or "")
+            shown = labels(message)
+            assert shown["◀ Previous"]["disabled"] and shown["Next ▶"]["disabled"]
+            assert shown[title]["disabled"]
+        assert "Ranked after 5 games" in (message.embeds[0].footer.text or "")
+
+
+async def test_pages_own_rank_and_buttons_after_a_restart(tmp_path: Path) -> None:
+    async with server(tmp_path) as sim:
+        ann, bob, cy = sim.members
+        # 25 players: ann is 23rd (off the first page), bob 2nd, cy has too few games.
+        ratings = {10_000 + k: 40.0 - k for k in range(23)}
+        ratings[ann.id] = 40.0 - 21.5
+        ratings[bob.id] = 39.5
+        add_players(sim, ratings)
+        add_players(sim, {cy.id: 50.0}, games=2)
+        result = await ann.slash(sim.channel, "wizard leaderboard")
+        board = result.response
+        assert board is not None and not result.ephemeral
+        lines = board_lines(board)
+        assert len(lines) == 10
+        assert lines[0].startswith("🥇 Player 10000") and lines[1].startswith("🥈 bob")
+        assert field(board, "ann's rank") == "#24 of 25"
+        assert "Page 1 of 3" in (board.embeds[0].footer.text or "")
+
+        turned = await ann.click(board, label="Next ▶")
+        assert turned.acknowledged and not turned.ephemeral
+        page2 = sim.message(board.id)
+        assert board_lines(page2)[0].startswith("`#11`")
+        assert "Page 2 of 3" in (page2.embeds[0].footer.text or "")
+        await ann.click(page2, label="Next ▶")
+        page3 = sim.message(board.id)
+        assert any(line.startswith("`#24` ann") for line in board_lines(page3))
+        assert labels(page3)["Next ▶"]["disabled"]
+
+        # After a restart (new process, new bot) the old message's buttons still work.
+        await sim.restart()
+        back = await ann.click(sim.message(board.id), label="◀ Previous")
+        assert back.acknowledged and not back.ephemeral
+        assert "Page 2 of 3" in (sim.message(board.id).embeds[0].footer.text or "")
+        wins = await ann.click(sim.message(board.id), label="Wins")
+        assert wins.acknowledged
+        now = sim.message(board.id)
+        assert now.embeds[0].title == "🏆 Leaderboard · Wins"
+        assert "Page 1 of 3" in (now.embeds[0].footer.text or "")
+
+        # Someone else's click opens the page privately, with their own rank.
+        before = message_text(sim.message(board.id).message)
+        other = await cy.click(sim.message(board.id), label="Next ▶")
+        assert other.acknowledged and other.ephemeral and other.response is not None
+        assert field(other.response, "Your rank") == "#1 of 26"  # wins: everyone is ranked
+        assert "Page 2 of 3" in (other.response.embeds[0].footer.text or "")
+        assert message_text(sim.message(board.id).message) == before
+        rating = await cy.click(other.response, label="Rating")
+        assert rating.acknowledged and rating.response is not None and rating.response.ephemeral
+        private = sim.message(other.response.id)
+        assert field(private, "Your rank") == "unranked: 3 more games needed"
+
+
+async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) -> None:
+    async with server(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.service.update_settings(sim.guild.id, rated_min_games=1)
+        await play_a_game(sim)
+        result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
+        assert result.response is not None
+        assert not any("🤖" in line for line in board_lines(result.response))
+        await sim.service.update_settings(sim.guild.id, computers_on_boards=True)
+        result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
+        assert result.response is not None
+        lines = board_lines(result.response)
+        assert any("🤖 Computer (random)" in line for line in lines), lines
+        assert "Computer players are shown" in (result.response.embeds[0].footer.text or "")
+
+
+# --------------------------------------------------------------------------- stats
+
+
+async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
+    async with server(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        nothing = await ann.slash(sim.channel, "wizard stats", member=bob)
+        assert nothing.ephemeral and nothing.response is not None
+        assert "bob has not finished a game" in nothing.response.content
+
+        game_id = await play_a_game(sim)
+        result = await bob.slash(sim.channel, "wizard stats", member=ann)
+        assert result.acknowledged and not result.ephemeral
+        message = result.response
+        assert message is not None
+        assert message.embeds[0].title == "📊 ann at Wizard"
+        card = await sim.service.player_card(sim.guild.id, ann.id)
+        assert card is not None
+        assert field(message, "Games").startswith("1 played · ")
+        assert f"best {card.best_score}" in field(message, "Scores")
+        assert f"({card.exact_bids} of {card.bids} rounds)" in field(message, "Bids")
+        assert "unranked: 4 more games needed" in field(message, "Rating")
+        assert "μ" in field(message, "Rating") and "σ" in field(message, "Rating")
+        assert field(message, "Favourite options") == "standard rules (100% of games)"
+        assert "/3" in field(message, "Recent form (newest first)")
+        [attachment] = message.attachments
+        assert attachment.filename == f"wizard-chart-{game_id}-{ann.id}.png"
+        data = await attachment.read()
+        assert data.startswith(PNG)
+        assert Image.open(io.BytesIO(data)).size == (960, 540)
+        assert message.embeds[0].image.url == f"attachment://{attachment.filename}"
+        # Without a member: the caller's own.
+        own = await ann.slash(sim.channel, "wizard stats")
+        assert own.response is not None and own.response.embeds[0].title == "📊 ann at Wizard"
+
+
+# --------------------------------------------------------------------------- history
+
+
+async def test_history_pick_shows_the_scorepad_and_the_record(tmp_path: Path) -> None:
+    async with server(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        empty = await bob.slash(sim.channel, "wizard history")
+        assert empty.ephemeral and empty.response is not None
+        assert "No game has finished" in (empty.response.embeds[0].description or "")
+        assert empty.response.components == []
+
+        game_id = await play_a_game(sim)
+        result = await bob.slash(sim.channel, "wizard history")
+        assert result.acknowledged and result.ephemeral and result.response is not None
+        listing = result.response
+        assert f"**Game {game_id}**" in (listing.embeds[0].description or "")
+        picked = await bob.select(listing, [str(game_id)], custom_id="wizb:hist:pick:0")
+        assert picked.acknowledged and picked.ephemeral
+        shown = picked.response
+        assert shown is not None
+        names = {a.filename: a for a in shown.attachments}
+        assert set(names) == {f"wizard-scorepad-{game_id}.png", f"wizard-game-{game_id}.json"}
+        png = await names[f"wizard-scorepad-{game_id}.png"].read()
+        assert png.startswith(PNG)
+        record = load(await names[f"wizard-game-{game_id}.json"].read())
+        state = replay(record)
+        info = await sim.service.get_game(game_id)
+        assert list(state.players) == [s.name for s in info.seats]
+        assert [s.score for s in sorted(info.standings, key=lambda s: s.seat)] == list(state.scores)
+        assert shown.embeds[0].title == f"Game {game_id} · scorepad"
+        assert "python -m wizard replay" in (shown.embeds[0].description or "")
+        # Only bob sees it.
+        assert all(m.id != shown.id for m in sim.channel.history(viewer=ann))
+        # The select still answers after a restart.
+        await sim.restart()
+        again = await bob.select(
+            sim.message(listing.id), [str(game_id)], custom_id="wizb:hist:pick:0"
+        )
+        assert again.acknowledged and again.response is not None
+        assert len(again.response.attachments) == 2
+
+
+async def test_history_pages(tmp_path: Path) -> None:
+    async with server(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        with database(sim) as conn:
+            for k in range(1, 13):
+                conn.execute(
+                    "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seed,"
+                    " version, created_at, updated_at, started_at, finished_at)"
+                    " VALUES (?, ?, ?, ?, 'finished', '{}', 1, 1, ?, ?, ?, ?)",
+                    (k, sim.guild.id, sim.channel.id, ann.id, k, k, k, 1_700_000_000 + k),
+                )
+                for seat in range(3):
+                    conn.execute(
+                        "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, 20, 5)",
+                        (k, seat, ann.id if seat == 0 else None, f"P{seat}", 10 * seat, 3 - seat),
+                    )
+        result = await ann.slash(sim.channel, "wizard history")
+        listing = result.response
+        assert listing is not None
+        assert [
+            line.split(" · ")[0] for line in (listing.embeds[0].description or "").splitlines()
+        ] == [f"**Game {k}**" for k in range(12, 2, -1)]
+        older = await ann.click(listing, label="Older games ▶")
+        assert older.acknowledged
+        page = sim.message(listing.id)
+        assert [
+            line.split(" · ")[0] for line in (page.embeds[0].description or "").splitlines()
+        ] == ["**Game 2**", "**Game 1**"]
+        assert "Older games ▶" not in labels(page)
+        await ann.click(page, label="⏮ Newest games")
+        assert "**Game 12**" in (sim.message(listing.id).embeds[0].description or "")
+
+
+async def test_components_are_restart_proof_classes(tmp_path: Path) -> None:
+    async with server(tmp_path, members=1) as sim:
+        assert all(issubclass(c, discord.ui.DynamicItem) for c in COMMUNITY_ITEMS)
+        [ann] = sim.members
+        commands = set(ann.available_commands(sim.channel))
+        assert {"wizard leaderboard", "wizard stats", "wizard history", "wizard settings"} <= (
+            commands
+        )
+        assert isinstance(sim.env, simcord.Env)
+        # The bot's setup_hook installs the community once, also when it runs again (a
+        # reconnect): one cog, each subcommand once.
+        names = [c.name for c in sim.bot.wizard_group.commands]
+        assert len(names) == len(set(names)) and "leaderboard" in names
+        await install_community(sim.bot, sim.service, sim.bot.wizard_group)
+        assert [c.name for c in sim.bot.wizard_group.commands] == names
+        assert sim.bot.get_cog(COG_NAME) is community_cog(sim.bot)
+
+
+async def test_public_boards_follow_the_server_language(tmp_path: Path) -> None:
+    async with server(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        add_players(sim, {ann.id: 39.5, 20_001: 1234.25})
+        await sim.service.update_settings(sim.guild.id, language="de")
+        result = await ann.slash(sim.channel, "wizard leaderboard")
+        assert result.response is not None
+        lines = board_lines(result.response)
+        # German numbers: a decimal comma and a dot between thousands.
+        assert "**1.228,2**" in lines[0] and "**33,5**" in lines[1], lines
+        # The reader's private copy (someone else's click) follows the reader's locale.
+        eve = sim.add_manager("eve")
+        copy = await eve.click(result.response, custom_id=f"wizb:lb:o:w:1:{ann.id}")
+        assert copy.ephemeral and copy.response is not None
+        assert copy.response.embeds[0].title == "🏆 Leaderboard · Wins"
+        assert board_lines(copy.response)[0].endswith("— **1** win (17%) · 6 games")
+
+
+async def test_an_unknown_community_button_is_answered(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1, test_buttons=True) as sim:
+        [ann] = sim.members
+        posted = await post_buttons(sim, ann, "wizb:lb:x:r:1:1", "wizb:gone")
+        for custom_id in ("wizb:lb:x:r:1:1", "wizb:gone"):
+            result = await ann.click(posted, custom_id=custom_id)
+            assert result.acknowledged and result.ephemeral and result.response is not None
+            assert "older version of the bot" in result.response.content

@@ -1,0 +1,162 @@
+"""``/wizard settings`` in a simulated Discord: only managers, every control of the panel,
+the command's options, refusals of impossible choices, and the panel after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cogs.community import community_cog, community_commands
+from bot.i18n import LANGUAGE_NAMES
+from tests.bot.conftest import buttons, simulation
+from wizard.cards import Theme
+from wizard.options import Bidding, Options
+from wizard.service import GuildSettings
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def selects(message: Any) -> dict[str, dict[str, Any]]:
+    out = {}
+    for row in message.components:
+        for c in row["components"]:
+            if c.get("type") == 3:
+                out[c["custom_id"]] = c
+    return out
+
+
+def defaults(select: dict[str, Any]) -> list[str]:
+    return [o["value"] for o in select["options"] if o.get("default")]
+
+
+def fields(message: Any) -> dict[str, str]:
+    return {f.name: f.value for f in message.embeds[0].fields}
+
+
+async def test_only_managers_change_settings(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        refused = await ann.slash(sim.channel, "wizard settings")
+        assert refused.acknowledged and refused.ephemeral and refused.response is not None
+        assert "Manage Server" in refused.response.content
+        assert refused.response.embeds == []
+        changed = await ann.slash(sim.channel, "wizard settings", language="de", threads=True)
+        assert changed.ephemeral and changed.response is not None
+        assert "Manage Server" in changed.response.content
+        assert await sim.service.get_settings(sim.guild.id) == GuildSettings()
+        # The command asks Discord to show it to managers only (applies when top-level).
+        cog = community_cog(sim.bot)
+        assert cog is not None
+        [settings] = [c for c in community_commands(cog) if c.name == "settings"]
+        assert settings.default_permissions is not None
+        assert settings.default_permissions.manage_guild
+
+
+async def test_panel_round_trip(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        boss = sim.add_manager("boss")
+        shown = await boss.slash(sim.channel, "wizard settings")
+        assert shown.acknowledged and shown.ephemeral and shown.response is not None
+        panel = shown.response
+        assert panel.embeds[0].title == "⚙️ Wizard settings of Wizard server"
+        assert fields(panel)["Language of public messages"] == "English"
+        assert fields(panel)["Each game in its own thread"] == "off"
+        got = selects(panel)
+        assert defaults(got["wizb:set:language"]) == ["en"]
+        assert [o["label"] for o in got["wizb:set:language"]["options"]] == [
+            f"Public messages in {name}" for name in LANGUAGE_NAMES.values()
+        ]
+        assert defaults(got["wizb:set:timer"]) == ["0"]
+        assert defaults(got["wizb:set:variants"]) == []
+
+        # Language, theme, turn limit, variants, threads, computers: each saved and confirmed.
+        result = await boss.select(panel, ["it"], custom_id="wizb:set:language")
+        assert result.acknowledged
+        panel = sim.message(panel.id)
+        assert "✅ Saved." in panel.content and "Public messages in Italiano" in panel.content
+        assert defaults(selects(panel)["wizb:set:language"]) == ["it"]
+        await boss.select(panel, ["standard"], custom_id="wizb:set:theme")
+        await boss.select(sim.message(panel.id), ["120"], custom_id="wizb:set:timer")
+        await boss.select(
+            sim.message(panel.id), ["hidden", "magic_twos"], custom_id="wizb:set:variants"
+        )
+        await boss.click(sim.message(panel.id), label="Game threads: off")
+        await boss.click(sim.message(panel.id), label="Computers on boards: off")
+        saved = await sim.service.get_settings(sim.guild.id)
+        assert saved.language == "it" and saved.theme is Theme.STANDARD
+        assert saved.turn_seconds == 120.0
+        assert saved.default_options == Options(bidding=Bidding.HIDDEN, magic_twos=True)
+        assert saved.threads and saved.computers_on_boards
+        panel = sim.message(panel.id)
+        shown_fields = fields(panel)
+        assert shown_fields["Turn time limit"] == "2 minutes"
+        assert (
+            shown_fields["Default options of new games"] == "hidden bids (R7.2), magic twos (R7.6)"
+        )
+        assert shown_fields["Card theme"] == "standard deck (♠ ♥ ♦ ♣)"
+        assert {b["label"] for b in buttons(panel)} == {
+            "Game threads: on",
+            "Computers on boards: on",
+        }
+
+        # Impossible combinations are refused with the reason; nothing is saved.
+        refused = await boss.select(panel, ["hidden", "secret"], custom_id="wizb:set:variants")
+        assert refused.acknowledged
+        panel = sim.message(panel.id)
+        assert "Not saved" in panel.content and "hidden (R7.2) or secret (R7.3)" in panel.content
+        await boss.select(panel, ["uneven_bids", "secret"], custom_id="wizb:set:variants")
+        assert "Uneven bids (R7.1) need open bidding" in sim.message(panel.id).content
+        assert (
+            await sim.service.get_settings(sim.guild.id)
+        ).default_options == saved.default_options
+        # No variant at all: the standard game.
+        await boss.select(sim.message(panel.id), [], custom_id="wizb:set:variants")
+        assert (await sim.service.get_settings(sim.guild.id)).default_options == Options()
+
+        # After a restart the panel's controls still work.
+        await sim.restart()
+        again = await boss.click(sim.message(panel.id), label="Game threads: on")
+        assert again.acknowledged
+        assert not (await sim.service.get_settings(sim.guild.id)).threads
+        assert "Game threads: off" in sim.message(panel.id).content
+
+
+async def test_command_options_and_their_validation(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        boss = sim.add_manager("boss")
+        result = await boss.slash(
+            sim.channel,
+            "wizard settings",
+            turn_timer=45,
+            min_games=3,
+            language="de",
+            theme="standard",
+            computers_on_boards=True,
+        )
+        assert result.ephemeral and result.response is not None
+        note = result.response.content
+        assert note.startswith("✅ Saved.")
+        for line in (
+            "Turn time limit: 45 seconds",
+            "Ranked after 3 games",
+            "Public messages in Deutsch",
+            "Computers on boards: on",
+        ):
+            assert line in note
+        saved = await sim.service.get_settings(sim.guild.id)
+        assert (saved.turn_seconds, saved.rated_min_games, saved.language) == (45.0, 3, "de")
+        # A turn limit the service does not allow: refused with the reason, nothing saved.
+        refused = await boss.slash(sim.channel, "wizard settings", turn_timer=5)
+        assert refused.response is not None and refused.response.content.startswith("⚠️ Not saved")
+        assert (await sim.service.get_settings(sim.guild.id)).turn_seconds == 45.0
+        # A custom limit shows among the panel's choices, selected.
+        timer = selects(refused.response)["wizb:set:timer"]
+        assert defaults(timer) == ["45"]
+        # Turning off the limit.
+        await boss.slash(sim.channel, "wizard settings", turn_timer=0)
+        assert (await sim.service.get_settings(sim.guild.id)).turn_seconds is None
+        # Nothing given: the panel, nothing changed.
+        plain = await boss.slash(sim.channel, "wizard settings")
+        assert plain.response is not None and plain.response.content == ""
