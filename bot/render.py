@@ -511,7 +511,7 @@ def _prompt(view: PlayerView, *, t: Texts) -> str:
         return t("**Your turn:** you are the dealer, choose trump.")
     if view.phase is Phase.BID:
         return t.plural(
-            "**Your turn:** how many of the trick will you win?",
+            "**Your turn:** will you win the one trick?",
             "**Your turn:** how many of the {n} tricks will you win?",
             view.round_tricks,
         )
@@ -804,7 +804,7 @@ def rules_text(
     if options.single_suit:
         deal = t(
             "Each player draws from their own 15-card deck (one suit 1–13, a Wizard, a Jester): "
-            "4 cards in hand 1, one more each hand, 12 hands. No trump, no suit to follow: "
+            "4 cards in round 1, one more each round, 12 rounds. No trump, no suit to follow: "
             "the highest value wins (Jester lowest, Wizard highest; the first of equals wins)."
         )
     elif players:
