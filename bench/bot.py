@@ -9,7 +9,8 @@
 A full 6-seat game runs in SimCord's in-memory Discord with the real bot and a real game
 service (SQLite in a temporary directory). Simulated members play only by clicking: each
 opens their hand once with "Show my hand" (it then redraws itself when their turn comes) and
-clicks a random enabled bid or card. Printed:
+clicks a random enabled card (or trump) there; open bids are made with the table's buttons.
+Printed:
 
 * REST calls per player action (bids, trump choices, plays) and per game, by kind:
   interaction responses, table edits and posts, hand redraws, pings, the rest;
@@ -56,6 +57,7 @@ import simcord
 from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock
 from bot.cogs import GameConfig
+from bot.render import bids_on_table
 from bot.settings import Settings
 from tests.bot.simtools import VirtualTimers, rest_kinds
 from wizard.record import load
@@ -110,7 +112,7 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
                 await host.click(lobby, label="Add computer player")
             await host.click(lobby, label="Start")
             hands: dict[int, int] = {}
-            actions = clicks = 0
+            actions = clicks = table_bids = 0
             while True:
                 game = await service.get_game(info.id)
                 if game.status is not GameStatus.ACTIVE:
@@ -127,6 +129,32 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
                 member = by_id[movers[0]]  # type: ignore[index]
                 if think:
                     await env.advance_time(rng.uniform(0.2, 2 * think))
+                if bids_on_table(game.table):
+                    # An open bid is made on the table, once it shows this moment's buttons.
+                    game = await service.get_game(info.id)
+                    assert game.table_message_id is not None
+                    table = env.backend.get_message(channel.id, game.table_message_id)
+                    bids = [
+                        b
+                        for b in _buttons(table)
+                        if not b.get("disabled")
+                        and b["custom_id"].split(":")[2] == "bid"
+                        and int(b["custom_id"].split(":")[4]) == game.version
+                    ]
+                    if not bids:
+                        await env.advance_time(0.25)  # a paced edit is still due
+                        continue
+                    chosen = rng.choice(bids)
+                    t0 = time.perf_counter()
+                    result = await member.click(
+                        simcord.ResponseMessage(env, table), custom_id=chosen["custom_id"]
+                    )
+                    wall.append(time.perf_counter() - t0)
+                    assert result.acknowledged
+                    clicks += 1
+                    actions += 1
+                    table_bids += 1
+                    continue
                 hand_id = hands.get(member.id)
                 enabled: list[dict[str, Any]] = []
                 if hand_id is not None:
@@ -184,7 +212,8 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
         f"live hands {'on' if live_hands else 'off'}, edit interval {interval:g} s, "
         f"{f'{think:g} s per move' if think else 'no time between moves'}, "
         f"{final.table.num_rounds if final.table else '?'} rounds, "
-        f"{record_actions} actions in all ({actions} by people), {clicks} clicks"
+        f"{record_actions} actions in all ({actions} by people, {table_bids} bids on the "
+        f"table), {clicks} clicks"
     )
     kinds = rest_kinds(calls)
     print(f"REST calls for the whole game (from /wizard new to the standings): {len(calls)}")

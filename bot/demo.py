@@ -363,13 +363,27 @@ def move_buttons(message: simcord.ResponseMessage) -> list[str]:
     return found
 
 
+def table_bid_buttons(message: discord.Message) -> list[str]:
+    """Custom ids of the enabled bid buttons of the table (an open bid is made there)."""
+    found = []
+    for row in message.components:
+        for item in getattr(row, "children", ()):
+            custom_id = str(getattr(item, "custom_id", None) or "")
+            parts = custom_id.split(":")
+            if len(parts) == 5 and parts[2] == "bid" and not getattr(item, "disabled", True):
+                found.append(custom_id)
+    return found
+
+
 class Player:
     """A member who plays through the buttons a person would click.
 
-    The player opens their hand with "Show my hand" on the table and clicks one of its
-    enabled move buttons. Their open hand updates itself when it is their turn again, so
-    it is reused while it offers a move, as a person would; otherwise a fresh one is
-    opened. This is how the tests and the screenshot script play.
+    An open bid is made with the table's bid buttons (the demo's other seats are computer
+    players, so the bids shown there are this member's). Otherwise the player opens their
+    hand with "Show my hand" on the table and clicks one of its enabled move buttons. Their
+    open hand updates itself when it is their turn again, so it is reused while it offers a
+    move, as a person would; otherwise a fresh one is opened. This is how the tests and the
+    screenshot script play.
     """
 
     def __init__(
@@ -402,6 +416,10 @@ class Player:
         gone out of date meanwhile) is answered too, with the current hand and a note; a
         caller that must know whether the game moved compares its version.
         """
+        table = find_table(self.channel)
+        bids = table_bid_buttons(table) if table is not None else []
+        if table is not None and bids:
+            return (await self.member.click(table, custom_id=self.choose(bids))).acknowledged
         hand = self.hand
         if hand is None or not move_buttons(hand):
             hand = await self.open_hand()

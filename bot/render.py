@@ -251,7 +251,10 @@ def status_line(
     if phase is Phase.BID:
         if table.turn is None:
             return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
-        return "⏳ " + t("{player} to bid.", player=_bold(names[table.turn]))
+        # One seat to bid: an open bid, made with the table's buttons (bids_on_table).
+        return "⏳ " + t(
+            "{player} to bid, with the buttons below.", player=_bold(names[table.turn])
+        )
     assert phase is Phase.PLAY
     who = _bold(names[table.turn]) if table.turn is not None else waiting
     line = "⏳ " + t("{player} to play.", player=who)
@@ -407,6 +410,44 @@ def table_embed(
     return embed
 
 
+# ---------------------------------------------------------------- bids on the table
+
+
+def bids_on_table(table: TableView) -> bool:
+    """Whether the bid awaited now is made with buttons on the public table: open bidding
+    (every bid is public anyway, R4.2), one seat to bid. Hidden and secret bids (R7.2, R7.3)
+    are made in the private hands."""
+    return (
+        table.phase is Phase.BID
+        and table.options.bidding is Bidding.OPEN
+        and table.turn is not None
+    )
+
+
+def table_bids(table: TableView) -> tuple[int, ...]:
+    """The bids the seat to bid may make now, from the public table alone (empty unless
+    :func:`bids_on_table`): 0 to the round's tricks, without the dealer's forbidden bid
+    (R7.1, R7.5), which depends only on public facts (who deals, the open bids made, the
+    scores), as in :func:`wizard.rules.forbidden_bid`."""
+    if not bids_on_table(table):
+        return ()
+    bad = _forbidden_open_bid(table)
+    return tuple(b for b in range(table.round_tricks + 1) if b != bad)
+
+
+def _forbidden_open_bid(table: TableView) -> int | None:
+    options = table.options
+    dealer = table.dealer
+    if table.turn != dealer:
+        return None
+    rule = options.uneven_bids
+    if not rule and options.canadian and table.round == table.num_rounds:
+        mine = table.scores[dealer]
+        rule = all(mine > s for i, s in enumerate(table.scores) if i != dealer)
+    bad = table.round_tricks - sum(b for b in table.bids if b is not None)
+    return bad if rule and bad >= 0 else None
+
+
 # ---------------------------------------------------------------- hand
 
 
@@ -499,16 +540,23 @@ def hand_text(
 
 
 def _prompt(view: PlayerView, *, t: Texts) -> str:
+    on_table = bids_on_table(public_table(view))
     if not view.my_turn:
         if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
             names = display_names(public_table(view))
             waiting = ", ".join(_bold(names[s]) for s in view.to_act)
             if waiting:
-                return t("Waiting for {players}.", players=waiting)
-            return t("Waiting for the others.")
+                line = t("Waiting for {players}.", players=waiting)
+            else:
+                line = t("Waiting for the others.")
+            if on_table:
+                line += " " + t("Bids are made with the buttons on the table.")
+            return line
         return ""
     if view.phase is Phase.CHOOSE_TRUMP:
         return t("**Your turn:** you are the dealer, choose trump.")
+    if on_table:
+        return t("**Your turn:** bid with the buttons on the table.")
     if view.phase is Phase.BID:
         return t.plural(
             "**Your turn:** will you win the one trick?",
@@ -886,12 +934,19 @@ PING_TEXTS: Final[dict[Phase, str]] = {
 """The turn reminder by phase: ``{players}`` are mentions, ``{button}`` the table's button."""
 PING_ACT: Final = N_("{players}: your turn to act (Wizard, round {round}). Press {button}.")
 """The turn reminder in any other phase."""
+PING_BID_ON_TABLE: Final = N_(
+    "{players}: your turn to bid (Wizard, round {round}), with the buttons on the table."
+)
+"""The turn reminder for an open bid, made on the table (:func:`bids_on_table`)."""
 
 
-def ping_text(mentions: Sequence[str], phase: Phase, round_no: int, *, t: Texts) -> str:
-    """The turn reminder: who is awaited and for what."""
+def ping_text(
+    mentions: Sequence[str], phase: Phase, round_no: int, *, t: Texts, on_table: bool = False
+) -> str:
+    """The turn reminder: who is awaited and for what (``on_table``: a bid made with the
+    table's buttons)."""
     text = t(
-        PING_TEXTS.get(phase, PING_ACT),
+        PING_BID_ON_TABLE if on_table else PING_TEXTS.get(phase, PING_ACT),
         players=" ".join(mentions),
         round=round_no,
         button=_bold(t(SHOW_HAND_LABEL)),

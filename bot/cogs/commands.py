@@ -56,7 +56,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
             "R7.5: last round, a sole leader bidding last may not make the bids add up"
         ),
         magic_twos=locale_str("R7.6: a 2 played into a trick of its own suit wins it"),
-        single_suit=locale_str("R7.7 (3–4 players): everyone plays their own suit deck, 12 hands"),
+        single_suit=locale_str("R7.7 (3–4 players): everyone plays their own suit deck, 12 rounds"),
         turn_timer=locale_str(
             "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"
         ),

@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
 from bot.cogs.replies import STALE, refusal_text, refuse, reply_private
-from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_embed_of
+from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_parts
 from bot.i18n import N_, Texts, texts
 from bot.render import (
     cancelled_embed,
@@ -38,10 +38,10 @@ from bot.render import (
     suit_text,
 )
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import lobby_view, table_view
+from bot.ui.views import lobby_view
 from wizard.cards import Theme
 from wizard.errors import OptionsError
-from wizard.options import MIN_PLAYERS, Options, check_setup
+from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.service import (
     Clock,
     GameInfo,
@@ -214,7 +214,9 @@ class GameCog(commands.Cog):
         try:
             await handler(self, interaction, cid)
         except ServiceError as error:
-            if cid.verb in _HAND_VERBS:
+            if _on_table(interaction, cid):
+                await self._table_refused(interaction, cid, error)
+            elif cid.verb in _HAND_VERBS:
                 await self._hand_refused(interaction, cid, error)
             else:
                 await self._refuse(interaction, error)
@@ -292,13 +294,12 @@ class GameCog(commands.Cog):
             async with surface.lock:
                 self.surfaces.after_update(update)
                 info = await self.service.get_game(cid.game)
+                surface.open_bidding = info.options.bidding is Bidding.OPEN
                 t, theme = await public_look(self.service, info.guild_id)
-                embed = table_embed_of(info, t=t, theme=theme)
-                await self._edit_clicked(
-                    interaction, embed=embed, view=table_view(info.id, info.version, t=t)
-                )
+                embed, view = table_parts(info, t=t, theme=theme)
+                await self._edit_clicked(interaction, embed=embed, view=view)
                 # Not before the edit succeeded: if it failed, the sync task edits it again.
-                self.surfaces.note_table(surface, message.id, embed)
+                self.surfaces.note_table(surface, message.id, embed, view)
         finally:
             await self.service.set_message_ids(cid.game, table_message_id=message.id)
 
@@ -348,16 +349,69 @@ class GameCog(commands.Cog):
             self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
             update=True,
         )
+        if _on_table(interaction, cid):
+            await self._bid_on_table(interaction, cid, update)
+            return
         # Recorded before anything else can run, so that the updates of the computer moves
         # that follow this one are rendered after it.
         self.surfaces.after_update(update, actor_user_id=user)
+        note = await self._remember_done(interaction, cid, update)
+        await self._open_hand(interaction, cid.game, note=note, edit=True)
+
+    async def _remember_done(
+        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
+    ) -> str | None:
+        """Remember the user's applied click ``cid`` (a double click is answered like it);
+        the note saying what they did."""
         _, theme = await public_look(self.service, interaction.guild_id)
         note = _done_note(update, t=texts(interaction.locale), theme=theme)
-        self._done[(cid.game, user)] = (cid.format(), note)
-        self._done.move_to_end((cid.game, user))
+        key = (cid.game, interaction.user.id)
+        self._done[key] = (cid.format(), note)
+        self._done.move_to_end(key)
         while len(self._done) > DONE_KEPT:
             self._done.popitem(last=False)
-        await self._open_hand(interaction, cid.game, note=note, edit=True)
+        return note
+
+    async def _bid_on_table(
+        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
+    ) -> None:
+        """An open bid made with the table's buttons: the response redraws the table in place
+        (the next bidder's buttons), and that is the table edit of this move.
+
+        The surface's lock is taken before anything can yield after the update is recorded:
+        the sync task the update wakes then finds the table already showing the new state
+        and edits nothing more (unless the state moves on meanwhile). A bid button on
+        another public message (one the bot did not draw) gets a private note instead.
+        """
+        surface = self.surfaces.get(cid.game)
+        async with surface.lock:
+            # The bidder's own hand is not the message clicked: it is left to the usual rules.
+            self.surfaces.after_update(update)
+            note = await self._remember_done(interaction, cid, update)
+            info = await self.service.get_game(cid.game)
+            self.surfaces.adopt(info)
+            message = interaction.message
+            if message is None or message.id != surface.table_id or info.table is None:
+                await self._send_private(interaction, note or "✅")
+                return
+            t, theme = await public_look(self.service, info.guild_id)
+            embed, view = table_parts(info, t=t, theme=theme)
+            await self._edit_clicked(interaction, embed=embed, view=view)
+            self.surfaces.note_table(surface, message.id, embed, view)
+
+    async def _table_refused(
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
+    ) -> None:
+        """A refused bid on the table: a private reply, and the table is left as it is (a
+        double click is answered like the first click; a stale button says so)."""
+        done = self._done.get((cid.game, interaction.user.id))
+        t = texts(interaction.locale)
+        if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
+            await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
+        elif isinstance(error, StaleVersionError):
+            await self._send_private(interaction, t(STALE_TABLE))
+        else:
+            await self._refuse(interaction, error)
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id
@@ -611,6 +665,17 @@ class GameCog(commands.Cog):
 NO_GAME = N_("There is no open Wizard game in this channel.")
 
 _HAND_VERBS = frozenset({Verb.BID, Verb.PLAY, Verb.TRUMP, Verb.PLAYHIDDEN, Verb.TAKEBACK})
+
+STALE_TABLE = N_(
+    "🔄 This has moved on since that was shown: the table shows the bids as they are now."
+)
+"""The private reply to a bid clicked on a table that showed an earlier moment."""
+
+
+def _on_table(interaction: discord.Interaction[Any], cid: CustomId) -> bool:
+    """Whether ``cid`` is a bid clicked on a public message (the table), not in a hand."""
+    message = interaction.message
+    return cid.verb is Verb.BID and message is not None and not message.flags.ephemeral
 
 
 def _move_of(cid: CustomId) -> Move:

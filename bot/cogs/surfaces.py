@@ -10,10 +10,14 @@ Edits are paced (``GameConfig.edit_interval``, 0.75 s): a game's table is edited
 per interval. The first change after a quiet spell goes out at once; the changes that follow
 within the interval are merged into one trailing edit at its end, which renders the state
 as it is then, so the last state is always shown. Round summaries, final standings,
-cancellations and a missing table are never held back. Open hands follow the same rule when
+cancellations, a missing table and a table whose bid buttons change (an open bid is made on
+the table: a person's turn to bid came after a computer's move or a trump choice) are never
+held back. A bid clicked on the table is answered with the table itself: that response is
+the table's edit for the move (:meth:`Surfaces.note_table`). Open hands follow the same rule when
 only their text changes (cards dealt while someone else bids); a hand whose buttons change
 (its turn came, a computer took the seat) is redrawn at once, and that redraw supersedes a
-held-back one. The pacing lives in memory only: a trailing edit lost in a restart is made
+held-back one. Under open bidding a bid turn changes no hand (the bids are on the table), so
+it redraws none. The pacing lives in memory only: a trailing edit lost in a restart is made
 by the next update, which compares with nothing and so edits the table.
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
@@ -45,6 +49,7 @@ from bot.i18n import Texts, language_of, texts
 from bot.images import scorepad_labels, scorepad_png
 from bot.render import (
     and_list,
+    bids_on_table,
     cancelled_embed,
     final_embed,
     hand_message,
@@ -53,9 +58,10 @@ from bot.render import (
     round_end_embed,
     table_embed,
 )
+from bot.ui.custom_ids import Verb
 from bot.ui.views import hand_view, table_view, take_back_view
 from wizard.cards import Theme
-from wizard.options import MAX_PLAYERS
+from wizard.options import MAX_PLAYERS, Bidding
 from wizard.service import (
     BidMade,
     Clock,
@@ -91,9 +97,23 @@ SLACK = 0.001
 for the end of an interval may read a hair before it when it fires."""
 
 
-def _shown(embed: discord.Embed) -> dict[str, Any]:
-    """What an embed shows, comparable with what a message showed before."""
-    return dict(embed.to_dict())
+def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
+    """What a public message shows (its embed, and the buttons that act on the game),
+    comparable with what it showed before. The version on "Show my hand" is left out: that
+    button works whatever the version, so a new version alone is no reason to edit."""
+    rows = [] if view is None else view.to_components()
+    buttons = [
+        (c.get("custom_id"), c.get("disabled", False), c.get("style"))
+        for row in rows
+        for c in row.get("components", ())
+        if f":{Verb.HAND.value}:" not in str(c.get("custom_id", ""))
+    ]
+    return {"embed": embed.to_dict(), "buttons": buttons}
+
+
+def _buttons_of(shown: dict[str, Any] | None) -> Any:
+    """The game's buttons in what a public message shows (see :func:`_shown`)."""
+    return None if shown is None else shown.get("buttons")
 
 
 def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
@@ -109,6 +129,15 @@ def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
         max_seats=SINGLE_SUIT_SEATS if info.options.single_suit else MAX_PLAYERS,
         deadline=info.deadline,
     )
+
+
+def table_parts(info: GameInfo, *, t: Texts, theme: Theme) -> tuple[discord.Embed, discord.ui.View]:
+    """The table message of a started game: its embed and its buttons (the open bids of a
+    person to bid, and "Show my hand")."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    view = table_view(info.id, info.version, t=t, table=info.table, computer=computer)
+    return table_embed_of(info, t=t, theme=theme), view
 
 
 def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
@@ -195,6 +224,8 @@ class Surface:
     ping_timer: TimerHandle | None = None
     retry_timer: TimerHandle | None = None
     permission_reported: bool = False
+    open_bidding: bool | None = None
+    """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
 
 
 @dataclass
@@ -249,6 +280,8 @@ class Surfaces:
             surface.guild_id = info.guild_id
             surface.lobby_id = info.lobby_message_id
             surface.table_id = info.table_message_id
+        if surface.open_bidding is None:
+            surface.open_bidding = info.options.bidding is Bidding.OPEN
         return surface
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
@@ -291,7 +324,9 @@ class Surfaces:
             elif isinstance(event, TurnChanged):
                 # While hidden or secret bids are chosen, another player's bid leaves the
                 # waiting players' buttons valid (the service does not count it as stale).
-                if not (event.phase is Phase.BID and hidden_bid):
+                # Open bids are made on the table: a bid turn changes no hand's buttons (a
+                # game not known yet is treated as before: its hands are redrawn).
+                if event.phase is not Phase.BID or not (hidden_bid or surface.open_bidding):
                     seats.update(event.seats)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
@@ -475,14 +510,18 @@ class Surfaces:
         """Edit the table (or post it if it has none, or if it was deleted); True if done or
         held back for the trailing edit (see ``edit_interval``)."""
         t, theme = await public_look(self.service, info.guild_id)
-        embed = table_embed_of(info, t=t, theme=theme)
-        shown = _shown(embed)
+        embed, view = table_parts(info, t=t, theme=theme)
+        shown = _shown(embed, view)
         if surface.table_id is not None:
             if shown == surface.shown:
                 return True
-            if self._hold_table(surface):
+            if _buttons_of(surface.shown) != shown["buttons"]:
+                # A person's bid buttons come or go (an open bid is made on the table): like
+                # a hand whose buttons change, the table is edited at once.
+                self._table_edited(surface)
+            elif self._hold_table(surface):
                 return True
-            done = await self._edit(surface, surface.table_id, embed=embed)
+            done = await self._edit(surface, surface.table_id, embed=embed, view=view)
             if done:
                 self.stats.table_edits += 1
                 surface.shown = shown
@@ -492,7 +531,6 @@ class Surfaces:
             log.info("game %s: the table message is gone; posting it again", surface.game_id)
             surface.table_id = None
         self._table_edited(surface)
-        view = table_view(info.id, info.version, t=t)
         message = await self._post(surface, embed=embed, view=view)
         if message is None:
             return False
@@ -527,10 +565,19 @@ class Surfaces:
         except ServiceError as error:
             log.warning("game %s: table message id not stored: %s", surface.game_id, error)
 
-    def note_table(self, surface: Surface, message_id: int, embed: discord.Embed) -> None:
-        """The table is now ``message_id`` showing ``embed`` (set by a click's response)."""
+    def note_table(
+        self,
+        surface: Surface,
+        message_id: int,
+        embed: discord.Embed,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """The table is now ``message_id`` showing ``embed`` and ``view``, drawn by a click's
+        response (the game's start, a bid made on the table): that response was the latest
+        table edit, for the pacing, and shows the latest state, so no edit follows unless the
+        state moves on."""
         surface.table_id = message_id
-        surface.shown = _shown(embed)
+        surface.shown = _shown(embed, view)
         self._table_edited(surface)
 
     async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
@@ -684,7 +731,13 @@ class Surfaces:
         t, _ = await public_look(self.service, info.guild_id)
         message = await self._post(
             surface,
-            content=ping_text(mentions, info.table.phase, info.table.round, t=t),
+            content=ping_text(
+                mentions,
+                info.table.phase,
+                info.table.round,
+                t=t,
+                on_table=bids_on_table(info.table),
+            ),
             view=table_view(info.id, info.version, t=t),
             allowed_mentions=discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(u) for u in waiting]

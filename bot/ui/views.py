@@ -7,6 +7,7 @@ Never call ``stop()`` on these views: discord.py would unregister the dynamic it
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 import discord
@@ -21,22 +22,26 @@ from bot.render import (
     SHOW_HAND_LABEL,
     START_LABEL,
     TAKE_BACK_LABEL,
+    bids_on_table,
     card_emoji,
     legal_bids,
     must_play_hidden,
     playable_cards,
     sort_hand,
     suit_emoji,
+    table_bids,
     trump_choices,
 )
 from bot.ui.buttons import button
 from bot.ui.custom_ids import CustomId, Verb
 from wizard.cards import SUITS, Theme, card_label, suit_label
 from wizard.state import Phase
-from wizard.view import PlayerView
+from wizard.view import PlayerView, TableView, public_table
 
 MAX_BUTTONS: Final = 25
 """Discord allows 5 rows of 5 buttons in a message."""
+ROW_WIDTH: Final = 5
+MAX_ROWS: Final = 5
 
 _GREY = discord.ButtonStyle.secondary
 _BLUE = discord.ButtonStyle.primary
@@ -83,17 +88,47 @@ def lobby_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
     return view
 
 
-def table_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
-    """The table's one button: "Show my hand"."""
+def table_view(
+    game: int,
+    version: int,
+    *,
+    t: Texts,
+    table: TableView | None = None,
+    computer: Collection[int] = (),
+) -> discord.ui.View:
+    """The table's buttons: under open bidding, while a person (not a seat in ``computer``)
+    is to bid, one button per bid 0…r with the forbidden one disabled (R7.1, R7.5,
+    :func:`~bot.render.table_bids`), then "Show my hand".
+
+    Bids take rows of five; "Show my hand" gets a row of its own when one is left (up to 20
+    bids), else it closes the last row (21 bids, round 20 with 3 players: 22 buttons).
+    """
     view = WizardView()
+    row: int | None = None
+    if table is not None and bids_on_table(table) and table.turn not in computer:
+        allowed = set(table_bids(table))
+        count = table.round_tricks + 1
+        for bid in range(count):
+            view.add_item(
+                button(
+                    CustomId.for_bid(game, bid, version),
+                    label=str(bid),
+                    style=_BLUE if bid in allowed else _GREY,
+                    disabled=bid not in allowed,
+                    row=bid // ROW_WIDTH,
+                )
+            )
+        row = min(-(-count // ROW_WIDTH), MAX_ROWS - 1)
     view.add_item(
         button(
             CustomId(game, Verb.HAND, "", version),
             label=t(SHOW_HAND_LABEL),
             emoji="🎴",
             style=_BLUE,
+            row=row,
         )
     )
+    assert len(view.children) <= MAX_BUTTONS
     return view
 
 
@@ -116,7 +151,8 @@ def hand_view(
 ) -> discord.ui.View | None:
     """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
 
-    Bidding: one button per bid 0…r, the forbidden ones disabled (R7.1, R7.5). Trump: the
+    Bidding (hidden or secret, R7.2, R7.3): one button per bid 0…r; open bids are made on
+    the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
     Bids are numbers and cards and suits their codes (R1.4, R1.5), the same in every
@@ -136,7 +172,7 @@ def hand_view(
                     disabled=suit not in allowed,
                 )
             )
-    elif pv.phase is Phase.BID:
+    elif pv.phase is Phase.BID and not bids_on_table(public_table(pv)):
         allowed_bids = set(legal_bids(pv))
         for bid in range(pv.round_tricks + 1):
             view.add_item(

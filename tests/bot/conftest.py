@@ -2,8 +2,9 @@
 
 Games in these tests are played only as people play them: slash commands and clicks on the
 buttons the bot shows. The driver reads whose turn it is from the service's *public* table
-(as a person reads the table message), finds the member's own hand message, and clicks one of
-its enabled buttons. Nothing is ever applied to the service directly.
+(as a person reads the table message), and clicks one of the enabled buttons of the table
+(an open bid, made on the table) or of the member's own hand message (anything else). Nothing
+is ever applied to the service directly.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock
 from bot.cogs import GameConfig
 from bot.cogs.game import GameCog
+from bot.render import bids_on_table
 from bot.settings import Settings
 from tests.bot.simtools import VirtualTimers
 from wizard.options import Bidding
@@ -64,6 +66,16 @@ def verb_of(button: dict[str, Any]) -> str:
     return str(button["custom_id"]).split(":")[2]
 
 
+def is_bid_button(button: dict[str, Any]) -> bool:
+    """Whether a button is a bid (on the table or in a hand)."""
+    parts = str(button.get("custom_id", "")).split(":")
+    return len(parts) > 2 and parts[0] == "wiz" and parts[2] == "bid"
+
+
+def version_of(button: dict[str, Any]) -> int:
+    return int(str(button["custom_id"]).split(":")[4])
+
+
 def is_hand_button(button: dict[str, Any]) -> bool:
     """Whether a button is a table's "Show my hand" (by its custom id: any language)."""
     parts = str(button.get("custom_id", "")).split(":")
@@ -98,6 +110,10 @@ class Sim:
     all_hands: dict[int, set[int]] = field(default_factory=dict)
     """Member id → every hand message they opened."""
     clicks: int = 0
+    table_bids: int = 0
+    """Bids clicked on the table (open bidding)."""
+    last_clicked: Any = None
+    """The message whose button :meth:`act` clicked last (the table or a hand), as it was."""
     virtual_timers: bool = False
     """The bot's timers fire only through ``env.advance_time`` (see ``VirtualTimers``)."""
 
@@ -164,6 +180,11 @@ class Sim:
             if any(is_hand_button(b) for b in buttons(stored)):
                 return self.message(stored.id)
         raise AssertionError("no table message with a Show my hand button")
+
+    def table_of(self, info: GameInfo) -> simcord.ResponseMessage:
+        """The game's live table message (by its id, as the service has it)."""
+        assert info.table_message_id is not None
+        return self.message(info.table_message_id)
 
     def hand(self, member: simcord.MemberActor) -> simcord.ResponseMessage | None:
         """The member's last opened hand as it is now (edited in place by the bot)."""
@@ -233,6 +254,48 @@ class Sim:
         assert result.acknowledged
         return result
 
+    async def click_table(
+        self, member: simcord.MemberActor, label: str
+    ) -> simcord.InteractionResult:
+        """Click the bid ``label`` on the game's table (open bidding)."""
+        info = await self.service.game_in_channel(self.channel.id)
+        assert info is not None
+        table = self.table_of(info)
+        result = await member.click(table, label=label)
+        self.clicks += 1
+        assert result.acknowledged
+        return result
+
+    async def bid_on_table(
+        self,
+        member: simcord.MemberActor,
+        info: GameInfo,
+        choose: Callable[[list[dict[str, Any]]], dict[str, Any]],
+    ) -> simcord.InteractionResult:
+        """Click one enabled bid of the table, once the table shows the current moment (with
+        edit pacing a trailing edit may still be due: time passes until it is made)."""
+        for _ in range(20):
+            table = self.table_of(info)
+            enabled = [
+                b
+                for b in buttons(table)
+                if is_bid_button(b) and not b.get("disabled") and version_of(b) == info.version
+            ]
+            if enabled:
+                break
+            await self.env.advance_time(1.0)
+            info = await self.service.get_game(info.id)
+            assert bids_on_table(info.table)  # type: ignore[arg-type]
+        else:
+            raise AssertionError(f"the table offers {member.name} no bid:\n{table}")
+        self.last_clicked = table
+        chosen = choose(enabled)
+        result = await member.click(table, custom_id=chosen["custom_id"])
+        self.clicks += 1
+        self.table_bids += 1
+        assert result.acknowledged, chosen
+        return result
+
     async def to_act(self, game_id: int) -> list[simcord.MemberActor]:
         """The members the game waits for now, as the table shows them."""
         info = await self.service.get_game(game_id)
@@ -246,8 +309,12 @@ class Sim:
     async def act(
         self, member: simcord.MemberActor, choose: Callable[[list[dict[str, Any]]], dict[str, Any]]
     ) -> simcord.InteractionResult:
-        """Click one enabled action button of the member's hand (opening it first if it has
-        none: a new player, or a hand that stopped updating)."""
+        """Click one enabled bid on the table while an open bid is awaited, else one enabled
+        action button of the member's hand (opening it first if it has none: a new player, or
+        a hand that stopped updating)."""
+        info = await self._game_of(member)
+        if info is not None and info.table is not None and bids_on_table(info.table):
+            return await self.bid_on_table(member, info, choose)
         hand = self.hand(member)
         enabled = [b for b in (buttons(hand) if hand else []) if not b.get("disabled")]
         enabled = [b for b in enabled if verb_of(b) in ACTION_VERBS]
@@ -257,11 +324,19 @@ class Sim:
             enabled = [b for b in enabled if verb_of(b) in ACTION_VERBS]
         assert enabled, f"{member.name} may act but their hand offers nothing:\n{hand}"
         assert hand is not None
+        self.last_clicked = hand
         chosen = choose(enabled)
         result = await member.click(hand, custom_id=chosen["custom_id"])
         self.clicks += 1
         assert result.acknowledged, chosen
         return result
+
+    async def _game_of(self, member: simcord.MemberActor) -> GameInfo | None:
+        """The running game of the driver's channel (a thread's, when pointed at one)."""
+        info = await self.service.game_in_channel(self.channel.id)
+        if info is None or info.seat_of(member.id) is None:
+            return None
+        return info
 
     async def play(
         self,

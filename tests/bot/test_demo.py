@@ -146,7 +146,8 @@ def _buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _moves(message: dict[str, Any]) -> list[str]:
-    """Enabled bid, play and trump buttons of a hand on the page."""
+    """Enabled bid, play and trump buttons of a message on the page (a hand, or the table's
+    open bids)."""
     return [
         str(b["custom_id"])
         for b in _buttons(message)
@@ -208,9 +209,13 @@ async def _play_in_the_browser(url: str) -> None:
             await page.state()
             hand = page.snapshot["messages"][_response_id(shown)]
             assert hand["ephemeral"], "the hand is private"
-            moves = _moves(hand)
+            # An open bid is made on the table (only Sam's bids are drawn there: the others
+            # are computers); anything else in the hand.
+            on_table = _moves(page.snapshot["messages"][table])
+            assert not [m for m in _moves(hand) if ":bid:" in m], "open bids are on the table"
+            moves, where = (on_table, table) if on_table else (_moves(hand), hand["id"])
             if moves:
-                _settled(await page.click(hand["id"], moves[0]))
+                _settled(await page.click(where, moves[0]))
                 moved = True
             await page.state()
             before = _look(page.snapshot["messages"][table])

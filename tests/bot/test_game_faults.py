@@ -28,7 +28,7 @@ async def table_is_current(sim: Sim, game_id: int) -> None:
 
 
 async def one_move(sim: Sim, game_id: int, rng: random.Random) -> None:
-    [mover] = await sim.to_act(game_id)
+    mover, *_ = await sim.to_act(game_id)  # several while hidden bids are chosen
     await sim.act(mover, rng.choice)
 
 
@@ -97,7 +97,9 @@ async def test_table_edits_refused_then_repaired(tmp_path: Path) -> None:
 async def test_a_failed_edit_is_retried_by_the_clock(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
-        info = await sim.lobby(ann, [bob, cy])
+        # Hidden bids: the first move is made in a hand, so the table is edited by the bot
+        # (an open bid's click edits the table in its own response).
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
         rng = random.Random(4)
         sim.env.inject_error("PATCH", f"/channels/{sim.channel.id}/messages/*", status=503)
         await one_move(sim, info.id, rng)

@@ -56,7 +56,8 @@ async def test_join_leave_and_host_handover(tmp_path: Path) -> None:
         assert game.status is GameStatus.ACTIVE
         assert [s.name for s in game.seats] == ["bob", "cy", "Merlin"]
         table = sim.message(lobby.id)  # the lobby became the table
-        assert [b["label"] for b in buttons(table)] == ["Show my hand"]
+        # The first bidder's open bids (round 1: 0 or 1), then "Show my hand".
+        assert [b["label"] for b in buttons(table)] == ["0", "1", "Show my hand"]
         assert "round 1 of 20" in (table.embeds[0].title or "")
 
 

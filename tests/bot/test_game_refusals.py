@@ -97,10 +97,12 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         assert stranger == "🚫 You are not playing in this game."
         assert sim.message(crafted.id).content == "test buttons"  # the public message is as it was
 
-        await sim.click_hand(first, "0")
-        await sim.click_hand(second, "0")
+        await sim.click_table(first, "0")  # open bids are made on the table
+        await sim.click_table(second, "0")
         hand = await sim.open_hand(dealer)
-        [one] = [b for b in buttons(hand) if b.get("label") == "1"]
+        assert not [b for b in buttons(hand) if verb_of(b) == "bid"]
+        table = sim.table_of(await sim.service.get_game(game))
+        [one] = [b for b in buttons(table) if b.get("label") == "1"]
         assert one["disabled"]  # bids would add up to the 1 trick: forbidden (R7.1)
         version = (await sim.service.get_game(game)).version
         crafted = await post_buttons(sim, ann, f"wiz:{game}:bid:1:{version}")
@@ -110,7 +112,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         assert forbidden.endswith("(R7.1)")
 
         # Play on until the player to act holds a card of the suit led and another suit.
-        await sim.click_hand(dealer, "0")
+        await sim.click_table(dealer, "0")
         rng = random.Random(5)
         spot = None
         while spot is None:
@@ -152,29 +154,38 @@ async def bidding_order(sim: Any, game: int) -> list[Any]:
 
 
 async def test_stale_button_and_double_click(tmp_path: Path) -> None:
+    """In a hand (cards: open bids are on the table, see ``test_game_table_bids``)."""
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy])
-        first, *_ = await bidding_order(sim, info.id)
+        rng = random.Random(1)
+        while True:  # to round 2's first card: the leader holds two cards, both playable
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None
+            if now.table.round == 2 and now.table.phase.name == "PLAY":
+                break
+            mover, *_ = await sim.to_act(info.id)
+            await sim.act(mover, rng.choice)
+        [first] = await sim.to_act(info.id)
         old = await sim.open_hand(first)
         new = await sim.open_hand(first)
-        zero = next(b["custom_id"] for b in buttons(new) if b["label"] == "0")
+        one, other = [b["custom_id"] for b in buttons(new) if verb_of(b) == "play"]
         version = (await sim.service.get_game(info.id)).version
 
-        results = await clicks_at_once(sim, [(first, new.id, zero), (first, new.id, zero)])
+        results = await clicks_at_once(sim, [(first, new.id, one), (first, new.id, one)])
         assert all(r.acknowledged for r in results)
-        answers = callback_bodies(sim, results)
+        answers = [a.splitlines()[0] for a in callback_bodies(sim, results)]
         # Both are answered as the click that counted: the second found it done.
-        assert [a.splitlines()[0] for a in answers] == ["✅ You bid 0."] * 2
+        assert answers[0].startswith("✅ You played ") and answers == [answers[0]] * 2
         after = await sim.service.get_game(info.id)
-        assert after.version == version + 1  # one bid, not two
-        assert after.table is not None and after.table.bids.count(0) == 1
+        assert after.version == version + 1  # one card, not two
+        assert after.table is not None and len(after.table.trick) == 1
 
-        stale = await first.click(old, custom_id=zero.replace(":0:", ":1:", 1))
+        stale = await first.click(old, custom_id=other)
         text = private(stale)
         assert text.startswith(STALE)
         assert "Waiting for" in text  # the current hand, which has nothing to click now
-        assert not [b for b in buttons(stale.response) if verb_of(b) == "bid"]
+        assert not [b for b in buttons(stale.response) if not b.get("disabled")]
         assert (await sim.service.get_game(info.id)).version == version + 1
         assert not sim.env.errors
 
@@ -199,7 +210,8 @@ async def test_simultaneous_hidden_bids_all_count(tmp_path: Path) -> None:
 async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
-        info = await sim.lobby(ann, [bob, cy])
+        # Hidden bids: the bid buttons are in the hands (open ones are on the table).
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
         first, *_ = await bidding_order(sim, info.id)
         old = await sim.open_hand(first)
         live = await sim.open_hand(first)

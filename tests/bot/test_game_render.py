@@ -116,7 +116,7 @@ def test_rules_name_the_variants_in_force() -> None:
     assert "Uneven bids" in text and "Canadian rule" in text and "Magic twos" in text
     assert "1 minute per turn" in text
     single = rules_text(Options(single_suit=True, bidding=Bidding.SECRET), t=EN)
-    assert "12 hands" in single and "Secret bids" in single
+    assert "12 rounds" in single and "Secret bids" in single
     assert "the game waits for every player" in single
     assert len(text) < 2000 and len(single) < 2000
 

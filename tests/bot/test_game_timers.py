@@ -69,23 +69,30 @@ async def test_ping_at_once_and_a_hand_that_expired(tmp_path: Path) -> None:
         assert table is not None
         first = sim.member(info.seats[table.to_act[0]].user_id or 0)
         [ping] = pings(sim)
-        assert ping.startswith(f"🔔 <@{first.id}>: your turn to bid (Wizard, round 1).")
+        assert ping.startswith(
+            f"🔔 <@{first.id}>: your turn to bid (Wizard, round 1), with the buttons on the table."
+        )
         last = sim.raw()[-1]
         assert any(b.get("label") == "Show my hand" for b in buttons(last))  # a shortcut
 
-        # Everyone opens their hand now; then the first bidder thinks for 16 minutes.
+        # The bids are made on the table; then everyone opens their hand, and the leader
+        # thinks for 16 minutes.
+        for _ in range(3):
+            [bidder] = await sim.to_act(info.id)
+            await sim.act(bidder, lambda enabled: enabled[0])
         hands = {m.id: await sim.open_hand(m) for m in sim.members}
+        [leader] = await sim.to_act(info.id)
         await sim.env.advance_time(16 * 60)
-        await sim.act(first, lambda enabled: enabled[0])
+        await sim.act(leader, lambda enabled: enabled[0])
         [ping] = pings(sim)
-        assert f"<@{first.id}>" not in ping  # the reminder moved on to the next player
+        assert f"<@{leader.id}>" not in ping  # the reminder moved on to the next player
         # The next player's hand is too old to be edited: it stayed as it was...
         second = next(m for m in sim.members if f"<@{m.id}>" in ping)
         stale = sim.message(hands[second.id].id)
         assert stale.content == hands[second.id].content
-        assert not [b for b in buttons(stale) if verb_of(b) == "bid" and not b["disabled"]]
+        assert not [b for b in buttons(stale) if verb_of(b) == "play" and not b["disabled"]]
         assert "updates itself for 15 minutes" in stale.content
         # ...and "Show my hand" gives a fresh one with the buttons.
         fresh = await sim.open_hand(second)
-        assert [b for b in buttons(fresh) if verb_of(b) == "bid" and not b["disabled"]]
+        assert [b for b in buttons(fresh) if verb_of(b) == "play" and not b["disabled"]]
         assert not sim.env.errors

@@ -52,9 +52,9 @@ async def test_variant_played_through(
         async def act(member: Any, _: Any) -> Any:
             def choose(enabled: list[dict[str, Any]]) -> dict[str, Any]:
                 nonlocal disabled_bids
-                hand = sim.hand(member)
-                assert hand is not None
-                shown = buttons(hand)
+                # The message the driver clicks: the table (open bids) or the hand.
+                assert sim.last_clicked is not None
+                shown = buttons(sim.last_clicked)
                 disabled_bids += sum(1 for b in shown if verb_of(b) == "bid" and b["disabled"])
                 button = rng.choice(enabled)
                 clicked[verb_of(button)] += 1
@@ -76,6 +76,8 @@ async def test_variant_played_through(
             assert clicked["playhidden"] == 0
         if options.uneven_bids:
             assert disabled_bids > 0  # the dealer's forbidden bid is shown, but disabled
+        # Open bids were made on the table, the others in the hands.
+        assert (sim.table_bids > 0) is (options.bidding is Bidding.OPEN)
         assert not sim.env.errors
 
 

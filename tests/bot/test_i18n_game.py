@@ -21,7 +21,13 @@ from babel.messages.pofile import write_po
 
 import bot.i18n
 from bot.cogs.config import GameConfig
-from bot.render import HAND_EXPIRY_NOTE, PING_TEXTS, STANDARD_SUIT_EMOJI, SUIT_SQUARES
+from bot.render import (
+    HAND_EXPIRY_NOTE,
+    PING_BID_ON_TABLE,
+    PING_TEXTS,
+    STANDARD_SUIT_EMOJI,
+    SUIT_SQUARES,
+)
 from tests.bot.conftest import Sim, buttons, message_text, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo
@@ -42,6 +48,7 @@ ENTRIES: dict[str, str] = {
     "You bid {bid}.": "{lang} you bid {bid}.",
     PING_TEXTS[Phase.BID]: "{lang} ping {players} bid {round} {button}",
     PING_TEXTS[Phase.PLAY]: "{lang} ping {players} play {round} {button}",
+    PING_BID_ON_TABLE: "{lang} ping {players} bid {round} on the table",
 }
 """English → translation, with ``{lang}`` the language's mark (``DE`` or ``IT``)."""
 
@@ -115,7 +122,8 @@ async def test_public_in_the_servers_language_private_in_the_members(
         assert started.response is not None
         table = started.response
         assert (table.embeds[0].title or "").startswith(f"{de} game 1 · ")
-        assert labels(table) == [f"{de} my hand"]
+        # The first bid is made on the table (open bidding): bids are numbers.
+        assert labels(table) == ["0", "1", f"{de} my hand"]
 
         # Private hands follow each member's locale.
         bea_hand = await sim.open_hand(bea)
@@ -148,11 +156,13 @@ async def test_public_in_the_servers_language_private_in_the_members(
             result = await sim.act(mover, rng.choice)
             assert result.response is not None
             content = result.response.content
-            if mover is bea:
+            if bidding:
+                # An open bid: the answer is the table, redrawn in public, in German.
+                assert not result.response.ephemeral
+                assert (result.response.embeds[0].title or "").startswith(f"{de} game 1 · ")
+                bids += mover is bea
+            elif mover is bea:
                 in_italian(content)
-                if bidding:
-                    bids += 1
-                    assert content.startswith(f"✅ {it} you bid "), content
             else:
                 assert de not in content and it not in content, content
                 assert HAND_EXPIRY_NOTE in content

@@ -28,6 +28,7 @@ from bot.render import (
     scorepad_text,
     sort_hand,
     standings,
+    table_bids,
     table_embed,
     trump_choices,
 )
@@ -349,20 +350,56 @@ def _buttons(view_: discord.ui.View) -> list[discord.ui.Button[discord.ui.View]]
 
 
 def test_bid_buttons_enable_exactly_the_legal_bids() -> None:
+    """Open bids are on the table (the hand has none); hidden bids in the hand."""
     options = Options(uneven_bids=True)
     state = first_state(
         play_through(3, options, seed=8, rng_seed=2),
         lambda s: s.phase is Phase.BID and s.round == 4 and s.turn == s.dealer,
     )
     pv = view(state, state.dealer)
-    ui = hand_view(pv, game=77, version=123, t=T)
-    assert ui is not None
+    assert hand_view(pv, game=77, version=123, t=T) is None
+    assert "**Your turn:** bid with the buttons on the table." in hand_text(pv, t=T)
+    ui = table_view(77, 123, t=T, table=public_table(pv))
     ids = _ids(ui)
-    assert [c.bid for c in ids] == list(range(5))
-    assert {(c.game, c.version, c.verb) for c in ids} == {(77, 123, Verb.BID)}
-    enabled = {c.bid for c, b in zip(ids, _buttons(ui), strict=True) if not b.disabled}
-    assert enabled == set(legal_bids(pv))
+    assert [c.bid for c in ids[:-1]] == list(range(5))
+    assert ids[-1] == CustomId(77, Verb.HAND, "", 123)
+    assert {(c.game, c.version, c.verb) for c in ids[:-1]} == {(77, 123, Verb.BID)}
+    pairs = zip(ids[:-1], _buttons(ui)[:-1], strict=True)
+    enabled = {c.bid for c, b in pairs if not b.disabled}
+    assert enabled == set(legal_bids(pv)) == set(table_bids(public_table(pv)))
     assert len(enabled) == 4  # R7.1 forbids the one bid that makes the total equal r
+    # A computer's bid is not drawn: only "Show my hand".
+    computer = table_view(77, 123, t=T, table=public_table(pv), computer={state.dealer})
+    assert _ids(computer) == [CustomId(77, Verb.HAND, "", 123)]
+
+    hidden = first_state(
+        play_through(3, Options(bidding=Bidding.HIDDEN), seed=8, rng_seed=2),
+        lambda s: s.phase is Phase.BID and s.round == 4,
+    )
+    pv = view(hidden, hidden.dealer)
+    ui = hand_view(pv, game=77, version=123, t=T)  # type: ignore[assignment]
+    assert ui is not None and [c.bid for c in _ids(ui)] == list(range(5))
+    assert _ids(table_view(77, 123, t=T, table=public_table(pv))) == [
+        CustomId(77, Verb.HAND, "", 123)
+    ]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [Options(uneven_bids=True), Options(canadian=True), Options(uneven_bids=True, canadian=True)],
+)
+def test_table_bids_are_the_bidders_legal_bids(options: Options) -> None:
+    """The forbidden bid the table leaves out, worked out from public facts only, is the one
+    the engine forbids the bidder (R7.1, R7.5), at every bid of a whole game."""
+    seen_forbidden = 0
+    for state in play_through(3, options, seed=21, rng_seed=4):
+        if state.phase is not Phase.BID or state.turn is None:
+            continue
+        pv = view(state, state.turn)
+        table = public_table(pv)
+        assert table_bids(table) == legal_bids(pv)
+        seen_forbidden += len(table_bids(table)) == state.round
+    assert seen_forbidden  # the game did reach a forbidden bid
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -417,11 +454,14 @@ def test_views_hold_only_restart_proof_buttons() -> None:
     states = play_through(3, Options(), seed=3, rng_seed=3)
     bidding = first_state(states, lambda s: s.phase is Phase.BID and s.round == 3)
     playing = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 3)
-    views = [lobby_view(1, 1, t=T), table_view(1, 1, t=T)]
-    for state in (bidding, playing):
-        ui = hand_view(view(state, state.turn), 1, 1, t=T)  # type: ignore[arg-type]
-        assert ui is not None
-        views.append(ui)
+    views = [
+        lobby_view(1, 1, t=T),
+        table_view(1, 1, t=T),
+        table_view(1, 1, t=T, table=public_table(view(bidding, 0))),
+    ]
+    ui = hand_view(view(playing, playing.turn), 1, 1, t=T)  # type: ignore[arg-type]
+    assert ui is not None
+    views.append(ui)
     for ui in views:
         assert ui.timeout is None
         assert ui.children and all(isinstance(i, WizardButton) for i in ui.children)
@@ -435,10 +475,26 @@ def test_lobby_and_table_buttons() -> None:
 
 
 def test_largest_hands_and_bids_fit_in_25_buttons() -> None:
+    hidden = play_through(3, Options(bidding=Bidding.HIDDEN), seed=13, rng_seed=13)
+    last_bid = first_state(hidden, lambda s: s.phase is Phase.BID and s.round == 20)
+    ui = hand_view(view(last_bid, 0), game=1, version=1, t=T)
+    assert ui is not None and len(ui.children) == 21
+    # Open bids on the table, round 20 with 3 players: 21 bids and "Show my hand", in rows
+    # of at most five, five rows at most; the bids in order, "Show my hand" last.
     states = play_through(3, Options(), seed=13, rng_seed=13)
     last_bid = first_state(states, lambda s: s.phase is Phase.BID and s.round == 20)
-    ui = hand_view(view(last_bid, last_bid.turn), game=1, version=1, t=T)  # type: ignore[arg-type]
-    assert ui is not None and len(ui.children) == 21
+    table = public_table(view(last_bid, 0))
+    rows = table_view(1, 1, t=T, table=table).to_components()
+    assert len(rows) <= 5 and all(len(row["components"]) <= 5 for row in rows)
+    ids = [CustomId.parse(c["custom_id"]) for row in rows for c in row["components"]]
+    assert [c.bid for c in ids[:-1]] == list(range(21)) and ids[-1].verb is Verb.HAND
+    # Up to 20 bids, "Show my hand" has a row of its own.
+    round_4 = first_state(
+        play_through(3, Options(), seed=13, rng_seed=13),
+        lambda s: s.phase is Phase.BID and s.round == 4,
+    )
+    rows = table_view(1, 1, t=T, table=public_table(view(round_4, 0))).to_components()
+    assert [len(row["components"]) for row in rows] == [5, 1]
     first_play = first_state(states, lambda s: s.phase is Phase.PLAY and s.round == 20)
     ui = hand_view(view(first_play, first_play.turn), game=1, version=1, t=T)  # type: ignore[arg-type]
     assert ui is not None and len(ui.children) <= 20

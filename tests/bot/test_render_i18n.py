@@ -32,6 +32,7 @@ import pytest
 
 from bot.i18n import Texts, catalogues, texts
 from bot.render import (
+    bids_on_table,
     cancelled_embed,
     final_embed,
     hand_message,
@@ -237,6 +238,13 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         tied = dataclasses.replace(table, scores=(40,) * players)
         yield f"{where} final tie", embed_text(final_embed(tied, t=t))
     yield f"{where} ping", ping_text(["<@1>", "<@2>"], state.phase, state.round, t=t)
+    if bids_on_table(table):
+        yield (
+            f"{where} ping on the table",
+            ping_text(["<@1>"], state.phase, state.round, t=t, on_table=True),
+        )
+    for label in labels(table_view(3, 4, t=t, table=table)):
+        yield f"{where} table button", label
 
 
 def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:

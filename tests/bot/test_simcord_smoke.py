@@ -203,7 +203,7 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
     from bot.render import hand_text, public_table, table_embed
     from bot.ui.views import hand_view
     from wizard.cards import Theme
-    from wizard.options import Options
+    from wizard.options import Bidding, Options
     from wizard.rules import apply, legal_actions, new_game
     from wizard.state import Phase
     from wizard.view import view
@@ -212,8 +212,11 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
     state = new_game(["Ann", "Bob", "Cy"], Options(), seed=12)
     while not (state.phase is Phase.BID and state.round == 20):
         state = apply(state, rng.choice(legal_actions(state)))
-    seat = state.turn
-    assert seat is not None
+    # Open bids are made on the table (21 bids and "Show my hand"); hidden ones in the hand.
+    hidden = new_game(["Ann", "Bob", "Cy"], Options(bidding=Bidding.HIDDEN), seed=12)
+    while not (hidden.phase is Phase.BID and hidden.round == 20):
+        hidden = apply(hidden, rng.choice(legal_actions(hidden)))
+    seat = 0
     playing = state
     while not (playing.phase is Phase.PLAY and playing.turn is not None):
         playing = apply(playing, rng.choice(legal_actions(playing)))
@@ -223,10 +226,11 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
 
     @app_commands.command(name="hand", description="test only: table and a hand of 20 cards")
     async def hand(interaction: discord.Interaction[Any]) -> None:
-        pv = view(state, seat)
+        pv = view(hidden, seat)
+        table = public_table(view(state, seat))
         await interaction.response.send_message(
-            embed=table_embed(public_table(pv), theme=Theme.STANDARD, t=texts("en")),
-            view=table_view(GAME, 3, t=texts("en")),
+            embed=table_embed(table, theme=Theme.STANDARD, t=texts("en")),
+            view=table_view(GAME, 3, t=texts("en"), table=table),
         )
         ui = hand_view(pv, GAME, 3, t=texts("en"))
         assert ui is not None
@@ -242,6 +246,8 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
         assert shown.acknowledged and not shown.ephemeral
         assert shown.response is not None and shown.response.embeds[0].title is not None
         assert "round 20 of 20" in shown.response.embeds[0].title
+        rows = shown.response.components
+        assert len(rows) == 5 and [len(r["components"]) for r in rows] == [5, 5, 5, 5, 2]
         private, cards = shown.followups
         emoji = {
             str(c.get("emoji", {}).get("name"))
@@ -254,10 +260,13 @@ async def test_rendered_table_and_hand_pass_discord_validation() -> None:
         assert private.id not in [m.id for m in channel.history(viewer=bob)]
         with pytest.raises(simcord.SetupError):
             await bob.click(private, custom_id=f"wiz:{GAME}:bid:0:3")  # not Bob's message
-        allowed = [a.bid for a in view(state, seat).legal]  # type: ignore[union-attr]
+        allowed = [a.bid for a in view(hidden, seat).legal]  # type: ignore[union-attr]
         clicked = await ann.click(private, custom_id=f"wiz:{GAME}:bid:{allowed[-1]}:3")
         assert clicked.acknowledged
         assert handler.clicks == [(CustomId.for_bid(GAME, allowed[-1], 3), ann.id)]
+        on_table = await bob.click(shown.response, custom_id=f"wiz:{GAME}:bid:20:3")
+        assert on_table.acknowledged
+        assert handler.clicks[-1] == (CustomId.for_bid(GAME, 20, 3), bob.id)
 
 
 async def test_discord_clock_follows_simcords_virtual_time() -> None:
@@ -296,22 +305,21 @@ async def test_buttons_survive_the_15_minute_timeout_of_ephemeral_views() -> Non
     # and static items times out, discord.py unregisters its dynamic item classes for every
     # message. Our views are purely dynamic, so a public button keeps working.
     from bot.ui.views import hand_view
-    from wizard.options import Options
+    from wizard.options import Bidding, Options
     from wizard.rules import apply, legal_actions, new_game
     from wizard.state import Phase
     from wizard.view import view
 
-    state = new_game(["Ann", "Bob", "Cy"], Options(), seed=3)
+    state = new_game(["Ann", "Bob", "Cy"], Options(bidding=Bidding.HIDDEN), seed=3)
     while state.phase is not Phase.BID:
         state = apply(state, legal_actions(state)[0])
-    assert state.turn is not None
     handler = RecordingHandler()
     bot = build(handler)
 
     @app_commands.command(name="hand", description="test only: an ephemeral hand")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         for ephemeral in (True, False):  # the same buttons privately and publicly
-            ui = hand_view(view(state, state.turn), GAME, 1, t=texts("en"))  # type: ignore[arg-type]
+            ui = hand_view(view(state, 0), GAME, 1, t=texts("en"))  # hidden: everyone bids
             assert ui is not None
             if ephemeral:
                 await interaction.response.send_message("hand", view=ui, ephemeral=True)

@@ -1,0 +1,209 @@
+"""Open bids are made on the public table (RULES R4.2: they are public anyway): the table
+carries the bid buttons of the person to bid, the click's answer redraws the table in place
+and is the table's edit for that move; everyone else is refused privately; double and stale
+clicks, a restart in mid-bidding, R7.1 on the table; hidden bids stay in the hands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cogs.game import STALE_TABLE
+from tests.bot.conftest import (
+    Sim,
+    buttons,
+    clicks_at_once,
+    is_bid_button,
+    simulation,
+    verb_of,
+    version_of,
+)
+from tests.bot.simtools import RestKind, rest_kinds
+from wizard.service import GameInfo
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def private(result: Any) -> str:
+    assert result.acknowledged and result.response is not None
+    assert result.response.ephemeral
+    return str(result.response.content)
+
+
+def bids_shown(message: Any) -> list[tuple[str, bool, int]]:
+    """The table's bid buttons: label, enabled, version."""
+    return [
+        (b["label"], not b.get("disabled"), version_of(b))
+        for b in buttons(message)
+        if is_bid_button(b)
+    ]
+
+
+def callback_type(sim: Sim, result: Any) -> int:
+    """How the bot answered an interaction (4 message, 6 deferred update, 7 update)."""
+    record = result._interaction
+    [body] = [
+        r.json
+        for r in sim.env.http_requests
+        if r.method == "POST" and r.path.startswith(f"/interactions/{record.id}/")
+    ]
+    return int(body["type"])
+
+
+async def bidders(sim: Sim, info: GameInfo) -> list[Any]:
+    """The members in the order they bid this round."""
+    table = info.table
+    assert table is not None
+    n = len(info.seats)
+    return [sim.member(info.seats[(table.dealer + 1 + i) % n].user_id or 0) for i in range(n)]
+
+
+async def test_a_bid_on_the_table_redraws_the_table_in_place(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=4) as sim:
+        ann, bob, cy, dee = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first, second, third = await bidders(sim, info)
+        table = sim.table_of(info)
+        assert bids_shown(table) == [("0", True, info.version), ("1", True, info.version)]
+        assert f"**{first.name}** to bid, with the buttons below." in (
+            table.embeds[0].description or ""
+        )
+        # The private hands show the cards and point to the table; no bid buttons there.
+        hands = {m.name: await sim.open_hand(m) for m in (first, second)}
+        assert "**Your turn:** bid with the buttons on the table." in hands[first.name].content
+        assert "Bids are made with the buttons on the table." in hands[second.name].content
+        for hand in hands.values():
+            assert not [b for b in buttons(hand) if is_bid_button(b)]
+
+        # Somebody else's click, a stranger's: refused privately, nothing changes.
+        before = len(sim.env.http_requests)
+        refused = private(await second.click(table, label="1"))
+        assert refused.startswith("⏳ Not your turn.")
+        stranger = private(await dee.click(table, label="1"))
+        assert stranger == "🚫 You are not playing in this game."
+        assert (await sim.service.get_game(info.id)).version == info.version
+        assert bids_shown(sim.table_of(info)) == bids_shown(table)
+        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 2}
+
+        # The bidder's click: its answer is the table, edited in place, with the next
+        # bidder's buttons; no other REST call (no table edit, no hand redraw).
+        before = len(sim.env.http_requests)
+        result = await first.click(table, label="1")
+        assert callback_type(sim, result) == 7
+        assert result.response is not None and not result.response.ephemeral
+        assert result.response.id == table.id
+        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 1}
+        await sim.cog.surfaces.idle()
+        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 1}
+        after = await sim.service.get_game(info.id)
+        assert after.version == info.version + 1
+        now = sim.table_of(after)
+        assert bids_shown(now) == [("0", True, after.version), ("1", True, after.version)]
+        description = now.embeds[0].description or ""
+        assert f"**{second.name}** to bid, with the buttons below." in description
+        assert sum(1 for b in after.table.bids if b is not None) == 1  # type: ignore[union-attr]
+        # The hand of the next bidder was not redrawn for a bid turn.
+        assert sim.message(hands[second.name].id).content == hands[second.name].content
+
+        # The last bid: the table shows no bid any more, the leader's hand comes alive.
+        await sim.click_table(second, "0")
+        last = await sim.service.get_game(info.id)
+        assert last.table is not None and last.table.phase.name == "BID"
+        await sim.click_table(third, "0")
+        done = await sim.service.get_game(info.id)
+        assert done.table is not None and done.table.phase.name == "PLAY"
+        assert bids_shown(sim.table_of(done)) == []
+        assert [b["label"] for b in buttons(sim.table_of(done))] == ["Show my hand"]
+        leader = sim.member(done.seats[done.table.turn or 0].user_id or 0)
+        if leader.name in hands:
+            live = sim.message(hands[leader.name].id)
+            assert [b for b in buttons(live) if verb_of(b) == "play" and not b.get("disabled")]
+        assert not sim.env.errors
+
+
+async def test_double_and_stale_clicks_on_the_table(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first, second, _ = await bidders(sim, info)
+        table = sim.table_of(info)
+        zero = next(b["custom_id"] for b in buttons(table) if b["label"] == "0")
+        one = next(b["custom_id"] for b in buttons(table) if b["label"] == "1")
+
+        # A double click: applied once; the second is told it is done, privately.
+        results = await clicks_at_once(sim, [(first, table.id, zero), (first, table.id, zero)])
+        assert [callback_type(sim, r) for r in results] == [7, 4]
+        assert private(results[1]) == "✅ You bid 0."
+        after = await sim.service.get_game(info.id)
+        assert after.version == info.version + 1
+        assert after.table is not None and after.table.bids.count(0) == 1
+
+        # Two clicks drawn for the same moment: the second bidder's, on the first bidder's
+        # buttons, comes after the bid moved on: stale, refused privately, nothing applied.
+        table = sim.table_of(after)
+        zero = next(b["custom_id"] for b in buttons(table) if b["label"] == "0")
+        one = next(b["custom_id"] for b in buttons(table) if b["label"] == "1")
+        results = await clicks_at_once(sim, [(second, table.id, one), (second, table.id, zero)])
+        assert callback_type(sim, results[0]) == 7
+        assert private(results[1]) == STALE_TABLE
+        now = await sim.service.get_game(info.id)
+        assert now.version == after.version + 1
+        assert now.table is not None and sorted(b for b in now.table.bids if b is not None) == [
+            0,
+            1,
+        ]
+        # The table shows the third bidder's buttons, at the current version.
+        assert {v for _, _, v in bids_shown(sim.table_of(now))} == {now.version}
+        assert not sim.env.errors
+
+
+async def test_a_table_bid_button_works_after_a_restart(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first, second, _ = await bidders(sim, info)
+        await sim.click_table(first, "1")
+        middle = await sim.service.get_game(info.id)
+        old = sim.table_of(middle)  # the table as the old process drew it
+        await sim.restart()
+        before = len(sim.env.http_requests)
+        result = await second.click(old, label="0")
+        assert callback_type(sim, result) == 7  # the table, redrawn in place
+        await sim.cog.surfaces.idle()
+        # The new process knew nothing of the table, and still made no extra edit.
+        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 1}
+        now = await sim.service.get_game(info.id)
+        assert now.version == middle.version + 1
+        assert {v for _, _, v in bids_shown(sim.table_of(now))} == {now.version}
+        assert not sim.env.errors
+
+
+async def test_uneven_bids_disable_the_dealers_forbidden_bid_on_the_table(
+    tmp_path: Path,
+) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], uneven_bids=True)
+        first, second, dealer = await bidders(sim, info)
+        assert all(enabled for _, enabled, _ in bids_shown(sim.table_of(info)))
+        await sim.click_table(first, "0")
+        await sim.click_table(second, "0")
+        now = await sim.service.get_game(info.id)
+        # The bids would add up to the round's 1 trick: forbidden for the dealer (R7.1).
+        assert [(label, enabled) for label, enabled, _ in bids_shown(sim.table_of(now))] == [
+            ("0", True),
+            ("1", False),
+        ]
+        await sim.click_table(dealer, "0")
+        assert not sim.env.errors
+
+
+async def test_hidden_bids_stay_in_the_hands(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        assert [b["label"] for b in buttons(sim.table_of(info))] == ["Show my hand"]
+        hand = await sim.open_hand(ann)
+        assert [b["label"] for b in buttons(hand) if is_bid_button(b)] == ["0", "1"]
