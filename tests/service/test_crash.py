@@ -121,6 +121,8 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
         report = await svc.recover()
         assert sorted(report.loaded) == sorted(expected)
         assert report.broken == () and report.mismatches == ()
+        checked = await svc.verification()  # the logs of games loaded from snapshots
+        assert checked.broken == () and checked.mismatches == ()
         for g in expected:
             await play_out(svc, g, [1, 2, 3], random.Random(g))
             info = await svc.get_game(g)

@@ -175,11 +175,11 @@ async def test_group_commit_batches_concurrent_writes(db_path: Path) -> None:
         await store.close()
 
 
-@pytest.mark.parametrize("one_trip", [True, False])
+@pytest.mark.parametrize(("on_loop", "one_trip"), [(True, True), (False, True), (False, False)])
 async def test_a_stale_checked_statement_fails_only_its_write(
-    db_path: Path, one_trip: bool
+    db_path: Path, on_loop: bool, one_trip: bool
 ) -> None:
-    store = await Store.open(db_path, one_trip=one_trip)
+    store = await Store.open(db_path, one_trip=one_trip, on_loop=on_loop)
     try:
         for guild in (1, 2, 3):
             await store.write(
@@ -214,7 +214,7 @@ async def test_a_stale_checked_statement_fails_only_its_write(
 
 
 async def test_public_calls_only_writer_plays_whole_games(db_path: Path) -> None:
-    config = ServiceConfig(computer_delay=0, one_trip_commits=False)
+    config = ServiceConfig(computer_delay=0, commit_on_loop=False, one_trip_commits=False)
     svc = await GameService.open(db_path, config=config)
     try:
         ids = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import itertools
 import logging
@@ -11,12 +12,12 @@ import secrets
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import aiosqlite
 from pydantic import ValidationError
@@ -27,6 +28,7 @@ from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.record import dumps
 from wizard.rules import num_rounds, to_act, winners
+from wizard.service.boards import BoardQueries
 from wizard.service.clock import Clock, SystemClock
 from wizard.service.errors import (
     AlreadySeatedError,
@@ -61,14 +63,16 @@ from wizard.service.events import (
     Standing,
 )
 from wizard.service.game import (
+    SnapshotError,
     dealt_event,
     decode_action,
     encode_action,
     fold,
     initial_state,
+    load_snapshot,
     snapshot_differences,
-    snapshot_json,
     standings,
+    state_differences,
     step,
     turn_event,
 )
@@ -115,7 +119,12 @@ GuildFilter = Callable[[int], bool]
 ENDED_CACHE = 128
 """Finished and cancelled games kept in memory (the others are replayed when asked for)."""
 RECOVERY_CHUNK = 100
-"""Games read per query at recovery."""
+"""Logs of games read per query at recovery."""
+CHECK_CHUNK = 25
+"""Logs of games read per query by the background check (small: a click on a game not yet
+checked reads its own log on the same connection, after the query in progress)."""
+GC_THRESHOLDS = (150, 5, 10_000)
+"""Thresholds of the cyclic collector with ``ServiceConfig.tune_gc`` (see :func:`tune_gc`)."""
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 _UNSET: Any = object()
 
@@ -124,7 +133,16 @@ class _Broken(Exception):
     """A stored game that cannot be trusted; the message is the logged reason."""
 
 
-class GameService:
+class _Replayed(NamedTuple):
+    """A game's whole log, validated and replayed."""
+
+    state: GameState
+    actions: list[Action]
+    versions: list[int]
+    request_ids: dict[str, int]
+
+
+class GameService(BoardQueries):
     """Lobbies, play, clocks, results and queries of Wizard games, stored in SQLite.
 
     Every change goes through one method call that takes the game's lock, checks,
@@ -154,6 +172,12 @@ class GameService:
         self._running = False
         self._closed = False
         self._ai_pool: ProcessPoolExecutor | None = None
+        self._unverified: dict[int, LiveGame] = {}
+        """Games loaded from snapshots whose logs are not checked yet, in recovery order."""
+        self._verifier: asyncio.Task[None] | None = None
+        self._recovery = RecoveryReport()
+        """The report of the last recovery, completed as the background check goes on."""
+        self._recovery_started = 0.0
 
     # --- life cycle -------------------------------------------------------------------------
 
@@ -173,8 +197,13 @@ class GameService:
         subscribed first.
         """
         config = config or ServiceConfig()
+        if config.tune_gc:
+            tune_gc()
         store = await Store.open(
-            path, batch_limit=config.batch_limit, one_trip=config.one_trip_commits
+            path,
+            batch_limit=config.batch_limit,
+            one_trip=config.one_trip_commits,
+            on_loop=config.commit_on_loop,
         )
         service = cls(store, config=config, clock=clock, owns_guild=owns_guild)
         if recover:
@@ -223,6 +252,12 @@ class GameService:
         """Stop the clocks, commit what is queued and close the database."""
         if self._closed:
             return
+        if self._verifier is not None:
+            # Only a check: the games it has not reached are checked at the next start.
+            self._verifier.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._verifier
+            self._verifier = None
         await self.stop_clocks()
         self._closed = True
         if self._ai_pool is not None:
@@ -390,7 +425,7 @@ class GameService:
         """The body of :meth:`leave`, run shielded from cancellation."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
+            async with self._hold(live):
                 self._check_status(live, GameStatus.ACTIVE)
                 row = live.seat_of(user_id)
                 if row is None:
@@ -415,7 +450,7 @@ class GameService:
         """The body of :meth:`kick`, run shielded from cancellation."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
+            async with self._hold(live):
                 self._check_status(live, GameStatus.ACTIVE)
                 self._check_host(live, by_user_id, is_manager, "remove players")
                 row = live.seat_of(user_id)
@@ -529,7 +564,7 @@ class GameService:
     ) -> None:
         """The body of :meth:`set_message_ids`, run shielded from cancellation."""
         live = await self._get(game_id, finished_ok=True)
-        async with live.lock:
+        async with self._hold(live):
             fields: dict[str, Any] = {}
             if lobby_message_id is not _UNSET:
                 fields["lobby_message_id"] = lobby_message_id
@@ -553,7 +588,7 @@ class GameService:
         return await self._shielded(self._start(live, by_user_id, is_manager))
 
     async def _start(self, live: LiveGame, by_user_id: int, is_manager: bool) -> GameUpdate:
-        async with live.lock:
+        async with self._hold(live):
             self._check_status(live, GameStatus.LOBBY)
             self._check_host(live, by_user_id, is_manager, "start the game")
             n = len(live.seats)
@@ -567,7 +602,7 @@ class GameService:
             now = self.clock.now()
             version = live.version + 1
             deadline = self._turn_deadline(live, live.seats, state, now)
-            snap = snapshot_json(state, 0) if self.config.snapshot else None
+            snap = live.snapshots(state, 0) if self.config.snapshot else None
 
             async def item(conn: aiosqlite.Connection) -> None:
                 await repo.update_game(
@@ -606,7 +641,7 @@ class GameService:
     ) -> GameInfo:
         """The body of :meth:`cancel`, run shielded from cancellation."""
         live = await self._get(game_id)
-        async with live.lock:
+        async with self._hold(live):
             if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 self._check_status(live, GameStatus.ACTIVE)
             if by_user_id != live.host_id and not is_manager:
@@ -628,6 +663,7 @@ class GameService:
                 updated_at=now,
                 finished_at=now,
                 deadline=None,
+                snapshot=None,  # an ended game is never loaded from a snapshot
             )
 
         await self._write(item)
@@ -670,7 +706,7 @@ class GameService:
         expected_version: int | None,
         request_id: str | None,
     ) -> GameUpdate:
-        async with live.lock:
+        async with self._hold(live):
             row = live.seat_of(user_id)
             if row is None:
                 raise NotSeatedError()
@@ -693,6 +729,8 @@ class GameService:
                 user_id=user_id,
                 request_id=request_id,
             )
+            if request_id is not None:
+                live.remember(request_id, update)
         self._arm(live)
         return update
 
@@ -702,7 +740,7 @@ class GameService:
         return await self._shielded(self._take_back(live, user_id))
 
     async def _take_back(self, live: LiveGame, user_id: int) -> GameUpdate:
-        async with live.lock:
+        async with self._hold(live):
             self._check_status(live, GameStatus.ACTIVE)
             row = live.seat_of(user_id)
             if row is None:
@@ -726,6 +764,7 @@ class GameService:
         and send each update to the listeners instead.
         """
         live = await self._get(game_id, finished_ok=True)
+        await self._check_before_use(live)
         out: list[GameUpdate] = []
         for _ in itertools.count() if max_moves is None else range(max_moves):
             if live.status is not GameStatus.ACTIVE or live.state is None:
@@ -901,15 +940,22 @@ class GameService:
     async def recover(self) -> RecoveryReport:
         """Load every lobby and running game of this process's servers; arm their clocks.
 
+        A running game is loaded from its snapshot (its whole state, stored with each
+        action) and its log is checked afterwards: in the background, game by game between
+        other work, or first thing when something is about to change the game, whichever
+        comes first (:meth:`verification` waits for the lot). Games without a usable
+        snapshot are replayed from their logs here and now.
+
         A game whose rows do not validate or whose log does not replay is marked broken
         (with the reason, logged) and the others load regardless. A game whose log
-        replays to a state other than its cached snapshot is reported; the log wins.
+        replays to a state other than its snapshot is reported, and the log wins: the game
+        is rebuilt from it (with a new version, so that what was shown from the snapshot
+        is stale).
         """
         t0 = time.perf_counter()
         raws = await repo.fetch_games(self._store, "status IN ('lobby', 'active')")
         mine = []
         skipped = 0
-        broken: list[tuple[int, str]] = []
         for raw in raws:
             guild = raw["guild_id"]
             if isinstance(guild, int) and not self._owns(guild):
@@ -918,46 +964,57 @@ class GameService:
             if raw["id"] in self._games:
                 continue
             mine.append(raw)
-        loaded: list[int] = []
+        built: dict[int, LiveGame] = {}
+        broken: list[tuple[int, str]] = []
         mismatches: list[tuple[int, str]] = []
-        chunks = [mine[i : i + RECOVERY_CHUNK] for i in range(0, len(mine), RECOVERY_CHUNK)]
-        # Replaying logs makes many objects at once; the cyclic collector would scan the
-        # growing heap again and again (a third of the time) for nothing: the states are
-        # acyclic and freed by reference counting.
+        # Loading makes many objects at once; the cyclic collector would scan the growing
+        # heap again and again for nothing: the states are acyclic and freed by reference
+        # counting.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            # The next chunk's rows are read on the database thread while this one replays.
-            pending = asyncio.ensure_future(self._fetch_chunk(chunks[0])) if chunks else None
-            for k, chunk in enumerate(chunks):
-                assert pending is not None
-                seats, actions = await pending
-                pending = (
-                    asyncio.ensure_future(self._fetch_chunk(chunks[k + 1]))
-                    if k + 1 < len(chunks)
-                    else None
-                )
-                for raw in chunk:
-                    game_id = int(raw["id"])
-                    try:
-                        live, diff = self._build(
-                            raw, seats.get(game_id, []), actions.get(game_id, [])
-                        )
-                    except _Broken as b:
-                        reason = str(b)
-                        broken.append((game_id, reason))
-                        await self._mark_broken(game_id, reason)
-                        continue
-                    if diff:
-                        detail = "; ".join(diff)
-                        mismatches.append((game_id, detail))
-                        log.warning(
-                            "game %s: log replays to a state other than its snapshot: %s",
-                            game_id,
-                            detail,
-                        )
-                    if self._games.setdefault(game_id, live) is live:
-                        loaded.append(game_id)
+            seats = _group(await repo.fetch_seats(self._store, [int(r["id"]) for r in mine]))
+            to_replay: dict[int, tuple[LiveGame, GameRow]] = {}
+            for raw in mine:
+                game_id = int(raw["id"])
+                try:
+                    live, row = self._skeleton(raw, seats.get(game_id, []))
+                except _Broken as b:
+                    broken.append((game_id, str(b)))
+                    await self._mark_broken(game_id, str(b))
+                    continue
+                built[game_id] = live
+                if not self._from_snapshot(live, row):
+                    to_replay[game_id] = (live, row)
+            async with contextlib.aclosing(self._logs_in_chunks(list(to_replay))) as chunks:
+                async for chunk, logs in chunks:
+                    for game_id in chunk:
+                        live, row = to_replay[game_id]
+                        try:
+                            replayed = self._replay(live, logs.get(game_id, []))
+                        except _Broken as b:
+                            del built[game_id]
+                            broken.append((game_id, str(b)))
+                            await self._mark_broken(game_id, str(b))
+                            continue
+                        if replayed is None:
+                            continue  # a lobby
+                        self._install(live, replayed)
+                        if row.snapshot is None:
+                            continue
+                        diff = snapshot_differences(row.snapshot, replayed.state, live.seq)
+                        if diff:
+                            mismatches.append((game_id, "; ".join(diff)))
+                            _log_mismatch(game_id, "; ".join(diff))
+            loaded: list[int] = []
+            unverified: list[int] = []
+            for game_id, live in built.items():
+                if self._games.setdefault(game_id, live) is not live:
+                    continue  # loaded meanwhile by a request for it
+                loaded.append(game_id)
+                if not live.verified:
+                    self._unverified[game_id] = live
+                    unverified.append(game_id)
         finally:
             if collecting:
                 gc.enable()
@@ -967,23 +1024,55 @@ class GameService:
                 live = self._games[game_id]
                 live.computer_due = self._computer_due(live, now)
                 self._arm(live)
-        return RecoveryReport(
+        if self.config.tune_gc and loaded:
+            # What was just loaded lives as long as its game: never scan it again.
+            gc.freeze()
+        report = RecoveryReport(
             loaded=tuple(loaded),
             broken=tuple(broken),
             mismatches=tuple(mismatches),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
+            unverified=tuple(unverified),
         )
+        self._recovery = report
+        self._recovery_started = t0
+        if self._unverified and (self._verifier is None or self._verifier.done()):
+            self._verifier = asyncio.ensure_future(self._verify_all())
+        elif not self._unverified:
+            self._recovery = replace(report, verified_seconds=report.seconds)
+        return report
+
+    async def verification(self) -> RecoveryReport:
+        """Wait until the log of every game that recovery loaded from a snapshot has been
+        checked; the last recovery's report, completed with what the checks found (games
+        broken or rebuilt from their logs since, ``unverified`` empty)."""
+        while self._verifier is not None and not self._verifier.done():
+            await asyncio.wait({self._verifier})
+        return self._recovery
 
     # --- internals: loading ---------------------------------------------------------------
 
-    async def _fetch_chunk(
-        self, raws: list[sqlite3.Row]
-    ) -> tuple[dict[int, list[sqlite3.Row]], dict[int, list[tuple[Any, ...]]]]:
-        ids = [int(r["id"]) for r in raws]
-        seats = _group(await repo.fetch_seats(self._store, ids))
-        actions = _group_tuples(await repo.fetch_logs(self._store, ids))
-        return seats, actions
+    async def _logs_in_chunks(
+        self, ids: list[int], size: int = RECOVERY_CHUNK
+    ) -> AsyncGenerator[tuple[list[int], dict[int, list[tuple[Any, ...]]]], None]:
+        """The logs of ``ids``, ``size`` games at a time: the next chunk is read on the
+        database thread while the caller works on this one."""
+        chunks = [ids[i : i + size] for i in range(0, len(ids), size)]
+        pending = asyncio.ensure_future(repo.fetch_logs(self._store, chunks[0])) if chunks else None
+        try:
+            for k, chunk in enumerate(chunks):
+                assert pending is not None
+                rows = await pending
+                pending = (
+                    asyncio.ensure_future(repo.fetch_logs(self._store, chunks[k + 1]))
+                    if k + 1 < len(chunks)
+                    else None
+                )
+                yield chunk, _group_tuples(rows)
+        finally:
+            if pending is not None:
+                pending.cancel()
 
     async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame:
         live = self._games.get(game_id)
@@ -1028,6 +1117,7 @@ class GameService:
         return loaded
 
     async def _load(self, game_id: int) -> LiveGame | None:
+        """One game, replayed from its log (a game asked for that recovery did not load)."""
         raws = await repo.fetch_games(self._store, "id = ?", (game_id,))
         if not raws:
             return None
@@ -1036,11 +1126,18 @@ class GameService:
         actions = await repo.fetch_logs(self._store, [game_id])
         status = raw["status"]
         try:
-            live, _diff = self._build(raw, seats, actions)
+            live, row = self._skeleton(raw, seats)
+            replayed = self._replay(live, actions)
         except _Broken as b:
             if status in ("lobby", "active"):
                 await self._mark_broken(game_id, str(b))
             return _broken_stub(raw, str(b))
+        if replayed is not None:
+            self._install(live, replayed)
+            if row.snapshot is not None:
+                diff = snapshot_differences(row.snapshot, replayed.state, live.seq)
+                if diff:
+                    _log_mismatch(game_id, "; ".join(diff))
         if live.status is GameStatus.FINISHED:
             results = await repo.fetch_results(self._store, game_id)
             live.standings = tuple(
@@ -1056,13 +1153,9 @@ class GameService:
             )
         return live
 
-    def _build(
-        self,
-        raw: sqlite3.Row,
-        seat_raws: list[sqlite3.Row],
-        action_raws: list[tuple[Any, ...]],
-    ) -> tuple[LiveGame, list[str]]:
-        """A game from its rows, or :class:`_Broken` with the reason it cannot be trusted."""
+    def _skeleton(self, raw: sqlite3.Row, seat_raws: list[sqlite3.Row]) -> tuple[LiveGame, GameRow]:
+        """A game from its row and seats, without its state yet, and the validated row;
+        :class:`_Broken` with the reason if they cannot be trusted."""
         try:
             row = parse(GameRow, raw)
         except ValidationError as e:
@@ -1073,12 +1166,6 @@ class GameService:
             raise _Broken(f"a seat row is invalid: {_describe(e)}") from None
         if [s.seat for s in seats] != list(range(len(seats))) or not seats:
             raise _Broken(f"the seats are not numbered 0…n−1: {[s.seat for s in seats]}")
-        try:
-            rows = ACTION_LOG.validate_python(action_raws)
-        except ValidationError as e:
-            raise _Broken(f"an action row is invalid: {_describe(e)}") from None
-        if [a.seq for a in rows] != list(range(1, len(rows) + 1)):
-            raise _Broken("the action log has a gap or a repeat")
         status = GameStatus(row.status)
         if status is GameStatus.BROKEN:
             raise _Broken(row.broken_reason or "marked broken")
@@ -1101,30 +1188,64 @@ class GameService:
             seats=seats,
             last_non_bid_version=row.version,
         )
-        diff: list[str] = []
-        if row.started_at is None:
+        return live, row
+
+    def _from_snapshot(self, live: LiveGame, row: GameRow) -> bool:
+        """Load a running game's state from its snapshot, its log unchecked; False if it has
+        no usable one (it is then replayed, and the replay says what was wrong with it)."""
+        if live.status is not GameStatus.ACTIVE or row.snapshot is None or live.started_at is None:
+            return False
+        try:
+            seq, state = load_snapshot(
+                row.snapshot, [s.name for s in live.seats], live.options, live.seed
+            )
+        except SnapshotError:
+            return False
+        if state.phase is Phase.GAME_OVER:
+            return False
+        live.state = state
+        live.snapshot_seq = seq
+        live.verified = False
+        return True
+
+    def _replay(self, live: LiveGame, action_raws: list[tuple[Any, ...]]) -> _Replayed | None:
+        """A game's whole log, validated and replayed (``None`` for a game that never
+        started); :class:`_Broken` with the reason if it cannot be trusted."""
+        try:
+            rows = ACTION_LOG.validate_python(action_raws)
+        except ValidationError as e:
+            raise _Broken(f"an action row is invalid: {_describe(e)}") from None
+        if [a.seq for a in rows] != list(range(1, len(rows) + 1)):
+            raise _Broken("the action log has a gap or a repeat")
+        if live.started_at is None:
             if rows:
                 raise _Broken("a game that never started has actions")
-            return live, diff
+            return None
         try:
             actions = [decode_action(a.kind, a.seat, a.arg) for a in rows]
         except ValueError as e:
             raise _Broken(f"an action cannot be read: {e}") from None
         try:
-            state = fold([s.name for s in seats], row.options, row.seed, actions)
+            state = fold([s.name for s in live.seats], live.options, live.seed, actions)
         except (IllegalActionError, OptionsError) as e:
             raise _Broken(f"the log does not replay: {e}") from None
-        if status is GameStatus.ACTIVE and state.phase is Phase.GAME_OVER:
+        if live.status is GameStatus.ACTIVE and state.phase is Phase.GAME_OVER:
             raise _Broken("the log ends the game but the game is not marked finished")
-        if status is GameStatus.FINISHED and state.phase is not Phase.GAME_OVER:
+        if live.status is GameStatus.FINISHED and state.phase is not Phase.GAME_OVER:
             raise _Broken("the game is marked finished but its log does not end it")
-        live.state = state
-        live.actions = actions
-        live.versions = [a.version for a in rows]
-        live.request_ids = {a.request_id: a.seq for a in rows if a.request_id is not None}
-        if row.snapshot is not None:
-            diff = snapshot_differences(row.snapshot, state, len(actions))
-        return live, diff
+        return _Replayed(
+            state,
+            actions,
+            [a.version for a in rows],
+            {a.request_id: a.seq for a in rows if a.request_id is not None},
+        )
+
+    @staticmethod
+    def _install(live: LiveGame, replayed: _Replayed) -> None:
+        live.state = replayed.state
+        live.actions = replayed.actions
+        live.versions = replayed.versions
+        live.request_ids = replayed.request_ids
 
     async def _mark_broken(self, game_id: int, reason: str) -> None:
         log.error("game %s is broken and will not be loaded: %s", game_id, reason)
@@ -1141,6 +1262,114 @@ class GameService:
         except sqlite3.Error as e:
             log.error("game %s could not be marked broken: %s", game_id, e)
         self._games.pop(game_id, None)
+
+    # --- internals: checking the games loaded from snapshots ----------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _hold(self, live: LiveGame) -> AsyncIterator[None]:
+        """The game's lock, to change it: a game loaded from its snapshot has its log
+        checked first, so that no change is ever made to a state the log does not make."""
+        async with live.lock:
+            if not live.verified:
+                try:
+                    rows = await repo.fetch_logs(self._store, [live.id])
+                except sqlite3.Error as e:
+                    log.exception("game %s: its log could not be read", live.id)
+                    raise StorageError() from e
+                await self._check_log(live, rows)
+            yield
+
+    async def _check_before_use(self, live: LiveGame) -> None:
+        """Check the log of a game loaded from its snapshot now, if that is not done yet."""
+        if not live.verified:
+            async with self._hold(live):
+                pass
+
+    async def _verify_all(self) -> None:
+        """Check the logs of the games recovery loaded from snapshots, one game at a time
+        under its lock, letting other work run between games."""
+        try:
+            await self._check_unverified()
+        except Exception:
+            # Each game left is still checked before its next change.
+            log.exception("the background check of the logs stopped")
+            return
+        self._recovery = replace(
+            self._recovery,
+            unverified=(),
+            verified_seconds=time.perf_counter() - self._recovery_started,
+        )
+
+    async def _check_unverified(self) -> None:
+        while self._unverified:
+            unchecked = list(self._unverified)
+            async with contextlib.aclosing(self._logs_in_chunks(unchecked, CHECK_CHUNK)) as chunks:
+                async for chunk, logs in chunks:
+                    for game_id in chunk:
+                        live = self._unverified.get(game_id)
+                        if live is None:
+                            continue  # checked already, before a change
+                        try:
+                            async with live.lock:
+                                # Unchecked under its lock means unchanged since it was
+                                # loaded: the log read above is still the whole log.
+                                if not live.verified:
+                                    await self._check_log(live, logs.get(game_id, []))
+                        except Exception:
+                            log.exception("game %s: its log could not be checked", game_id)
+                        finally:
+                            # Checked or not (it then is before its next change), never twice.
+                            self._unverified.pop(game_id, None)
+                        await asyncio.sleep(0)
+
+    async def _check_log(self, live: LiveGame, action_raws: list[tuple[Any, ...]]) -> None:
+        """Replay the log of a game loaded from its snapshot (its lock held) and compare: the
+        log wins. A broken log marks the game broken; a different state replaces the
+        snapshot's and the game gets a new version."""
+        self._unverified.pop(live.id, None)
+        try:
+            replayed = self._replay(live, action_raws)
+        except _Broken as b:
+            reason = str(b)
+            live.verified = True
+            live.status = GameStatus.BROKEN
+            live.broken_reason = reason
+            await self._mark_broken(live.id, reason)
+            self._forget(live)
+            report = self._recovery
+            self._recovery = replace(
+                report,
+                loaded=tuple(g for g in report.loaded if g != live.id),
+                broken=(*report.broken, (live.id, reason)),
+            )
+            return
+        assert replayed is not None and live.state is not None  # only started games load so
+        diff = state_differences(live.state, replayed.state)
+        if live.snapshot_seq != len(replayed.actions):
+            diff.insert(0, f"seq: snapshot {live.snapshot_seq}, log {len(replayed.actions)}")
+        if not diff:
+            # Keep the loaded state (equal, and older: less for the cyclic collector).
+            replayed = replayed._replace(state=live.state)
+        self._install(live, replayed)
+        live.verified = True
+        if not diff:
+            return
+        detail = "; ".join(diff)
+        _log_mismatch(live.id, detail, rebuilt=True)
+        self._recovery = replace(
+            self._recovery, mismatches=(*self._recovery.mismatches, (live.id, detail))
+        )
+        # Whatever was shown from the snapshot is stale: a click made on it is refused.
+        now = self.clock.now()
+        version = live.version + 1
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.update_game(conn, live.id, live.version, version=version, updated_at=now)
+
+        await self._write(item)
+        live.version = live.last_non_bid_version = version
+        live.computer_due = self._computer_due(live, now)
+        self._arm(live)
 
     # --- internals: changing a game ---------------------------------------------------------
 
@@ -1188,7 +1417,7 @@ class GameService:
         turn_seconds: float | None = _UNSET,
     ) -> GameInfo:
         live = await self._get(game_id)
-        async with live.lock:
+        async with self._hold(live):
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
             now = self.clock.now()
@@ -1224,7 +1453,7 @@ class GameService:
     async def _remove_from_lobby_now(
         self, live: LiveGame, user_id: int, *, by_user_id: int, is_manager: bool
     ) -> GameInfo:
-        async with live.lock:
+        async with self._hold(live):
             self._check_status(live, GameStatus.LOBBY)
             if by_user_id != user_id:
                 self._check_host(live, by_user_id, is_manager, "remove players")
@@ -1347,7 +1576,8 @@ class GameService:
             and state.round == before.round
         )
         deadline = None if over else self._turn_deadline(live, seats, state, now, keep=simultaneous)
-        snap = snapshot_json(state, seq) if self.config.snapshot else None
+        # A finished game is never loaded from a snapshot: its row drops the last one.
+        snap = live.snapshots(state, seq) if self.config.snapshot and not over else None
         kind, arg = encode_action(action)
         action_row = (live.id, seq, seat, kind, arg, actor.value, user_id, request_id, version, now)
         final: tuple[Standing, ...] = ()
@@ -1415,9 +1645,18 @@ class GameService:
         return GameUpdate(live.id, version, live.status, tuple(events), seat, action, actor)
 
     def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
-        """The update an already applied request made: the one returned then if it is still
-        in memory, else recomputed from the log (same events; the turn's deadline and the
-        rating changes are not kept, so they come back as now / empty)."""
+        """The update an already applied request made, marked ``duplicate``.
+
+        The one returned then, as it was, while the game keeps it in memory (its last few
+        requests: repeats come within seconds). After a restart, or for an older request,
+        it is recomputed from the log: the same version, seat, action and game events,
+        but two things the database does not keep cannot be told again. The turn's
+        deadline (``TurnChanged.deadline``) is the current one if the request made the
+        last action, else ``None``; and a game-ending request's rating changes
+        (``GameOver.ratings``) are empty, since the players' rows hold today's ratings,
+        not the ones before that game. Keeping them would take storing them: a deadline
+        column in ``actions`` and the rating before and after in ``results`` (a migration).
+        """
         recent = live.recent.get(request_id)
         if recent is not None:
             return replace(recent, duplicate=True)
@@ -1560,10 +1799,11 @@ class GameService:
 
     async def _due_step(self, live: LiveGame) -> list[GameUpdate]:
         """One round of what is due now: lobby expiry, a computer move, or timeouts."""
+        await self._check_before_use(live)
         now = self.clock.now()
         if live.status is GameStatus.LOBBY:
             if live.deadline is not None and live.deadline <= now:
-                async with live.lock:
+                async with self._hold(live):
                     if live.status is GameStatus.LOBBY and live.deadline <= now:
                         return [await self._shielded(self._cancel_locked(live, "expired"))]
             return []
@@ -1643,8 +1883,12 @@ class GameService:
             action = Play(seat, state.hands[seat][0])
         else:
             return None
-        async with live.lock:
-            if live.version != version or live.status is not GameStatus.ACTIVE:
+        async with self._hold(live):
+            if (
+                live.version != version
+                or live.state is not state  # rebuilt from its log by the check
+                or live.status is not GameStatus.ACTIVE
+            ):
                 return None  # moved on while choosing: the caller looks again
             row = live.seats[seat]
             if actor is Actor.COMPUTER and not computer_controlled(row):
@@ -1680,6 +1924,25 @@ class GameService:
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
+
+def tune_gc() -> None:
+    """Set the cyclic garbage collector of this process for a game service.
+
+    Each action makes a new immutable game state that lives until the game's next action,
+    so it outlives the young collections and is scanned again by each of them; the states
+    hold tuples of cards, which stay tracked (cards are ``int`` subclasses, which CPython
+    tracks). With the default thresholds (700, 10, 10) a middle-generation collection
+    scanned some 20,000 objects, 10 ms and more, about once a second at 1000 actions per
+    second, and a full one scanned every game (100 ms and more) every few seconds: most of
+    the tail of ``act`` latency. The service makes almost no cyclic garbage (states are
+    freed by reference counting), so young collections are made short and frequent (150
+    allocations, 5 of them per middle one: well under a millisecond each) and full
+    collections rare (at most once every 10,000 middle ones, minutes apart under load).
+    Process-wide, like the collector itself: ``ServiceConfig(tune_gc=False)`` leaves it
+    alone.
+    """
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:
@@ -1800,6 +2063,15 @@ def _group_tuples(rows: list[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]
     return out
 
 
+def _log_mismatch(game_id: int, detail: str, *, rebuilt: bool = False) -> None:
+    log.warning(
+        "game %s: log replays to a state other than its snapshot (the log wins%s): %s",
+        game_id,
+        "; the game was rebuilt from it" if rebuilt else "",
+        detail,
+    )
+
+
 def _describe(error: ValidationError) -> str:
     parts = []
     for item in error.errors()[:3]:
@@ -1857,4 +2129,12 @@ def _broken_stub(raw: sqlite3.Row, reason: str) -> LiveGame:
     )
 
 
-__all__ = ["COMPUTER_NAMES", "GameService", "GuildFilter", "Listener", "default_rating", "ordinal"]
+__all__ = [
+    "COMPUTER_NAMES",
+    "GameService",
+    "GuildFilter",
+    "Listener",
+    "default_rating",
+    "ordinal",
+    "tune_gc",
+]

@@ -83,6 +83,18 @@ class ServiceConfig:
     """Most writes committed together in one transaction (group commit)."""
     one_trip_commits: bool = True
     """Commit each group of actions in one round trip to the database thread (see
-    ``wizard.store.db._thread_runner``); off, the writer uses only public aiosqlite calls."""
+    ``wizard.store.db._thread_runner``); off, the writer uses only public aiosqlite calls.
+    Applies when ``commit_on_loop`` is off."""
+    commit_on_loop: bool = True
+    """Commit each group of actions on the event loop's thread, in about a tenth of a
+    millisecond, rather than handing it to the database thread and waiting for it: the
+    hand-offs made most of the tail of ``act`` latency (see ``wizard.store.db.Writer``).
+    The price: a stalled disk write stalls the event loop while it lasts."""
     snapshot: bool = True
-    """Cache a compact snapshot of each game's state next to its log (checked on recovery)."""
+    """Store each running game's whole state next to its log, so that recovery loads it
+    without replaying the log (the log is still checked, see ``GameService.recover``);
+    off, recovery replays every log."""
+    tune_gc: bool = True
+    """Tune Python's cyclic garbage collector for a process that holds many games (see
+    ``wizard.service.core.tune_gc``): short young collections, rare full ones, and the
+    games loaded at recovery frozen out of them."""

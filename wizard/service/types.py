@@ -190,3 +190,10 @@ class RecoveryReport:
     skipped: int = 0
     """Unfinished games of other shards, left alone."""
     notes: tuple[str, ...] = field(default=())
+    unverified: tuple[int, ...] = ()
+    """Games loaded from their snapshots whose logs were still being checked in the
+    background when this report was made (``GameService.verification()`` waits for them;
+    no such game changes before its log is checked)."""
+    verified_seconds: float = 0.0
+    """In the report of ``GameService.verification()``: seconds from the start of recovery
+    until every log had been checked."""

@@ -19,19 +19,32 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/wizard.db")
 BUSY_TIMEOUT_MS = 10_000
+WRITE_CACHE_KIB = 64 * 1024
+"""Page cache of the write connection (SQLite's default is 2 MiB). The pages each action
+touches (its game's row and the end of its log) stay in the process rather than being read
+back from the operating system's cache, which a host may trim at any time: reads from the
+disk inside a commit made the slowest commits (up to tens of milliseconds)."""
 
 T = TypeVar("T")
 
 
 async def connect(
-    path: str | Path, *, readonly: bool = False, autocheckpoint: bool = True
+    path: str | Path,
+    *,
+    readonly: bool = False,
+    autocheckpoint: bool = True,
+    any_thread: bool = False,
 ) -> aiosqlite.Connection:
-    """Open ``path`` (creating its folder) in WAL mode with foreign keys and a busy timeout."""
+    """Open ``path`` (creating its folder) in WAL mode with foreign keys and a busy timeout.
+
+    ``any_thread``: the underlying ``sqlite3`` connection may also be used from the event
+    loop's thread (by the writer, which never uses it from two threads at once).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # isolation_level=None: the store writes BEGIN/COMMIT itself, so that a transaction
     # spans exactly the statements it should and never opens implicitly.
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=not any_thread)
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -88,9 +101,51 @@ WriteItem = Callable[[aiosqlite.Connection], Awaitable[T]] | Statements
 open transaction (for writes that read, or need an id from an insert)."""
 
 
+class _Busy(Exception):
+    """``BEGIN`` found the database locked by another connection; nothing was done."""
+
+
+def _begin(conn: sqlite3.Connection) -> None:
+    """Start a write transaction, or :class:`_Busy` at once if another connection writes."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+            raise _Busy() from e
+        raise
+
+
+async def _begin_async(conn: aiosqlite.Connection) -> None:
+    """:func:`_begin` through aiosqlite's thread."""
+    try:
+        await conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+            raise _Busy() from e
+        raise
+
+
+async def _unlocked(attempt: Callable[[], Awaitable[T]]) -> T:
+    """``attempt()``, tried again while it meets :class:`_Busy` (another process writing to
+    the file), for up to the busy timeout. The write connection has no busy timeout of its
+    own: waiting for the lock never blocks the event loop or the database thread."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.001
+    while True:
+        try:
+            return await attempt()
+        except _Busy as e:
+            if loop.time() >= give_up:
+                raise sqlite3.OperationalError("database is locked") from e
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, 0.05)
+
+
 def _commit_sync(conn: sqlite3.Connection, items: list[Statements]) -> None:
-    """One transaction of statement writes, run whole on the database thread."""
-    conn.execute("BEGIN IMMEDIATE")
+    """One transaction of statement writes, run whole in one call (:class:`_Busy` if the
+    database is locked: nothing was done)."""
+    _begin(conn)
     try:
         shapes: dict[tuple[str, ...], list[Statements]] = {}
         for item in items:
@@ -130,6 +185,15 @@ def _thread_runner(
     return run
 
 
+def _same_thread_connection(conn: aiosqlite.Connection) -> sqlite3.Connection | None:
+    """The ``sqlite3`` connection under ``conn`` if the event loop's thread may use it
+    (opened with ``any_thread``, and an aiosqlite that exposes it), else ``None``."""
+    if not hasattr(type(conn), "_conn"):
+        return None
+    raw = conn._conn
+    return raw if isinstance(raw, sqlite3.Connection) else None
+
+
 async def run_statements(conn: aiosqlite.Connection, item: Statements) -> None:
     """Run one :class:`Statements` write on ``conn`` (inside a transaction)."""
     for k, (sql, params) in enumerate(item.statements):
@@ -149,16 +213,34 @@ class _Pending(Generic[T]):
 class Writer:
     """The one writer of a process: queued writes committed together (group commit).
 
-    Every :meth:`write` returns only after its transaction has committed. Writes that
-    arrive while a transaction is being committed are batched into the next one, so a
-    busy server pays one BEGIN/COMMIT for many actions. If a batch fails, it is rolled
-    back and each write is retried alone, so one bad write fails only its own caller.
+    Every :meth:`write` returns only after its transaction has committed. Writes queued
+    while the writer is busy (committing, or letting the event loop run the callers that
+    queue them) are batched into the next transaction, so a busy server pays one
+    BEGIN/COMMIT for many actions. If a batch fails, it is rolled back and each write is
+    retried alone, so one bad write fails only its own caller.
+
+    Batches of :class:`Statements` (every action) are committed in one call: ``on_loop``,
+    on the event loop's own thread; else on the database thread (``one_trip``, see
+    :func:`_thread_runner`) or through aiosqlite's public calls. On the loop, a commit
+    costs about a tenth of a millisecond (WAL with ``synchronous = NORMAL`` appends to the
+    WAL file and never waits for the disk to flush), less than handing the batch to the
+    database thread and back: each hand-off waits for that thread to wake and for the GIL,
+    which made most of the tail of an action's latency on a busy machine. Waits for the
+    database lock (another process writing) never block: BEGIN fails at once and is
+    retried after an ``asyncio.sleep``. What remains is that a stalled disk write would
+    stall the loop for as long.
     """
 
     def __init__(
-        self, conn: aiosqlite.Connection, *, batch_limit: int = 256, one_trip: bool = True
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        batch_limit: int = 256,
+        one_trip: bool = True,
+        on_loop: bool = False,
     ) -> None:
         self._conn = conn
+        self._on_loop = _same_thread_connection(conn) if on_loop else None
         self._one_trip = _thread_runner(conn) if one_trip else None
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
         self._batch_limit = batch_limit
@@ -195,11 +277,10 @@ class Writer:
                 batch.append(self._queue.get_nowait())
             stop = any(p.item is None for p in batch)
             batch = [p for p in batch if p.item is not None]
-            if (
-                batch
-                and self._one_trip is not None
-                and all(isinstance(p.item, Statements) for p in batch)
-            ):
+            statements = batch and all(isinstance(p.item, Statements) for p in batch)
+            if statements and self._on_loop is not None:
+                await self._commit_in_one_trip(batch, self._commit_on_loop)
+            elif statements and self._one_trip is not None:
                 await self._commit_in_one_trip(batch, self._one_trip)
             elif len(batch) == 1:
                 await self._commit_alone(batch[0])
@@ -208,6 +289,10 @@ class Writer:
             if stop:
                 return
 
+    async def _commit_on_loop(self, fn: Callable[[sqlite3.Connection], None]) -> None:
+        assert self._on_loop is not None
+        fn(self._on_loop)
+
     async def _commit_in_one_trip(
         self,
         batch: list[_Pending[Any]],
@@ -215,7 +300,7 @@ class Writer:
     ) -> None:
         items = [p.item for p in batch if isinstance(p.item, Statements)]
         try:
-            await run(lambda conn: _commit_sync(conn, items))
+            await _unlocked(lambda: run(lambda conn: _commit_sync(conn, items)))
         except asyncio.CancelledError:
             for p in batch:
                 if not p.future.done():
@@ -239,7 +324,7 @@ class Writer:
         conn = self._conn
         results: dict[int, Any] = {}
         try:
-            await conn.execute("BEGIN IMMEDIATE")
+            await _unlocked(lambda: _begin_async(conn))
             try:
                 await self._run_batch(batch, results)
                 await conn.execute("COMMIT")
@@ -286,7 +371,7 @@ class Writer:
         item = p.item
         assert item is not None
         try:
-            await conn.execute("BEGIN IMMEDIATE")
+            await _unlocked(lambda: _begin_async(conn))
             try:
                 if isinstance(item, Statements):
                     await run_statements(conn, item)
@@ -362,13 +447,23 @@ class Store:
         target_version: int | None = None,
         batch_limit: int = 256,
         one_trip: bool = True,
+        on_loop: bool = True,
     ) -> Store:
-        """Open (creating if needed) and migrate the database file at ``path``."""
+        """Open (creating if needed) and migrate the database file at ``path``.
+
+        ``on_loop``, ``one_trip``: where batches of statements are committed (see
+        :class:`Writer`).
+        """
         path = Path(path)
-        write = await connect(path, autocheckpoint=False)
+        write = await connect(path, autocheckpoint=False, any_thread=on_loop)
         opened = [write]
         try:
             await migrate(write, LATEST if target_version is None else target_version)
+            # From now on the writer waits for the lock itself, without blocking (see
+            # Writer); migrations above waited in SQLite, so that two processes starting
+            # at once migrate the file once.
+            await write.execute("PRAGMA busy_timeout = 0")
+            await write.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
             read = await connect(path, readonly=True)
             opened.append(read)
             checkpoint = await connect(path)
@@ -376,7 +471,7 @@ class Store:
             for conn in opened:
                 await conn.close()
             raise
-        writer = Writer(write, batch_limit=batch_limit, one_trip=one_trip)
+        writer = Writer(write, batch_limit=batch_limit, one_trip=one_trip, on_loop=on_loop)
         writer.start()
         store = cls(path, write, read, checkpoint, writer)
         store._start_checkpoints()
