@@ -6,6 +6,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from wizard.options import Bidding, Options
 from wizard.service import (
     BidsRevealed,
@@ -160,5 +162,35 @@ async def test_two_shards_share_one_file(db_path: Path) -> None:
     again = await GameService.open(db_path)
     try:
         assert len({(await again.get_game(g)).status for _, g in games}) == 1
+    finally:
+        await again.close()
+
+
+@pytest.mark.parametrize("snapshot", [True, False])
+async def test_hidden_bid_surfaces_stay_valid_across_a_restart(
+    db_path: Path, snapshot: bool
+) -> None:
+    config = ServiceConfig(computer_delay=0.0, snapshot=snapshot)
+    svc = await GameService.open(db_path, config=config)
+    try:
+        game_id = await new_game(svc, 4, 0, seed=23, options=Options(bidding=Bidding.HIDDEN))
+        shown = await svc.start(game_id, 1)
+        views = [await svc.seat_view(game_id, uid) for uid in (1, 2, 3, 4)]
+        if any(not v.view.my_turn for v in views):
+            return  # a turned Wizard: the dealer chooses trump first
+        await svc.act(game_id, 1, MakeBid(0), shown.version)
+        await svc.act(game_id, 2, MakeBid(0), shown.version)
+    finally:
+        await svc.close()
+    again = await GameService.open(db_path, config=config)
+    try:
+        await again.verification()
+        # Surfaces drawn before the restart, at the start of bidding, still bid (R7.2).
+        third = await again.act(game_id, 3, MakeBid(0), shown.version)
+        assert third.version == shown.version + 3
+        last = await again.act(game_id, 4, MakeBid(0), shown.version)
+        assert any(isinstance(e, BidsRevealed) for e in last.events)
+        with pytest.raises(StaleVersionError):  # bidding is over: now it is stale
+            await again.act(game_id, 1, MakeBid(0), shown.version)
     finally:
         await again.close()

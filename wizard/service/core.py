@@ -1000,6 +1000,7 @@ class GameService(BoardQueries):
                         if replayed is None:
                             continue  # a lobby
                         self._install(live, replayed)
+                        self._resume_hidden_bids(live)
                         if row.snapshot is None:
                             continue
                         diff = snapshot_differences(row.snapshot, replayed.state, live.seq)
@@ -1134,6 +1135,7 @@ class GameService(BoardQueries):
             return _broken_stub(raw, str(b))
         if replayed is not None:
             self._install(live, replayed)
+            self._resume_hidden_bids(live)
             if row.snapshot is not None:
                 diff = snapshot_differences(row.snapshot, replayed.state, live.seq)
                 if diff:
@@ -1206,7 +1208,19 @@ class GameService(BoardQueries):
         live.state = state
         live.snapshot_seq = seq
         live.verified = False
+        self._resume_hidden_bids(live)
         return True
+
+    @staticmethod
+    def _resume_hidden_bids(live: LiveGame) -> None:
+        """After a restart, let surfaces drawn before it while hidden or secret bids were being
+        chosen stay valid: the others' bids since then change nothing they offer. Each bid
+        moved the version by one, so the last other change was ``version - bids made``."""
+        state = live.state
+        if state is None or live.options.bidding is Bidding.OPEN or state.phase is not Phase.BID:
+            return
+        made = sum(bid is not None for bid in state.bids)
+        live.last_non_bid_version = max(live.version - made, 0)
 
     def _replay(self, live: LiveGame, action_raws: list[tuple[Any, ...]]) -> _Replayed | None:
         """A game's whole log, validated and replayed (``None`` for a game that never
