@@ -29,8 +29,6 @@ import argparse
 import asyncio
 import bisect
 import itertools
-import os
-import platform
 import random
 import sqlite3
 import tempfile
@@ -41,6 +39,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from machine import machine
 from openskill.models import PlackettLuce
 
 from wizard.options import Options
@@ -369,22 +368,6 @@ async def community(
 
     await timed("player_card (random player)", card, repeat, failed)
     await service.update_settings(BIG, computers_on_boards=False)
-
-
-def machine() -> str:
-    """What the figures were measured on."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs ({cpu}),"
-        f" Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}"
-    )
 
 
 def load() -> str:

@@ -32,14 +32,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
-import platform
 import random
 import shutil
 import sqlite3
 import tempfile
 import time
 from pathlib import Path
+
+from machine import machine
 
 from wizard.options import Options, rounds_in_game
 from wizard.service import GameService, GameUpdate, ServiceConfig, TurnChanged
@@ -229,22 +229,6 @@ async def size_per_game(folder: Path, games: int, seed: int) -> None:
     print(
         f"database size: {(size - empty) / games / 1024:.1f} KiB per finished 4-player game"
         f" ({games} games, {size / 1024:.0f} KiB file)"
-    )
-
-
-def machine() -> str:
-    """What the figures were measured on."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.release()}, {os.cpu_count()} CPUs ({cpu}),"
-        f" Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}"
     )
 
 
