@@ -357,8 +357,12 @@ def community_cog(client: discord.Client) -> CommunityCog | None:
     return cog if isinstance(cog, CommunityCog) else None
 
 
-def _cog(interaction: discord.Interaction[Any]) -> CommunityCog | None:
-    return community_cog(interaction.client)
+async def _ready_cog(interaction: discord.Interaction[Any]) -> CommunityCog | None:
+    """The community cog, or ``None`` once the clicker has been told it is not ready yet."""
+    cog = community_cog(interaction.client)
+    if cog is None:
+        await reply_privately(interaction, texts(interaction.locale)(NOT_READY))
+    return cog
 
 
 async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
@@ -422,9 +426,8 @@ class BoardButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Turn the page (or change the order)."""
-        cog = _cog(interaction)
+        cog = await _ready_cog(interaction)
         if cog is None:
-            await reply_privately(interaction, texts(interaction.locale)(NOT_READY))
             return
         await guarded(interaction, cog.board_click(interaction, self.order, self.page, self.owner))
 
@@ -454,9 +457,8 @@ class HistoryButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Show that page in place."""
-        cog = _cog(interaction)
+        cog = await _ready_cog(interaction)
         if cog is None:
-            await reply_privately(interaction, texts(interaction.locale)(NOT_READY))
             return
         await guarded(interaction, cog.history_page(interaction, self.before or None))
 
@@ -500,9 +502,8 @@ class HistorySelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Show the picked game."""
-        cog = _cog(interaction)
+        cog = await _ready_cog(interaction)
         if cog is None:
-            await reply_privately(interaction, texts(interaction.locale)(NOT_READY))
             return
         values = chosen_values(interaction)
         try:
