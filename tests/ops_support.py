@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -50,15 +51,16 @@ def run_bot(
     )
 
 
-def make_database(path: Path, *, games: int = 0) -> None:
-    """A database of this bot at ``path`` with ``games`` open lobbies (one per channel)."""
+def make_database(path: Path, *, games: int = 0, first_channel: int = 2000) -> None:
+    """A database of this bot at ``path`` with ``games`` more open lobbies, one per channel
+    from ``first_channel`` on."""
 
     async def build() -> None:
         service = await GameService.open(path)
         try:
             for n in range(games):
                 await service.create_game(
-                    guild_id=1000, channel_id=2000 + n, host_id=1, host_name="Ann", seed=n
+                    guild_id=1000, channel_id=first_channel + n, host_id=1, host_name="Ann", seed=n
                 )
         finally:
             await service.close()
@@ -88,3 +90,30 @@ def assert_one_line_failure(result: subprocess.CompletedProcess[str], status: in
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("wizard bot: "), lines[0]
     return lines[0]
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_bot_against(base: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a valid-looking token and Discord's API at ``base``."""
+    code = (
+        "import sys, discord.http\n"
+        f"discord.http.Route.BASE = {base!r}\n"
+        "from bot.__main__ import main\n"
+        "sys.exit(main([]))\n"
+    )
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path / "wizard.db"))
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )

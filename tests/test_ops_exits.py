@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -24,9 +23,11 @@ from tests.ops_support import (
     PROCESS_TIMEOUT,
     assert_one_line_failure,
     clean_env,
+    free_port,
     make_database,
     make_future_schema,
     run_bot,
+    run_bot_against,
 )
 
 
@@ -124,35 +125,9 @@ def test_database_in_a_read_only_folder_exits_3(tmp_path: Path, command: str) ->
         assert "read-only" in line
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def run_bot_against(base: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` with a valid-looking token and Discord's API at ``base``."""
-    code = (
-        "import sys, discord.http\n"
-        f"discord.http.Route.BASE = {base!r}\n"
-        "from bot.__main__ import main\n"
-        "sys.exit(main([]))\n"
-    )
-    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path / "wizard.db"))
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PROCESS_TIMEOUT,
-        check=False,
-    )
-
-
 def test_discord_out_of_reach_exits_4(tmp_path: Path) -> None:
     # Nothing listens on the port: the connection is refused at once.
-    result = run_bot_against(f"http://127.0.0.1:{_free_port()}/api/v10", tmp_path)
+    result = run_bot_against(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path)
     assert result.returncode == EXIT_NETWORK, result.stderr
     assert "Traceback" not in result.stderr
     last = result.stderr.strip().splitlines()[-1]
