@@ -33,7 +33,7 @@ def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
         env=base,
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
         check=False,
     )
 
@@ -168,7 +168,7 @@ def test_a_token_in_dotenv_of_the_working_directory_is_found(tmp_path: Path) -> 
         },
         capture_output=True,
         text=True,
-        timeout=180,
+        timeout=300,
         check=False,
     )
     assert result.returncode == 0, result.stderr
