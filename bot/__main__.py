@@ -24,6 +24,7 @@ from bot.exits import (
     EXIT_REFUSED,
     EXIT_SETTINGS,
     Failure,
+    database_failure,
     network_failure,
     opening_database,
     report,
@@ -255,17 +256,20 @@ def run(settings: Settings) -> int:
     if not token:
         return _fail(_no_token())
 
+    import sqlite3
+
+    import aiohttp
     import discord
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
-    import aiohttp
-
     try:
         asyncio.run(_serve_until_signal(settings, token))
     except KeyboardInterrupt:
         return EXIT_OK
     except Failure as failure:  # the database, from open_service
         return report(failure)
+    except sqlite3.Error as error:  # the database failing later, while serving
+        return report(database_failure(settings.database_path, error))
     except discord.LoginFailure:
         return report(
             Failure(
