@@ -90,8 +90,8 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "run the newer version of the bot that wrote it, or restore a backup made by "
             "this version: python -m bot restore BACKUP"
         )
-    name = str(getattr(error, "sqlite_errorname", ""))
-    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+    name = str(getattr(error, "sqlite_errorname", None) or "")
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "decode" in str(error):
         return (
             "the file is damaged or is not a database: see python -m bot check, then "
             "restore a backup with python -m bot restore BACKUP"
@@ -100,11 +100,15 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
         return "another process holds it: stop that process (or wait for it), then start again"
     if name.startswith("SQLITE_FULL"):
         return "the disk is full: free some space, then start again"
-    return (
-        f"the bot must be able to create and write {path} and the -wal and -shm files "
-        "beside it: check the path (DATABASE_PATH or --db), the folder's permissions, "
-        "and that the file system is not read-only"
-    )
+    if isinstance(error, OSError) or name.startswith(
+        ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
+    ):
+        return (
+            f"the bot must be able to create and write {path} and the -wal and -shm files "
+            "beside it: check the path (DATABASE_PATH or --db), the folder's permissions, "
+            "and that the file system is not read-only"
+        )
+    return "see python -m bot check; if the file is damaged, restore a backup"
 
 
 def _one_line(text: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED
+from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED, database_failure
 from tests.ops_support import (
     FAKE_TOKEN,
     PROCESS_TIMEOUT,
@@ -29,6 +30,7 @@ from tests.ops_support import (
     run_bot,
     run_bot_against,
 )
+from wizard.store import MigrationError
 
 
 def _future(folder: Path) -> Path:
@@ -192,3 +194,30 @@ def test_demo_on_a_database_locked_by_another_process_exits_3(tmp_path: Path) ->
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert "locked" in line
     assert "another process" in line.lower()
+
+
+def _undecodable_row(tmp_path: Path) -> BaseException:
+    conn = sqlite3.connect(tmp_path / "bad-text.db")
+    try:
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.execute("INSERT INTO t VALUES (CAST(X'7B2276223AFF7D' AS TEXT))")
+        conn.execute("SELECT x FROM t").fetchall()
+    except sqlite3.Error as error:
+        return error
+    finally:
+        conn.close()
+    raise AssertionError("the row decoded")
+
+
+def test_each_cause_gets_its_own_hint(tmp_path: Path) -> None:
+    newer = MigrationError("the database has schema version(s) [9] that this code does not know")
+    causes = {
+        "newer version": newer,
+        "damaged": _undecodable_row(tmp_path),
+        "permissions": PermissionError(13, "Permission denied"),
+    }
+    for expected, error in causes.items():
+        failure = database_failure("w.db", error)
+        assert failure.status == EXIT_DATABASE
+        assert expected in failure.line(), (expected, failure.line())
+        assert "\n" not in failure.line()
