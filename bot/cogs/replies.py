@@ -107,6 +107,13 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "🚫", N_("This game is full."), N_("{max} players is the most these options allow.")
     ),
     "not_host": Refusal("🚫", N_("Only the host can do that.")),
+    "not_host.start": Refusal("🚫", N_("Only the host can start the game.")),
+    "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
+    "not_host.kick": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_seat": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
+    "not_host.options": Refusal("🚫", N_("Only the host can change the options.")),
+    "not_host.timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
     "channel_busy": Refusal("🚫", N_("There is already a game in this channel.")),
     "seat_not_found": Refusal("❓", N_("That player has no seat in this game.")),
     "not_enough_players": Refusal(
@@ -230,7 +237,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
 }
 """Every refusal code the bot can explain (engine and service), and how it reads."""
 
-_BY_PARAM: Final[dict[str, str]] = {"game_status": "status"}
+_BY_PARAM: Final[dict[str, str]] = {"game_status": "status", "not_host": "action"}
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
 _WRAPPERS: Final = frozenset({"illegal_move", "not_your_turn", "invalid_options"})
 """Service codes that wrap an engine refusal."""

@@ -44,7 +44,10 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=6) as sim:
         ann, bob, cy, dee, eve, fay = sim.members
         refused = await ann.slash(sim.channel, "wizard new", bidding="hidden", uneven_bids=True)
-        assert "Uneven bids (R7.1) need open bidding" in private(refused)
+        assert private(refused) == (
+            "⚠️ These options cannot be played together. Uneven bids need open bidding: with "
+            "hidden bids, nobody knows the total when the last bid is made."
+        )
         assert sim.public() == []  # nothing was posted
 
         info = await sim.new_game(ann, single_suit=True)
@@ -54,14 +57,12 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         assert private(again) == "🚫 There is already a game in this channel."
         assert private(await ann.click(lobby, label="Join")) == "ℹ️ You are already in this game."
         too_few = private(await ann.click(lobby, label="Start"))
-        assert too_few.startswith("⏳ Wizard needs 3 to 6 players (R2.1); this game has 1")
+        assert too_few.startswith("⏳ Not enough players yet.")
         for member in (bob, cy, dee):
             await member.click(lobby, label="Join")
         full = private(await eve.click(lobby, label="Join"))
-        assert full == "🚫 This game is full: 4 players (single suit is for 3 or 4 players, R7.7)."
-        assert private(await bob.click(lobby, label="Start")) == (
-            "🚫 Only the host (ann) can start the game."
-        )
+        assert full.startswith("🚫 This game is full.")
+        assert private(await bob.click(lobby, label="Start")).startswith("🚫 Only the host")
         assert private(await fay.click(lobby, label="Cancel")).startswith("🚫 Only the host")
         # Refusals never touch the public lobby.
         shown = sim.message(lobby.id).embeds[0].description or ""
@@ -91,7 +92,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         custom_id = f"wiz:{game}:bid:0:{version}"
         out_of_turn = private(await second.click(crafted, custom_id=custom_id))
         assert out_of_turn.splitlines()[0] == (
-            f"⏳ Not your turn. It is {first.name}'s turn to bid, not {second.name}'s."
+            f"⏳ Not your turn. It is {first.name}'s turn to bid."
         )
         stranger = private(await dee.click(crafted, custom_id=custom_id))
         assert stranger == "🚫 You are not playing in this game."
@@ -108,8 +109,10 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         crafted = await post_buttons(sim, ann, f"wiz:{game}:bid:1:{version}")
         forbidden = private(await dealer.click(crafted, custom_id=f"wiz:{game}:bid:1:{version}"))
         forbidden = forbidden.splitlines()[0]
-        assert forbidden.startswith("⛔ That bid is not allowed. The uneven-bids rule forbids")
-        assert forbidden.endswith("(R7.1)")
+        assert forbidden == (
+            "⛔ That bid is not allowed. With uneven bids the dealer may not bid 1: the bids "
+            "would add up to 1, the tricks of this round."
+        )
 
         # Play on until the player to act holds a card of the suit led and another suit.
         await sim.click_table(dealer, "0")
@@ -135,7 +138,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         custom_id = f"wiz:{game}:play:{Card(card).code}:{version}"
         crafted = await post_buttons(sim, ann, custom_id)
         refused = private(await member.click(crafted, custom_id=custom_id))
-        assert refused.splitlines()[0] == MUST_FOLLOW
+        assert refused.splitlines()[0].startswith(f"⛔ {MUST_FOLLOW} You hold a card of ")
         # The playable cards in the member's own hand are exactly the legal ones.
         hand = await sim.open_hand(member)
         enabled = {b["custom_id"].split(":")[3] for b in buttons(hand) if not b["disabled"]}
@@ -216,7 +219,7 @@ async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
         old = await sim.open_hand(first)
         live = await sim.open_hand(first)
         refused = private(await bob.slash(sim.channel, "wizard cancel"))
-        assert refused == "🚫 Only the host or a server manager can cancel this game."
+        assert refused.startswith("🚫 Only the host")
         manager = sim.add_manager("mod")
         done = private(await manager.slash(sim.channel, "wizard cancel"))
         assert done == f"🛑 Game {info.id} is cancelled."
@@ -245,11 +248,11 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
         rules = private(await bob.slash(sim.channel, "wizard rules"))
         assert f"Game {info.id} in this channel" in rules
-        assert "magic twos (R7.6)" in rules and "1 minute per turn" in rules
+        assert "magic twos" in rules and "1 minute per turn" in rules
         assert "10 rounds for 6 players" in rules
 
         refused = private(await bob.slash(sim.channel, "wizard kick", player=cy))
-        assert refused == "🚫 Only the host (ann) can remove players."
+        assert refused.startswith("🚫 Only the host")
         hand = await sim.open_hand(cy)
         kicked = private(await ann.slash(sim.channel, "wizard kick", player=cy))
         assert kicked == f"👋 cy is out of game {info.id}; a computer player takes their seat."
