@@ -254,6 +254,10 @@ def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:
         engine = error.__cause__ or error.__context__
         if isinstance(engine, RuleError):
             return engine.code, engine.params
+    by = _BY_PARAM.get(code)
+    if by is not None and by not in params and isinstance(getattr(error, by, None), str):
+        # Today's GameStatusError keeps its status as an attribute, not yet a param.
+        params = {**params, by: getattr(error, by)}
     return code, params
 
 
