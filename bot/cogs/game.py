@@ -437,7 +437,8 @@ class GameCog(commands.Cog):
         elif isinstance(error, GameStatusError):
             note = None  # the redrawn hand says that the game is over or cancelled
         else:
-            note = refusal_text(error, t=t)
+            _, theme = await public_look(self.service, interaction.guild_id)
+            note = refusal_text(error, t=t, theme=theme)  # a suit named as the table shows it
         try:
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         except ServiceError:

@@ -5,6 +5,7 @@ simultaneous clicks, clicks after a cancellation; and the host's or a manager's 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE
 from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
+from tests.bot.i18n_support import user_locales
 from wizard.cards import Card
 from wizard.service import GameStatus
 
@@ -262,3 +264,86 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         end = await sim.play(info.id, random.Random(2))
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)
+
+
+ENGLISH_WORDS = re.compile(r"\b(?:the|you|your|not|turn|must|follow|bid|hand|this|that|is)\b")
+"""Words of the English refusals and hands that no German text contains."""
+
+
+async def test_a_german_members_refusals_are_wholly_german(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not your turn, a forbidden bid, must follow suit and a stale click, as a member whose
+    Discord speaks German reads them: German from the first word to the last."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
+        ann, bob, cy = sim.members
+        for member in sim.members:
+            locales[member] = "de"
+        info = await sim.lobby(ann, [bob, cy], uneven_bids=True)
+        game = info.id
+        first, second, dealer = await bidding_order(sim, game)
+
+        def german(result: Any) -> str:
+            text = private(result)
+            assert not ENGLISH_WORDS.search(text), text
+            return text.splitlines()[0]
+
+        version = (await sim.service.get_game(game)).version
+        custom_id = f"wiz:{game}:bid:0:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        assert german(await second.click(crafted, custom_id=custom_id)) == (
+            f"⏳ Du bist nicht dran. {first.name} ist mit der Ansage dran."
+        )
+        await sim.click_table(first, "0")
+        await sim.click_table(second, "0")
+        version = (await sim.service.get_game(game)).version
+        custom_id = f"wiz:{game}:bid:1:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        assert german(await dealer.click(crafted, custom_id=custom_id)) == (
+            "⛔ Diese Ansage ist nicht erlaubt. Bei Plus-Minus-Eins darf der Geber nicht 1 "
+            "ansagen: Die Ansagen ergäben zusammen 1, die Stichzahl dieser Runde."
+        )
+        await sim.click_table(dealer, "0")
+
+        member, card, version, follow = await a_chance_to_revoke(sim, game)
+        custom_id = f"wiz:{game}:play:{Card(card).code}:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        suit = {
+            "B": "🟦 Menschen (B)",
+            "R": "🟥 Zwerge (R)",
+            "G": "🟩 Elfen (G)",
+            "Y": "🟨 Riesen (Y)",
+        }
+        assert german(await member.click(crafted, custom_id=custom_id)) == (
+            f"⛔ Du musst Farbe bedienen. Du hast eine Karte in {suit[follow]}: "
+            "Spiel eine davon, einen 🧙 Zauberer oder einen 🃏 Narren."
+        )
+
+        await sim.act(member, lambda enabled: enabled[0])  # a card that follows suit
+        stale = german(await member.click(crafted, custom_id=custom_id))
+        assert stale == (
+            "🔄 Seit dieser Anzeige ist das Spiel weitergegangen. Hier sind deine Karten, wie "
+            "sie jetzt sind."
+        )
+        assert not sim.env.errors
+
+
+async def a_chance_to_revoke(sim: Any, game: int) -> tuple[Any, Card, int, str]:
+    """Play on (random legal clicks) until the player to act holds a card of the suit led and
+    a card of another suit: that member, the other card, the version and the suit led."""
+    rng = random.Random(5)
+    while True:
+        now = await sim.service.get_game(game)
+        assert now.table is not None and now.status is GameStatus.ACTIVE
+        table = now.table
+        if table.follow is not None and table.turn is not None:
+            user = now.seats[table.turn].user_id
+            assert user is not None
+            held = (await sim.service.seat_view(game, user)).view.hand or ()
+            follows = [c for c in held if c.suit is table.follow]
+            others = [c for c in held if c.suit is not None and c.suit is not table.follow]
+            if follows and others:
+                return sim.member(user), others[0], now.version, table.follow.value
+        [mover] = await sim.to_act(game)
+        await sim.act(mover, rng.choice)
