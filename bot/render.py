@@ -210,18 +210,18 @@ def trump_line(
     if table.round == 0:
         return t("The first round is being dealt.")
     if table.options.single_suit:
-        return t("No trump: every player draws from their own suit (single suit, R7.7).")
+        return t("No trump: every player draws from their own suit (single suit).")
     turned = table.turned
     if turned is None:
-        return t("No card is turned in the last round: no trump (R3.4).")
+        return t("No card is turned in the last round: no trump.")
     shown = card_text(turned, theme, t=t)
     if turned.is_jester:
-        return t("Turned {card}: no trump this round (R3.2).", card=shown)
+        return t("Turned {card}: no trump this round.", card=shown)
     dealer = _bold(names[table.dealer])
     if turned.is_wizard:
         if table.trump is None:
             return t(
-                "Turned {card}: {dealer} (dealer) is choosing trump (R3.3).",
+                "Turned {card}: {dealer} (dealer) is choosing trump.",
                 card=shown,
                 dealer=dealer,
             )
@@ -479,7 +479,7 @@ def hand_text(
     if hand is None:
         lines.append(
             t(
-                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance, R7.4).",
+                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance).",
                 round=view.round,
                 rounds=view.num_rounds,
             )

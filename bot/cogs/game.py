@@ -490,7 +490,7 @@ class GameCog(commands.Cog):
             options = _new_options(settings.default_options, choices)
             timer: dict[str, Any] = {}
             if turn_timer is not None:
-                timer["turn_seconds"] = _turn_seconds(turn_timer, t=t)
+                timer["turn_seconds"] = _turn_seconds(turn_timer)
             seed = self.config.seeds() if self.config.seeds is not None else None
 
             async def open_game() -> tuple[GameHome, GameInfo]:
@@ -723,19 +723,26 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
     return options
 
 
-def _turn_seconds(turn_timer: int, *, t: Texts) -> float | None:
+class _TimerOutOfRange(InvalidSettingsError):
+    """``/wizard new``'s turn timer out of range, with the params of the service's refusal
+    (the reply is rendered from them, :mod:`bot.cogs.replies`)."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"A turn timer is {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g} seconds")
+        self.params = {
+            "field": "turn_seconds",
+            "value": seconds,
+            "min": int(MIN_TURN_SECONDS),
+            "max": int(MAX_TURN_SECONDS),
+        }
+
+
+def _turn_seconds(turn_timer: int) -> float | None:
     """``/wizard new``'s turn timer in seconds (0: none), refused like the service would."""
     if turn_timer == 0:
         return None
     if not MIN_TURN_SECONDS <= turn_timer <= MAX_TURN_SECONDS:
-        raise InvalidSettingsError(
-            t(
-                "A turn timer is {least} seconds to {most} hours, not {seconds}",
-                least=f"{MIN_TURN_SECONDS:g}",
-                most=f"{MAX_TURN_SECONDS / 3600:g}",
-                seconds=turn_timer,
-            )
-        )
+        raise _TimerOutOfRange(turn_timer)
     return float(turn_timer)
 
 

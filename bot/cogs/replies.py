@@ -26,6 +26,7 @@ from wizard.cards import Card, Suit, Theme
 from wizard.errors import RuleError
 
 __all__ = [
+    "BY_PARAM",
     "GENERIC",
     "MUST_FOLLOW",
     "REFUSALS",
@@ -124,6 +125,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "invalid_options": Refusal("⚠️", CANNOT_COMBINE),
     "invalid_settings": Refusal(
         "⚠️", N_("That value is out of range."), N_("Choose from {min} to {max}.")
+    ),
+    "invalid_settings.turn_seconds": Refusal(
+        "⚠️",
+        N_("That turn timer is not possible."),
+        N_("A turn lasts {min} to {max} seconds; 0 means no limit."),
     ),
     "stale": Refusal("", STALE),
     "illegal_move": Refusal("⛔", NOT_ALLOWED_MOVE),
@@ -237,7 +243,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
 }
 """Every refusal code the bot can explain (engine and service), and how it reads."""
 
-_BY_PARAM: Final[dict[str, str]] = {"game_status": "status", "not_host": "action"}
+BY_PARAM: Final[dict[str, str]] = {
+    "game_status": "status",
+    "not_host": "action",
+    "invalid_settings": "field",
+}
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
 _WRAPPERS: Final = frozenset({"illegal_move", "not_your_turn", "invalid_options"})
 """Service codes that wrap an engine refusal."""
@@ -254,7 +264,7 @@ def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:
         engine = error.__cause__ or error.__context__
         if isinstance(engine, RuleError):
             return engine.code, engine.params
-    by = _BY_PARAM.get(code)
+    by = BY_PARAM.get(code)
     if by is not None and by not in params and isinstance(getattr(error, by, None), str):
         # Today's GameStatusError keeps its status as an attribute, not yet a param.
         params = {**params, by: getattr(error, by)}
@@ -298,7 +308,7 @@ async def refuse(
 
 
 def _lookup(code: str, params: Mapping[str, object]) -> Refusal | None:
-    by = _BY_PARAM.get(code)
+    by = BY_PARAM.get(code)
     if by is not None:
         specific = REFUSALS.get(f"{code}.{params.get(by)}")
         if specific is not None:

@@ -18,6 +18,7 @@ import pytest
 
 import bot.i18n
 from bot.cogs.replies import (
+    BY_PARAM,
     GENERIC,
     REFUSALS,
     SERVICE_CODES,
@@ -112,10 +113,8 @@ def test_every_refusal_is_translated(key: str, fullwidth: Texts) -> None:
     params too (suit names, variants); only card codes and suit letters stay as they are."""
     code, _, value = key.partition(".")
     params = dict(SAMPLE)
-    if code == "game_status":
-        params["status"] = value
-    elif code == "not_host":
-        params["action"] = value
+    if value:
+        params[BY_PARAM[code]] = value
     for theme in Theme:
         text = refusal_reason(code, params, t=fullwidth, theme=theme)
         assert not untranslated(text), (key, text)
@@ -234,9 +233,8 @@ class Odd(Exception):
 def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
     code = key.split(".", maxsplit=1)[0]
     refusal = REFUSALS[key]
-    base = {"status": key.split(".")[1]} if code == "game_status" and "." in key else {}
-    if code == "not_host" and "." in key:
-        base = {"action": key.split(".")[1]}
+    _, _, value = key.partition(".")
+    base = {BY_PARAM[code]: value} if value else {}
     gist = DE(refusal.gist)
     expected = f"{refusal.emoji} {gist}" if refusal.emoji else gist
     for params in (
