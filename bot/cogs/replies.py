@@ -338,6 +338,8 @@ def _shown(name: str, value: object, *, t: Texts, theme: Theme) -> str | None:
         return discord.utils.escape_markdown(str(value))
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # a limit such as 10.0 seconds
     # Anything else is a number sent as text or English we must not show.
     text = str(value)
     return text if text.lstrip("-").isdigit() else None

@@ -249,6 +249,16 @@ def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
             assert text == expected, (key, params, text)
 
 
+def test_whole_floats_read_as_numbers_other_floats_not() -> None:
+    timer = Odd("invalid_settings", {"field": "turn_seconds", "min": 10.0, "max": 86400.0})
+    assert refusal_text(timer, t=DE) == (
+        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zug dauert 10 bis 86400 Sekunden; "
+        "0 heißt ohne Limit."
+    )
+    odd = Odd("invalid_settings", {"field": "turn_seconds", "min": 0.5, "max": 86400.0})
+    assert refusal_text(odd, t=DE) == "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich."
+
+
 def test_an_unknown_code_reads_as_a_generic_translated_sentence() -> None:
     generic = f"⚠️ {DE(GENERIC)}"
     assert generic == "⚠️ Das geht gerade nicht."
