@@ -41,22 +41,23 @@ class Options(BaseModel):
     """R7.7: every player draws from a personal 15-card deck; no trump, no suit to follow."""
 
     def describe(self) -> list[str]:
-        """Plain-English names of the variants that are on (empty for the standard game)."""
+        """Plain-English names of the variants that are on (empty for the standard game); words
+        a player reads, without rule ids."""
         names = []
         if self.uneven_bids:
-            names.append("uneven bids (R7.1)")
+            names.append("uneven bids")
         if self.bidding is Bidding.HIDDEN:
-            names.append("hidden bids (R7.2)")
+            names.append("hidden bids")
         elif self.bidding is Bidding.SECRET:
-            names.append("secret bids (R7.3)")
+            names.append("secret bids")
         if self.clairvoyance:
-            names.append("clairvoyance (R7.4)")
+            names.append("clairvoyance")
         if self.canadian:
-            names.append("Canadian rule (R7.5)")
+            names.append("Canadian rule")
         if self.magic_twos:
-            names.append("magic twos (R7.6)")
+            names.append("magic twos")
         if self.single_suit:
-            names.append("single suit (R7.7)")
+            names.append("single suit")
         return names
 
 
