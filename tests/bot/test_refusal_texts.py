@@ -45,6 +45,7 @@ from wizard.service import (
     ServiceError,
     StaleVersionError,
 )
+from wizard.service import errors as service_errors
 
 EN = texts("en")
 DE = texts("de")
@@ -88,6 +89,7 @@ def placeholders(text: str) -> set[str]:
 def service_codes() -> set[str]:
     """Every ``code`` of the service's refusal classes (and its registry, once it has one)."""
     found: set[str] = set(getattr(service_module, "MESSAGES", {}))
+    found |= set(getattr(service_errors, "MESSAGES", {}))
     pending: list[type[ServiceError]] = [ServiceError]
     while pending:
         kind = pending.pop()
