@@ -187,7 +187,8 @@ def test_a_wrapped_engine_refusal_reads_as_the_engines() -> None:
     except ServiceError as wrapped:
         assert refusal_text(wrapped, t=DE) == (
             "⚠️ Diese Optionen lassen sich nicht zusammen spielen. Die kanadische Regel braucht "
-            "offene Ansagen: Bei verdeckte Ansagen kann der Letzte die Summe nicht kennen."
+            "offene Ansagen: Mit der Variante „verdeckte Ansagen“ kann der Letzte die Summe nicht "
+            "kennen."
         )
 
 
