@@ -27,7 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.config import GameConfig
-from bot.cogs.homes import GameHome, game_home
+from bot.cogs.homes import GameHome, game_home, public_theme
 from bot.cogs.replies import STALE, refusal_text, refuse, reply_private
 from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_parts
 from bot.i18n import N_, Texts, texts
@@ -437,8 +437,11 @@ class GameCog(commands.Cog):
         elif isinstance(error, GameStatusError):
             note = None  # the redrawn hand says that the game is over or cancelled
         else:
-            _, theme = await public_look(self.service, interaction.guild_id)
-            note = refusal_text(error, t=t, theme=theme)  # a suit named as the table shows it
+            try:  # a suit is named as the table shows it
+                theme = await public_theme(self.service, interaction.guild_id)
+            except ServiceError:
+                theme = Theme.CLASSIC
+            note = refusal_text(error, t=t, theme=theme)
         try:
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         except ServiceError:
