@@ -27,7 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.config import GameConfig
-from bot.cogs.homes import GameHome, game_home
+from bot.cogs.homes import GameHome, game_home, public_theme
 from bot.cogs.replies import STALE, refusal_text, refuse, reply_private
 from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_parts
 from bot.i18n import N_, Texts, texts
@@ -437,7 +437,11 @@ class GameCog(commands.Cog):
         elif isinstance(error, GameStatusError):
             note = None  # the redrawn hand says that the game is over or cancelled
         else:
-            note = refusal_text(error, t=t)
+            try:  # a suit is named as the table shows it
+                theme = await public_theme(self.service, interaction.guild_id)
+            except ServiceError:
+                theme = Theme.CLASSIC
+            note = refusal_text(error, t=t, theme=theme)
         try:
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         except ServiceError:
@@ -489,7 +493,7 @@ class GameCog(commands.Cog):
             options = _new_options(settings.default_options, choices)
             timer: dict[str, Any] = {}
             if turn_timer is not None:
-                timer["turn_seconds"] = _turn_seconds(turn_timer, t=t)
+                timer["turn_seconds"] = _turn_seconds(turn_timer)
             seed = self.config.seeds() if self.config.seeds is not None else None
 
             async def open_game() -> tuple[GameHome, GameInfo]:
@@ -722,19 +726,26 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
     return options
 
 
-def _turn_seconds(turn_timer: int, *, t: Texts) -> float | None:
+class _TimerOutOfRange(InvalidSettingsError):
+    """``/wizard new``'s turn timer out of range, with the params of the service's refusal
+    (the reply is rendered from them, :mod:`bot.cogs.replies`)."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"A turn timer is {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g} seconds")
+        self.params = {
+            "field": "turn_seconds",
+            "value": seconds,
+            "min": int(MIN_TURN_SECONDS),
+            "max": int(MAX_TURN_SECONDS),
+        }
+
+
+def _turn_seconds(turn_timer: int) -> float | None:
     """``/wizard new``'s turn timer in seconds (0: none), refused like the service would."""
     if turn_timer == 0:
         return None
     if not MIN_TURN_SECONDS <= turn_timer <= MAX_TURN_SECONDS:
-        raise InvalidSettingsError(
-            t(
-                "A turn timer is {least} seconds to {most} hours, not {seconds}",
-                least=f"{MIN_TURN_SECONDS:g}",
-                most=f"{MAX_TURN_SECONDS / 3600:g}",
-                seconds=turn_timer,
-            )
-        )
+        raise _TimerOutOfRange(turn_timer)
     return float(turn_timer)
 
 

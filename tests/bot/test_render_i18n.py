@@ -529,7 +529,7 @@ def test_english_is_unchanged() -> None:
         "1. **Ann** (host)",
         "2. **Bot** (🤖 computer)",
         "",
-        "**Variants:** secret bids (R7.3), clairvoyance (R7.4)",
+        "**Variants:** secret bids, clairvoyance",
         "**Timer:** 2 minutes per turn",
         "",
         "Press **Join** to take a seat. The host presses **Start** once 3 to 6 players are in "
@@ -553,7 +553,7 @@ def test_english_is_unchanged() -> None:
         "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
         "too few. Highest total after the last round wins.",
         "",
-        "**Variants in force:** hidden bids (R7.2), clairvoyance (R7.4)",
+        "**Variants in force:** hidden bids, clairvoyance",
         "• Hidden bids: everyone bids privately; all bids are shown together.",
         "• Clairvoyance: in round 1 you see everyone's card but your own.",
         "**Timer:** 1 minute per turn; when it runs out a computer moves for you.",
