@@ -1,0 +1,4 @@
+"""Stub: replaced by the supervised pool."""
+
+class ThinkerPool:
+    pass
