@@ -116,3 +116,128 @@ def test_workers_exit_when_their_parent_is_killed() -> None:
 def test_a_stopped_worker_exits_too_when_its_parent_is_killed() -> None:
     _, alive = kill_parent_and_wait("pool", stop_one=True)
     assert alive == [], "a stopped worker outlived its SIGKILLed parent"
+
+
+# --- deadlines: a stopped worker -------------------------------------------------------------
+
+
+async def test_a_stopped_worker_makes_the_decision_fall_back_and_is_replaced(
+    pool: ThinkerPool, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen, following = small_views(3)[2:4]
+    (stuck,) = await pool.start()
+    os.kill(stuck, signal.SIGSTOP)
+    with caplog.at_level(logging.WARNING, logger="wizard.service.workers"):
+        action = await pool.decide("normal", 5, seen, context="game 9 seat 1", deadline=0.3)
+    assert action in seen.legal
+    assert action == decide(pool.fallback_level, 5, seen)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "game 9 seat 1" in warnings[0], warnings
+    assert stuck not in pool.pids
+    assert await wait_gone_async([stuck]) == [], "the stopped worker was not killed"
+    (fresh,) = await pool.start()
+    assert fresh != stuck
+    assert await pool.decide("normal", 6, following) == decide("normal", 6, following)
+
+
+async def test_one_stopped_worker_does_not_hold_up_another_decision() -> None:
+    pool = ThinkerPool(2, deadline=LONG)
+    try:
+        pids = await pool.start()
+        assert len(pids) == 2
+        os.kill(pids[0], signal.SIGSTOP)
+        views = small_views(4)[:2]
+        tasks = [asyncio.create_task(pool.decide("normal", 11, v)) for v in views]
+        # Each takes an idle worker: one the stopped one, one the healthy one. The healthy
+        # one answers while the other decision is still waiting on the stopped worker.
+        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        assert len(done) == 1 and len(pending) == 1
+        finished = tasks.index(done.pop())
+        assert tasks[finished].result() == decide("normal", 11, views[finished])
+        assert pool.busy == 1
+    finally:
+        await pool.close()  # the pending decision falls back now
+    waiting = tasks[1 - finished]
+    assert await waiting == decide(pool.fallback_level, 11, views[1 - finished])
+    assert await wait_gone_async(list(pids)) == []
+
+
+async def test_decisions_wait_for_a_busy_worker_within_their_deadline() -> None:
+    pool = ThinkerPool(1, deadline=LONG)
+    try:
+        (stuck,) = await pool.start()
+        os.kill(stuck, signal.SIGSTOP)
+        views = small_views(5)[:2]
+        held = asyncio.create_task(pool.decide("normal", 1, views[0]))
+        while pool.busy == 0:
+            await asyncio.sleep(0.01)
+        # The only worker holds a decision: this one waits for it, and falls back at its
+        # own deadline without touching the stuck worker's.
+        waited = await pool.decide("normal", 2, views[1], deadline=0.3)
+        assert waited == decide(pool.fallback_level, 2, views[1])
+        assert pool.pids == (stuck,) and not held.done()
+    finally:
+        await pool.close()
+    assert await held == decide(pool.fallback_level, 1, views[0])
+
+
+# --- crashes and closing -----------------------------------------------------------------------
+
+
+async def test_a_killed_worker_is_replaced(pool: ThinkerPool) -> None:
+    seen = small_views(6)[3]
+    (first,) = await pool.start()
+    os.kill(first, signal.SIGKILL)
+    assert await wait_gone_async([first]) == []
+    while first in pool.pids:  # the pool notices the end of its pipe
+        await asyncio.sleep(0.01)
+    (second,) = await pool.start()
+    assert second != first
+    assert await pool.decide("normal", 3, seen) == decide("normal", 3, seen)
+
+
+async def test_a_worker_killed_mid_decision_makes_it_fall_back_at_once(
+    pool: ThinkerPool, caplog: pytest.LogCaptureFixture
+) -> None:
+    seen = small_views(7)[1]
+    (pid,) = await pool.start()
+    os.kill(pid, signal.SIGSTOP)  # holds the request unanswered until it is killed
+    with caplog.at_level(logging.WARNING, logger="wizard.service.workers"):
+        pending = asyncio.create_task(pool.decide("normal", 4, seen, context="game 3"))
+        while pool.busy == 0:
+            await asyncio.sleep(0.01)
+        os.kill(pid, signal.SIGKILL)
+        # The deadline is LONG: only the worker's death can end this decision soon.
+        assert await pending == decide(pool.fallback_level, 4, seen)
+    (message,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "game 3" in message and "exited" in message
+    (replacement,) = await pool.start()
+    assert replacement != pid
+
+
+async def test_close_stops_every_worker_and_is_idempotent() -> None:
+    pool = ThinkerPool(2, deadline=LONG)
+    pids = await pool.start()
+    assert len(pids) == 2
+    os.kill(pids[1], signal.SIGSTOP)  # a stopped worker ignores SIGTERM: close kills it
+    seen = small_views(8)[0]
+    assert await pool.decide("normal", 9, seen) == decide("normal", 9, seen)
+    await pool.close()
+    await pool.close()
+    assert pool.pids == ()
+    assert not [p for p in multiprocessing.active_children() if p.pid in pids]
+    assert await wait_gone_async(list(pids)) == []
+    assert await pool.decide("normal", 9, seen) == decide(pool.fallback_level, 9, seen)
+
+
+async def test_answers_match_in_process_decisions(pool: ThinkerPool) -> None:
+    views = small_views(9, rounds=2)
+    answers = [await pool.decide("normal", k, v) for k, v in enumerate(views)]
+    assert answers == [decide("normal", k, v) for k, v in enumerate(views)]
+
+
+async def test_bad_requests_are_refused_before_any_worker_starts(pool: ThinkerPool) -> None:
+    seen = small_views(10)[0]
+    with pytest.raises(ValueError, match="level"):
+        await pool.decide("genius", 1, seen)
+    assert pool.pids == ()
