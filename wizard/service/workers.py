@@ -221,7 +221,7 @@ class ThinkerPool:
         due = asyncio.get_running_loop().time() + budget
         worker = await self._acquire(due, budget)
         outcome = (
-            await self._ask(worker, level, seed, view, due)
+            await self._ask(worker, level, seed, view, due=due, budget=budget)
             if isinstance(worker, _Worker)
             else worker
         )
@@ -270,7 +270,7 @@ class ThinkerPool:
                 )
 
     async def _ask(
-        self, worker: _Worker, level: str, seed: int, view: PlayerView, due: float
+        self, worker: _Worker, level: str, seed: int, view: PlayerView, *, due: float, budget: float
     ) -> Action | _Fallback:
         """Send one decision to ``worker`` and wait for its answer or its fallback."""
         loop = asyncio.get_running_loop()
@@ -283,7 +283,7 @@ class ThinkerPool:
         except (OSError, ValueError) as e:
             self._lose(worker, f"the worker process could not be reached ({e})")
         else:
-            job.timer = loop.call_at(due, self._expire, worker, job)
+            job.timer = loop.call_at(due, self._expire, worker, job, budget)
         return await job.answer
 
     async def _wait_for_change(self, due: float | None) -> bool:
@@ -357,6 +357,9 @@ class ThinkerPool:
         except (EOFError, OSError):
             self._lose(worker, "the worker process exited")
             return
+        except Exception as e:  # an unreadable answer: that worker cannot be trusted
+            self._lose(worker, f"the worker sent an unreadable message ({e!r})")
+            return
         if message[0] == "ready":
             worker.ready = True
             if worker.start_timer is not None:
@@ -374,10 +377,11 @@ class ThinkerPool:
             job.answer.set_result(payload if ok else _Fallback(f"the worker failed: {payload}"))
         self._wake()
 
-    def _expire(self, worker: _Worker, job: _Job) -> None:
+    def _expire(self, worker: _Worker, job: _Job, budget: float) -> None:
         """A decision's deadline: if its worker still holds it, kill and replace the worker."""
         if worker.job is job:
-            self._lose(worker, f"no answer within the deadline; worker {worker.process.pid} killed")
+            pid = worker.process.pid
+            self._lose(worker, f"no answer within {budget:g} s; worker {pid} killed and replaced")
 
     def _check_started(self, worker: _Worker) -> None:
         if not worker.ready:
