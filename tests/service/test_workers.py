@@ -245,3 +245,18 @@ async def test_bad_requests_are_refused_before_any_worker_starts(pool: ThinkerPo
     with pytest.raises(ValueError, match="level"):
         await pool.decide("genius", 1, seen)
     assert pool.pids == ()
+
+
+async def test_a_cancelled_decision_leaves_its_worker_to_serve_the_next(pool: ThinkerPool) -> None:
+    first, second = small_views(11)[:2]
+    (pid,) = await pool.start()
+    os.kill(pid, signal.SIGSTOP)
+    task = asyncio.create_task(pool.decide("normal", 1, first))
+    while pool.busy == 0:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    os.kill(pid, signal.SIGCONT)  # it answers the cancelled decision, then is free again
+    assert await pool.decide("normal", 2, second) == decide("normal", 2, second)
+    assert pool.pids == (pid,)
