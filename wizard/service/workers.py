@@ -13,7 +13,9 @@ forking a process with threads can deadlock the child) with its own pipe, superv
 - decisions go to idle workers only, so a hung worker never delays another game's
   decision by more than that decision's own deadline.
 
-Use one pool from one event loop (POSIX: it waits on the pipes with ``add_reader``)::
+Use one pool from one event loop, on the thread that runs the service (POSIX: it waits on
+the pipes with ``add_reader``; Linux ties ``PR_SET_PDEATHSIG`` to the thread that started a
+worker, so workers are started on the loop's thread, never from a short-lived one)::
 
     pool = ThinkerPool(2, deadline=2.0)
     action = await pool.decide("hard", seed, view, context=f"game {game_id} seat {seat}")
