@@ -4,6 +4,7 @@ has a deadline after which the heuristic decides and the stuck worker is replace
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -18,6 +19,7 @@ import pytest
 
 from wizard.ai import decide
 from wizard.rules import apply, deal_next_round, legal_actions, new_game, to_act
+from wizard.service import workers
 from wizard.service.workers import ThinkerPool
 from wizard.state import Phase
 from wizard.view import PlayerView, view
@@ -260,3 +262,40 @@ async def test_a_cancelled_decision_leaves_its_worker_to_serve_the_next(pool: Th
     os.kill(pid, signal.SIGCONT)  # it answers the cancelled decision, then is free again
     assert await pool.decide("normal", 2, second) == decide("normal", 2, second)
     assert pool.pids == (pid,)
+
+
+async def test_a_failing_computer_player_falls_back(caplog: pytest.LogCaptureFixture) -> None:
+    seen = small_views(12)[0]
+    broken = dataclasses.replace(seen, hands=tuple(None for _ in seen.hands))
+    pool = ThinkerPool(1, deadline=LONG, fallback_level="random")
+    try:
+        with caplog.at_level(logging.WARNING, logger="wizard.service.workers"):
+            action = await pool.decide("normal", 1, broken, context="game 4")
+        assert action == decide("random", 1, broken)
+        (message,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert "game 4" in message and "Error" in message
+        assert await pool.decide("normal", 2, seen) == decide("normal", 2, seen)  # still works
+    finally:
+        await pool.close()
+
+
+async def test_workers_that_die_while_starting_are_not_restarted_at_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.service import workers_child
+
+    monkeypatch.setattr(workers, "_serve", workers_child.exit_at_once)
+    seen = small_views(13)[0]
+    pool = ThinkerPool(1, deadline=LONG)
+    try:
+        with caplog.at_level(logging.WARNING, logger="wizard.service.workers"):
+            # The deadline is LONG: only the worker's death ends these decisions soon.
+            assert await pool.decide("normal", 1, seen) == decide("easy", 1, seen)
+            assert pool.pids == ()  # backing off: no new worker for this decision
+            assert await pool.decide("normal", 1, seen) == decide("easy", 1, seen)
+        messages = [r.getMessage() for r in caplog.records]
+        assert any("failed while starting" in m for m in messages), messages
+        assert any("no worker process is running" in m for m in messages), messages
+    finally:
+        await pool.close()
+    assert not multiprocessing.active_children()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -57,3 +58,8 @@ if __name__ == "__main__":
         with_executor()
     else:
         asyncio.run(with_pool())
+
+
+def exit_at_once(*_args: object) -> None:
+    """A worker main that dies while starting (the start-up failure tests use it)."""
+    os._exit(3)
