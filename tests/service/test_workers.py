@@ -60,6 +60,20 @@ def gone(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
+def children_of(parent: int) -> list[int]:
+    """The pids of the live processes whose parent is ``parent``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # exited meanwhile
+            if int(fields[1]) == parent and fields[0] not in ("Z", "X"):
+                out.append(int(entry.name))
+    return sorted(out)
+
+
 def wait_gone(pids: list[int]) -> list[int]:
     """Poll until every pid is gone or ``BOUND`` passed; the pids still alive."""
     end = time.monotonic() + BOUND
@@ -89,7 +103,7 @@ async def pool() -> AsyncIterator[ThinkerPool]:
 
 
 def kill_parent_and_wait(mode: str, *, stop_one: bool) -> tuple[list[int], list[int]]:
-    """Start a parent of workers, SIGKILL it; the worker pids, and those still alive."""
+    """Start a parent of workers, SIGKILL it; its children's pids, and those still alive."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     parent = subprocess.Popen(
         [sys.executable, str(CHILD), mode], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
@@ -98,10 +112,14 @@ def kill_parent_and_wait(mode: str, *, stop_one: bool) -> tuple[list[int], list[
         assert parent.stdout is not None
         line = parent.stdout.readline()
         assert line.startswith("PIDS "), line
-        pids = [int(p) for p in line.split()[1:]]
-        assert len(pids) == 2
+        workers = [int(p) for p in line.split()[1:]]
+        assert len(workers) == 2
+        # Every child: the workers, and multiprocessing's resource tracker, which exits
+        # once the last holder of its pipe (the parent and each worker) is gone.
+        pids = children_of(parent.pid)
+        assert set(workers) <= set(pids)
         if stop_one:
-            os.kill(pids[0], signal.SIGSTOP)  # a stopped worker can watch nothing itself
+            os.kill(workers[0], signal.SIGSTOP)  # a stopped worker can watch nothing itself
         parent.kill()
         parent.wait()
         alive = wait_gone(pids)
