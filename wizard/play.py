@@ -19,6 +19,7 @@ from typing import TextIO
 from wizard.ai import LEVELS, ComputerPlayer, make_player
 from wizard.cards import CARDS, SUIT_OF, SUITS, Card, Suit, Theme, card_label, suit_label
 from wizard.errors import IllegalActionError, OptionsError
+from wizard.names import clean_name
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.record import dumps
 from wizard.rules import apply, deal_next_round, legal_actions, to_act, trick_winner, winners
@@ -501,7 +502,8 @@ def run(args: argparse.Namespace, term: Terminal | None = None) -> int:
         term.say(f"That combination cannot be played: {e.message}.")
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    state, finished = play_game(term, players, level, options, seed=seed, name=args.name)
+    name = clean_name(args.name)  # shown on every line of the table
+    state, finished = play_game(term, players, level, options, seed=seed, name=name)
     if not finished:
         term.say("Game stopped.")
     term.say("")
