@@ -740,9 +740,10 @@ class Surfaces:
                 on_table=bids_on_table(info.table),
             ),
             view=table_view(info.id, info.version, t=t),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in waiting]
-            ),
+            # The text mentions exactly the waiting players, so allowing user mentions pings
+            # them and nobody else. (A list of users would be sent as integer ids, which
+            # Discord's published request schema does not allow: it says strings.)
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         if message is None:
             return

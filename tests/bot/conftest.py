@@ -99,13 +99,6 @@ def discord_requests_follow_the_contract(
     yield envs
     if discord_contract is None or request.node.get_closest_marker(INVALID_REST):
         return
-    if os.environ.get("UX_DUMP"):
-        import pickle
-
-        with open(os.environ["UX_DUMP"], "ab") as f:
-            for env in envs:
-                for r in env.http_requests:
-                    pickle.dump((r.method, r.path, r.params, r.json), f)
     problems = [p for env in envs for p in discord_contract.check(env.http_requests)]
     if problems:
         shown = "\n  ".join(dict.fromkeys(problems))  # each distinct problem once

@@ -468,20 +468,30 @@ def query_values(value: Any) -> list[Any]:
     return values
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _where(error: Any) -> str:
+    return "body" + "".join(
+        f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path
+    )
+
+
+def _said(error: Any) -> str:
+    """jsonschema's message with the instance shortened, and the rule it broke."""
+    message = str(error.message).replace(repr(error.instance), _short(error.instance))
+    rule = f"{error.validator} {_short(error.validator_value, 40)}"
+    return f"{message} ({rule})"
+
+
 def describe_error(error: Any) -> str:
-    """One line for a validation error: where in the body, and what is wrong."""
-    where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-    message = str(error.message)
-    if len(message) > 300:
-        message = message[:300] + "…"
-    best = getattr(error, "context", None)
-    if best:
+    """One line for a validation error: where in the body, what is wrong, which rule."""
+    if error.context:
         # For oneOf/anyOf, the deepest reason of the closest branch says the most.
         from jsonschema.exceptions import best_match
 
-        deepest = best_match(best)
-        inner = "".join(
-            f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in deepest.absolute_path
-        )
-        return f"body{inner or where}: {str(deepest.message)[:300]}"
-    return f"body{where}: {message}"
+        deepest = best_match(error.context)
+        return f"{_where(deepest)}: {_said(deepest)}"
+    return f"{_where(error)}: {_said(error)}"
