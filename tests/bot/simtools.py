@@ -4,7 +4,9 @@
   (``env.http_requests``), so that the REST tests and the benchmark count the same things
   under the same names;
 * :class:`VirtualTimers`: a clock for the bot whose timers fire only when the test moves
-  SimCord's virtual clock.
+  SimCord's virtual clock;
+* :class:`DiscordContract`: Discord's OpenAPI description of its HTTP API, which every
+  request in SimCord's log must follow (checked after each bot test, see ``conftest.py``).
 
 They live with the tests because they are about SimCord, which only the tests and the
 benchmark use; the benchmark imports this module from the repository root.
@@ -172,7 +174,7 @@ class DiscordContract:
         from referencing import Registry, Resource
         from referencing.jsonschema import DRAFT202012
 
-        mark_branch_types(spec, spec)
+        mark_quick_tests(spec, spec)
         self._validator_class = validators.extend(
             Draft202012Validator,
             {
@@ -286,7 +288,7 @@ class DiscordContract:
         return found
 
 
-BRANCH_TYPES = "x-wizard-quick-tests"
+QUICK_TESTS = "x-wizard-quick-tests"
 """Added to a schema with ``oneOf``/``anyOf``: a quick test of each branch."""
 
 
@@ -344,7 +346,7 @@ def _may_accept(test: tuple[str, Any] | None, instance: Any) -> bool:
     return "type" not in instance or any(_same(instance["type"], v) for v in value)
 
 
-def mark_branch_types(spec: dict[str, Any], node: Any) -> None:
+def mark_quick_tests(spec: dict[str, Any], node: Any) -> None:
     """Note, beside every ``oneOf``/``anyOf``, a quick test of each branch.
 
     Discord's unions (message components, interaction responses) are told apart by their
@@ -355,24 +357,24 @@ def mark_branch_types(spec: dict[str, Any], node: Any) -> None:
     """
     if isinstance(node, list):
         for item in node:
-            mark_branch_types(spec, item)
+            mark_quick_tests(spec, item)
         return
     if not isinstance(node, dict):
         return
     for keyword in ("oneOf", "anyOf"):
         branches = node.get(keyword)
         if isinstance(branches, list):
-            node.setdefault(BRANCH_TYPES, {})[keyword] = [
+            node.setdefault(QUICK_TESTS, {})[keyword] = [
                 _quick_test(_resolve(spec, b)) for b in branches
             ]
     for key, value in list(node.items()):
-        if key != BRANCH_TYPES:
-            mark_branch_types(spec, value)
+        if key != QUICK_TESTS:
+            mark_quick_tests(spec, value)
 
 
 def _fitting(keyword: str, branches: list[Any], instance: Any, schema: Any) -> list[int]:
     """Indexes of the branches that are not rejected at a glance (see :func:`_quick_test`)."""
-    tests = schema.get(BRANCH_TYPES, {}).get(keyword) if isinstance(schema, dict) else None
+    tests = schema.get(QUICK_TESTS, {}).get(keyword) if isinstance(schema, dict) else None
     if not tests:
         return list(range(len(branches)))
     return [i for i, test in enumerate(tests) if _may_accept(test, instance)]
