@@ -85,8 +85,9 @@ def discord_requests_follow_the_contract(
     discord_contract: DiscordContract | None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[list[simcord.Env]]:
-    """Every REST request the bot made in the test, whatever started its SimCord, is valid
-    by Discord's own description of its API (checked once the test is over)."""
+    """Every REST request the bot made in the test, whatever started its SimCord
+    (``simcord.run``, or an ``Env`` started by hand), is valid by Discord's own description
+    of its API (checked once the test is over)."""
     envs: list[simcord.Env] = []
 
     class Recorded(simcord.run):
@@ -95,7 +96,13 @@ def discord_requests_follow_the_contract(
             envs.append(env)
             return env
 
+    class RecordedEnv(simcord.Env):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            envs.append(self)
+
     monkeypatch.setattr(simcord, "run", Recorded)
+    monkeypatch.setattr(simcord, "Env", RecordedEnv)  # a test that starts an Env itself
     yield envs
     if discord_contract is None or request.node.get_closest_marker(INVALID_REST):
         return
