@@ -334,27 +334,30 @@ def _drain(lines: queue.Queue[str]) -> list[str]:
         found.append(line)
 
 
-async def _keep_polling(url: str) -> None:
-    """What an open browser tab does between clicks: read the page's state, again and again."""
+async def _keep_polling(url: str, polling: asyncio.Event) -> None:
+    """What an open browser tab does between clicks: read the page's state, again and again.
+    ``polling`` is set once the page has answered."""
     async with aiohttp.ClientSession() as session:
         page = Page(session, url)
         await page.open()
         while True:
             with contextlib.suppress(aiohttp.ClientError):
                 await page.state()
+                polling.set()
             await asyncio.sleep(0.25)
 
 
 async def _play_then_interrupt(url: str, demo: Demo) -> float:
     """Play in the page, then Ctrl-C while the page is still open and polling."""
     await _play_in_the_browser(url)
-    polling = asyncio.create_task(_keep_polling(url))
-    await asyncio.sleep(0)
+    polling = asyncio.Event()
+    tab = asyncio.create_task(_keep_polling(url, polling))
     try:
+        await asyncio.wait_for(polling.wait(), START_SECONDS)
         return await asyncio.to_thread(demo.interrupt)
     finally:
-        polling.cancel()
-        await asyncio.gather(polling, return_exceptions=True)
+        tab.cancel()
+        await asyncio.gather(tab, return_exceptions=True)
 
 
 def test_demo_serves_the_real_bot_on_loopback_and_stops_on_ctrl_c(tmp_path: Path) -> None:
