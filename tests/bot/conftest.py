@@ -89,20 +89,15 @@ def discord_requests_follow_the_contract(
     (``simcord.run``, or an ``Env`` started by hand), is valid by Discord's own description
     of its API (checked once the test is over)."""
     envs: list[simcord.Env] = []
+    start = simcord.Env.start
 
-    class Recorded(simcord.run):
-        async def __aenter__(self) -> simcord.Env:
-            env = await super().__aenter__()
+    async def recorded_start(env: simcord.Env, *args: Any, **kwargs: Any) -> Any:
+        if not any(env is seen for seen in envs):
             envs.append(env)
-            return env
+        return await start(env, *args, **kwargs)
 
-    class RecordedEnv(simcord.Env):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            envs.append(self)
-
-    monkeypatch.setattr(simcord, "run", Recorded)
-    monkeypatch.setattr(simcord, "Env", RecordedEnv)  # a test that starts an Env itself
+    # Every SimCord starts its Env: through simcord.run, or by hand in a test.
+    monkeypatch.setattr(simcord.Env, "start", recorded_start)
     yield envs
     if discord_contract is None or request.node.get_closest_marker(INVALID_REST):
         return
