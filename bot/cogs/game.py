@@ -38,7 +38,7 @@ from bot.render import (
     suit_text,
 )
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import lobby_view
+from bot.ui.views import lobby_view_of
 from wizard.cards import Theme
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
@@ -529,7 +529,7 @@ class GameCog(commands.Cog):
     async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
         """The lobby message of ``info`` (embed and buttons), in the server's language."""
         t, _ = await public_look(self.service, info.guild_id)
-        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view(info.id, info.version, t=t)}
+        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
 
     async def _lobby_here(
         self, interaction: discord.Interaction[Any], info: GameInfo, note: str | None

@@ -59,7 +59,7 @@ from bot.render import (
     table_embed,
 )
 from bot.ui.custom_ids import Verb
-from bot.ui.views import hand_view, table_view, take_back_view
+from bot.ui.views import hand_view, lobby_view_of, table_view, take_back_view
 from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS, Bidding
 from wizard.service import (
@@ -504,7 +504,8 @@ class Surfaces:
         # Clicks redraw the lobby in their own responses; this covers what no click answers
         # (a kick by command), so it is never skipped as "already shown".
         t, _ = await public_look(self.service, info.guild_id)
-        await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info, t=t))
+        lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
+        await self._edit(surface, surface.lobby_id, **lobby)
 
     async def _table(self, surface: Surface, info: GameInfo) -> bool:
         """Edit the table (or post it if it has none, or if it was deleted); True if done or
@@ -739,9 +740,10 @@ class Surfaces:
                 on_table=bids_on_table(info.table),
             ),
             view=table_view(info.id, info.version, t=t),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in waiting]
-            ),
+            # The text mentions exactly the waiting players, so allowing user mentions pings
+            # them and nobody else. (A list of users would be sent as integer ids, which
+            # Discord's published request schema does not allow: it says strings.)
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         if message is None:
             return
