@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import simcord
 
+from bot.cogs import GameConfig
 from bot.i18n import texts
 from bot.render import HAND_REPLACED
 from tests.bot.conftest import (
@@ -232,4 +233,34 @@ async def test_a_double_click_on_a_card_shows_the_hand_as_it_is(tmp_path: Path) 
         after = await sim.service.get_game(info.id)
         assert after.version == now.version + 1
         assert not enabled_moves(sim.message(hand.id))
+        assert not sim.env.errors
+
+
+async def test_with_edit_pacing_the_bidders_hand_catches_up_within_the_interval(
+    tmp_path: Path,
+) -> None:
+    """With edit pacing (the default 0.75 s), an open bid turn is a text change of the hand:
+    a hand edited less than an interval ago is redrawn at the end of the interval, never
+    left behind."""
+    seeds = iter(range(1, 100))
+    config = GameConfig(ping_delay=None, seeds=lambda: next(seeds))
+    async with simulation(tmp_path, members=3, config=config, virtual_timers=True) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        [first] = await sim.to_act(info.id)
+        await sim.bid_on_table(first, info, random.Random(1).choice)
+        [second] = await sim.to_act(info.id)
+        await sim.cog.surfaces.idle()
+        # Every hand was drawn at this same virtual instant: the redraw waits for the interval
+        # (the table, whose buttons changed, is edited at once by the click's answer).
+        held = sim.hand(second)
+        assert held is not None and YOUR_BID_ON_TABLE not in held.content
+        await sim.env.advance_time(config.edit_interval + 0.01)
+        await sim.cog.surfaces.idle()
+        for member in sim.members:
+            await check_hand_agrees(sim, member, info.id)
+        second_hand = sim.hand(second)
+        assert second_hand is not None and YOUR_BID_ON_TABLE in second_hand.content
         assert not sim.env.errors
