@@ -113,9 +113,9 @@ class GameCog(commands.Cog):
         self._done: OrderedDict[tuple[int, int], tuple[str, str | None]] = OrderedDict()
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
-        self._in_flight: dict[tuple[int, int], tuple[str, asyncio.Event]] = {}
-        """(game, user) → the custom id of the user's move being made, set once it is done or
-        refused: a second click of it waits for the first before it is answered."""
+        self._in_flight: dict[tuple[int, int, str], asyncio.Event] = {}
+        """(game, user, custom id) of a move being made → set once it is done or refused: a
+        second click of it waits for the first before it is answered."""
 
     async def cog_load(self) -> None:
         """Receive the service's background updates (replacing an earlier cog's listener)."""
@@ -355,13 +355,12 @@ class GameCog(commands.Cog):
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         move = _move_of(cid)
         user = interaction.user.id
-        key = (cid.game, user)
+        key = (cid.game, user, cid.format())
         # A second click of the same button while this one is under way (a double click)
         # waits for it, then is answered like it (see ``_click_done``).
-        ours = self._in_flight.get(key)
         flight = None
-        if ours is None or ours[0] != cid.format() or ours[1].is_set():
-            flight = self._in_flight[key] = (cid.format(), asyncio.Event())
+        if key not in self._in_flight:
+            flight = self._in_flight[key] = asyncio.Event()
         try:
             update = await self._timely(
                 interaction,
@@ -378,9 +377,8 @@ class GameCog(commands.Cog):
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         finally:
             if flight is not None:
-                flight[1].set()
-                if self._in_flight.get(key) is flight:
-                    del self._in_flight[key]
+                flight.set()
+                del self._in_flight[key]
 
     async def _remember_done(
         self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
@@ -456,11 +454,10 @@ class GameCog(commands.Cog):
     ) -> tuple[str, str | None] | None:
         """The user's last applied click in the game and its note, once a click of ``cid``
         still under way (the first of a double click) is done."""
-        key = (cid.game, interaction.user.id)
-        flight = self._in_flight.get(key)
-        if flight is not None and flight[0] == cid.format():
-            await flight[1].wait()
-        return self._done.get(key)
+        flight = self._in_flight.get((cid.game, interaction.user.id, cid.format()))
+        if flight is not None:
+            await flight.wait()
+        return self._done.get((cid.game, interaction.user.id))
 
     async def _hand_refused(
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
