@@ -107,6 +107,9 @@ HAND_EXPIRY_NOTE: Final = N_(
     "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
 )
 
+HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
+"""What an older hand says once its player opened a newer one (it keeps no buttons)."""
+
 # ---------------------------------------------------------------- variants
 
 VARIANT_NAMES: Final[dict[str, str]] = {
@@ -970,6 +973,12 @@ def hand_message(
     return "\n".join(lines)
 
 
+def replaced_hand_message(*, t: Texts) -> str:
+    """What an older private hand shows once a newer one is open: no cards, so that it can
+    never show a card already played."""
+    return "🗂️ " + t(HAND_REPLACED)
+
+
 def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
 
@@ -984,6 +993,7 @@ __all__ = [
     "CANCEL_LABEL",
     "CANCEL_REASONS",
     "HAND_EXPIRY_NOTE",
+    "HAND_REPLACED",
     "JESTER_EMOJI",
     "JOIN_LABEL",
     "LEAVE_LABEL",
@@ -1011,6 +1021,7 @@ __all__ = [
     "ping_text",
     "playable_cards",
     "public_table",
+    "replaced_hand_message",
     "round_end_embed",
     "round_summary_embed",
     "rules_text",

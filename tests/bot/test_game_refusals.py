@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE
+from bot.render import HAND_REPLACED
 from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
 from tests.bot.i18n_support import user_locales
 from wizard.cards import Card
@@ -180,20 +181,25 @@ async def test_stale_button_and_double_click(tmp_path: Path) -> None:
         one, other = [b["custom_id"] for b in buttons(new) if verb_of(b) == "play"]
         version = (await sim.service.get_game(info.id)).version
 
-        results = await clicks_at_once(sim, [(first, new.id, one), (first, new.id, one)])
+        # The older hand was retired when the newer one opened (issue 12): nothing to click.
+        retired = sim.message(old.id)
+        assert HAND_REPLACED in retired.content and buttons(retired) == []
+
+        # A double click and, sent with it, the other card (drawn for the same moment).
+        clicks = [(first, new.id, one), (first, new.id, one), (first, new.id, other)]
+        results = await clicks_at_once(sim, clicks)
         assert all(r.acknowledged for r in results)
         answers = [a.splitlines()[0] for a in callback_bodies(sim, results)]
         # Both are answered as the click that counted: the second found it done.
-        assert answers[0].startswith("✅ You played ") and answers == [answers[0]] * 2
+        assert answers[0].startswith("✅ You played ") and answers[:2] == [answers[0]] * 2
         after = await sim.service.get_game(info.id)
         assert after.version == version + 1  # one card, not two
         assert after.table is not None and len(after.table.trick) == 1
 
-        stale = await first.click(old, custom_id=other)
-        text = private(stale)
+        text = callback_bodies(sim, results)[2]
         assert text.startswith(STALE)
         assert "Waiting for" in text  # the current hand, which has nothing to click now
-        assert not [b for b in buttons(stale.response) if not b.get("disabled")]
+        assert not [b for b in buttons(sim.message(new.id)) if not b.get("disabled")]
         assert (await sim.service.get_game(info.id)).version == version + 1
         assert not sim.env.errors
 
@@ -216,13 +222,17 @@ async def test_simultaneous_hidden_bids_all_count(tmp_path: Path) -> None:
 
 
 async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
-    async with simulation(tmp_path, members=3) as sim:
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
         ann, bob, cy = sim.members
         # Hidden bids: the bid buttons are in the hands (open ones are on the table).
         info = await sim.lobby(ann, [bob, cy], bidding="hidden")
         first, *_ = await bidding_order(sim, info.id)
         old = await sim.open_hand(first)
         live = await sim.open_hand(first)
+        # The older hand is retired; a late click is one sent before the cancellation
+        # reached the hand (here: the same button, posted by the test).
+        assert HAND_REPLACED in sim.message(old.id).content
+        zero = next(b["custom_id"] for b in buttons(live) if b["label"] == "0")
         refused = private(await bob.slash(sim.channel, "wizard cancel"))
         assert refused.startswith("🚫 Only the host")
         manager = sim.add_manager("mod")
@@ -235,8 +245,7 @@ async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
         refreshed = sim.message(live.id)
         assert "🛑 This game was cancelled." in refreshed.content
         assert buttons(refreshed) == []
-        zero = next(b["custom_id"] for b in buttons(old) if b["label"] == "0")
-        late = await first.click(old, custom_id=zero)
+        late = await first.click(await post_buttons(sim, first, zero), custom_id=zero)
         text = private(late)
         assert "🛑 This game was cancelled." in text
         assert buttons(late.response) == []

@@ -38,6 +38,7 @@ from bot.render import (
     hand_message,
     lobby_embed,
     ping_text,
+    replaced_hand_message,
     round_end_embed,
     round_summary_embed,
     rules_text,
@@ -195,6 +196,7 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     # Nobody left to wait for while it is not one's turn (a moment between two updates).
     waiting = dataclasses.replace(view(state, 0), to_act=())
     yield "hand, nobody to act", hand_message(waiting, t=t)
+    yield "hand, replaced by a newer one", replaced_hand_message(t=t)
     yield from _lobby_and_rules(t)
 
 
