@@ -15,8 +15,10 @@ and card codes are the same in every language.
 Cards read at a glance: a colour square per suit in the classic theme (🟦 B, 🟥 R, 🟩 G,
 🟨 Y), a Wizard 🧙 and a Jester 🃏; the standard-deck theme of R1.5 uses
 ``wizard.cards.card_label`` with emoji suits (red hearts and diamonds, black spades and clubs).
-A card's code (``B7``, ``Z``, ``N``; ``8♥``, ``W``, ``JE``) is the rules' notation (R1.4,
-R1.5), the same on the buttons, in the custom ids and in every language.
+A suit card's code (``B7``; ``8♥``) is the rules' notation (R1.4, R1.5), the same in every
+language; Wizards and Jesters are shown by their emoji and their name in the reader's language
+(``🧙Wizard``, ``🃏Narr``), never by the rules' initials (``Z``, ``N``, ``W``, ``JE``), which
+only the custom ids carry.
 """
 
 from __future__ import annotations
@@ -146,14 +148,33 @@ def card_emoji(card: Card, theme: Theme = Theme.CLASSIC) -> str:
     return suit_emoji(suit, theme)
 
 
-def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
-    """``card`` as one short token: ``🟦B7``, ``🧙Z``, ``🃏N``; ``8♥️``, ``🧙W``, ``🃏JE``.
+def card_name(card: Card, *, t: Texts) -> str | None:
+    """The word for a Wizard or a Jester in ``t``'s language (``None`` for a suit card):
+    players read words, not the rules' initials ``Z`` and ``N`` (German) or ``W`` and ``JE``."""
+    if card.is_wizard:
+        # Translators: the card (not the game), as it is named on buttons and tables.
+        return t.context("card", "Wizard")
+    if card.is_jester:
+        # Translators: the card, as it is named on buttons and tables.
+        return t.context("card", "Jester")
+    return None
 
-    The token holds no word: a card's code is the same in every language (R1.4, R1.5), so
-    ``t`` is taken only to keep every text function's call the same."""
-    del t  # a card code is notation, not a word
+
+def card_label_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A card's label without its emoji (hand buttons): ``B7``, ``8♥``, or the name of a
+    Wizard or a Jester in ``t``'s language, in both themes."""
+    return card_name(card, t=t) or card_label(card, theme)
+
+
+def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """``card`` as one short token: ``🟦B7``, ``8♥️``; a Wizard or a Jester by its emoji and
+    its name in ``t``'s language (``🧙Wizard``, ``🃏Jester``; ``🧙Zauberer``, ``🃏Narr``) in
+    both themes, never by the rules' initials."""
+    name = card_name(card, t=t)
+    if name is not None:
+        return card_emoji(card, theme) + name
     label = card_label(card, theme)
-    if theme is Theme.STANDARD and card.suit is not None:
+    if theme is Theme.STANDARD:
         return label + _VS16
     return card_emoji(card, theme) + label
 
@@ -616,30 +637,24 @@ def round_summary_embed(
 
 
 def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t: Texts) -> str:
-    """The scorepad as a code block: one row per round, ``bid/won total`` per player.
+    """The scorepad so far as narrow lines, one per player, best first: place, name, total
+    and, round by round, ✅ (bid made) or ❌ (missed).
 
-    Names are cut to 10 characters so that 20 rounds of 3 players or 10 rounds of 6 fit
-    an embed description.
+    No table: a table's width grows with the players and their names (6 names of 32
+    characters are wider than Discord shows a code block on a phone), while these lines wrap
+    like any text. The bids and tricks of every round are in that round's summary and on the
+    final scorepad picture.
     """
-    names = [_short(p.replace("`", "'")) for p in players]
-    cells = [
-        [f"{b}/{w} {s:+d}" for b, w, s in zip(r.bids, r.tricks, r.totals, strict=True)]
-        for r in history
-    ]
-    widths = [max([len(n), 8, *(len(row[i]) for row in cells)]) for i, n in enumerate(names)]
-    # Translators: the scorepad's first column heading: the round number (short, ~3 letters).
-    column = t("rnd").replace("`", "'")
-    width = max(3, len(column))
-    header = f"{column:<{width}} " + " ".join(
-        n.rjust(w) for n, w in zip(names, widths, strict=True)
-    )
-    lines = [header, "-" * len(header)]
-    for r, row in zip(history, cells, strict=True):
-        padded = (c.rjust(w) for c, w in zip(row, widths, strict=True))
-        lines.append(f"{r.round:>{width}} " + " ".join(padded))
     if not history:
-        lines.append(t("(no round scored yet)"))
-    return "```\n" + "\n".join(lines) + "\n```"
+        return t("(no round scored yet)")
+    names = _escape(players)
+    totals = history[-1].totals
+    lines = []
+    for place, seat in standings(totals):
+        marks = "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
+        medal = MEDALS.get(place) or t("{place}.", place=place)
+        lines.append(f"{medal} {_bold(names[seat])} · {_bold(totals[seat])} · {marks}")
+    return "\n".join(lines)
 
 
 def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
@@ -727,8 +742,9 @@ def round_end_embed(
             inline=False,
         )
     if history:
-        # In the description (4096 characters), not a field (1024): 20 rounds must fit.
-        heading = t("**Scorepad** (bid/won total)")
+        # In the description (4096 characters), not a field (1024): 6 long names must fit.
+        # Translators: the heading of the standings under a round summary.
+        heading = t("**Standings** (✅ bid made, ❌ missed, round by round)")
         embed.description = (
             f"{embed.description}\n\n{heading}\n{scorepad_text(history, players, t=t)}"
         )
@@ -974,10 +990,6 @@ def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
 
 
-def _short(name: str, width: int = 10) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
 __all__ = [
     "ADD_COMPUTER_LABEL",
     "BID_MARKS",
@@ -1000,6 +1012,8 @@ __all__ = [
     "bid_text",
     "cancelled_embed",
     "card_emoji",
+    "card_label_text",
+    "card_name",
     "card_text",
     "cards_text",
     "final_embed",

@@ -24,6 +24,7 @@ from bot.render import (
     TAKE_BACK_LABEL,
     bids_on_table,
     card_emoji,
+    card_label_text,
     legal_bids,
     must_play_hidden,
     playable_cards,
@@ -34,7 +35,7 @@ from bot.render import (
 )
 from bot.ui.buttons import button
 from bot.ui.custom_ids import CustomId, Verb
-from wizard.cards import SUITS, Theme, card_label, suit_label
+from wizard.cards import SUITS, Theme, suit_label
 from wizard.state import Phase
 from wizard.view import PlayerView, TableView, public_table
 
@@ -155,8 +156,8 @@ def hand_view(
     the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
-    Bids are numbers and cards and suits their codes (R1.4, R1.5), the same in every
-    language; ``t`` translates the one labelled button.
+    Bids are numbers and suit cards and suits their codes (R1.4, R1.5), the same in every
+    language; ``t`` names Wizards and Jesters and translates the one labelled button.
     """
     if not pv.my_turn:
         return None
@@ -198,7 +199,7 @@ def hand_view(
             playable = playable_cards(pv)
             for card in dict.fromkeys(sort_hand(hand)):
                 copies = hand.count(card)
-                label = card_label(card, theme) + (f" ×{copies}" if copies > 1 else "")
+                label = card_label_text(card, theme, t=t) + (f" ×{copies}" if copies > 1 else "")
                 view.add_item(
                     button(
                         CustomId.for_play(game, card, version),
