@@ -102,6 +102,8 @@ SHOW_HAND_LABEL: Final = N_("Show my hand")
 TAKE_BACK_LABEL: Final = N_("Take my seat back")
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
+# Translators: the button of the final standings: a new lobby like the finished game's.
+PLAY_AGAIN_LABEL: Final = N_("Play again")
 
 # Translators: “Show my hand” is the label of the table's button: translate it the same way.
 HAND_EXPIRY_NOTE: Final = N_(
@@ -825,6 +827,24 @@ def lobby_embed(
     return embed
 
 
+def invitation_text(game_id: int, previous: int, mentions: Sequence[str], *, t: Texts) -> str:
+    """The line above a "Play again" lobby: who played game ``previous`` (``mentions``,
+    each told once, by Discord) and how they take their seat again."""
+    line = t(
+        "🔁 **Game {game}:** a rematch of game {previous}, same options and computers.",
+        game=game_id,
+        previous=previous,
+    )
+    if mentions:
+        line += "\n" + t(
+            # Translators: {players} are mentions; {join} is the lobby's button.
+            "{players}: press {join} to take your seat again.",
+            players=" ".join(mentions),
+            join=_bold(t(JOIN_LABEL)),
+        )
+    return line
+
+
 CANCEL_REASONS: Final[dict[str, str]] = {
     "host": N_("The host cancelled the game."),
     "manager": N_("A server manager cancelled the game."),
@@ -999,6 +1019,7 @@ __all__ = [
     "JESTER_EMOJI",
     "JOIN_LABEL",
     "LEAVE_LABEL",
+    "PLAY_AGAIN_LABEL",
     "PLAY_UNSEEN_LABEL",
     "SHOW_HAND_LABEL",
     "STANDARD_SUIT_EMOJI",
@@ -1019,6 +1040,7 @@ __all__ = [
     "final_embed",
     "hand_message",
     "hand_text",
+    "invitation_text",
     "legal_bids",
     "lobby_embed",
     "must_play_hidden",

@@ -1,4 +1,4 @@
-"""The button sets of the lobby, the table and the hand, built from custom ids only.
+"""The button sets of the lobby, the table, the hand and the final standings, from custom ids.
 
 Every view is a :class:`WizardView` made of :mod:`bot.ui.buttons` dynamic items, so the bot
 keeps nothing in memory per message: a click (after a restart too) is parsed from its custom id.
@@ -18,6 +18,7 @@ from bot.render import (
     CANCEL_LABEL,
     JOIN_LABEL,
     LEAVE_LABEL,
+    PLAY_AGAIN_LABEL,
     PLAY_UNSEEN_LABEL,
     SHOW_HAND_LABEL,
     START_LABEL,
@@ -141,6 +142,20 @@ def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
             CustomId(game, Verb.TAKEBACK, "", version),
             label=t(TAKE_BACK_LABEL),
             emoji="🙋",
+            style=_GREEN,
+        )
+    )
+    return view
+
+
+def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """The final standings' one button: play again (a new lobby like game ``game``'s)."""
+    view = WizardView()
+    view.add_item(
+        button(
+            CustomId(game, Verb.AGAIN, "", version),
+            label=t(PLAY_AGAIN_LABEL),
+            emoji="🔁",
             style=_GREEN,
         )
     )

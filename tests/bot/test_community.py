@@ -202,7 +202,9 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         assert f"best {card.best_score}" in field(message, "Scores")
         assert f"({card.exact_bids} of {card.bids} rounds)" in field(message, "Bids")
         assert "unranked: 4 more games needed" in field(message, "Rating")
-        assert "μ" in field(message, "Rating") and "σ" in field(message, "Rating")
+        # One number, marked provisional before the server's minimum of games (issue 12).
+        assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")
+        assert "μ" not in message_text(message) and "σ" not in message_text(message)
         assert field(message, "Favourite options") == "standard rules (100% of games)"
         assert "/3" in field(message, "Recent form (newest first)")
         [attachment] = message.attachments
