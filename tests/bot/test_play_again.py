@@ -90,4 +90,4 @@ async def test_play_again_speaks_the_servers_language(tmp_path: Path) -> None:
         assert result.response is not None and not result.ephemeral
         lobby = result.response
         assert "Revanche" in lobby.content, lobby.content
-        assert "Beitreten" in lobby.content or "**" in lobby.content
+        assert "**Mitspielen**" in lobby.content and "Nochmal spielen" not in lobby.content
