@@ -653,10 +653,15 @@ def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t:
     totals = history[-1].totals
     lines = []
     for place, seat in standings(totals):
-        marks = "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
         medal = MEDALS.get(place) or t("{place}.", place=place)
+        marks = bid_marks(history, seat)
         lines.append(f"{medal} {_bold(names[seat])} · {_bold(totals[seat])} · {marks}")
     return "\n".join(lines)
+
+
+def bid_marks(history: Sequence[RoundSummary], seat: int) -> str:
+    """A seat's rounds at a glance: ✅ where its bid was made, ❌ where it was missed."""
+    return "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
 
 
 def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
@@ -714,7 +719,11 @@ def final_embed(
         players=and_list(winners, t=t) if winners else "",
     )
     embed = discord.Embed(title=title, colour=COLOUR)
-    pad = ["", scorepad_text(table.history, table.players, t=t)] if table.history else []
+    pad = []
+    if table.history:  # the text fallback of the picture: each player's rounds, made or not
+        # Translators: the heading of the final standings' rounds when no picture is shown.
+        pad = ["", t("**Rounds** (✅ bid made, ❌ missed)")]
+        pad += [f"{_bold(shown[s])} {bid_marks(table.history, s)}" for _, s in ranking]
     if scorepad_image is not None:
         embed.set_image(url=scorepad_image)
         pad = []
@@ -1030,6 +1039,7 @@ __all__ = [
     "VARIANT_NAMES",
     "WIZARD_EMOJI",
     "and_list",
+    "bid_marks",
     "bid_text",
     "cancelled_embed",
     "card_emoji",

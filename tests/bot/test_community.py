@@ -319,8 +319,8 @@ async def test_public_boards_follow_the_server_language(tmp_path: Path) -> None:
         result = await ann.slash(sim.channel, "wizard leaderboard")
         assert result.response is not None
         lines = board_lines(result.response)
-        # German numbers: a decimal comma and a dot between thousands.
-        assert "**1.228,2**" in lines[0] and "**33,5**" in lines[1], lines
+        # German numbers: a dot between thousands; a rating is one whole number (issue 12).
+        assert "**1.228**" in lines[0] and "**34**" in lines[1], lines
         # The reader's private copy (someone else's click) follows the reader's locale.
         eve = sim.add_manager("eve")
         copy = await eve.click(result.response, custom_id=f"wizb:lb:o:w:1:{ann.id}")
