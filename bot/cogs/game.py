@@ -46,6 +46,7 @@ from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.service import (
     Clock,
     GameInfo,
+    GameNotFoundError,
     GameService,
     GameStatus,
     GameStatusError,
@@ -454,13 +455,16 @@ class GameCog(commands.Cog):
         host and the people who played it mentioned, so that each joins with one click.
         Refused like ``/wizard new`` (e.g. a game is already open in the channel)."""
         old = await self.service.get_game(cid.game)
+        channel_id = interaction.channel_id
+        if old.guild_id != interaction.guild_id or channel_id is None:
+            raise GameNotFoundError(cid.game)  # another server's game: nothing of it leaks
         user = interaction.user
         seed = self.config.seeds() if self.config.seeds is not None else None
 
         async def reopen() -> GameInfo:
             info = await self.service.create_game(
                 guild_id=old.guild_id,
-                channel_id=old.channel_id,
+                channel_id=channel_id,
                 host_id=user.id,
                 host_name=user.display_name,
                 options=old.options,
