@@ -299,7 +299,9 @@ class GameCog(commands.Cog):
                 surface.open_bidding = info.options.bidding is Bidding.OPEN
                 t, theme = await public_look(self.service, info.guild_id)
                 embed, view = table_parts(info, t=t, theme=theme)
-                await self._edit_clicked(interaction, embed=embed, view=view)
+                # A "Play again" lobby's invitation is no part of the table.
+                content = "" if message.content else None
+                await self._edit_clicked(interaction, content=content, embed=embed, view=view)
                 # Not before the edit succeeded: if it failed, the sync task edits it again.
                 self.surfaces.note_table(surface, message.id, embed, view)
         finally:

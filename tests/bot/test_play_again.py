@@ -71,6 +71,8 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         assert started.acknowledged and not started.ephemeral
         running = await sim.service.get_game(new.id)
         assert running.status is GameStatus.ACTIVE
+        table = sim.message(lobby.id)  # the lobby became the table, without the invitation
+        assert table.content == "" and "round 1" in (table.embeds[0].title or "")
         assert {s.user_id for s in running.seats} == {ann.id, bob.id, None}
 
         # A game is open in the channel: a second "Play again" is refused, clearly.
