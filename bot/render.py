@@ -695,7 +695,8 @@ def final_embed(
     t: Texts,
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
-    the scorepad: as text, or the picture at ``scorepad_image`` (e.g. ``attachment://…``)."""
+    the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
+    it each player's rounds as made/missed marks (:func:`bid_marks`)."""
     shown = display_names(table, names)
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
@@ -743,7 +744,8 @@ def round_end_embed(
     t: Texts,
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
-    no longer on the table) and the scorepad so far."""
+    no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
+    wrap, so that 6 players with 32-character names fit a phone as well as a desktop."""
     embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme, t=t)
     names = _escape(players)
     if last_trick:
