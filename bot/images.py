@@ -26,7 +26,7 @@ import io
 import logging
 import math
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -252,6 +252,71 @@ def _names(players: Sequence[str], font_file: str | None, seat: str) -> list[str
     return [drawable_text(p, font_file) or seat.format(n=i + 1) for i, p in enumerate(players)]
 
 
+def distinct_names(names: Sequence[str], fit: Callable[[str], str], dots: str = "…") -> list[str]:
+    """``names`` as ``fit`` shortens them to their room, and no two alike.
+
+    Names that ``fit`` would cut to the same text (``Morgan le Fay 1`` and ``Morgan le Fay 2``
+    both ``Morga…``) keep their first letters and then jump to where they differ
+    (``Mor…y 1``, ``Mor…y 2``); equal names are told apart by their seat (``Sam #1``,
+    ``Sam #2``).
+
+    >>> distinct_names(["Morgan le Fay 1", "Morgan le Fay 2", "Sam", "Sam"], lambda n: n[:6])
+    ['Mor…1', 'Mor…2', 'Sam #3', 'Sam #4']
+    """
+    shown = [fit(n) for n in names]
+    for _ in range(len(names) + 2):  # each pass tells at least one group further apart
+        groups: dict[str, list[int]] = {}
+        for seat, text in enumerate(shown):
+            groups.setdefault(text.casefold(), []).append(seat)
+        clashes = [g for g in groups.values() if len(g) > 1]
+        if not clashes:
+            return shown
+        for group in clashes:
+            full = [names[i] for i in group]
+            if len({n.casefold() for n in full}) == 1:
+                for i in group:
+                    mark = f" #{i + 1}"
+                    shown[i] = fit(names[i] + mark)
+                    if not shown[i].endswith(mark):
+                        shown[i] = _fit_before(names[i], mark, fit, dots)
+                continue
+            common = _common_prefix([n.casefold() for n in full])
+            for i in group:
+                shown[i] = _jump(names[i], common, fit, dots)
+    # A font too wide for even that: the seat numbers tell them apart.
+    return [_fit_before(name, f" #{i + 1}", fit, dots) for i, name in enumerate(names)]
+
+
+def _common_prefix(texts: Sequence[str]) -> int:
+    """How many first characters ``texts`` share."""
+    shortest = min(texts, key=len)
+    for i, ch in enumerate(shortest):
+        if any(text[i] != ch for text in texts):
+            return i
+    return len(shortest)
+
+
+def _jump(name: str, common: int, fit: Callable[[str], str], dots: str) -> str:
+    """``name``'s first letters, then from where it differs (``common``) on, in its room."""
+    rest = name[common:]
+    for head in (3, 2, 1):
+        if head >= common:
+            continue
+        text = name[:head] + dots + rest
+        if fit(text) == text:
+            return text
+    return fit(dots + rest) if common else fit(name)
+
+
+def _fit_before(name: str, mark: str, fit: Callable[[str], str], dots: str) -> str:
+    """``name`` shortened so that ``mark`` still fits after it."""
+    for keep in range(len(name), 0, -1):
+        text = name[:keep] + (dots if keep < len(name) else "") + mark
+        if fit(text) == text:
+            return text
+    return mark.strip()
+
+
 # --------------------------------------------------------------------------- canvas
 
 
@@ -401,6 +466,8 @@ class ScorepadLayout:
     round_width: int
     trump_width: int
     player_width: float
+    legend_height: int = 0
+    """The key of full names under the totals (when a header had to shorten one)."""
 
     @property
     def rows_top(self) -> int:
@@ -448,14 +515,20 @@ class ScorepadLayout:
         left, right = self.column(seat)
         return left, self.totals_top, right, self.totals_top + self.totals_height
 
+    def legend_box(self) -> Box:
+        """The key of full names (empty when every header shows its name whole)."""
+        top = self.totals_top + self.totals_height
+        return self.margin, top, self.width - self.margin, top + self.legend_height
+
     def footer_box(self) -> Box:
         """The line naming the winners."""
-        top = self.totals_top + self.totals_height
+        top = self.totals_top + self.totals_height + self.legend_height
         return self.margin, top, self.width - self.margin, self.height - self.margin // 2
 
 
-def scorepad_layout(players: int, rounds: int) -> ScorepadLayout:
-    """The scorepad's geometry for ``players`` seats and ``rounds`` scored rounds."""
+def scorepad_layout(players: int, rounds: int, legend_rows: int = 0) -> ScorepadLayout:
+    """The scorepad's geometry for ``players`` seats and ``rounds`` scored rounds (and
+    ``legend_rows`` lines of full names under the totals)."""
     if not 1 <= players <= len(PLAYER_COLOURS):
         raise ValueError(f"a scorepad has 1 to {len(PLAYER_COLOURS)} players, not {players}")
     margin, title_height, header_height, sub_height = 20, 52, 40, 24
@@ -463,8 +536,9 @@ def scorepad_layout(players: int, rounds: int) -> ScorepadLayout:
     round_width, trump_width = 72, 64
     header_top = margin + title_height
     rows = rounds * row_height
+    legend_height = legend_rows * LEGEND_ROW + (LEGEND_PAD if legend_rows else 0)
     height = header_top + header_height + sub_height + rows + totals_height + footer_height
-    height += margin // 2
+    height += margin // 2 + legend_height
     player_width = (WIDTH - 2 * margin - round_width - trump_width) / players
     return ScorepadLayout(
         players=players,
@@ -481,7 +555,31 @@ def scorepad_layout(players: int, rounds: int) -> ScorepadLayout:
         round_width=round_width,
         trump_width=trump_width,
         player_width=player_width,
+        legend_height=legend_height,
     )
+
+
+LEGEND_ROW: Final = 26
+LEGEND_PAD: Final = 10
+LEGEND_SIZE: Final = 15
+
+
+def _legend_rows(c: _Canvas, names: Sequence[str], width: float) -> list[list[int]]:
+    """The seats of each line of the key of full names, filled left to right."""
+    rows: list[list[int]] = [[]]
+    used = 0.0
+    for seat, name in enumerate(names):
+        w = _legend_width(c, name)
+        if rows[-1] and used + w > width:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(seat)
+        used += w
+    return rows
+
+
+def _legend_width(c: _Canvas, name: str) -> float:
+    return 22 + c.text_width(name, LEGEND_SIZE) + 26
 
 
 def _check(players: Sequence[str], history: Sequence[RoundSummary]) -> None:
@@ -514,8 +612,15 @@ def scorepad_png(
     _check(players, history)
     font = None if font_file is None else str(font_file)
     labels = _drawable_labels(labels or ScorepadLabels(), font)
-    lay = scorepad_layout(len(players), len(history))
     names = _names(players, font, labels.seat)
+    # The headers' room is known before the picture's height: measure on a scratch canvas.
+    probe = _Canvas(1, 1, font)
+    room = scorepad_layout(len(players), 0).player_width - 38
+    dots = "…" if _drawable("…", font) else "..."
+    headers = distinct_names(names, lambda n: probe.fit(n, 19, room, bold=True), dots)
+    inner = WIDTH - 2 * 20 - 20
+    key = _legend_rows(probe, names, inner) if headers != names else []
+    lay = scorepad_layout(len(players), len(history), len(key))
     winners = set(final_winners(history)) if final else set()
     totals = history[-1].totals if history else (0,) * len(players)
     c = _Canvas(lay.width, lay.height, font)
@@ -540,11 +645,10 @@ def scorepad_png(
     hy = lay.header_top + lay.header_height / 2
     c.text((m + lay.round_width / 2, hy), labels.round, 17, MUTED, anchor="mm")
     c.text((m + lay.round_width + lay.trump_width / 2, hy), labels.trump, 17, MUTED, anchor="mm")
-    for seat, name in enumerate(names):
+    for seat, shown in enumerate(headers):
         left, right = lay.column(seat)
         colour = GOLD if seat in winners else TEXT
         c.marker(MARKERS[seat], left + 16, hy, 6, PLAYER_COLOURS[seat])
-        shown = c.fit(name, 19, right - left - 38, bold=True)
         c.text((left + 30, hy), shown, 19, colour, bold=True)
         sy = lay.header_top + lay.header_height + lay.sub_height / 2
         c.text(((left * 3 + right) / 4, sy), labels.bid_won, 14, MUTED, anchor="mm")
@@ -589,6 +693,17 @@ def scorepad_png(
             c.text((mid, ty), text, 21, INK, anchor="mm", bold=True)
         else:
             c.text(((left + right) / 2, ty), text, 21, TEXT, anchor="mm", bold=True)
+
+    # The key of full names, when a header is shortened: every name shows whole somewhere.
+    lb = lay.legend_box()
+    for row, seats in enumerate(key):
+        x = m + 10.0
+        y = lb[1] + LEGEND_PAD + row * LEGEND_ROW + LEGEND_ROW / 2
+        for seat in seats:
+            c.marker(MARKERS[seat], x + 6, y, 5, PLAYER_COLOURS[seat])
+            text = c.fit(names[seat], LEGEND_SIZE, inner - 22)
+            c.text((x + 22, y), text, LEGEND_SIZE, GOLD if seat in winners else TEXT)
+            x += _legend_width(c, names[seat])
 
     # The winners, in words.
     if winners:

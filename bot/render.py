@@ -15,8 +15,10 @@ and card codes are the same in every language.
 Cards read at a glance: a colour square per suit in the classic theme (🟦 B, 🟥 R, 🟩 G,
 🟨 Y), a Wizard 🧙 and a Jester 🃏; the standard-deck theme of R1.5 uses
 ``wizard.cards.card_label`` with emoji suits (red hearts and diamonds, black spades and clubs).
-A card's code (``B7``, ``Z``, ``N``; ``8♥``, ``W``, ``JE``) is the rules' notation (R1.4,
-R1.5), the same on the buttons, in the custom ids and in every language.
+A suit card's code (``B7``; ``8♥``) is the rules' notation (R1.4, R1.5), the same in every
+language; Wizards and Jesters are shown by their emoji and their name in the reader's language
+(``🧙Wizard``, ``🃏Narr``), never by the rules' initials (``Z``, ``N``, ``W``, ``JE``), which
+only the custom ids carry.
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ SHOW_HAND_LABEL: Final = N_("Show my hand")
 TAKE_BACK_LABEL: Final = N_("Take my seat back")
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
+# Translators: the button of the final standings: a new lobby like the finished game's.
+PLAY_AGAIN_LABEL: Final = N_("Play again")
 
 # Translators: “Show my hand” is the label of the table's button: translate it the same way.
 HAND_EXPIRY_NOTE: Final = N_(
@@ -149,14 +153,33 @@ def card_emoji(card: Card, theme: Theme = Theme.CLASSIC) -> str:
     return suit_emoji(suit, theme)
 
 
-def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
-    """``card`` as one short token: ``🟦B7``, ``🧙Z``, ``🃏N``; ``8♥️``, ``🧙W``, ``🃏JE``.
+def card_name(card: Card, *, t: Texts) -> str | None:
+    """The word for a Wizard or a Jester in ``t``'s language (``None`` for a suit card):
+    players read words, not the rules' initials ``Z`` and ``N`` (German) or ``W`` and ``JE``."""
+    if card.is_wizard:
+        # Translators: the card (not the game), as it is named on buttons and tables.
+        return t.context("card", "Wizard")
+    if card.is_jester:
+        # Translators: the card, as it is named on buttons and tables.
+        return t.context("card", "Jester")
+    return None
 
-    The token holds no word: a card's code is the same in every language (R1.4, R1.5), so
-    ``t`` is taken only to keep every text function's call the same."""
-    del t  # a card code is notation, not a word
+
+def card_label_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A card's label without its emoji (hand buttons): ``B7``, ``8♥``, or the name of a
+    Wizard or a Jester in ``t``'s language, in both themes."""
+    return card_name(card, t=t) or card_label(card, theme)
+
+
+def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """``card`` as one short token: ``🟦B7``, ``8♥️``; a Wizard or a Jester by its emoji and
+    its name in ``t``'s language (``🧙Wizard``, ``🃏Jester``; ``🧙Zauberer``, ``🃏Narr``) in
+    both themes, never by the rules' initials."""
+    name = card_name(card, t=t)
+    if name is not None:
+        return card_emoji(card, theme) + name
     label = card_label(card, theme)
-    if theme is Theme.STANDARD and card.suit is not None:
+    if theme is Theme.STANDARD:
         return label + _VS16
     return card_emoji(card, theme) + label
 
@@ -619,30 +642,29 @@ def round_summary_embed(
 
 
 def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t: Texts) -> str:
-    """The scorepad as a code block: one row per round, ``bid/won total`` per player.
+    """The scorepad so far as narrow lines, one per player, best first: place, name, total
+    and, round by round, ✅ (bid made) or ❌ (missed).
 
-    Names are cut to 10 characters so that 20 rounds of 3 players or 10 rounds of 6 fit
-    an embed description.
+    No table: a table's width grows with the players and their names (6 names of 32
+    characters are wider than Discord shows a code block on a phone), while these lines wrap
+    like any text. The bids and tricks of every round are in that round's summary and on the
+    final scorepad picture.
     """
-    names = [_short(p.replace("`", "'")) for p in players]
-    cells = [
-        [f"{b}/{w} {s:+d}" for b, w, s in zip(r.bids, r.tricks, r.totals, strict=True)]
-        for r in history
-    ]
-    widths = [max([len(n), 8, *(len(row[i]) for row in cells)]) for i, n in enumerate(names)]
-    # Translators: the scorepad's first column heading: the round number (short, ~3 letters).
-    column = t("rnd").replace("`", "'")
-    width = max(3, len(column))
-    header = f"{column:<{width}} " + " ".join(
-        n.rjust(w) for n, w in zip(names, widths, strict=True)
-    )
-    lines = [header, "-" * len(header)]
-    for r, row in zip(history, cells, strict=True):
-        padded = (c.rjust(w) for c, w in zip(row, widths, strict=True))
-        lines.append(f"{r.round:>{width}} " + " ".join(padded))
     if not history:
-        lines.append(t("(no round scored yet)"))
-    return "```\n" + "\n".join(lines) + "\n```"
+        return t("(no round scored yet)")
+    names = _escape(players)
+    totals = history[-1].totals
+    lines = []
+    for place, seat in standings(totals):
+        medal = MEDALS.get(place) or t("{place}.", place=place)
+        marks = bid_marks(history, seat)
+        lines.append(f"{medal} {_bold(names[seat])} · {_bold(totals[seat])} · {marks}")
+    return "\n".join(lines)
+
+
+def bid_marks(history: Sequence[RoundSummary], seat: int) -> str:
+    """A seat's rounds at a glance: ✅ where its bid was made, ❌ where it was missed."""
+    return "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
 
 
 def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
@@ -676,7 +698,8 @@ def final_embed(
     t: Texts,
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
-    the scorepad: as text, or the picture at ``scorepad_image`` (e.g. ``attachment://…``)."""
+    the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
+    it each player's rounds as made/missed marks (:func:`bid_marks`)."""
     shown = display_names(table, names)
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
@@ -700,7 +723,11 @@ def final_embed(
         players=and_list(winners, t=t) if winners else "",
     )
     embed = discord.Embed(title=title, colour=COLOUR)
-    pad = ["", scorepad_text(table.history, table.players, t=t)] if table.history else []
+    pad = []
+    if table.history:  # the text fallback of the picture: each player's rounds, made or not
+        # Translators: the heading of the final standings' rounds when no picture is shown.
+        pad = ["", t("**Rounds** (✅ bid made, ❌ missed)")]
+        pad += [f"{_bold(shown[s])} {bid_marks(table.history, s)}" for _, s in ranking]
     if scorepad_image is not None:
         embed.set_image(url=scorepad_image)
         pad = []
@@ -720,7 +747,8 @@ def round_end_embed(
     t: Texts,
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
-    no longer on the table) and the scorepad so far."""
+    no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
+    wrap, so that 6 players with 32-character names fit a phone as well as a desktop."""
     embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme, t=t)
     names = _escape(players)
     if last_trick:
@@ -730,8 +758,9 @@ def round_end_embed(
             inline=False,
         )
     if history:
-        # In the description (4096 characters), not a field (1024): 20 rounds must fit.
-        heading = t("**Scorepad** (bid/won total)")
+        # In the description (4096 characters), not a field (1024): 6 long names must fit.
+        # Translators: the heading of the standings under a round summary.
+        heading = t("**Standings** (✅ bid made, ❌ missed, round by round)")
         embed.description = (
             f"{embed.description}\n\n{heading}\n{scorepad_text(history, players, t=t)}"
         )
@@ -810,6 +839,24 @@ def lobby_embed(
     embed = discord.Embed(title=t("Wizard · game {game} · lobby", game=game_id), colour=COLOUR)
     embed.description = "\n".join(lines)
     return embed
+
+
+def invitation_text(game_id: int, previous: int, mentions: Sequence[str], *, t: Texts) -> str:
+    """The line above a "Play again" lobby: who played game ``previous`` (``mentions``,
+    each told once, by Discord) and how they take their seat again."""
+    line = t(
+        "🔁 **Game {game}:** a rematch of game {previous}, same options and computers.",
+        game=game_id,
+        previous=previous,
+    )
+    if mentions:
+        line += "\n" + t(
+            # Translators: {players} are mentions; {join} is the lobby's button.
+            "{players}: press {join} to take your seat again.",
+            players=" ".join(mentions),
+            join=_bold(t(JOIN_LABEL)),
+        )
+    return line
 
 
 CANCEL_REASONS: Final[dict[str, str]] = {
@@ -983,10 +1030,6 @@ def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
 
 
-def _short(name: str, width: int = 10) -> str:
-    return name if len(name) <= width else name[: width - 1] + "…"
-
-
 __all__ = [
     "ADD_COMPUTER_LABEL",
     "BID_MARKS",
@@ -997,6 +1040,7 @@ __all__ = [
     "JESTER_EMOJI",
     "JOIN_LABEL",
     "LEAVE_LABEL",
+    "PLAY_AGAIN_LABEL",
     "PLAY_UNSEEN_LABEL",
     "SHOW_HAND_LABEL",
     "STANDARD_SUIT_EMOJI",
@@ -1007,14 +1051,18 @@ __all__ = [
     "VARIANT_NAMES",
     "WIZARD_EMOJI",
     "and_list",
+    "bid_marks",
     "bid_text",
     "cancelled_embed",
     "card_emoji",
+    "card_label_text",
+    "card_name",
     "card_text",
     "cards_text",
     "final_embed",
     "hand_message",
     "hand_text",
+    "invitation_text",
     "legal_bids",
     "lobby_embed",
     "must_play_hidden",

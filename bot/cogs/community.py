@@ -5,8 +5,9 @@
   average score) with the caller's own rank even when it is off the page. Its buttons are
   restart-proof (``wizb:lb:…`` ``DynamicItem``\\s): the caller's clicks turn the page in
   place; anyone else's click opens the same page privately, with *their* rank.
-* **Stats** (public): a player's games, wins, scores, bid accuracy, rating with its
-  uncertainty, favourite options and recent form, with the score chart of their latest game.
+* **Stats** (public): a player's games, wins, scores, bid accuracy, rating (one number,
+  marked provisional until the server's minimum of games), favourite options and recent
+  form, with the score chart of their latest game.
 * **History** (private, in the reader's language): the server's recent games, a select to
   pick one (its scorepad as a picture and its record file, RULES §9) and buttons for older
   pages.
@@ -155,15 +156,34 @@ def rank_text(t: Texts, own: OwnRank) -> str:
     return t.plural("unranked: {n} more game needed", "unranked: {n} more games needed", own.needed)
 
 
-def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine) -> str:
+# Translators: the note under a rating, on the leaderboard and in /wizard stats.
+RATING_NOTE: Final = N_(
+    "Rating: your skill as your games show it so far, counted cautiously: it grows as you "
+    "play and win, most against strong players."
+)
+
+
+def rating_text(t: Texts, rating: float, *, provisional: bool) -> str:
+    """A rating as one number a player reads at a glance (the cautious estimate, whole),
+    marked ≈ and "provisional" until the server's minimum number of games: never the
+    model's own figures (μ, σ)."""
+    value = _bold(number(t, round(rating), 0))  # round first: never "-0"
+    if provisional:
+        # Translators: a rating before the server's minimum number of games, e.g. “≈ **3**”.
+        return t("≈ {rating} (provisional)", rating=value)
+    return value
+
+
+def _bold(text: str) -> str:
+    return f"**{text}**"
+
+
+def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: int = 1) -> str:
     """What a line of the board is sorted by, and its games."""
     games = t.plural("{n} game", "{n} games", line.games)
     if order is LeaderboardOrder.RATING:
-        value = t(
-            "**{rating}** (μ {mu} ± {sigma})",
-            rating=number(t, line.rating),
-            mu=number(t, line.mu),
-            sigma=number(t, line.sigma),
+        value = rating_text(
+            t, line.rating, provisional=not line.is_computer and line.games < min_games
         )
     elif order is LeaderboardOrder.WINS:
         value = (
@@ -181,7 +201,9 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
     lines = []
     for line in board.lines:
         medal = MEDALS.get(line.rank, f"`#{line.rank}`")
-        lines.append(f"{medal} {line_name(t, line)} — {board_value(t, board.order, line)}")
+        lines.append(
+            f"{medal} {line_name(t, line)} — {board_value(t, board.order, line, board.min_games)}"
+        )
     if not lines:
         if board.min_games > 1:
             lines.append(
@@ -207,7 +229,7 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
             )
         )
     if board.order is LeaderboardOrder.RATING:
-        notes.append(t("Rating: skill μ minus three times its uncertainty σ."))
+        notes.append(t(RATING_NOTE))
     if board.computers:
         notes.append(t("🤖 Computer players are shown; they keep the starting rating."))
     notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
@@ -247,12 +269,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         ),
         inline=False,
     )
-    rating = t(
-        "**{rating}** (μ {mu} ± σ {sigma})",
-        rating=number(t, card.rating),
-        mu=number(t, card.mu),
-        sigma=number(t, card.sigma),
-    )
+    rating = rating_text(t, card.rating, provisional=card.rank.needed > 0)
     embed.add_field(name=t("Rating"), value=f"{rating} · {rank_text(t, card.rank)}", inline=False)
     if card.favourite is not None:
         embed.add_field(
@@ -270,7 +287,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             for f in card.form
         )
         embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
-    embed.set_footer(text=t("Rating: skill μ minus three times its uncertainty σ."))
+    embed.set_footer(text=t(RATING_NOTE))
     return embed
 
 

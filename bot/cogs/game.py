@@ -34,6 +34,7 @@ from bot.i18n import N_, Texts, texts
 from bot.render import (
     cancelled_embed,
     card_text,
+    invitation_text,
     rules_text,
     suit_text,
 )
@@ -45,6 +46,7 @@ from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.service import (
     Clock,
     GameInfo,
+    GameNotFoundError,
     GameService,
     GameStatus,
     GameStatusError,
@@ -304,7 +306,9 @@ class GameCog(commands.Cog):
                 surface.open_bidding = info.options.bidding is Bidding.OPEN
                 t, theme = await public_look(self.service, info.guild_id)
                 embed, view = table_parts(info, t=t, theme=theme)
-                await self._edit_clicked(interaction, embed=embed, view=view)
+                # A "Play again" lobby's invitation is no part of the table.
+                content = "" if message.content else None
+                await self._edit_clicked(interaction, content=content, embed=embed, view=view)
                 # Not before the edit succeeded: if it failed, the sync task edits it again.
                 self.surfaces.note_table(surface, message.id, embed, view)
         finally:
@@ -487,6 +491,65 @@ class GameCog(commands.Cog):
         except ServiceError:
             await self._refuse(interaction, error)
 
+    async def _again(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """ "Play again" on final standings: a new lobby where game ``cid.game`` was played,
+        with its options, its turn timer and its computers (same levels), the clicker as
+        host and the people who played it mentioned, so that each joins with one click.
+        Refused like ``/wizard new`` (e.g. a game is already open in the channel)."""
+        old = await self.service.get_game(cid.game)
+        channel_id = interaction.channel_id
+        if old.guild_id != interaction.guild_id or channel_id is None:
+            raise GameNotFoundError(cid.game)  # another server's game: nothing of it leaks
+        user = interaction.user
+        seed = self.config.seeds() if self.config.seeds is not None else None
+
+        async def reopen() -> GameInfo:
+            info = await self.service.create_game(
+                guild_id=old.guild_id,
+                channel_id=channel_id,
+                host_id=user.id,
+                host_name=user.display_name,
+                options=old.options,
+                turn_seconds=old.turn_seconds,
+                seed=seed,
+            )
+            try:
+                for seat in old.seats:
+                    if seat.is_computer:
+                        info = await self.service.add_computer(info.id, user.id, level=seat.level)
+            except ServiceError:
+                # A lobby without its computers is not the game asked for: none is left open.
+                await self.service.cancel(info.id, user.id)
+                raise
+            return info
+
+        info = await self._timely(interaction, reopen(), update=False)
+        invited = [
+            s.user_id
+            for s in old.seats
+            if s.user_id is not None and s.user_id != user.id and not s.kicked
+        ]
+        t, _ = await public_look(self.service, info.guild_id)
+        lobby = await self._lobby_parts(info)
+        lobby["content"] = invitation_text(info.id, old.id, [f"<@{uid}>" for uid in invited], t=t)
+        # The text mentions only the invited people, so users=True pings exactly them (and
+        # sends no list of ids, which Discord's description types as strings).
+        lobby["allowed_mentions"] = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        self._about_to_respond(interaction)
+        if interaction.response.is_done():  # deferred (privately): the lobby goes below
+            channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+            message = await channel.send(**lobby)
+            message_id: int | None = message.id
+            await interaction.edit_original_response(
+                content=_here_text(texts(interaction.locale), info.id, None)
+            )
+        else:
+            response = await interaction.response.send_message(**lobby)
+            message_id = response.message_id
+        self._responded(interaction)
+        self.surfaces.adopt(info).lobby_id = message_id
+        await self.service.set_message_ids(info.id, lobby_message_id=message_id)
+
     _handlers: ClassVar[
         dict[
             Verb,
@@ -504,6 +567,7 @@ class GameCog(commands.Cog):
         Verb.TRUMP: _act,
         Verb.PLAYHIDDEN: _act,
         Verb.TAKEBACK: _take_back,
+        Verb.AGAIN: _again,
     }
 
     # --- slash commands (registered by bot.cogs.commands) ---------------------------------------

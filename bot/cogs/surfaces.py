@@ -64,7 +64,7 @@ from bot.render import (
     table_embed,
 )
 from bot.ui.custom_ids import Verb
-from bot.ui.views import hand_view, lobby_view_of, table_view, take_back_view
+from bot.ui.views import hand_view, lobby_view_of, play_again_view, table_view, take_back_view
 from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS, Bidding
 from wizard.service import (
@@ -672,7 +672,8 @@ class Surfaces:
             else t("**Game {game} is over.**", game=info.id)
         )
         extra: dict[str, Any] = {"files": files} if files else {}
-        message = await self._post(surface, content=content, embed=embed, **extra)
+        again = play_again_view(info.id, info.version, t=t)
+        message = await self._post(surface, content=content, embed=embed, view=again, **extra)
         return message is not None
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:

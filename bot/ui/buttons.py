@@ -180,6 +180,12 @@ class TakeBackButton(WizardButton, template=template(Verb.TAKEBACK)):
     verb = Verb.TAKEBACK
 
 
+class AgainButton(WizardButton, template=template(Verb.AGAIN)):
+    """Final standings: play again (a new lobby like the finished game's)."""
+
+    verb = Verb.AGAIN
+
+
 BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.JOIN: JoinButton,
     Verb.LEAVE: LeaveButton,
@@ -192,6 +198,7 @@ BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.TRUMP: TrumpButton,
     Verb.PLAYHIDDEN: PlayHiddenButton,
     Verb.TAKEBACK: TakeBackButton,
+    Verb.AGAIN: AgainButton,
 }
 """The button class of each verb; register them all with ``bot.add_dynamic_items``."""
 

@@ -58,6 +58,9 @@ class Verb(StrEnum):
     """Hand, round 1 under clairvoyance (R7.4): play one's own card, unseen."""
     TAKEBACK = "takeback"
     """Hand: play one's own seat again after a computer player held it."""
+    AGAIN = "again"
+    """Final standings: a new lobby in the same place, with the same options and computers,
+    the people of the finished game ``game`` invited."""
 
 
 _NUMBER = r"0|[1-9][0-9]{0,18}"
@@ -78,6 +81,7 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.TRUMP: _SUIT,
     Verb.PLAYHIDDEN: "",
     Verb.TAKEBACK: "",
+    Verb.AGAIN: "",
 }
 """The argument each verb takes, as a regular expression (empty: no argument)."""
 

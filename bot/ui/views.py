@@ -1,4 +1,4 @@
-"""The button sets of the lobby, the table and the hand, built from custom ids only.
+"""The button sets of the lobby, the table, the hand and the final standings, from custom ids.
 
 Every view is a :class:`WizardView` made of :mod:`bot.ui.buttons` dynamic items, so the bot
 keeps nothing in memory per message: a click (after a restart too) is parsed from its custom id.
@@ -18,12 +18,14 @@ from bot.render import (
     CANCEL_LABEL,
     JOIN_LABEL,
     LEAVE_LABEL,
+    PLAY_AGAIN_LABEL,
     PLAY_UNSEEN_LABEL,
     SHOW_HAND_LABEL,
     START_LABEL,
     TAKE_BACK_LABEL,
     bids_on_table,
     card_emoji,
+    card_label_text,
     legal_bids,
     must_play_hidden,
     playable_cards,
@@ -34,7 +36,7 @@ from bot.render import (
 )
 from bot.ui.buttons import button
 from bot.ui.custom_ids import CustomId, Verb
-from wizard.cards import SUITS, Theme, card_label, suit_label
+from wizard.cards import SUITS, Theme, suit_label
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options, check_setup
 from wizard.service import GameInfo
@@ -189,6 +191,20 @@ def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
     return view
 
 
+def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """The final standings' one button: play again (a new lobby like game ``game``'s)."""
+    view = WizardView()
+    view.add_item(
+        button(
+            CustomId(game, Verb.AGAIN, "", version),
+            label=t(PLAY_AGAIN_LABEL),
+            emoji="🔁",
+            style=_GREEN,
+        )
+    )
+    return view
+
+
 def hand_view(
     pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC, *, t: Texts
 ) -> discord.ui.View | None:
@@ -198,8 +214,8 @@ def hand_view(
     the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
-    Bids are numbers and cards and suits their codes (R1.4, R1.5), the same in every
-    language; ``t`` translates the one labelled button.
+    Bids are numbers and suit cards and suits their codes (R1.4, R1.5), the same in every
+    language; ``t`` names Wizards and Jesters and translates the one labelled button.
     """
     if not pv.my_turn:
         return None
@@ -241,7 +257,7 @@ def hand_view(
             playable = playable_cards(pv)
             for card in dict.fromkeys(sort_hand(hand)):
                 copies = hand.count(card)
-                label = card_label(card, theme) + (f" ×{copies}" if copies > 1 else "")
+                label = card_label_text(card, theme, t=t) + (f" ×{copies}" if copies > 1 else "")
                 view.add_item(
                     button(
                         CustomId.for_play(game, card, version),

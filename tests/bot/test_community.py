@@ -202,7 +202,9 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         assert f"best {card.best_score}" in field(message, "Scores")
         assert f"({card.exact_bids} of {card.bids} rounds)" in field(message, "Bids")
         assert "unranked: 4 more games needed" in field(message, "Rating")
-        assert "μ" in field(message, "Rating") and "σ" in field(message, "Rating")
+        # One number, marked provisional before the server's minimum of games (issue 12).
+        assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")
+        assert "μ" not in message_text(message) and "σ" not in message_text(message)
         assert field(message, "Favourite options") == "standard rules (100% of games)"
         assert "/3" in field(message, "Recent form (newest first)")
         [attachment] = message.attachments
@@ -317,8 +319,8 @@ async def test_public_boards_follow_the_server_language(tmp_path: Path) -> None:
         result = await ann.slash(sim.channel, "wizard leaderboard")
         assert result.response is not None
         lines = board_lines(result.response)
-        # German numbers: a decimal comma and a dot between thousands.
-        assert "**1.228,2**" in lines[0] and "**33,5**" in lines[1], lines
+        # German numbers: a dot between thousands; a rating is one whole number (issue 12).
+        assert "**1.228**" in lines[0] and "**34**" in lines[1], lines
         # The reader's private copy (someone else's click) follows the reader's locale.
         eve = sim.add_manager("eve")
         copy = await eve.click(result.response, custom_id=f"wizb:lb:o:w:1:{ann.id}")

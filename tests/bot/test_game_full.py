@@ -172,7 +172,8 @@ async def test_standings_without_a_picture_show_the_scorepad_as_text(
         [final] = [m for m in sim.public() if m.content.startswith(f"🏁 **Game {info.id} is over")]
         assert [a.filename for a in final.attachments] == [f"wizard-game-{info.id}.json"]
         load((await record_file(final).read()).decode())
-        assert "```" in (final.embeds[0].description or "")  # the scorepad, as text
+        text = final.embeds[0].description or ""
+        assert "**Rounds**" in text and re.search("[✅❌]{20}", text)  # the rounds, as text
         assert not final.embeds[0].image
 
 

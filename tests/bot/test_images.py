@@ -31,6 +31,7 @@ from bot.images import (
     ScorepadLabels,
     chart_labels,
     chart_layout,
+    distinct_names,
     drawable_text,
     final_winners,
     score_chart_png,
@@ -299,7 +300,26 @@ def test_long_names_stay_in_their_column() -> None:
     names = list(table.players)
     base = scorepad_png(names, table.history)
     names[2] = "An extremely long display name that never fits" * 2
-    assert inside(changed(base, scorepad_png(names, table.history)), lay.name_box(2))
+    longer = image(scorepad_png(names, table.history))
+    # The table itself changes only in that name's header; the name shows whole in a key
+    # of full names under the totals, which makes the picture taller.
+    table_part = (0, 0, WIDTH, lay.totals_top + lay.totals_height)
+    diff = ImageChops.difference(image(base).crop(table_part), longer.crop(table_part))
+    assert inside(diff.getbbox(), lay.name_box(2))
+    assert longer.size[1] > lay.height
+
+
+def test_names_alike_are_shortened_apart_and_shown_whole_in_a_key() -> None:
+    """Six 32-character names that begin alike: the headers differ, the key shows them whole."""
+    table = finished(6, seed=5)
+    names = [f"Morgan le Fay, Enchantress no {i:02d}" for i in range(6)]
+    assert all(len(n) == 32 for n in names)
+    fits = lambda n: n if len(n) <= 9 else n[:8] + "…"  # noqa: E731
+    headers = distinct_names(names, fits)
+    assert len(set(headers)) == 6 and all(len(h) <= 9 for h in headers)
+    assert distinct_names(["Sam", "Sam", "Ann"], fits) == ["Sam #1", "Sam #2", "Ann"]
+    img = image(scorepad_png(names, table.history))
+    assert img.size[1] > scorepad_layout(6, len(table.history)).height  # the key
 
 
 def test_scorepad_refuses_bad_input() -> None:

@@ -90,11 +90,15 @@ def test_every_card_has_a_distinct_readable_text() -> None:
     assert card_text(Card.parse("R13"), t=T) == "🟥R13"
     assert card_text(Card.parse("G1"), t=T) == "🟩G1"
     assert card_text(Card.parse("Y10"), t=T) == "🟨Y10"
-    assert card_text(WIZARD, t=T) == "🧙Z"
-    assert card_text(JESTER, t=T) == "🃏N"
+    # Issue 12: Wizards and Jesters by name, never by the rules' initials Z and N.
+    assert card_text(WIZARD, t=T) == "🧙Wizard"
+    assert card_text(JESTER, t=T) == "🃏Jester"
+    assert card_text(WIZARD, t=texts("de")) == "🧙Zauberer"
+    assert card_text(JESTER, Theme.STANDARD, t=texts("de")) == "🃏Narr"
     assert len(set(SUIT_SQUARES.values())) == 4
     for card in CARDS:
-        assert card.code in card_text(card, t=T)
+        if card.suit is not None:
+            assert card.code in card_text(card, t=T)
 
 
 def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
@@ -102,8 +106,8 @@ def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
     assert card_text(Card.parse("R9"), Theme.STANDARD, t=T) == "10♥️"
     assert card_text(Card.parse("G11"), Theme.STANDARD, t=T) == "Q♦️"
     assert card_text(Card.parse("Y13"), Theme.STANDARD, t=T) == "A♣️"
-    assert card_text(WIZARD, Theme.STANDARD, t=T) == "🧙W"
-    assert card_text(JESTER, Theme.STANDARD, t=T) == "🃏JE"
+    assert card_text(WIZARD, Theme.STANDARD, t=T) == "🧙Wizard"
+    assert card_text(JESTER, Theme.STANDARD, t=T) == "🃏Jester"
     assert {card_emoji(Card.of(s, 5), Theme.STANDARD) for s in SUITS} == set(
         STANDARD_SUIT_EMOJI.values()
     )
@@ -277,7 +281,7 @@ def test_choose_trump_and_standard_theme_on_the_table() -> None:
     assert state.phase is Phase.CHOOSE_TRUMP
     table = public_table(view(state, 1))
     text = embed_text(table_embed(table, t=T))
-    assert f"Turned 🧙Z: **{NAMES[state.dealer]}** (dealer) is choosing trump" in text
+    assert f"Turned 🧙Wizard: **{NAMES[state.dealer]}** (dealer) is choosing trump" in text
     state = apply(state, ChooseTrump(state.dealer, SUITS[1]))
     text = embed_text(table_embed(public_table(view(state, 0)), theme=Theme.STANDARD, t=T))
     assert "chose ♥️ Hearts" in text
@@ -419,7 +423,8 @@ def test_play_buttons_one_per_distinct_card_and_only_playable_enabled(players: i
         assert enabled == playable_cards(pv) == {a.card for a in pv.legal if isinstance(a, Play)}
         for cid, b in zip(ids, buttons, strict=True):
             copies = hand.count(cid.card)
-            assert b.label == cid.card.code + (f" ×{copies}" if copies > 1 else "")
+            code = {"Z": "Wizard", "N": "Jester"}.get(cid.card.code, cid.card.code)
+            assert b.label == code + (f" ×{copies}" if copies > 1 else "")
             seen_duplicates += copies > 1
         seen_disabled += any(b.disabled for b in buttons)
         assert hand_view(view(state, (state.turn + 1) % players), game=5, version=1, t=T) is None
@@ -515,9 +520,11 @@ def test_round_summary_and_scorepad() -> None:
         assert f"**{NAMES[seat]}**: bid {summary.bids[seat]}, won {summary.tricks[seat]}" in text
         assert f"(total **{summary.totals[seat]}**)" in text
     pad = scorepad_text(pv.history, pv.players, t=T)
-    assert pad.startswith("```\n") and pad.endswith("\n```")
-    assert len(pad.splitlines()) == 2 + 2 + 20
-    assert f"{final.history[-1].bids[0]}/{final.history[-1].tricks[0]} {final.scores[0]:+d}" in pad
+    assert "```" not in pad  # narrow lines that wrap, not a wide table (issue 12)
+    assert len(pad.splitlines()) == 3
+    for seat in range(3):
+        marks = "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in pv.history)
+        assert f"**{NAMES[seat]}** · **{final.scores[seat]}** · {marks}" in pad
 
 
 def test_standings_share_places_on_ties() -> None:
@@ -535,7 +542,7 @@ def test_final_standings_name_the_winners_and_fit_discord() -> None:
         assert embed.title is not None and all(w in embed.title for w in winners)
         assert len(embed.description or "") <= 4096
         assert len(embed) <= 6000
-        assert "```" in (embed.description or "")
+        assert "**Rounds**" in (embed.description or "")  # the text fallback of the picture
 
 
 def test_final_standings_with_a_tie() -> None:

@@ -36,6 +36,7 @@ from bot.render import (
     cancelled_embed,
     final_embed,
     hand_message,
+    invitation_text,
     lobby_embed,
     ping_text,
     replaced_hand_message,
@@ -51,7 +52,7 @@ from bot.render import (
 )
 from bot.ui import buttons
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import hand_view, lobby_view, table_view, take_back_view
+from bot.ui.views import hand_view, lobby_view, play_again_view, table_view, take_back_view
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -285,9 +286,11 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         ("lobby", lobby_view(1, 2, t=t)),
         ("table", table_view(1, 2, t=t)),
         ("take back", take_back_view(1, 2, t=t)),
+        ("play again", play_again_view(1, 2, t=t)),
     ):
         for label in labels(ui):
             yield f"{name} button", label
+    yield "play again lobby", invitation_text(8, 7, ["<@1>", "<@2>"], t=t)
 
 
 def marked_texts(path: str) -> set[str]:
@@ -320,9 +323,13 @@ def test_every_word_of_every_surface_is_translated() -> None:
     shown = 0
     for where, text in surfaces(t):
         assert "{" not in text and "}" not in text, (where, text)
-        if where.endswith("button") and text.split(" ×")[0] in BUTTON_CODES:
-            continue  # a bid, a card or a suit: numbers and codes (R1.4, R1.5)
-        words = untranslated(text)
+        if where.endswith("button"):
+            label = text.split(" ×")[0]  # "×2": two copies of a card
+            if label in BUTTON_CODES:
+                continue  # a bid, a suit card or a suit: numbers and codes (R1.4, R1.5)
+        else:
+            label = text
+        words = untranslated(label)
         if words:
             leaks.append((where[:60], words, text[:300]))
         shown += any(c in text for c in _FULLWIDTH.values())
@@ -452,7 +459,7 @@ def test_english_is_unchanged() -> None:
         "▫️ **Dee** · bid 4 · won 0 · 2 cards · **30** pts",
         "Variants: none (classic)",
         "Current trick",
-        "Cy 🟨Y12 · Dee 🧙Z",
+        "Cy 🟨Y12 · Dee 🧙Wizard",
         "Last trick",
         "Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
         "Turn timer",
@@ -462,7 +469,7 @@ def test_english_is_unchanged() -> None:
         "**Round 4 of 15 · your hand** (3 cards):",
         "🟦B2 🟦B10 🟥R7",
         "Trump: 🟦 Humans (B) · your bid: 2 · tricks won: 0",
-        "On the table: Cy 🟨Y12 · Dee 🧙Z",
+        "On the table: Cy 🟨Y12 · Dee 🧙Wizard",
         "**Your turn:** play a card.",
         EXPIRY,
     ]
@@ -495,13 +502,11 @@ def test_english_is_unchanged() -> None:
         "❌ **Cy**: bid 0, won 1 → -10 (total **-20**)",
         "✅ **Dee**: bid 0, won 0 → +20 (total **50**)",
         "",
-        "**Scorepad** (bid/won total)",
-        "```",
-        "rnd      Ann      Bob       Cy      Dee",
-        "---------------------------------------",
-        "  1  0/0 +20  1/0 -10  1/0 -10  1/1 +30",
-        "  2  2/1 +10  1/0 -20  0/1 -20  0/0 +50",
-        "```",
+        "**Standings** (✅ bid made, ❌ missed, round by round)",
+        "🥇 **Dee** · **50** · ✅✅",
+        "🥈 **Ann** · **10** · ✅❌",
+        "🥉 **Bob** · **-20** · ❌❌",
+        "🥉 **Cy** · **-20** · ❌❌",
         "",
         "Final trick",
         "Cy 🟥R2 · Dee 🟥R7 · Ann 🟩G5 · Bob 🟥R8 → won by **Ann**",

@@ -1,0 +1,95 @@
+"""Play again (issue 12): the final standings carry a "Play again" button that opens a new
+lobby in the same place, with the same options and computers (same levels), the people of
+the finished game invited; it works after a restart and is refused while a game is open."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.bot.conftest import Sim, buttons, simulation
+from wizard.options import Bidding, Options
+from wizard.service import GameInfo, GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+CHOSEN = {"bidding": "hidden", "magic_twos": True}
+
+
+async def finished_game(sim: Sim) -> GameInfo:
+    """A 3-player game (ann hosts, bob, one computer) with variants, played to the end."""
+    ann, bob = sim.members[:2]
+    info = await sim.lobby(ann, [bob], computers=1, **CHOSEN)
+    assert info.options == Options(bidding=Bidding.HIDDEN, magic_twos=True)
+    return await sim.play(info.id, random.Random(3))
+
+
+def final_message(sim: Sim, game_id: int) -> object:
+    [final] = [m for m in sim.raw() if (m.content or "").startswith(f"🏁 **Game {game_id} is over")]
+    return sim.message(final.id)
+
+
+async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        old = await finished_game(sim)
+        assert old.status is GameStatus.FINISHED
+        [computer] = [s for s in old.seats if s.is_computer]
+        # The server's default level changes after the game: the rematch keeps the old one.
+        new_level = "hard" if computer.level != "hard" else "easy"
+        await sim.service.update_settings(sim.guild.id, computer_level=new_level)
+
+        final = final_message(sim, old.id)
+        [again] = [b for b in buttons(final) if b.get("label") == "Play again"]
+        assert again["custom_id"].startswith(f"wiz:{old.id}:again:")
+
+        await sim.restart()  # restart-proof: the button is parsed from its custom id
+        final = final_message(sim, old.id)
+        result = await bob.click(final, label="Play again")
+        assert result.acknowledged and not result.ephemeral and result.response is not None
+        lobby = result.response
+
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and new.id != old.id and new.status is GameStatus.LOBBY
+        assert new.channel_id == old.channel_id
+        assert new.options == old.options and new.turn_seconds == old.turn_seconds
+        assert new.host_id == bob.id
+        assert [(s.user_id, s.level) for s in new.seats] == [(bob.id, None), (None, computer.level)]
+        # ann (who played) is mentioned; cy (who did not) is not.
+        assert f"<@{ann.id}>" in lobby.content and f"<@{cy.id}>" not in lobby.content
+        assert "Join" in lobby.content
+        text = lobby.embeds[0].description or ""
+        assert "hidden bids" in text and "magic twos" in text
+        assert new.lobby_message_id == lobby.id
+
+        # Each invited player joins with one click; the host starts as usual.
+        joined = await ann.click(sim.message(lobby.id), label="Join")
+        assert joined.acknowledged and not joined.ephemeral
+        started = await bob.click(sim.message(lobby.id), label="Start")
+        assert started.acknowledged and not started.ephemeral
+        running = await sim.service.get_game(new.id)
+        assert running.status is GameStatus.ACTIVE
+        table = sim.message(lobby.id)  # the lobby became the table, without the invitation
+        assert table.content == "" and "round 1" in (table.embeds[0].title or "")
+        assert {s.user_id for s in running.seats} == {ann.id, bob.id, None}
+
+        # A game is open in the channel: a second "Play again" is refused, clearly.
+        refused = await cy.click(final_message(sim, old.id), label="Play again")
+        assert refused.acknowledged and refused.ephemeral and refused.response is not None
+        assert "already a game in this channel" in refused.response.content
+        assert [g.id for g in await sim.service.games_in_channel(sim.channel.id)] == [new.id]
+
+
+async def test_play_again_speaks_the_servers_language(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, _ = sim.members
+        old = await finished_game(sim)
+        await sim.service.update_settings(sim.guild.id, language="de")
+        final = final_message(sim, old.id)
+        result = await ann.click(final, label="Play again")
+        assert result.response is not None and not result.ephemeral
+        lobby = result.response
+        assert "Revanche" in lobby.content, lobby.content
+        assert "**Mitspielen**" in lobby.content and "Nochmal spielen" not in lobby.content

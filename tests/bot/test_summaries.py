@@ -1,0 +1,106 @@
+"""Summaries that fit (issue 12): round summaries of 6 players with 32-character names fit
+Discord's message width on desktop and on a phone (no wide table: lines that wrap), in both
+card themes; the final scorepad picture tells every player apart and shows the names whole."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.images import scorepad_layout
+from tests.bot.conftest import Sim, simulation
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+NAMES = [f"Morgan le Fay, Enchantress no {i:02d}" for i in range(6)]
+"""Six names of Discord's longest (32 characters), alike in their first 30."""
+PHONE_CODE_WIDTH = 40
+"""Characters of a code block line a phone shows without scrolling (roughly: a code block
+never wraps, so a longer line is cut off)."""
+
+
+def summaries(sim: Sim) -> list[Any]:
+    """The round summaries in the channel, oldest first (stored messages)."""
+    return [
+        m
+        for m in sim.raw()
+        if m.embeds and re.fullmatch(r"Round \d+ of \d+ scored", m.embeds[0].get("title", ""))
+    ]
+
+
+def check_fits(stored: Any) -> None:
+    """No line that cannot wrap is wider than a phone; every name shows whole."""
+    embed = stored.embeds[0]
+    text = "\n".join(
+        [embed.get("description", "")]
+        + [f"{f.get('name', '')}\n{f.get('value', '')}" for f in embed.get("fields", [])]
+    )
+    blocks = re.findall(r"```(.*?)```", text, flags=re.S)
+    for block in blocks:
+        for line in block.splitlines():
+            assert len(line) <= PHONE_CODE_WIDTH, line
+    assert "```" not in text  # the scorepad is no wide table any more
+    for name in NAMES:
+        assert f"**{name}**" in text, name
+    assert len(embed.get("description", "")) <= 4096
+
+
+async def six_long_names(sim: Sim) -> int:
+    """A 6-player game of people with 32-character names, started; its id."""
+    people = [
+        sim.guild.add_member(sim.env.create_user(f"p{i}"), nick=n) for i, n in enumerate(NAMES)
+    ]
+    sim.members = people
+    info = await sim.lobby(people[0], people[1:])
+    assert [s.name for s in info.seats] == NAMES
+    return info.id
+
+
+async def test_six_long_names_round_summaries_fit_and_the_picture_names_them(
+    tmp_path: Path,
+) -> None:
+    async with simulation(tmp_path, members=0) as sim:
+        game_id = await six_long_names(sim)
+        done = await sim.play(game_id, random.Random(6))
+        assert done.status is GameStatus.FINISHED
+        shown = summaries(sim)
+        assert len(shown) == 10
+        for stored in shown:
+            check_fits(stored)
+        last = shown[-1].embeds[0]["description"]
+        standings = last.split("**Standings**")[1].splitlines()[1:]
+        assert len(standings) == 6 and all(
+            line.count("✅") + line.count("❌") == 10 for line in standings
+        )
+
+        # The final standings: the scorepad picture, with a key of the full names under it
+        # (the headers shorten them apart): taller than the table alone.
+        message, _ = await sim.final_standings(game_id)
+        [picture] = [a for a in message.attachments if a.filename.endswith(".png")]
+        image = Image.open(io.BytesIO(await picture.read()))
+        assert image.size[1] > scorepad_layout(6, 10).height
+
+
+async def test_six_long_names_in_the_standard_theme(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=0) as sim:
+        await sim.service.update_settings(sim.guild.id, theme="standard")
+        game_id = await six_long_names(sim)
+
+        def two_rounds(info: Any) -> bool:
+            return info.table is not None and info.table.round > 2
+
+        await sim.play(game_id, random.Random(7), until=two_rounds)
+        shown = summaries(sim)
+        assert len(shown) == 2
+        for stored in shown:
+            check_fits(stored)
+            text = stored.embeds[0]["description"] + str(stored.embeds[0].get("fields"))
+            assert re.search(r"(?:10|[2-9JQKA])[♠♥♦♣]", text)  # the standard deck's look
+            assert not re.search(r"🟦|🟥|🟩|🟨", text)
