@@ -14,6 +14,7 @@ Everything here is a pure function of immutable values. A game is a fold of
 from __future__ import annotations
 
 import random
+import sys
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -62,6 +63,8 @@ _MAX_TRICKS: Final = 20
 _PLAYS: Final = tuple(tuple(Play(s, c) for c in CARDS) for s in range(_MAX_SEATS))
 _BIDS: Final = tuple(tuple(Bid(s, b) for b in range(_MAX_TRICKS + 1)) for s in range(_MAX_SEATS))
 _TRUMPS: Final = tuple(tuple(ChooseTrump(s, suit) for suit in SUITS) for s in range(_MAX_SEATS))
+_HIGH_WORDS: Final = 1 if sys.byteorder == "little" else 0
+"""Which 32-bit half of a native 64-bit word is the high one."""
 _TWO_OF: Final = {suit: Card.of(suit, 2) for suit in SUITS}
 _SUIT_BASE: Final = {suit: suit.position * 13 for suit in SUITS}
 """The lowest card int of each suit: a sorted hand holds a suit in one contiguous run."""
@@ -71,6 +74,7 @@ _BID: Final = Phase.BID
 _CHOOSE_TRUMP: Final = Phase.CHOOSE_TRUMP
 _ROUND_OVER: Final = Phase.ROUND_OVER
 _GAME_OVER: Final = Phase.GAME_OVER
+_OPEN: Final = Bidding.OPEN
 
 
 # --- setting up and dealing ---------------------------------------------------------------
@@ -139,13 +143,26 @@ def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = Fals
     # Sorting by independent uniform 64-bit keys is a uniform shuffle of the whole deck
     # (a tie has odds of about 1e-16), with all the randomness drawn in one C call:
     # several times faster than ``shuffle``'s per-card draws.
-    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
-    order = sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)
-    deck = list(map(STANDARD_DECK.__getitem__, order))
+    raw = rng.randbytes(8 * len(STANDARD_DECK))
+    deck = _deck_order(raw)
     k = round_no
     used = players * k
     hands = tuple(tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players))
     return Deal(hands, deck[used] if used < len(deck) else None)
+
+
+def _deck_order(raw: bytes) -> list[Card]:
+    """The standard deck sorted by the 64-bit keys in ``raw`` (native byte order)."""
+    # Fast path: the high 32 bits of each key, as floats (which sort fastest). When they are
+    # all distinct they order the keys exactly as the whole keys do; a tie (odds about 4e-7)
+    # falls back to sorting the whole keys.
+    high = array("I", raw)[_HIGH_WORDS::2]
+    floats = list(map(float, high))
+    by_key = dict(zip(floats, STANDARD_DECK, strict=True))
+    if len(by_key) == len(STANDARD_DECK):
+        return list(map(by_key.__getitem__, sorted(floats)))
+    keys = array("Q", raw)
+    return [STANDARD_DECK[i] for i in sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)]
 
 
 def next_deal(state: GameState) -> Deal:
@@ -583,26 +600,28 @@ def _apply_deal(state: GameState, deal: Deal) -> GameState:
             phase = Phase.CHOOSE_TRUMP
         else:
             trump = SUIT_OF[turned]  # a Jester leaves no trump (R3.2)
-    hands = tuple(tuple(sorted(h)) for h in deal.hands)
-    state = state._replace(
-        phase=phase,
-        round=round_no,
-        dealer=dealer,
-        dealt=deal.hands,
-        hands=hands,
-        turned=turned,
-        trump=trump,
-        bids=(None,) * n,
-        played=(),
-        leader=(dealer + 1) % n,
-        trick=(),
-        follow=None,
-        last_leader=0,
-        tricks=(0,) * n,
+    # A seeded deal equals the engine's own, whose hands are sorted already.
+    hands = (
+        tuple(map(tuple, deal.hands))
+        if state.seed is not None
+        else tuple(tuple(sorted(h)) for h in deal.hands)
     )
+    (
+        players, options, seed, first_dealer, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _,
+        scores, history,
+    ) = state  # fmt: skip
     if phase is Phase.CHOOSE_TRUMP:
-        return state._replace(turn=dealer)
-    return state._replace(turn=_first_bidder(state))
+        turn: int | None = dealer
+    else:
+        turn = (dealer + 1) % n if options.bidding is _OPEN else None
+    return tuple.__new__(
+        GameState,
+        (
+            players, options, seed, first_dealer, phase, round_no, dealer, turn, deal.hands,
+            hands, turned, trump, (None,) * n, (), (dealer + 1) % n, (), None, 0, (0,) * n,
+            scores, history,
+        ),
+    )  # fmt: skip
 
 
 def check_deal(deal: Deal, options: Options, players: int, round_no: int) -> None:
