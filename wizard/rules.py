@@ -20,6 +20,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Final
 
 from wizard.cards import (
@@ -244,19 +245,24 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
         if seat is not None and seat != turn:
             return ()
         hand = state.hands[turn]
-        pick = _PLAYS[turn].__getitem__
         follow = state.follow
+        lo = hi = 0
         if follow is not None:
             base = _SUIT_BASE[follow]
             lo = bisect_left(hand, base)
             hi = bisect_left(hand, base + 13, lo)
-            if lo < hi:
-                # Cards of the suit to follow, then any Jester or Wizard (R5.3, R5.4).
-                special = hand[bisect_left(hand, JESTER_ID, hi) :]
-                return (*map(pick, hand[lo:hi]), *map(pick, dict.fromkeys(special)))
-        if len(hand) > 1 and hand[-2] >= JESTER_ID:  # two Wizards or Jesters: list each once
-            return tuple(map(pick, dict.fromkeys(hand)))
-        return tuple(map(pick, hand))
+        if lo < hi:
+            # Cards of the suit to follow, then any Jester or Wizard (R5.3, R5.4).
+            if hand[-1] >= JESTER_ID:
+                hand = (*hand[lo:hi], *dict.fromkeys(hand[bisect_left(hand, JESTER_ID, hi) :]))
+            else:
+                hand = hand[lo:hi]
+        elif len(hand) > 1 and hand[-2] >= JESTER_ID:  # two Wizards or Jesters: list each once
+            hand = tuple(dict.fromkeys(hand))
+        if len(hand) == 1:
+            return (_PLAYS[turn][hand[0]],)
+        # One C call picks every play: itemgetter of several keys returns their tuple.
+        return itemgetter(*hand)(_PLAYS[turn])
     if phase is _BID:
         if state.turn is not None and (seat is None or seat == state.turn):
             return _legal_bids(state, state.turn)
