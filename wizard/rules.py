@@ -20,7 +20,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Final
 
 from wizard.cards import (
@@ -452,11 +452,13 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
                 f"(or play a Wizard or a Jester): they hold {hand[lo].code}",
             )
     card = hand[i]  # the interned Card, even if an equal int was passed
-    hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+    held = list(hands)
+    held[seat] = hand[:i] + hand[i + 1 :]
+    hands = tuple(held)
     n = len(players)
     if follow is None and card < JESTER_ID and not options.single_suit and WIZARD_ID not in trick:
         follow = SUIT_OF[card]
-    trick = (*trick, card)
+    trick += (card,)
     if len(trick) < n:
         return tuple.__new__(
             GameState,
@@ -471,8 +473,10 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
     else:
         index = _winner(trick, trump, follow, options.magic_twos)
     winner = (leader + index) % n
-    tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1 :])
-    played = (*played, trick)
+    won = list(tricks)
+    won[winner] += 1
+    tricks = tuple(won)
+    played += (trick,)
     if hands[0]:
         return tuple.__new__(
             GameState,
@@ -484,26 +488,21 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
         )  # fmt: skip
     # The last trick of the round: score it (R6).
     final_bids = tuple(b if b is not None else 0 for b in bids)
-    points = tuple(score(b, t) for b, t in zip(final_bids, tricks, strict=True))
-    totals = tuple(s + p for s, p in zip(scores, points, strict=True))
+    points = tuple(map(score, final_bids, tricks))
+    totals = tuple(map(add, scores, points))
     plays = tuple(c for t in played for c in t)
     result = RoundResult(
         rnd, dealer, dealt, turned, trump, final_bids, plays, tricks, points, totals
     )
     over = rnd == rounds_in_game(options, n)
-    return state._replace(
-        phase=Phase.GAME_OVER if over else Phase.ROUND_OVER,
-        turn=None,
-        hands=hands,
-        played=played,
-        leader=winner,
-        trick=(),
-        follow=None,
-        last_leader=leader,
-        tricks=tricks,
-        scores=totals,
-        history=(*history, result),
-    )
+    return tuple.__new__(
+        GameState,
+        (
+            players, options, seed, first_dealer, _GAME_OVER if over else _ROUND_OVER, rnd,
+            dealer, None, dealt, hands, turned, trump, bids, played, winner, (), None, leader,
+            tricks, totals, (*history, result),
+        ),
+    )  # fmt: skip
 
 
 def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
