@@ -14,7 +14,6 @@ Everything here is a pure function of immutable values. A game is a fold of
 from __future__ import annotations
 
 import random
-import sys
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -64,8 +63,6 @@ _MAX_TRICKS: Final = 20
 _PLAYS: Final = tuple(tuple(Play(s, c) for c in CARDS) for s in range(_MAX_SEATS))
 _BIDS: Final = tuple(tuple(Bid(s, b) for b in range(_MAX_TRICKS + 1)) for s in range(_MAX_SEATS))
 _TRUMPS: Final = tuple(tuple(ChooseTrump(s, suit) for suit in SUITS) for s in range(_MAX_SEATS))
-_HIGH_WORDS: Final = 1 if sys.byteorder == "little" else 0
-"""Which 32-bit half of a native 64-bit word is the high one."""
 _TWO_OF: Final = {suit: Card.of(suit, 2) for suit in SUITS}
 _SUIT_BASE: Final = {suit: suit.position * 13 for suit in SUITS}
 """The lowest card int of each suit: a sorted hand holds a suit in one contiguous run."""
@@ -144,26 +141,13 @@ def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = Fals
     # Sorting by independent uniform 64-bit keys is a uniform shuffle of the whole deck
     # (a tie has odds of about 1e-16), with all the randomness drawn in one C call:
     # several times faster than ``shuffle``'s per-card draws.
-    raw = rng.randbytes(8 * len(STANDARD_DECK))
-    deck = _deck_order(raw)
+    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
+    order = sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)
+    deck = itemgetter(*order)(STANDARD_DECK)  # one C call for all 60 lookups
     k = round_no
     used = players * k
     hands = tuple(tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players))
     return Deal(hands, deck[used] if used < len(deck) else None)
-
-
-def _deck_order(raw: bytes) -> list[Card]:
-    """The standard deck sorted by the 64-bit keys in ``raw`` (native byte order)."""
-    # Fast path: the high 32 bits of each key, as floats (which sort fastest). When they are
-    # all distinct they order the keys exactly as the whole keys do; a tie (odds about 4e-7)
-    # falls back to sorting the whole keys.
-    high = array("I", raw)[_HIGH_WORDS::2]
-    floats = list(map(float, high))
-    by_key = dict(zip(floats, STANDARD_DECK, strict=True))
-    if len(by_key) == len(STANDARD_DECK):
-        return list(map(by_key.__getitem__, sorted(floats)))
-    keys = array("Q", raw)
-    return [STANDARD_DECK[i] for i in sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)]
 
 
 def next_deal(state: GameState) -> Deal:
