@@ -195,7 +195,7 @@ def to_act(state: GameState) -> tuple[int, ...]:
 def forbidden_bid(state: GameState, seat: int) -> tuple[int, str] | None:
     """The one bid ``seat`` may not make now and the rule forbidding it (R7.1, R7.5)."""
     options = state.options
-    if options.bidding is not Bidding.OPEN or seat != state.dealer:
+    if options.bidding is not _OPEN or seat != state.dealer:
         return None
     if options.uneven_bids:
         rule = "R7.1"
@@ -495,8 +495,9 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
         rule = "R4.3" if phase is _CHOOSE_TRUMP else "R4.2"
         raise WrongPhaseError(rule, f"no bid can be made now: {_waiting_for(state)}")
     _check_seat(state, seat)
-    bidding = state.options.bidding
-    if bidding is Bidding.OPEN:
+    options = state.options
+    bidding = options.bidding
+    if bidding is _OPEN:
         if seat != state.turn:
             assert state.turn is not None
             raise NotYourTurnError(
@@ -506,12 +507,13 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
     elif state.bids[seat] is not None:
         rule = "R7.2" if bidding is Bidding.HIDDEN else "R7.3"
         raise AlreadyBidError(rule, f"{_name(state, seat)} has already bid this round")
-    k = round_tricks(state)
+    k = state.round + 3 if options.single_suit else state.round  # round_tricks, inline
     if type(bid) is not int or not 0 <= bid <= k:
         raise BidOutOfRangeError(
             "R4.1", f"a bid in round {state.round} is a whole number from 0 to {k}, not {bid!r}"
         )
-    bad = forbidden_bid(state, seat)
+    # Only these two variants forbid a bid: skip the look-up in every other game.
+    bad = forbidden_bid(state, seat) if options.uneven_bids or options.canadian else None
     if bad is not None and bid == bad[0]:
         why = "uneven-bids rule" if bad[1] == "R7.1" else "Canadian rule (you lead alone)"
         raise ForbiddenBidError(
@@ -524,13 +526,15 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
         turned, trump, bids, played, leader, trick, follow, last_leader, tricks, scores,
         history,
     ) = state  # fmt: skip
-    bids = (*bids[:seat], bid, *bids[seat + 1 :])
+    made = list(bids)
+    made[seat] = bid
+    bids = tuple(made)
     n = len(players)
     if None not in bids:
         phase = _PLAY
         turn = leader = (dealer + 1) % n
     else:
-        turn = (seat + 1) % n if bidding is Bidding.OPEN else None
+        turn = (seat + 1) % n if bidding is _OPEN else None
     return tuple.__new__(
         GameState,
         (
