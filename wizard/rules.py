@@ -141,7 +141,8 @@ def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = Fals
     # Sorting by independent uniform 64-bit keys is a uniform shuffle of the whole deck
     # (a tie has odds of about 1e-16), with all the randomness drawn in one C call:
     # several times faster than ``shuffle``'s per-card draws.
-    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
+    # A list's item lookup, as sort key, is cheaper than the array's (which boxes each key).
+    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK))).tolist()
     order = sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)
     deck = itemgetter(*order)(STANDARD_DECK)  # one C call for all 60 lookups
     k = round_no
@@ -246,7 +247,8 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
         if len(hand) == 1:
             return (_PLAYS[turn][hand[0]],)
         # One C call picks every play: itemgetter of several keys returns their tuple.
-        return itemgetter(*hand)(_PLAYS[turn])
+        plays: tuple[Play, ...] = itemgetter(*hand)(_PLAYS[turn])
+        return plays
     if phase is _BID:
         if state.turn is not None and (seat is None or seat == state.turn):
             return _legal_bids(state, state.turn)
