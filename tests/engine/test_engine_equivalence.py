@@ -10,12 +10,16 @@ written by the engine before it was made faster (see ``tests/engine/equivalence.
 from __future__ import annotations
 
 import json
+import random
+from array import array
 from typing import Any
 
 import pytest
 
 from tests.engine.equivalence import FIXTURE, game_plan, trace
+from wizard.cards import STANDARD_DECK
 from wizard.options import Options
+from wizard.rules import seeded_deal
 
 _GAMES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["games"]
 
@@ -39,3 +43,22 @@ def test_R2_R7_same_game_as_the_reference_engine(game: dict[str, Any]) -> None:
     for number, (want, got) in enumerate(zip(game["rounds"], now["rounds"], strict=False), 1):
         assert got == want, f"round {number} differs from the reference engine"
     assert now == game
+
+
+def _reference_deal(seed: int, round_no: int, players: int) -> tuple[object, ...]:
+    """R2.3 as first written: the deck sorted by 64-bit keys drawn from the round's seed."""
+    rng = random.Random(f"wizard:{seed}:{round_no}")
+    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
+    deck = [STANDARD_DECK[i] for i in sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)]
+    used = players * round_no
+    hands = tuple(tuple(sorted(deck[i * round_no : (i + 1) * round_no])) for i in range(players))
+    return hands, deck[used] if used < len(deck) else None
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_R2_3_seeded_deals_are_the_reference_shuffle(players: int) -> None:
+    for seed in range(300):
+        for round_no in (1, 2, 7, 60 // players):
+            deal = seeded_deal.__wrapped__(seed, round_no, players)
+            want = _reference_deal(seed, round_no, players)
+            assert repr((deal.hands, deal.turned)) == repr(want), (seed, round_no)
