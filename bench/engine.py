@@ -1,116 +1,201 @@
 """Engine throughput: full games of uniformly random legal actions through the public API.
 
-    python bench/engine.py [--games 200] [--repeats 5] [--profile]
+    PYTHONPATH=. python bench/engine.py [--games 40] [--repeats 15] [--players 3 4 5 6]
+        [--baseline PATH] [--profile [--engine PATH]]
 
-Prints, for 3, 4, 5 and 6 players, games/s and actions/s (median of the
-repeats), and as a same-run baseline the harness alone: the same random
-choices over the same recorded legal-action tuples without calling the
-engine, so the engine's own share of the time is visible. Target: ≥ 400
-four-player games/s on one core.
+Every repeat plays games of seeds never played before in that process, so every round is
+really dealt (the engine caches recent deals, and a replayed seed would skip dealing).
+Each engine runs in a worker process of its own on one core; with ``--baseline PATH``
+(a checkout of another version, e.g. ``git worktree add /tmp/engine-base 44b591f``) the
+two workers take turns, A B B A …, on the same seeds, so a load that comes and goes hits
+both alike. Rates are per CPU-second of the worker (what the load of other processes
+disturbs least); medians with the spread (min–max) over the repeats, and for two engines
+the median and spread of the per-repeat ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import platform
 import pstats
 import random
 import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
 
-from wizard.rules import apply, legal_actions, new_game
-from wizard.state import Action, Phase
-
-GAME_OVER = Phase.GAME_OVER
-
-
-def play(seed: int, players: int) -> int:
-    """One full game from ``seed``; returns the number of actions applied."""
-    rng = random.Random(seed)
-    state = new_game([f"P{i}" for i in range(players)], seed=seed)
-    actions = 0
-    while state.phase is not GAME_OVER:
-        state = apply(state, rng.choice(legal_actions(state)))
-        actions += 1
-    return actions
+HERE = Path(__file__).resolve().parent.parent
 
 
-def record_choices(seed: int, players: int) -> list[tuple[Action, ...]]:
-    """The legal-action tuples met in the game of ``seed``, for the harness baseline."""
-    rng = random.Random(seed)
-    state = new_game([f"P{i}" for i in range(players)], seed=seed)
-    seen = []
-    while state.phase is not GAME_OVER:
-        legal = legal_actions(state)
-        seen.append(legal)
-        state = apply(state, rng.choice(legal))
-    return seen
+def game_loop() -> Callable[[int, int], int]:
+    """The benchmark loop over the engine on ``sys.path``: ``play(seed, players) -> actions``."""
+    from wizard.rules import apply, legal_actions, new_game
+    from wizard.state import Phase
+
+    game_over = Phase.GAME_OVER
+
+    def play(seed: int, players: int) -> int:
+        rng = random.Random(seed)
+        state = new_game([f"P{i}" for i in range(players)], seed=seed)
+        actions = 0
+        while state.phase is not game_over:
+            state = apply(state, rng.choice(legal_actions(state)))
+            actions += 1
+        return actions
+
+    return play
 
 
-def harness(seed: int, recorded: list[tuple[Action, ...]]) -> int:
-    """The benchmark loop without the engine: the same random choices, nothing applied."""
-    rng = random.Random(seed)
-    for legal in recorded:
-        rng.choice(legal)
-    return len(recorded)
+def worker(engine: str, stdin: TextIO, stdout: TextIO) -> None:
+    """Time games on the engine at ``engine``: one ``players first_seed games`` per line."""
+    sys.path.insert(0, engine)
+    play = game_loop()
+    import wizard
+
+    stdout.write(json.dumps({"engine": str(Path(wizard.__file__).parent.parent)}) + "\n")
+    stdout.flush()
+    for line in stdin:
+        players, first, games = map(int, line.split())
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        actions = sum(play(seed, players) for seed in range(first, first + games))
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        stdout.write(json.dumps({"cpu": cpu, "wall": wall, "actions": actions}) + "\n")
+        stdout.flush()
 
 
-def measure(players: int, games: int, repeats: int) -> dict[str, float]:
-    """Median games/s and actions/s over ``repeats`` runs of ``games`` games."""
-    rates, action_rates, base_rates = [], [], []
-    recorded = [record_choices(seed, players) for seed in range(games)]
-    for rep in range(repeats):
-        seeds = range(games)
-        t0 = time.perf_counter()
-        actions = sum(play(seed, players) for seed in seeds)
-        elapsed = time.perf_counter() - t0
-        rates.append(games / elapsed)
-        action_rates.append(actions / elapsed)
-        t0 = time.perf_counter()
-        for seed, rec in zip(seeds, recorded, strict=True):
-            harness(seed, rec)
-        base_rates.append(games / (time.perf_counter() - t0))
-        del rep
-    return {
-        "games_per_s": statistics.median(rates),
-        "actions_per_s": statistics.median(action_rates),
-        "harness_games_per_s": statistics.median(base_rates),
-        "spread": (max(rates) - min(rates)) / statistics.median(rates),
-    }
+class Engine:
+    """A worker process timing games on one engine checkout."""
+
+    def __init__(self, label: str, path: Path) -> None:
+        self.label = label
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker", str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(path)},
+        )
+        self.path = json.loads(self._readline())["engine"]
+
+    def _readline(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.label} worker ({self.path!r}) stopped")
+        return line
+
+    def run(self, players: int, first_seed: int, games: int) -> dict[str, float]:
+        """Time ``games`` games of seeds ``first_seed``… on this engine."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{players} {first_seed} {games}\n")
+        self.proc.stdin.flush()
+        result: dict[str, float] = json.loads(self._readline())
+        return result
+
+    def close(self) -> None:
+        """Stop the worker."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def _spread(values: list[float], fmt: str) -> str:
+    return f"{statistics.median(values):{fmt}} [{min(values):{fmt}}–{max(values):{fmt}}]"
+
+
+def measure(engines: list[Engine], args: argparse.Namespace) -> None:
+    """Interleave the engines over fresh seeds and print rates and ratios per player count."""
+    for players in args.players:
+        # Seeds: a block per player count, a fresh stretch per repeat (and for the warm-up).
+        first = args.seed_base + players * 10_000_000
+        for engine in engines:
+            engine.run(players, first, max(1, args.games // 4))  # warm-up, seeds not reused
+        first += args.games
+        runs: dict[str, list[dict[str, float]]] = {e.label: [] for e in engines}
+        for rep in range(args.repeats):
+            order = engines if rep % 2 == 0 else engines[::-1]
+            for engine in order:
+                runs[engine.label].append(engine.run(players, first, args.games))
+            first += args.games
+        print(f"{players} players")
+        for engine in engines:
+            rs = runs[engine.label]
+            games = [args.games / r["cpu"] for r in rs]
+            actions = [r["actions"] / r["cpu"] for r in rs]
+            wall = [args.games / r["wall"] for r in rs]
+            print(
+                f"  {engine.label:<9} games/CPU-s {_spread(games, '.0f'):>18}   "
+                f"actions/CPU-s {_spread(actions, '.0f'):>26}   games/wall-s "
+                f"{statistics.median(wall):.0f}"
+            )
+        if len(engines) == 2:
+            a, b = (runs[e.label] for e in engines)
+            cpu = [rb["cpu"] / ra["cpu"] for ra, rb in zip(a, b, strict=True)]
+            wall = [rb["wall"] / ra["wall"] for ra, rb in zip(a, b, strict=True)]
+            print(
+                f"  {engines[0].label} / {engines[1].label} speed, per repeat: "
+                f"CPU {_spread(cpu, '.2f')}x   wall {_spread(wall, '.2f')}x"
+            )
+
+
+def profile(games: int, players: int, seed_base: int) -> None:
+    """Profile the engine on ``sys.path`` over fresh seeds and print the top functions."""
+    play = game_loop()
+    first = seed_base + 99_000_000
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for seed in range(first, first + games):
+        play(seed, players)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(15)
 
 
 def main() -> None:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games per repeat")
-    parser.add_argument("--repeats", type=int, default=5, help="repeats (median is shown)")
-    parser.add_argument("--profile", action="store_true", help="profile 4-player games")
+    parser.add_argument("--games", type=int, default=40, help="games per repeat")
+    parser.add_argument("--repeats", type=int, default=15, help="repeats per player count")
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
+    parser.add_argument("--baseline", type=Path, help="checkout of the engine to compare with")
+    parser.add_argument("--seed-base", type=int, default=0, help="offset of every seed")
+    parser.add_argument("--profile", action="store_true", help="cProfile 4-player games")
+    parser.add_argument(
+        "--engine", type=Path, default=HERE, help="checkout to profile (default: this one)"
+    )
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, sys.stdin, sys.stdout)
+        return
+    if args.profile:
+        sys.path.insert(0, str(args.engine.resolve()))
+        profile(args.games * 5, 4, args.seed_base)
+        return
     print(
         f"python {platform.python_version()} on {platform.machine()}, "
-        f"{os.cpu_count()} cpus, {platform.platform()}"
+        f"{os.cpu_count()} cpus, {platform.platform()}, load {os.getloadavg()[0]:.2f}"
     )
-    print(f"{args.games} games x {args.repeats} repeats per player count; medians\n")
-    print(f"{'players':>7} {'games/s':>9} {'actions/s':>10} {'spread':>7} {'engine share':>13}")
-    for players in (3, 4, 5, 6):
-        m = measure(players, args.games, args.repeats)
-        # The harness alone runs at harness_games_per_s; the rest of the time is the engine.
-        share = 1 - m["games_per_s"] / m["harness_games_per_s"]
+    engines = [Engine("this", HERE)]
+    if args.baseline is not None:
+        engines.append(Engine("baseline", args.baseline.resolve()))
+    try:
+        for engine in engines:
+            print(f"{engine.label}: {engine.path}")
         print(
-            f"{players:>7} {m['games_per_s']:>9.0f} {m['actions_per_s']:>10.0f} "
-            f"{m['spread']:>6.0%} {share:>13.0%}"
+            f"{args.games} games x {args.repeats} repeats per player count, fresh seeds in "
+            "every repeat; median [min–max]\n"
         )
-        if players == 4:
-            print(f"{'':>7} target ≥ 400 games/s: {m['games_per_s'] / 400:.2f}x the target")
-    if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-        for seed in range(args.games):
-            play(seed, 4)
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+        measure(engines, args)
+    finally:
+        for engine in engines:
+            engine.close()
 
 
 if __name__ == "__main__":

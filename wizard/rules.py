@@ -19,6 +19,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import add, itemgetter
 from typing import TYPE_CHECKING, Final
 
 from wizard.cards import (
@@ -74,6 +75,7 @@ _BID: Final = Phase.BID
 _CHOOSE_TRUMP: Final = Phase.CHOOSE_TRUMP
 _ROUND_OVER: Final = Phase.ROUND_OVER
 _GAME_OVER: Final = Phase.GAME_OVER
+_OPEN: Final = Bidding.OPEN
 
 
 # --- setting up and dealing ---------------------------------------------------------------
@@ -142,9 +144,10 @@ def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = Fals
     # Sorting by independent uniform 64-bit keys is a uniform shuffle of the whole deck
     # (a tie has odds of about 1e-16), with all the randomness drawn in one C call:
     # several times faster than ``shuffle``'s per-card draws.
-    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK)))
+    # A list's item lookup, as sort key, is cheaper than the array's (which boxes each key).
+    keys = array("Q", rng.randbytes(8 * len(STANDARD_DECK))).tolist()
     order = sorted(range(len(STANDARD_DECK)), key=keys.__getitem__)
-    deck = list(map(STANDARD_DECK.__getitem__, order))
+    deck = itemgetter(*order)(STANDARD_DECK)  # one C call for all 60 lookups
     k = round_no
     used = players * k
     hands = tuple(tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players))
@@ -233,7 +236,7 @@ def _forbidden(
     bids: Sequence[int | None],
     scores: Sequence[int],
 ) -> tuple[int, str] | None:
-    if options.bidding is not Bidding.OPEN or seat != dealer:
+    if options.bidding is not _OPEN or seat != dealer:
         return None
     if options.uneven_bids:
         rule = "R7.1"
@@ -266,19 +269,25 @@ def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ..
         if seat is not None and seat != turn:
             return ()
         hand = state.hands[turn]
-        pick = _PLAYS[turn].__getitem__
         follow = state.follow
+        lo = hi = 0
         if follow is not None:
             base = _SUIT_BASE[follow]
             lo = bisect_left(hand, base)
             hi = bisect_left(hand, base + 13, lo)
-            if lo < hi:
-                # Cards of the suit to follow, then any Jester or Wizard (R5.3, R5.4).
-                special = hand[bisect_left(hand, JESTER_ID, hi) :]
-                return (*map(pick, hand[lo:hi]), *map(pick, dict.fromkeys(special)))
-        if len(hand) > 1 and hand[-2] >= JESTER_ID:  # two Wizards or Jesters: list each once
-            return tuple(map(pick, dict.fromkeys(hand)))
-        return tuple(map(pick, hand))
+        if lo < hi:
+            # Cards of the suit to follow, then any Jester or Wizard (R5.3, R5.4).
+            if hand[-1] >= JESTER_ID:
+                hand = (*hand[lo:hi], *dict.fromkeys(hand[bisect_left(hand, JESTER_ID, hi) :]))
+            else:
+                hand = hand[lo:hi]
+        elif len(hand) > 1 and hand[-2] >= JESTER_ID:  # two Wizards or Jesters: list each once
+            hand = tuple(dict.fromkeys(hand))
+        if len(hand) == 1:
+            return (_PLAYS[turn][hand[0]],)
+        # One C call picks every play: itemgetter of several keys returns their tuple.
+        plays: tuple[Play, ...] = itemgetter(*hand)(_PLAYS[turn])
+        return plays
     if phase is _BID:
         if state.turn is not None and (seat is None or seat == state.turn):
             return _legal_bids(state, state.turn)
@@ -478,11 +487,13 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
                 card=hand[lo].code,
             )
     card = hand[i]  # the interned Card, even if an equal int was passed
-    hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+    held = list(hands)
+    held[seat] = hand[:i] + hand[i + 1 :]
+    hands = tuple(held)
     n = len(players)
     if follow is None and card < JESTER_ID and not options.single_suit and WIZARD_ID not in trick:
         follow = SUIT_OF[card]
-    trick = (*trick, card)
+    trick += (card,)
     if len(trick) < n:
         return tuple.__new__(
             GameState,
@@ -497,8 +508,10 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
     else:
         index = _winner(trick, trump, follow, options.magic_twos)
     winner = (leader + index) % n
-    tricks = (*tricks[:winner], tricks[winner] + 1, *tricks[winner + 1 :])
-    played = (*played, trick)
+    won = list(tricks)
+    won[winner] += 1
+    tricks = tuple(won)
+    played += (trick,)
     if hands[0]:
         return tuple.__new__(
             GameState,
@@ -510,26 +523,21 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
         )  # fmt: skip
     # The last trick of the round: score it (R6).
     final_bids = tuple(b if b is not None else 0 for b in bids)
-    points = tuple(score(b, t) for b, t in zip(final_bids, tricks, strict=True))
-    totals = tuple(s + p for s, p in zip(scores, points, strict=True))
+    points = tuple(map(score, final_bids, tricks))
+    totals = tuple(map(add, scores, points))
     plays = tuple(c for t in played for c in t)
     result = RoundResult(
         rnd, dealer, dealt, turned, trump, final_bids, plays, tricks, points, totals
     )
     over = rnd == rounds_in_game(options, n)
-    return state._replace(
-        phase=Phase.GAME_OVER if over else Phase.ROUND_OVER,
-        turn=None,
-        hands=hands,
-        played=played,
-        leader=winner,
-        trick=(),
-        follow=None,
-        last_leader=leader,
-        tricks=tricks,
-        scores=totals,
-        history=(*history, result),
-    )
+    return tuple.__new__(
+        GameState,
+        (
+            players, options, seed, first_dealer, _GAME_OVER if over else _ROUND_OVER, rnd,
+            dealer, None, dealt, hands, turned, trump, bids, played, winner, (), None, leader,
+            tricks, totals, (*history, result),
+        ),
+    )  # fmt: skip
 
 
 def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
@@ -538,8 +546,9 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
         rule = "R4.3" if phase is _CHOOSE_TRUMP else "R4.2"
         raise _not_now(state, rule, "bid")
     _check_seat(state, seat)
-    bidding = state.options.bidding
-    if bidding is Bidding.OPEN:
+    options = state.options
+    bidding = options.bidding
+    if bidding is _OPEN:
         if seat != state.turn:
             assert state.turn is not None
             raise NotYourTurnError(
@@ -553,11 +562,12 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
     elif state.bids[seat] is not None:
         rule = "R7.2" if bidding is Bidding.HIDDEN else "R7.3"
         raise AlreadyBidError(rule, "already_bid", player=_name(state, seat), seat=seat)
-    k = round_tricks(state)
+    k = state.round + 3 if options.single_suit else state.round  # round_tricks, inline
     if type(bid) is not int or not 0 <= bid <= k:
         shown = bid if type(bid) is int else repr(bid)
         raise BidOutOfRangeError("R4.1", "bid_out_of_range", bid=shown, round=state.round, max=k)
-    bad = forbidden_bid(state, seat)
+    # Only these two variants forbid a bid: skip the look-up in every other game.
+    bad = forbidden_bid(state, seat) if options.uneven_bids or options.canadian else None
     if bad is not None and bid == bad[0]:
         uneven = bad[1] == "R7.1"
         raise ForbiddenBidError(
@@ -572,13 +582,15 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
         turned, trump, bids, played, leader, trick, follow, last_leader, tricks, scores,
         history,
     ) = state  # fmt: skip
-    bids = (*bids[:seat], bid, *bids[seat + 1 :])
+    made = list(bids)
+    made[seat] = bid
+    bids = tuple(made)
     n = len(players)
     if None not in bids:
         phase = _PLAY
         turn = leader = (dealer + 1) % n
     else:
-        turn = (seat + 1) % n if bidding is Bidding.OPEN else None
+        turn = (seat + 1) % n if bidding is _OPEN else None
     return tuple.__new__(
         GameState,
         (
@@ -633,26 +645,28 @@ def _apply_deal(state: GameState, deal: Deal) -> GameState:
             phase = Phase.CHOOSE_TRUMP
         else:
             trump = SUIT_OF[turned]  # a Jester leaves no trump (R3.2)
-    hands = tuple(tuple(sorted(h)) for h in deal.hands)
-    state = state._replace(
-        phase=phase,
-        round=round_no,
-        dealer=dealer,
-        dealt=deal.hands,
-        hands=hands,
-        turned=turned,
-        trump=trump,
-        bids=(None,) * n,
-        played=(),
-        leader=(dealer + 1) % n,
-        trick=(),
-        follow=None,
-        last_leader=0,
-        tricks=(0,) * n,
+    # A seeded deal equals the engine's own, whose hands are sorted already.
+    hands = (
+        tuple(map(tuple, deal.hands))
+        if state.seed is not None
+        else tuple(tuple(sorted(h)) for h in deal.hands)
     )
+    (
+        players, options, seed, first_dealer, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _,
+        scores, history,
+    ) = state  # fmt: skip
     if phase is Phase.CHOOSE_TRUMP:
-        return state._replace(turn=dealer)
-    return state._replace(turn=_first_bidder(state))
+        turn: int | None = dealer
+    else:
+        turn = (dealer + 1) % n if options.bidding is _OPEN else None
+    return tuple.__new__(
+        GameState,
+        (
+            players, options, seed, first_dealer, phase, round_no, dealer, turn, deal.hands,
+            hands, turned, trump, (None,) * n, (), (dealer + 1) % n, (), None, 0, (0,) * n,
+            scores, history,
+        ),
+    )  # fmt: skip
 
 
 def check_deal(deal: Deal, options: Options, players: int, round_no: int) -> None:
