@@ -176,14 +176,25 @@ class Match:
 
     def interval(self) -> tuple[float, float, float]:
         """Mean score difference per game and its 95% confidence interval."""
-        m = len(self.diffs)
-        mean = sum(self.diffs) / m
-        if m < 2:
-            return mean, -math.inf, math.inf
-        sd = math.sqrt(sum((d - mean) ** 2 for d in self.diffs) / (m - 1))
-        t = _T95[m - 2] if m - 2 < len(_T95) else 1.96
-        half = t * sd / math.sqrt(m)
-        return mean, mean - half, mean + half
+        return mean_interval(self.diffs)
+
+    def self_play_interval(self) -> tuple[float, float, float]:
+        """The baseline's points per game in its self-play, with a 95% interval over deals."""
+        points = self.baseline.points  # per deal, seat by seat
+        per_deal = [sum(points[i : i + self.n]) / self.n for i in range(0, len(points), self.n)]
+        return mean_interval(per_deal)
+
+
+def mean_interval(samples: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of independent ``samples`` and its 95% confidence interval (Student's t)."""
+    m = len(samples)
+    mean = sum(samples) / m
+    if m < 2:
+        return mean, -math.inf, math.inf
+    sd = math.sqrt(sum((d - mean) ** 2 for d in samples) / (m - 1))
+    t = _T95[m - 2] if m - 2 < len(_T95) else 1.96
+    half = t * sd / math.sqrt(m)
+    return mean, mean - half, mean + half
 
 
 def run_match(
@@ -267,17 +278,19 @@ def format_section(
         f" {platform.platform()}",
         "",
         "| players | deals | mean difference per game | 95% CI | first place (cand / base)"
-        " | bids hit (cand / base) | points per game (cand / base) |",
-        "|---|---|---|---|---|---|---|",
+        " | bids hit (cand / base) | points per game (cand / base) | base self-play ± 95% |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for m in matches:
         mean, low, high = m.interval()
+        own, own_low, _ = m.self_play_interval()
         c, b = m.candidate, m.baseline
         lines.append(
             f"| {m.n} | {len(m.diffs)} | {mean:+.1f} | [{low:+.1f}, {high:+.1f}] "
             f"| {c.firsts / c.games:.1%} / {b.firsts / b.games:.1%} "
             f"| {c.hits / c.bids:.1%} / {b.hits / b.bids:.1%} "
-            f"| {sum(c.points) / c.games:.1f} / {sum(b.points) / b.games:.1f} |"
+            f"| {sum(c.points) / c.games:.1f} / {sum(b.points) / b.games:.1f} "
+            f"| {own:.1f} ± {own - own_low:.1f} |"
         )
     sizes = sorted({k for m in matches for k in m.candidate.error_count})
     lines += [
