@@ -29,7 +29,7 @@ from pathlib import Path
 
 from wizard.ai import LEVELS, ComputerPlayer, make_player
 from wizard.ai.heuristic import HeuristicPlayer
-from wizard.ai.search import INFERENCE_TRIES, SearchPlayer
+from wizard.ai.search import BID_FACTOR, BID_WINDOW, INFERENCE_TRIES, SearchPlayer
 from wizard.errors import OptionsError
 from wizard.options import Bidding, Options, check_setup
 from wizard.rules import apply, deal_next_round, legal_actions, to_act, winners
@@ -48,24 +48,40 @@ _T95 = (
 
 
 def player_factory(spec: str) -> Callable[[int], ComputerPlayer]:
-    """A maker of players from ``spec``: a level name, ``heuristic``, or ``search:N``.
+    """A maker of players from ``spec``: a level name, ``heuristic``, or ``search:N[:flag…]``.
 
     ``search:N`` is the search player with ``N`` deals per decision and no time
-    limit, so that a measurement does not depend on the machine's speed;
-    ``search:N:plain`` is the same without inferring hands from bids.
+    limit, so that a measurement does not depend on the machine's speed. Flags:
+    ``plain`` turns off inferring hands from bids; ``bK`` gives bids ``K`` times
+    the deals of a play; ``tK`` draws ``K`` deals per kept deal of the inference;
+    ``wK`` tries bids up to ``K`` either side of the heuristic's estimate.
     """
     if spec in LEVELS:
         return lambda seed: make_player(spec, seed=seed)
     if spec == "heuristic":
         return HeuristicPlayer
     if spec.startswith("search:"):
-        count, _, flag = spec.removeprefix("search:").partition(":")
-        if not count.isdigit() or int(count) < 1 or flag not in ("", "plain"):
-            raise ValueError(f"bad player {spec!r}: use search:N or search:N:plain, N >= 1")
+        count, *flags = spec.removeprefix("search:").split(":")
+        settings = {"b": BID_FACTOR, "t": INFERENCE_TRIES, "w": BID_WINDOW}
+        for flag in flags:
+            if flag == "plain":
+                settings["t"] = 1
+            elif flag[:1] in settings and flag[1:].isdigit() and int(flag[1:]) >= 1:
+                settings[flag[:1]] = int(flag[1:])
+            else:
+                count = ""  # refused below
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(
+                f"bad player {spec!r}: use search:N with N >= 1 and flags plain, bK, tK, wK"
+            )
         iterations = int(count)
-        tries = 1 if flag else INFERENCE_TRIES
         return lambda seed: SearchPlayer(
-            seed, iterations=iterations, time_limit=None, inference_tries=tries
+            seed,
+            iterations=iterations,
+            time_limit=None,
+            inference_tries=settings["t"],
+            bid_factor=settings["b"],
+            bid_window=settings["w"],
         )
     raise ValueError(f"unknown player {spec!r}: use {', '.join(LEVELS)}, heuristic or search:N")
 
