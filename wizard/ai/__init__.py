@@ -21,6 +21,7 @@ from one generator per seed, so its choices follow the seed and call order.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Protocol
 
 from wizard.ai.heuristic import HeuristicPlayer
@@ -31,9 +32,23 @@ from wizard.view import PlayerView
 LEVELS = ("random", "easy", "normal", "hard")
 """The difficulty levels :func:`make_player` accepts, weakest first."""
 
-SEARCH_BUDGETS: dict[str, int] = {"normal": 20, "hard": 60}
-"""Deals sampled per decision at each search level (for a card early in the largest round;
-see :class:`SearchPlayer` for how shorter rounds and bids scale it)."""
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work a search level does per decision: deals sampled, and the extra for bids."""
+
+    deals: int
+    """Deals for a card played early in the largest round (shorter rounds get more)."""
+    bid_factor: int
+    """Bids and trump choices get this many times the deals of a play."""
+
+
+SEARCH_BUDGETS: dict[str, Budget] = {
+    "normal": Budget(deals=20, bid_factor=2),
+    "hard": Budget(deals=120, bid_factor=4),
+}
+"""The budget of each search level, chosen with ``bench/ai.py`` so that the 95th
+percentile decision stays far below the targets (normal 0.5 s, hard 1.5 s)."""
 
 
 class ComputerPlayer(Protocol):
@@ -69,8 +84,13 @@ def make_player(
     if level == "easy":
         return HeuristicPlayer(seed)
     if level in SEARCH_BUDGETS:
+        budget = SEARCH_BUDGETS[level]
         return SearchPlayer(
-            seed, iterations=SEARCH_BUDGETS[level], time_limit=SAFETY_LIMIT, clock=clock
+            seed,
+            iterations=budget.deals,
+            bid_factor=budget.bid_factor,
+            time_limit=SAFETY_LIMIT,
+            clock=clock,
         )
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
 
@@ -78,6 +98,7 @@ def make_player(
 __all__ = [
     "LEVELS",
     "SEARCH_BUDGETS",
+    "Budget",
     "ComputerPlayer",
     "HeuristicPlayer",
     "RandomPlayer",
