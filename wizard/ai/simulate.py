@@ -232,9 +232,10 @@ def run_match(
     player_factory(candidate)  # fail early on a bad spec, not in a worker
     player_factory(baseline)
     only = None if rounds is None else frozenset(rounds)
-    jobs = [
-        _Job(n, d, seat, candidate, baseline, options, only) for d in deals for seat in range(-1, n)
-    ]
+    # Self-play: a seat's player depends on the deal and seat alone, so every game of a
+    # deal is the all-baseline game, played once.
+    seats = range(-1, 0) if candidate == baseline else range(-1, n)
+    jobs = [_Job(n, d, seat, candidate, baseline, options, only) for d in deals for seat in seats]
     results: dict[tuple[int, int], GameResult] = {}
     started = time.perf_counter()
     if workers > 1:
@@ -251,7 +252,7 @@ def run_match(
         base = results[(d, -1)]
         diff = 0.0
         for seat in range(n):
-            game = results[(d, seat)]
+            game = results.get((d, seat), base)
             match.candidate.add(game, seat, only)
             match.baseline.add(base, seat, only)
             diff += game.scores[seat] - base.scores[seat]
