@@ -45,7 +45,7 @@ class Budget:
 
 SEARCH_BUDGETS: dict[str, Budget] = {
     "normal": Budget(deals=20, bid_factor=2),
-    "hard": Budget(deals=120, bid_factor=4),
+    "hard": Budget(deals=80, bid_factor=3),
 }
 """The budget of each search level, chosen with ``bench/ai.py`` so that the 95th
 percentile decision stays far below the targets (normal 0.5 s, hard 1.5 s)."""
