@@ -69,8 +69,6 @@ def _time_round(spec: str, state: GameState, seed: int, out: Times) -> None:
     rnd = state.round
     while state.round == rnd and state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
         seen = view(state, to_act(state)[0])
-        if isinstance(player, SearchPlayer):
-            player.last = None
         start = time.perf_counter()
         action = player.choose(seen)
         spent = time.perf_counter() - start

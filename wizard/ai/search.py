@@ -150,12 +150,13 @@ class SearchPlayer:
         # Looked up when the player is made, so a test may replace the module's clock.
         self.clock: Clock = clock if clock is not None else time.perf_counter
         self.last: SearchReport | None = None
-        """What the latest searched decision spent (None before the first one)."""
+        """What the latest decision's search spent (None if it needed none)."""
 
     def choose(self, view: PlayerView) -> Action:
         """The searched action: one of ``view.legal``."""
         if not isinstance(view, PlayerView):
             raise TypeError("a computer player decides from a PlayerView only")
+        self.last = None  # stays None when the decision needs no search
         if len(view.legal) == 1:
             return view.legal[0]
         rng = random.Random(self._decision_key(view))
@@ -189,8 +190,11 @@ class SearchPlayer:
         return max(1, int(self.iterations * scale * factor))
 
     def _deal_numbers(self, view: PlayerView, race: _Race, deadline: float | None) -> Iterator[int]:
-        """Numbers the deals to sample, until the budget is spent, one candidate is left
-        or (the safety net) the deadline has passed; then records :attr:`last`."""
+        """Numbers the deals to sample; records :attr:`last` when the search ends.
+
+        It ends when the budget is spent, when one candidate is left, or (the
+        safety net) when the deadline has passed.
+        """
         budget = self.budget(view)
         deals = 0
         timed_out = False
