@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from wizard.ai import ComputerPlayer
+from wizard.ai import ComputerPlayer, HeuristicPlayer
 from wizard.options import Options
 from wizard.rules import apply, deal_next_round, legal_actions, new_game, to_act
 from wizard.state import Action, GameState, Phase
@@ -43,3 +43,23 @@ def random_views(
         if seen.legal:
             yield state, seen
         state = apply(state, rng.choice(legal_actions(state, seat)))
+
+
+def round_views(n: int, options: Options, seed: int, round_no: int) -> list[PlayerView]:
+    """Every choice in round ``round_no`` of a seeded game, reached and played by the heuristic."""
+    helper = HeuristicPlayer()
+    state = new_game([f"p{i}" for i in range(n)], options, seed=seed)
+    out: list[PlayerView] = []
+    while state.phase is not Phase.GAME_OVER and state.round <= round_no:
+        if state.phase is Phase.ROUND_OVER:
+            if state.round == round_no:
+                break
+            state = deal_next_round(state)
+            continue
+        seat = to_act(state)[0]
+        seen = view(state, seat)
+        if state.round == round_no and len(seen.legal) > 1:
+            out.append(seen)
+        action = helper.choose(seen) if seen.legal else legal_actions(state, seat)[0]
+        state = apply(state, action)
+    return out

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from wizard.__main__ import main
+from wizard.ai import SearchPlayer
+from wizard.ai.simulate import player_factory
 from wizard.play import Terminal, add_arguments, run
 from wizard.record import load, replay
 
@@ -141,3 +143,12 @@ def test_simulate_refuses_impossible_setups(capsys: pytest.CaptureFixture[str]) 
     assert main(["simulate", "--players", "5", "--variant", "single_suit", "--out", "-"]) == 2
     assert "single suit is for 3 or 4 players" in capsys.readouterr().err
     assert main(["simulate", "--candidate", "search:x", "--out", "-"]) == 2
+
+
+def test_search_specs_set_the_budget_knobs() -> None:
+    player = player_factory("search:5:b3:t2:w1")(7)
+    assert isinstance(player, SearchPlayer)
+    assert (player.iterations, player.bid_factor, player.inference_tries) == (5, 3, 2)
+    assert (player.bid_window, player.time_limit) == (1, None)
+    with pytest.raises(ValueError, match="bad player"):
+        player_factory("search:5:x3")

@@ -5,32 +5,50 @@ The service and the front ends use nothing but :func:`make_player` and
 
 - ``random``: uniform over the legal actions (a floor, for tests);
 - ``easy``: the heuristic player (rules of thumb, under a millisecond);
-- ``normal``: the search player with a small budget (20 sampled deals per decision);
-- ``hard``: the search player at its default budget (60 deals).
+- ``normal``: the search player with a small budget (:data:`SEARCH_BUDGETS`);
+- ``hard``: the search player with a larger one.
 
-Both search levels stop sampling after 0.4 s, a safety net on slow machines
-(the largest round takes about 0.3 s at the 95th percentile for ``hard``).
+A search level's budget is work (sampled deals per decision), not time, so a
+busy host plays exactly as well as a quiet one, only slower. A wall-clock cap
+of :data:`~wizard.ai.search.SAFETY_LIMIT` seconds, far above a typical decision
+(``bench/ai.py``), is only a safety net for a badly overloaded machine.
 
 The heuristic is deterministic; a search decision follows from the seed and
-the view alone, unless the time limit cuts it short; the random player draws
+the view alone (unless the safety net cuts it short); the random player draws
 from one generator per seed, so its choices follow the seed and call order.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Protocol
 
 from wizard.ai.heuristic import HeuristicPlayer
-from wizard.ai.search import DEFAULT_ITERATIONS, DEFAULT_TIME_LIMIT, SearchPlayer
+from wizard.ai.search import SAFETY_LIMIT, Clock, SearchPlayer
 from wizard.state import Action
 from wizard.view import PlayerView
 
 LEVELS = ("random", "easy", "normal", "hard")
 """The difficulty levels :func:`make_player` accepts, weakest first."""
 
-NORMAL_ITERATIONS = 20
-"""Deals sampled per decision at the ``normal`` level."""
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work a search level does per decision: deals sampled, and the extra for bids."""
+
+    deals: int
+    """Deals for a card played early in the largest round (shorter rounds get more)."""
+    bid_factor: int
+    """Bids and trump choices get this many times the deals of a play."""
+
+
+SEARCH_BUDGETS: dict[str, Budget] = {
+    "normal": Budget(deals=20, bid_factor=2),
+    "hard": Budget(deals=80, bid_factor=3),
+}
+"""The budget of each search level, chosen with ``bench/ai.py`` so that the 95th
+percentile decision stays far below the targets (normal 0.5 s, hard 1.5 s)."""
 
 
 class ComputerPlayer(Protocol):
@@ -54,21 +72,33 @@ class RandomPlayer:
         return self._rng.choice(view.legal)
 
 
-def make_player(level: str = "random", *, seed: int = 0) -> ComputerPlayer:
-    """A computer player of the given difficulty ``level`` (one of :data:`LEVELS`)."""
+def make_player(
+    level: str = "random", *, seed: int = 0, clock: Clock | None = None
+) -> ComputerPlayer:
+    """A computer player of the given difficulty ``level`` (one of :data:`LEVELS`).
+
+    ``clock`` times the search levels' safety net (tests inject a slow one).
+    """
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
         return HeuristicPlayer(seed)
-    if level == "normal":
-        return SearchPlayer(seed, iterations=NORMAL_ITERATIONS, time_limit=DEFAULT_TIME_LIMIT)
-    if level == "hard":
-        return SearchPlayer(seed, iterations=DEFAULT_ITERATIONS, time_limit=DEFAULT_TIME_LIMIT)
+    if level in SEARCH_BUDGETS:
+        budget = SEARCH_BUDGETS[level]
+        return SearchPlayer(
+            seed,
+            iterations=budget.deals,
+            bid_factor=budget.bid_factor,
+            time_limit=SAFETY_LIMIT,
+            clock=clock,
+        )
     raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
 
 
 __all__ = [
     "LEVELS",
+    "SEARCH_BUDGETS",
+    "Budget",
     "ComputerPlayer",
     "HeuristicPlayer",
     "RandomPlayer",

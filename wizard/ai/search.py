@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from wizard.ai.core import JESTER, RoundSim, expected_tricks, pick_bid
 from wizard.ai.heuristic import (
@@ -36,8 +38,13 @@ from wizard.view import PlayerView
 
 DEFAULT_ITERATIONS = 60
 """Deals sampled per decision at the default budget."""
-DEFAULT_TIME_LIMIT = 0.4
-"""Seconds after which a decision stops sampling at the default budget (a safety net)."""
+SAFETY_LIMIT = 2.0
+"""Seconds after which a decision stops sampling whatever its budget: a safety net only.
+
+The budgets are set so that a decision takes far less on these machines; only a
+badly overloaded host reaches this, and there the search plays weaker rather
+than stalling the table.
+"""
 BID_WINDOW = 2
 """Candidate bids reach this far either side of the heuristic's estimate."""
 INFERENCE_TRIES = 6
@@ -91,19 +98,34 @@ class _Race:
         self.active = keep
 
 
+Clock = Callable[[], float]
+"""A source of seconds, such as :func:`time.perf_counter` (injected by tests)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchReport:
+    """What one decision spent: deals sampled, deals budgeted, and whether time ran out."""
+
+    deals: int
+    budget: int
+    cut_short: bool
+
+
 class SearchPlayer:
-    """Determinized search (PIMC) budgeted by ``iterations`` deals and ``time_limit`` seconds.
+    """Determinized search (PIMC) budgeted by ``iterations`` deals, with a safety cap in seconds.
 
     ``iterations`` is the number of deals sampled for a card played early in the
     largest round; shorter rest-of-rounds get more (up to ten times), and bids
-    and trump choices twice as many.
+    and trump choices ``bid_factor`` times as many. The budget is work, not
+    time: a decision stops early only when clearly worse candidates have all
+    dropped out (which depends on the deals alone), or when ``time_limit``
+    seconds have passed on ``clock``, a safety net set far above the typical
+    decision. Until that net is reached a decision depends only on the seed and
+    the view, so a loaded machine plays exactly as a quiet one, only slower;
+    with ``time_limit=None`` it always does.
 
     Each deal is the best-explaining of ``inference_tries`` random deals (1 turns
-    the bid inference off).
-
-    With ``time_limit=None`` a decision depends only on the seed and the view,
-    so the same seed always makes the same choices; with a time limit, a slow
-    machine may stop sampling early and choose differently.
+    the bid inference off). After each decision :attr:`last` says what it spent.
     """
 
     def __init__(
@@ -111,26 +133,34 @@ class SearchPlayer:
         seed: int = 0,
         *,
         iterations: int = DEFAULT_ITERATIONS,
-        time_limit: float | None = DEFAULT_TIME_LIMIT,
+        time_limit: float | None = SAFETY_LIMIT,
         bid_window: int = BID_WINDOW,
         inference_tries: int = INFERENCE_TRIES,
+        bid_factor: int = BID_FACTOR,
+        clock: Clock | None = None,
     ) -> None:
-        if iterations < 1:
+        if iterations < 1 or bid_factor < 1:
             raise ValueError("a search needs at least one iteration")
         self.seed = seed
         self.iterations = iterations
         self.time_limit = time_limit
         self.bid_window = bid_window
         self.inference_tries = inference_tries
+        self.bid_factor = bid_factor
+        # Looked up when the player is made, so a test may replace the module's clock.
+        self.clock: Clock = clock if clock is not None else time.perf_counter
+        self.last: SearchReport | None = None
+        """What the latest decision's search spent (None if it needed none)."""
 
     def choose(self, view: PlayerView) -> Action:
         """The searched action: one of ``view.legal``."""
         if not isinstance(view, PlayerView):
             raise TypeError("a computer player decides from a PlayerView only")
+        self.last = None  # stays None when the decision needs no search
         if len(view.legal) == 1:
             return view.legal[0]
         rng = random.Random(self._decision_key(view))
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        deadline = None if self.time_limit is None else self.clock() + self.time_limit
         if view.phase is Phase.PLAY:
             return self._play(view, rng, deadline)
         if view.phase is Phase.BID:
@@ -152,14 +182,33 @@ class SearchPlayer:
             f"{plays}:{sum(view.has_bid)}:{','.join(map(str, view.scores))}"
         )
 
-    def _out_of_time(self, i: int, deadline: float | None) -> bool:
-        return deadline is not None and i > 0 and time.perf_counter() > deadline
-
-    def _deals(self, view: PlayerView, factor: int = 1) -> int:
-        """Deals to sample for this decision: more when the rest of the round is short."""
+    def budget(self, view: PlayerView) -> int:
+        """The deals this player samples at most for the decision in ``view``."""
+        factor = 1 if view.phase is Phase.PLAY else self.bid_factor
         left = max(1, sum(view.hand_sizes))
         scale = min(MAX_SCALE, max(1.0, FULL_ROUND / left))
         return max(1, int(self.iterations * scale * factor))
+
+    def _deal_numbers(self, view: PlayerView, race: _Race, deadline: float | None) -> Iterator[int]:
+        """Numbers the deals to sample; records :attr:`last` when the search ends.
+
+        It ends when the budget is spent, when one candidate is left, or (the
+        safety net) when the deadline has passed.
+        """
+        budget = self.budget(view)
+        deals = 0
+        timed_out = False
+        for i in range(budget):
+            if i and i % PRUNE_EVERY == 0:
+                race.prune()
+            if len(race.active) == 1:
+                break
+            if deadline is not None and i and self.clock() > deadline:
+                timed_out = True
+                break
+            deals += 1
+            yield i
+        self.last = SearchReport(deals, budget, timed_out)
 
     def _play(self, view: PlayerView, rng: random.Random, deadline: float | None) -> Action:
         sit = Situation(view)
@@ -172,11 +221,7 @@ class SearchPlayer:
         race = _Race(len(cards))
         trump = sit.base.trump
         unknown_bids = [j for j in range(sit.n) if sit.base.bids[j] < 0]
-        for i in range(self._deals(view)):
-            if self._out_of_time(i, deadline) or len(race.active) == 1:
-                break
-            if i and i % PRUNE_EVERY == 0:
-                race.prune()
+        for _ in self._deal_numbers(view, race, deadline):
             hands = sit.sample_telling(rng, self.inference_tries)
             bids = sit.base.bids.copy()
             for j in unknown_bids:  # secret bids (R7.3): guess them from the sampled hand
@@ -211,11 +256,7 @@ class SearchPlayer:
         others = [j for j in range(n) if j != me and sit.base.bids[j] < 0 and j not in later]
         known = sum(b for b in sit.base.bids if b >= 0)
         race = _Race(len(candidates))
-        for i in range(self._deals(view, BID_FACTOR)):
-            if self._out_of_time(i, deadline) or len(race.active) == 1:
-                break
-            if i and i % PRUNE_EVERY == 0:
-                race.prune()
+        for _ in self._deal_numbers(view, race, deadline):
             hands = sit.sample_telling(rng, self.inference_tries)
             bids = sit.base.bids.copy()
             for j in others:  # hidden or secret bids (R7.2, R7.3): guessed
@@ -239,11 +280,7 @@ class SearchPlayer:
         n = sit.n
         order = [(first_leader(view) + i) % n for i in range(n)]
         race = _Race(4)
-        for i in range(self._deals(view, BID_FACTOR)):
-            if self._out_of_time(i, deadline) or len(race.active) == 1:
-                break
-            if i and i % PRUNE_EVERY == 0:
-                race.prune()
+        for _ in self._deal_numbers(view, race, deadline):
             hands = sit.sample_telling(rng, self.inference_tries)
             for suit in race.active:
                 bids = [-1] * n

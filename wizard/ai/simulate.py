@@ -6,6 +6,12 @@ seat. The difference between the candidate's score and the baseline's score in
 the same seat with the same cards, averaged over the seats of a deal, is one
 sample: the luck of the cards cancels out, and the deals are independent, so
 their mean has an honest confidence interval.
+
+A quicker measurement for tuning (``--rounds``): the players play only the
+rounds named, and the heuristic plays every other round in every seat. The
+heuristic is deterministic and ignores the scores (without the Canadian rule),
+so those rounds come out alike in every game of a deal and the difference is
+what the players did in the rounds named.
 """
 
 from __future__ import annotations
@@ -16,14 +22,14 @@ import multiprocessing
 import platform
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from wizard.ai import LEVELS, ComputerPlayer, make_player
 from wizard.ai.heuristic import HeuristicPlayer
-from wizard.ai.search import INFERENCE_TRIES, SearchPlayer
+from wizard.ai.search import BID_FACTOR, BID_WINDOW, INFERENCE_TRIES, SearchPlayer
 from wizard.errors import OptionsError
 from wizard.options import Bidding, Options, check_setup
 from wizard.rules import apply, deal_next_round, legal_actions, to_act, winners
@@ -42,24 +48,40 @@ _T95 = (
 
 
 def player_factory(spec: str) -> Callable[[int], ComputerPlayer]:
-    """A maker of players from ``spec``: a level name, ``heuristic``, or ``search:N``.
+    """A maker of players from ``spec``: a level name, ``heuristic``, or ``search:N[:flag…]``.
 
     ``search:N`` is the search player with ``N`` deals per decision and no time
-    limit, so that a measurement does not depend on the machine's speed;
-    ``search:N:plain`` is the same without inferring hands from bids.
+    limit, so that a measurement does not depend on the machine's speed. Flags:
+    ``plain`` turns off inferring hands from bids; ``bK`` gives bids ``K`` times
+    the deals of a play; ``tK`` draws ``K`` deals per kept deal of the inference;
+    ``wK`` tries bids up to ``K`` either side of the heuristic's estimate.
     """
     if spec in LEVELS:
         return lambda seed: make_player(spec, seed=seed)
     if spec == "heuristic":
         return HeuristicPlayer
     if spec.startswith("search:"):
-        count, _, flag = spec.removeprefix("search:").partition(":")
-        if not count.isdigit() or int(count) < 1 or flag not in ("", "plain"):
-            raise ValueError(f"bad player {spec!r}: use search:N or search:N:plain, N >= 1")
+        count, *flags = spec.removeprefix("search:").split(":")
+        settings = {"b": BID_FACTOR, "t": INFERENCE_TRIES, "w": BID_WINDOW}
+        for flag in flags:
+            if flag == "plain":
+                settings["t"] = 1
+            elif flag[:1] in settings and flag[1:].isdigit() and int(flag[1:]) >= 1:
+                settings[flag[:1]] = int(flag[1:])
+            else:
+                count = ""  # refused below
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(
+                f"bad player {spec!r}: use search:N with N >= 1 and flags plain, bK, tK, wK"
+            )
         iterations = int(count)
-        tries = 1 if flag else INFERENCE_TRIES
         return lambda seed: SearchPlayer(
-            seed, iterations=iterations, time_limit=None, inference_tries=tries
+            seed,
+            iterations=iterations,
+            time_limit=None,
+            inference_tries=settings["t"],
+            bid_factor=settings["b"],
+            bid_window=settings["w"],
         )
     raise ValueError(f"unknown player {spec!r}: use {', '.join(LEVELS)}, heuristic or search:N")
 
@@ -75,22 +97,30 @@ class GameResult:
 
 
 def play_game(
-    players: Sequence[ComputerPlayer], options: Options, seed: int
+    players: Sequence[ComputerPlayer],
+    options: Options,
+    seed: int,
+    rounds: Collection[int] | None = None,
 ) -> tuple[GameResult, GameState]:
-    """Play one seeded game to the end with these players (seat order); each sees its view."""
+    """Play one seeded game to the end with these players (seat order); each sees its view.
+
+    With ``rounds``, the players play only those rounds and the heuristic all others.
+    """
     state = new_engine_game([f"seat {i}" for i in range(len(players))], options, seed=seed)
+    stand_in = HeuristicPlayer()
     while state.phase is not Phase.GAME_OVER:
         if state.phase is Phase.ROUND_OVER:
             state = deal_next_round(state)
             continue
         seat = to_act(state)[0]
         seen = view(state, seat)
+        player = players[seat] if rounds is None or state.round in rounds else stand_in
         # Clairvoyance hides the own card in round-1 play (R7.4): it plays itself.
-        action = players[seat].choose(seen) if seen.legal else legal_actions(state, seat)[0]
+        action = player.choose(seen) if seen.legal else legal_actions(state, seat)[0]
         state = apply(state, action)
     won = winners(state) or ()
-    rounds = tuple(tuple(zip(r.bids, r.tricks, strict=True)) for r in state.history)
-    return GameResult(state.scores, won, rounds), state
+    played = tuple(tuple(zip(r.bids, r.tricks, strict=True)) for r in state.history)
+    return GameResult(state.scores, won, played), state
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +132,7 @@ class _Job:
     candidate: str
     baseline: str
     options: Options
+    rounds: frozenset[int] | None = None
 
 
 def _run_job(job: _Job) -> tuple[_Job, GameResult]:
@@ -113,7 +144,7 @@ def _run_job(job: _Job) -> tuple[_Job, GameResult]:
         # beside the candidate are the same players as in the all-baseline game.
         seed = job.deal * 100 + s
         players.append(make_candidate(seed) if s == job.seat else make_baseline(seed))
-    result, _ = play_game(players, job.options, job.deal)
+    result, _ = play_game(players, job.options, job.deal, job.rounds)
     return job, result
 
 
@@ -129,12 +160,14 @@ class Side:
     error_sum: dict[int, int] = field(default_factory=dict)
     error_count: dict[int, int] = field(default_factory=dict)
 
-    def add(self, result: GameResult, seat: int) -> None:
-        """Count ``seat``'s game in ``result``."""
+    def add(self, result: GameResult, seat: int, rounds: Collection[int] | None = None) -> None:
+        """Count ``seat``'s game in ``result`` (its bids only in ``rounds``, if given)."""
         self.points.append(result.scores[seat])
         self.games += 1
         self.firsts += seat in result.winners
-        for round_ in result.rounds:
+        for number, round_ in enumerate(result.rounds, start=1):
+            if rounds is not None and number not in rounds:
+                continue
             bid, tricks = round_[seat]
             self.bids += 1
             self.hits += bid == tricks
@@ -159,14 +192,25 @@ class Match:
 
     def interval(self) -> tuple[float, float, float]:
         """Mean score difference per game and its 95% confidence interval."""
-        m = len(self.diffs)
-        mean = sum(self.diffs) / m
-        if m < 2:
-            return mean, -math.inf, math.inf
-        sd = math.sqrt(sum((d - mean) ** 2 for d in self.diffs) / (m - 1))
-        t = _T95[m - 2] if m - 2 < len(_T95) else 1.96
-        half = t * sd / math.sqrt(m)
-        return mean, mean - half, mean + half
+        return mean_interval(self.diffs)
+
+    def self_play_interval(self) -> tuple[float, float, float]:
+        """The baseline's points per game in its self-play, with a 95% interval over deals."""
+        points = self.baseline.points  # per deal, seat by seat
+        per_deal = [sum(points[i : i + self.n]) / self.n for i in range(0, len(points), self.n)]
+        return mean_interval(per_deal)
+
+
+def mean_interval(samples: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of independent ``samples`` and its 95% confidence interval (Student's t)."""
+    m = len(samples)
+    mean = sum(samples) / m
+    if m < 2:
+        return mean, -math.inf, math.inf
+    sd = math.sqrt(sum((d - mean) ** 2 for d in samples) / (m - 1))
+    t = _T95[m - 2] if m - 2 < len(_T95) else 1.96
+    half = t * sd / math.sqrt(m)
+    return mean, mean - half, mean + half
 
 
 def run_match(
@@ -178,12 +222,20 @@ def run_match(
     *,
     workers: int = 1,
     progress: Callable[[str], None] | None = None,
+    rounds: Collection[int] | None = None,
 ) -> Match:
-    """Play the duplicate match for ``n`` players over ``deals`` (seeds of the deals)."""
+    """Play the duplicate match for ``n`` players over ``deals`` (seeds of the deals).
+
+    With ``rounds``, the players play only those rounds (the heuristic the others).
+    """
     check_setup(options, n)
     player_factory(candidate)  # fail early on a bad spec, not in a worker
     player_factory(baseline)
-    jobs = [_Job(n, d, seat, candidate, baseline, options) for d in deals for seat in range(-1, n)]
+    only = None if rounds is None else frozenset(rounds)
+    # Self-play: a seat's player depends on the deal and seat alone, so every game of a
+    # deal is the all-baseline game, played once.
+    seats = range(-1, 0) if candidate == baseline else range(-1, n)
+    jobs = [_Job(n, d, seat, candidate, baseline, options, only) for d in deals for seat in seats]
     results: dict[tuple[int, int], GameResult] = {}
     started = time.perf_counter()
     if workers > 1:
@@ -200,9 +252,9 @@ def run_match(
         base = results[(d, -1)]
         diff = 0.0
         for seat in range(n):
-            game = results[(d, seat)]
-            match.candidate.add(game, seat)
-            match.baseline.add(base, seat)
+            game = results.get((d, seat), base)
+            match.candidate.add(game, seat, only)
+            match.baseline.add(base, seat, only)
             diff += game.scores[seat] - base.scores[seat]
         match.diffs.append(diff / n)
     return match
@@ -243,17 +295,19 @@ def format_section(
         f" {platform.platform()}",
         "",
         "| players | deals | mean difference per game | 95% CI | first place (cand / base)"
-        " | bids hit (cand / base) | points per game (cand / base) |",
-        "|---|---|---|---|---|---|---|",
+        " | bids hit (cand / base) | points per game (cand / base) | base self-play ± 95% |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for m in matches:
         mean, low, high = m.interval()
+        own, own_low, _ = m.self_play_interval()
         c, b = m.candidate, m.baseline
         lines.append(
             f"| {m.n} | {len(m.diffs)} | {mean:+.1f} | [{low:+.1f}, {high:+.1f}] "
             f"| {c.firsts / c.games:.1%} / {b.firsts / b.games:.1%} "
             f"| {c.hits / c.bids:.1%} / {b.hits / b.bids:.1%} "
-            f"| {sum(c.points) / c.games:.1f} / {sum(b.points) / b.games:.1f} |"
+            f"| {sum(c.points) / c.games:.1f} / {sum(b.points) / b.games:.1f} "
+            f"| {own:.1f} ± {own - own_low:.1f} |"
         )
     sizes = sorted({k for m in matches for k in m.candidate.error_count})
     lines += [
@@ -297,6 +351,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--bidding", default="open", choices=[b.value for b in Bidding])
     parser.add_argument(
+        "--rounds",
+        type=int,
+        nargs="+",
+        help="a quicker measurement: the players play only these rounds (beyond a game's"
+        " last round: ignored), the heuristic plays the others",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=max(1, multiprocessing.cpu_count()),
@@ -337,6 +398,7 @@ def run(args: argparse.Namespace) -> int:
                 options,
                 workers=args.workers,
                 progress=progress,
+                rounds=args.rounds,
             )
         )
         print(file=sys.stderr)
@@ -360,5 +422,6 @@ def _command(args: argparse.Namespace) -> str:
         f"--deals {args.deals} --first-deal {args.first_deal}",
         *(f"--variant {v}" for v in args.variant),
         f"--bidding {args.bidding}",
+        *(["--rounds " + " ".join(map(str, args.rounds))] if args.rounds else []),
     ]
     return " ".join(parts)
