@@ -222,8 +222,9 @@ class Playing(ServiceBase):
         if over:
             final = standings(state, [s.user_id for s in seats])
         game_id, guild_id = live.id, live.guild_id
+        # The version check first: a game moved on by another process fails it (a conflict,
+        # answered as a stale click) before the log's key would refuse the action.
         statements = [
-            (repo.INSERT_ACTION, action_row),
             (
                 repo.UPDATE_GAME_AFTER_ACTION,
                 (
@@ -238,10 +239,11 @@ class Playing(ServiceBase):
                     live.version,
                 ),
             ),
+            (repo.INSERT_ACTION, action_row),
         ]
         if changed is not None:
             statements.append((repo.UPDATE_SEAT, repo.seat_params(changed)))
-        write = Statements(tuple(statements), checked=(1,))
+        write = Statements(tuple(statements), checked=(0,))
         item: WriteItem[tuple[RatingChange, ...] | None]
         if over:
 

@@ -185,7 +185,7 @@ class Writer:
         batch_limit: int = BATCH_LIMIT,
         busy_timeout: float = BUSY_TIMEOUT,
     ) -> None:
-        self._conn = conn
+        self._db = conn
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
         self._batch_limit = batch_limit
         self._busy_timeout = busy_timeout
@@ -244,7 +244,7 @@ class Writer:
         pause = 0.001
         while True:
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                await self._db.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as e:
                 if not _is_busy(e):
@@ -265,7 +265,7 @@ class Writer:
             return
         try:
             await self._run_batch(batch, results)
-            await self._conn.execute("COMMIT")
+            await self._db.execute("COMMIT")
         except Exception as e:
             await self._rollback()
             if len(batch) == 1:
@@ -292,7 +292,7 @@ class Writer:
                 p.future.set_result(results.get(i))
 
     async def _run_batch(self, batch: list[_Pending[Any]], results: dict[int, Any]) -> None:
-        conn = self._conn
+        conn = self._db
         shapes: dict[tuple[str, ...], list[Statements]] = {}
         for i, p in enumerate(batch):
             item = p.item
@@ -312,7 +312,7 @@ class Writer:
 
     async def _rollback(self) -> None:
         try:
-            await self._conn.execute("ROLLBACK")
+            await self._db.execute("ROLLBACK")
         except sqlite3.Error as e:  # no transaction left to roll back
             log.debug("rollback: %s", e)
 
