@@ -65,7 +65,7 @@ MESSAGES: dict[str, str] = {
     "already_seated": "You are already in this game",
     "lobby_full": "This game is full: {limit} players",
     "lobby_full.single_suit": "This game is full: {limit} players (single suit is for 3 or 4"
-    " players)",
+    " players, R7.7)",
     "not_host": "Only the host can do that",
     "not_host.start": "Only the host ({host}) can start the game",
     "not_host.cancel": "Only the host or a server manager can cancel this game",
@@ -80,7 +80,7 @@ MESSAGES: dict[str, str] = {
     "seat_not_found": "That player is not in this game",
     "seat_not_found.lobby_player": "That player is not in this lobby",
     "seat_not_found.seat": "There is no seat {seat} in this lobby",
-    "not_enough_players": "Wizard needs {min} to {max} players; this game has {players}:"
+    "not_enough_players": "Wizard needs {min} to {max} players (R2.1); this game has {players}:"
     " invite someone or add a computer player",
     "invalid_options": "Those options cannot be used: {detail}",
     "invalid_settings": "That setting is not valid: {detail}",

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import logging
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,8 +203,7 @@ class Writer:
         """Run ``item`` in a transaction and return its result once committed."""
         if self._task is None or self._task.done():
             raise RuntimeError("the store is closed")
-        loop = asyncio.get_running_loop()
-        pending: _Pending[T] = _Pending(item, loop.time() + self._busy_timeout)
+        pending: _Pending[T] = _Pending(item, time.perf_counter() + self._busy_timeout)
         self._queue.put_nowait(pending)
         return await pending.future
 
@@ -240,18 +240,29 @@ class Writer:
         The write connection's own busy timeout is 0, so a wait for another process's lock
         is an ``asyncio.sleep`` here, never a blocked database thread.
         """
-        loop = asyncio.get_running_loop()
+        # Wall-clock time: the other process holds its lock in real time, whatever clock
+        # the event loop or time.monotonic keep (a test may run them on virtual time).
         pause = 0.001
+        start = time.perf_counter()
         while True:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
+                if time.perf_counter() - start > 1.0:
+                    log.warning(
+                        "waited %.1f s for another process's write lock",
+                        time.perf_counter() - start,
+                    )
                 return
             except sqlite3.OperationalError as e:
                 if not _is_busy(e):
                     raise
-                if loop.time() >= due:
+                if time.perf_counter() >= due:
+                    log.warning(
+                        "gave up after %.1f s: the database is locked by another process",
+                        time.perf_counter() - start,
+                    )
                     raise LockTimeout("the database is locked by another connection") from e
-            await asyncio.sleep(min(pause, max(0.0, due - loop.time())))
+            await asyncio.sleep(min(pause, max(0.0, due - time.perf_counter())))
             pause = min(2 * pause, 0.05)
 
     async def _commit(self, batch: list[_Pending[Any]]) -> None:
