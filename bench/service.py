@@ -28,6 +28,8 @@ import asyncio
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -59,12 +61,12 @@ def next_seat(update: GameUpdate) -> int | None:
     return None
 
 
-async def start_games(svc: GameService, n: int, seed: int) -> dict[int, int]:
-    """N started games; game id → seat to act."""
+async def start_games(svc: GameService, n: int, seed: int, channel: int = 0) -> dict[int, int]:
+    """N started games (in channels from ``channel`` on); game id → seat to act."""
     out = {}
     for k in range(n):
         info = await svc.create_game(
-            guild_id=1, channel_id=k, host_id=1, host_name="P1", seed=seed + k
+            guild_id=1, channel_id=channel + k, host_id=1, host_name="P1", seed=seed + k
         )
         for uid in USERS[1:]:
             await svc.join(info.id, uid, f"P{uid}")
@@ -221,9 +223,11 @@ def _count(path: Path, sql: str) -> int:
 
 
 async def rss_per_game(folder: Path, n: int, seed: int) -> None:
-    """Resident memory per live (loaded, running) game."""
+    """Resident memory per live (loaded, running) game, in this fresh process."""
     path = folder / "rss.db"
     svc = await GameService.open(path, config=ServiceConfig(computer_delay=0.0))
+    games = await start_games(svc, 10, seed=seed, channel=10**6)  # warm: code, caches
+    await closed_loop(svc, games, dict.fromkeys(games, 20), seed)
     before = rss_bytes()
     games = await start_games(svc, n, seed=seed)
     await closed_loop(svc, games, dict.fromkeys(games, FULL_GAME // 2), seed)
@@ -239,6 +243,7 @@ async def largest_wal(folder: Path, n: int, seconds: float, seed: int) -> None:
     svc = await GameService.open(path, config=ServiceConfig(computer_delay=0.0))
     largest = 0
     count = 0
+    made: list[int] = []
     end = time.perf_counter() + seconds
 
     async def sample() -> None:
@@ -251,7 +256,8 @@ async def largest_wal(folder: Path, n: int, seconds: float, seed: int) -> None:
         nonlocal count
         rng = random.Random(seed + k)
         while time.perf_counter() < end:
-            games = await start_games(svc, 1, seed=seed + 1000 * k + count)
+            made.append(k)
+            games = await start_games(svc, 1, seed=seed + len(made), channel=10**6 + len(made))
             game_id, seat = next(iter(games.items()))
             while time.perf_counter() < end:
                 update = await click(svc, game_id, seat, rng, [])
@@ -291,7 +297,7 @@ async def size_per_game(folder: Path, games: int, seed: int) -> None:
 def main() -> None:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--games", type=int, nargs="*", default=[10, 100, 1000])
     parser.add_argument("--clicks", type=int, default=300, help="clicks per game for N <= 100")
     parser.add_argument("--rate", type=float, default=300.0, help="open-loop clicks/s")
     parser.add_argument("--seconds", type=float, default=10.0, help="open-loop duration")
@@ -301,7 +307,11 @@ def main() -> None:
     parser.add_argument("--wal-seconds", type=float, default=0.0, help="closed loop for WAL")
     parser.add_argument("--wal-games", type=int, default=8)
     parser.add_argument("--rss-games", type=int, default=200)
+    parser.add_argument("--rss-only", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rss_only:
+        asyncio.run(rss_per_game(args.dir, args.rss_only, args.seed))
+        return
     print(machine())
     print(f"load average before: {load()}")
     folder = Path(tempfile.mkdtemp(prefix="wizard-bench-", dir=args.dir))
@@ -309,8 +319,11 @@ def main() -> None:
         for n in args.games:
             asyncio.run(run(n, args, folder))
         asyncio.run(size_per_game(folder, args.size_games, args.seed))
-        if args.rss_games:
-            asyncio.run(rss_per_game(folder, args.rss_games, args.seed))
+        if args.rss_games:  # in a fresh process, so that no freed memory is reused
+            subprocess.run(
+                [sys.executable, __file__, "--rss-only", str(args.rss_games), "--dir", str(folder)],
+                check=True,
+            )
         if args.wal_seconds:
             asyncio.run(largest_wal(folder, args.wal_games, args.wal_seconds, args.seed))
     finally:
