@@ -9,12 +9,13 @@ declarations at the end of :class:`ServiceBase`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
 from pydantic import ValidationError
@@ -277,6 +278,21 @@ class ServiceBase:
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+S = TypeVar("S", bound=ServiceBase)
+P = ParamSpec("P")
+
+
+def shielded(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, T]]:
+    """Run a change to completion even if its caller is cancelled (see ``_shielded``)."""
+
+    async def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._shielded(method(self, *args, **kwargs))
+
+    functools.update_wrapper(run, method)
+    return run
 
 
 def _clean_name(name: str) -> str:

@@ -22,6 +22,7 @@ from wizard.service.base import (
     new_seat,
     parse_options,
     renumber,
+    shielded,
     unique_name,
 )
 from wizard.service.errors import (
@@ -141,16 +142,13 @@ class Lobby(ServiceBase):
 
         return await self._lobby_change(game_id, change)
 
+    @shielded
     async def leave(self, game_id: int, user_id: int) -> GameInfo:
         """Leave a lobby, or hand one's seat in a running game to a computer player.
 
         In a lobby the host's role passes to the next player; a lobby left empty is
         cancelled. In a running game the player can come back with :meth:`take_back`.
         """
-        return await self._shielded(self._leave_now(game_id, user_id))
-
-    async def _leave_now(self, game_id: int, user_id: int) -> GameInfo:
-        """The body of :meth:`leave`, run shielded from cancellation."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
             async with live.lock:
@@ -164,18 +162,11 @@ class Lobby(ServiceBase):
             return live.info()
         return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
 
+    @shielded
     async def kick(
         self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False
     ) -> GameInfo:
         """Remove a player (host or server manager): from a lobby, or to a computer for good."""
-        return await self._shielded(
-            self._kick_now(game_id, by_user_id, user_id, is_manager=is_manager)
-        )
-
-    async def _kick_now(
-        self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False
-    ) -> GameInfo:
-        """The body of :meth:`kick`, run shielded from cancellation."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
             async with live.lock:
@@ -269,6 +260,7 @@ class Lobby(ServiceBase):
 
         return await self._lobby_change(game_id, change, turn_seconds=value)
 
+    @shielded
     async def set_message_ids(
         self,
         game_id: int,
@@ -277,20 +269,6 @@ class Lobby(ServiceBase):
         table_message_id: int | None = UNSET,
     ) -> None:
         """Remember the Discord messages of a game (does not change its version)."""
-        await self._shielded(
-            self._set_message_ids_now(
-                game_id, lobby_message_id=lobby_message_id, table_message_id=table_message_id
-            )
-        )
-
-    async def _set_message_ids_now(
-        self,
-        game_id: int,
-        *,
-        lobby_message_id: int | None = UNSET,
-        table_message_id: int | None = UNSET,
-    ) -> None:
-        """The body of :meth:`set_message_ids`, run shielded from cancellation."""
         live = await self._get(game_id, finished_ok=True)
         async with live.lock:
             fields: dict[str, Any] = {}
@@ -310,12 +288,10 @@ class Lobby(ServiceBase):
             if "table_message_id" in fields:
                 live.table_message_id = fields["table_message_id"]
 
+    @shielded
     async def start(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameUpdate:
         """Start a lobby of 3 to 6 seats (host): round 1 is dealt at once."""
         live = await self._get(game_id)
-        return await self._shielded(self._start(live, by_user_id, is_manager))
-
-    async def _start(self, live: LiveGame, by_user_id: int, is_manager: bool) -> GameUpdate:
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             self._check_host(live, by_user_id, is_manager, "start")
@@ -356,14 +332,9 @@ class Lobby(ServiceBase):
         self._arm(live)
         return GameUpdate(live.id, version, live.status, events)
 
+    @shielded
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
         """Cancel a lobby or a running game (host, or a server manager: pass ``is_manager``)."""
-        return await self._shielded(self._cancel_now(game_id, by_user_id, is_manager=is_manager))
-
-    async def _cancel_now(
-        self, game_id: int, by_user_id: int, *, is_manager: bool = False
-    ) -> GameInfo:
-        """The body of :meth:`cancel`, run shielded from cancellation."""
         live = await self._get(game_id)
         async with live.lock:
             if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
@@ -399,19 +370,8 @@ class Lobby(ServiceBase):
         self._forget(live)
         return GameUpdate(live.id, version, live.status, (GameCancelled(reason),))
 
+    @shielded
     async def _lobby_change(
-        self,
-        game_id: int,
-        change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
-        *,
-        options: Options | None = None,
-        turn_seconds: float | None = UNSET,
-    ) -> GameInfo:
-        return await self._shielded(
-            self._lobby_change_now(game_id, change, options=options, turn_seconds=turn_seconds)
-        )
-
-    async def _lobby_change_now(
         self,
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
@@ -446,14 +406,8 @@ class Lobby(ServiceBase):
                 live.turn_seconds = turn_seconds
         return live.info()
 
+    @shielded
     async def _remove_from_lobby(
-        self, live: LiveGame, user_id: int, *, by_user_id: int, is_manager: bool
-    ) -> GameInfo:
-        return await self._shielded(
-            self._remove_from_lobby_now(live, user_id, by_user_id=by_user_id, is_manager=is_manager)
-        )
-
-    async def _remove_from_lobby_now(
         self, live: LiveGame, user_id: int, *, by_user_id: int, is_manager: bool
     ) -> GameInfo:
         async with live.lock:

@@ -11,7 +11,7 @@ from wizard.errors import IllegalActionError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
 from wizard.rules import to_act, winners
-from wizard.service.base import ServiceBase
+from wizard.service.base import ServiceBase, shielded
 from wizard.service.errors import IllegalMoveError, NotAwayError, NotSeatedError
 from wizard.service.events import (
     Actor,
@@ -39,6 +39,7 @@ from wizard.view import own_hand_hidden
 class Playing(ServiceBase):
     """Moves of players, and the commit of every action (players', computers', timeouts')."""
 
+    @shielded
     async def act(
         self,
         game_id: int,
@@ -58,16 +59,6 @@ class Playing(ServiceBase):
         ``duplicate=True``.
         """
         live = await self._get(game_id, finished_ok=request_id is not None)
-        return await self._shielded(self._act(live, user_id, action, expected_version, request_id))
-
-    async def _act(
-        self,
-        live: LiveGame,
-        user_id: int,
-        move: Move | Action,
-        expected_version: int | None,
-        request_id: str | None,
-    ) -> GameUpdate:
         async with live.lock:
             row = live.seat_of(user_id)
             if row is None:
@@ -82,11 +73,10 @@ class Playing(ServiceBase):
             self._check_version(live, expected_version)
             state = live.state
             assert state is not None
-            action = _resolve(move, row.seat, state)
             update = await self._apply(
                 live,
                 seat=row.seat,
-                action=action,
+                action=_resolve(action, row.seat, state),
                 actor=Actor.PLAYER,
                 user_id=user_id,
                 request_id=request_id,
@@ -96,12 +86,10 @@ class Playing(ServiceBase):
         self._arm(live)
         return update
 
+    @shielded
     async def take_back(self, game_id: int, user_id: int) -> GameUpdate:
         """Play one's own seat again after a computer held it (not after a kick)."""
         live = await self._get(game_id)
-        return await self._shielded(self._take_back(live, user_id))
-
-    async def _take_back(self, live: LiveGame, user_id: int) -> GameUpdate:
         async with live.lock:
             self._check_status(live, GameStatus.ACTIVE)
             row = live.seat_of(user_id)
