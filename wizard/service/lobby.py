@@ -101,27 +101,9 @@ class Lobby(ServiceBase):
             return game_id
 
         async def commit() -> GameInfo:
-            game_id = await self._write(item)
-            live = LiveGame(
-                id=game_id,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                status=GameStatus.LOBBY,
-                options=opts,
-                seed=seed,
-                version=1,
-                turn_seconds=seconds,
-                deadline=deadline,
-                lobby_message_id=None,
-                table_message_id=None,
-                created_at=now,
-                started_at=None,
-                finished_at=None,
-                seats=[new_seat(game_id, 0, host_id, name)],
-                last_non_bid_version=1,
-            )
-            self._games[game_id] = live
+            live = await self._load(await self._write(item))  # the row as stored
+            assert live is not None
+            self._games[live.id] = live
             self._arm(live)
             return live.info()
 

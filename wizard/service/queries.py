@@ -183,18 +183,4 @@ def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
 
 
 def _stats(row: PlayerRow) -> PlayerStats:
-    return PlayerStats(
-        guild_id=row.guild_id,
-        user_id=row.user_id,
-        name=row.name,
-        rating=row.rating,
-        mu=row.mu,
-        sigma=row.sigma,
-        games=row.games,
-        wins=row.wins,
-        total_score=row.total_score,
-        best_score=row.best_score,
-        best_game_id=row.best_game_id,
-        bids=row.bids,
-        exact_bids=row.exact_bids,
-    )
+    return PlayerStats(**row.model_dump(exclude={"updated_at"}))

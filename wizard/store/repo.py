@@ -204,10 +204,7 @@ async def insert_results(conn: aiosqlite.Connection, rows: Sequence[ResultRow]) 
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, name, score, place, rounds, exact_bids)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (r.game_id, r.seat, r.user_id, r.name, r.score, r.place, r.rounds, r.exact_bids)
-            for r in rows
-        ],
+        [tuple(r.model_dump().values()) for r in rows],
     )
 
 
@@ -244,25 +241,7 @@ async def upsert_players(conn: aiosqlite.Connection, rows: Sequence[PlayerRow]) 
     await conn.executemany(
         f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS})"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                r.guild_id,
-                r.user_id,
-                r.name,
-                r.mu,
-                r.sigma,
-                r.rating,
-                r.games,
-                r.wins,
-                r.total_score,
-                r.best_score,
-                r.best_game_id,
-                r.bids,
-                r.exact_bids,
-                r.updated_at,
-            )
-            for r in rows
-        ],
+        [tuple(r.model_dump().values()) for r in rows],  # the model's fields are the columns
     )
 
 
