@@ -208,3 +208,17 @@ async def test_a_single_write_path_on_the_public_api() -> None:
     )
     for forbidden in ("._execute", "._conn", "gc.freeze", "gc.set_threshold", "any_thread"):
         assert forbidden not in text, forbidden
+
+
+async def test_a_second_live_process_for_the_same_shard_is_refused(db_path: Path) -> None:
+    first = await GameService.open(db_path, shards=(0, 1))
+    try:
+        with pytest.raises(DatabaseUnavailable, match="shard 1 is already served") as info:
+            await GameService.open(db_path, shards=(1, 2))
+        assert "SHARD_IDS" in info.value.hint
+        other = await GameService.open(db_path, shards=(2,))  # other shards share the file
+        await other.close()
+    finally:
+        await first.close()
+    again = await GameService.open(db_path, shards=(1,))  # released at close
+    await again.close()

@@ -14,7 +14,7 @@ from wizard.service.queries import Queries
 from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import ServiceConfig
 from wizard.service.turns import Turns
-from wizard.store.db import DEFAULT_PATH, Store
+from wizard.store.db import DEFAULT_PATH, ShardClaim, Store
 
 
 class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
@@ -26,6 +26,8 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
     before anything is written.
     """
 
+    _claim: ShardClaim | None = None
+
     @classmethod
     async def open(
         cls,
@@ -35,19 +37,27 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
         clock: Clock | None = None,
         owns_guild: GuildFilter | None = None,
         recover: bool = True,
+        shards: tuple[int, ...] = (),
     ) -> GameService:
         """Open (create, migrate, ``quick_check``) the database and, by default, get this
         process's games ready (:meth:`recover`: clocks armed, games loaded on first use).
 
         Raises :class:`wizard.store.DatabaseUnavailable` if the file cannot be used, having
-        closed everything it opened. Clocks and computer turns run only after
+        closed everything it opened, or if another live process serves one of ``shards``
+        (the shard ids this process serves, when sharded). Clocks and computer turns run only after
         :meth:`start_clocks`, so that listeners can be subscribed first.
         """
         config = config or ServiceConfig()
-        store = await Store.open(
-            path, batch_limit=config.batch_limit, busy_timeout=config.busy_timeout
-        )
+        claim = ShardClaim(Path(path), shards)
+        try:
+            store = await Store.open(
+                path, batch_limit=config.batch_limit, busy_timeout=config.busy_timeout
+            )
+        except BaseException:
+            claim.release()
+            raise
         service = cls(store, config=config, clock=clock, owns_guild=owns_guild)
+        service._claim = claim
         try:
             if recover:
                 await service.recover()
@@ -65,7 +75,11 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
         finally:
             self._closed = True
             await self._close_workers()
-            await self._store.close()
+            try:
+                await self._store.close()
+            finally:
+                if self._claim is not None:
+                    self._claim.release()
 
     async def __aenter__(self) -> GameService:
         return self
