@@ -462,6 +462,9 @@ class ShardClaim:
                 handle.truncate()
                 handle.write(str(os.getpid()))
                 handle.flush()
+        except OSError as e:
+            self.release()
+            raise unavailable(path, e) from e
         except BaseException:
             self.release()
             raise
