@@ -246,10 +246,11 @@ class Writer:
         # the event loop or time.monotonic keep (a test may run them on virtual time).
         pause = 0.001
         start = time.perf_counter()
+        refused = False
         while True:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
-                if time.perf_counter() - start > 1.0:
+                if refused and time.perf_counter() - start > 1.0:
                     log.warning(
                         "waited %.1f s for another process's write lock",
                         time.perf_counter() - start,
@@ -258,6 +259,7 @@ class Writer:
             except sqlite3.OperationalError as e:
                 if not _is_busy(e):
                     raise
+                refused = True
                 if time.perf_counter() >= due:
                     log.warning(
                         "gave up after %.1f s: the database is locked by another process",
