@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import shutil
 import sqlite3
@@ -173,6 +174,8 @@ async def run(n: int, args: argparse.Namespace, folder: Path) -> None:
     targets = {g: rng.randrange(1, FULL_GAME) for g in games}
     if n <= 100:
         targets = dict.fromkeys(games, args.clicks)
+    elif args.max_clicks:
+        targets = {g: min(t, args.max_clicks) for g, t in targets.items()}
     writes0, batches0 = svc.store.writer.writes, svc.store.writer.batches
     count, seconds, latencies = await closed_loop(svc, games, targets, args.seed)
     report("closed loop (saturation)", count, seconds, latencies)
@@ -308,12 +311,22 @@ def main() -> None:
     parser.add_argument("--wal-games", type=int, default=8)
     parser.add_argument("--rss-games", type=int, default=200)
     parser.add_argument("--rss-only", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--max-clicks", type=int, default=0, help="cap per game for N > 100")
+    parser.add_argument(
+        "--gc-threshold",
+        type=int,
+        nargs=3,
+        default=None,
+        help="the application's choice of gc.set_threshold (the service never sets it)",
+    )
     args = parser.parse_args()
     if args.rss_only:
         asyncio.run(rss_per_game(args.dir, args.rss_only, args.seed))
         return
+    if args.gc_threshold:
+        gc.set_threshold(*args.gc_threshold)
     print(machine())
-    print(f"load average before: {load()}")
+    print(f"load average before: {load()}; gc thresholds {gc.get_threshold()}")
     folder = Path(tempfile.mkdtemp(prefix="wizard-bench-", dir=args.dir))
     try:
         for n in args.games:
