@@ -15,12 +15,14 @@ from wizard.service import (
     GameStatus,
     IllegalMoveError,
     MakeBid,
+    PlayHiddenCard,
     ServiceConfig,
     ServiceError,
     StaleVersionError,
+    VirtualClock,
 )
 
-from .conftest import action_log, new_game, play_out
+from .conftest import action_log, human_move, new_game, play_out
 
 
 async def test_fifty_clicks_on_one_turn_apply_once(service: GameService, db_path: Path) -> None:
@@ -190,3 +192,21 @@ async def test_hidden_bid_surfaces_stay_valid_across_a_restart(db_path: Path) ->
             await again.act(game_id, 1, MakeBid(0), shown.version)
     finally:
         await again.close()
+
+
+async def test_a_repeated_request_gets_the_original_update(
+    service: GameService, clock: VirtualClock
+) -> None:
+    game_id = await new_game(service, 3, 0, seed=12, turn_seconds=60)
+    await service.start(game_id, 1)
+    sv = next(s for s in [await service.seat_view(game_id, u) for u in (1, 2, 3)] if s.view.my_turn)
+    move = PlayHiddenCard() if sv.play_hidden_card else sv.view.legal[0]
+    first = await service.act(game_id, sv.seat + 1, move, sv.version, request_id="click-1")
+    await clock.advance(20)  # the repeat comes later, after the next player's move
+    assert await human_move(service, game_id, [1, 2, 3], random.Random(1)) is not None
+    again = await service.act(game_id, sv.seat + 1, move, sv.version, request_id="click-1")
+    assert again.duplicate and not first.duplicate
+    # The update as it was, its turn deadline included (recomputing it from the log
+    # could not tell that deadline any more).
+    assert again.events == first.events and again.version == first.version
+    assert any(getattr(e, "deadline", None) for e in first.events)

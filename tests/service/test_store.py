@@ -235,3 +235,32 @@ async def _started(svc: GameService, *, channel: int, seed: int) -> int:
     await svc.add_computer(info.id, 1)
     await svc.start(info.id, 1)
     return info.id
+
+
+async def test_the_writer_waits_for_another_connection_without_blocking(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.002)
+                ticks += 1
+
+        running = asyncio.ensure_future(ticker())
+        write = asyncio.ensure_future(
+            store.write(Statements((("INSERT INTO guild_settings VALUES (1, '{}', 0)", ()),)))
+        )
+        await asyncio.sleep(0.1)
+        assert not write.done() and ticks >= 10  # waiting, and the loop runs on
+        other.execute("COMMIT")
+        await asyncio.wait_for(write, 5)
+        running.cancel()
+        rows = await store.fetchall("SELECT guild_id FROM guild_settings")
+        assert [r[0] for r in rows] == [1]
+    finally:
+        other.close()
+        await store.close()
