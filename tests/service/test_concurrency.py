@@ -210,3 +210,17 @@ async def test_a_repeated_request_gets_the_original_update(
     # could not tell that deadline any more).
     assert again.events == first.events and again.version == first.version
     assert any(getattr(e, "deadline", None) for e in first.events)
+
+
+async def test_reads_made_at_once_see_every_commit_before_them(service: GameService) -> None:
+    # Reads share one connection: a statement left open between two awaits made the next
+    # read on it see the database as it was before, and a lobby just created was missing.
+    infos = await asyncio.gather(
+        *(
+            service.create_game(guild_id=1, channel_id=9000 + k, host_id=1, host_name="A")
+            for k in range(40)
+        )
+    )
+    assert len({info.id for info in infos}) == 40
+    for info in infos:
+        assert (await service.get_game(info.id)).seats[0].name == "A"

@@ -71,9 +71,9 @@ async def _plays(svc: GameService, game_id: int) -> None:
     ("damage", "reason"),
     [
         ("UPDATE games SET options = 'not json' WHERE id = ?", "game or seat row is invalid"),
-        (f"UPDATE games SET options = {BAD_UTF8} WHERE id = ?", "cannot be read"),
-        (f"UPDATE seats SET name = {BAD_UTF8} WHERE game_id = ? AND seat = 1", "cannot be read"),
-        (f"UPDATE actions SET arg = {BAD_UTF8} WHERE game_id = ? AND seq = 2", "cannot be read"),
+        (f"UPDATE games SET options = {BAD_UTF8} WHERE id = ?", "game or seat row is invalid"),
+        (f"UPDATE seats SET name = {BAD_UTF8} WHERE game_id = ? AND seat = 1", "unicode string"),
+        (f"UPDATE actions SET arg = {BAD_UTF8} WHERE game_id = ? AND seq = 2", "action row"),
         ("UPDATE actions SET arg = 'Q99' WHERE game_id = ? AND seq = 4", "cannot be read"),
         ("DELETE FROM actions WHERE game_id = ? AND seq = 3", "9 actions but 10"),
         ("UPDATE actions SET seq = 11 WHERE game_id = ? AND seq = 3", "gap"),

@@ -379,6 +379,7 @@ class Store:
             await write.execute("PRAGMA busy_timeout = 0")
             read = await connect(path, readonly=True)
             opened.append(read)
+            read.text_factory = _text
         except (sqlite3.Error, OSError, MigrationError) as e:
             for conn in opened:
                 await conn.close()
@@ -399,10 +400,10 @@ class Store:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """Rows of a read-only query; sees every committed write and nothing uncommitted."""
-        # Closed even when a row fails to decode: an open statement would hold its read
-        # transaction, and every later query would see the database as it was then.
-        async with self._read_conn.execute(sql, tuple(params)) as cursor:
-            return list(await cursor.fetchall())
+        # One call: a statement left open between two awaits would hold its read
+        # transaction for the other queries of the connection, which would then see the
+        # database as it was before the latest commits.
+        return list(await self._read_conn.execute_fetchall(sql, tuple(params)))
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         """The first row of a read-only query, or ``None``."""
@@ -416,6 +417,15 @@ class Store:
         finally:
             await self._read_conn.close()
             await self._write_conn.close()
+
+
+def _text(raw: bytes) -> str | bytes:
+    """A text column as read: its bytes if they are not UTF-8, so that one damaged value
+    fails the validation of its own row (and quarantines its game) rather than the query."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
 
 
 async def quick_check(conn: aiosqlite.Connection) -> str:
