@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from wizard.service.base import GuildFilter, Listener
@@ -14,7 +15,7 @@ from wizard.service.queries import Queries
 from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import ServiceConfig
 from wizard.service.turns import Turns
-from wizard.store.db import DEFAULT_PATH, ShardClaim, Store
+from wizard.store.db import DEFAULT_PATH, ShardClaim, Store, unavailable
 
 
 class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
@@ -61,6 +62,9 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
         try:
             if recover:
                 await service.recover()
+        except sqlite3.DatabaseError as e:  # damaged beyond reading the clocks' columns
+            await service.close()
+            raise unavailable(Path(path), e) from e
         except BaseException:
             await service.close()
             raise
