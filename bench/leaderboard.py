@@ -204,12 +204,16 @@ def fill(path: Path, n_games: int, seed: int) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("BEGIN")
+        # Migration 6 dropped the snapshot: its last column is then the count of logged
+        # actions, which only running games are checked against (no log is written here).
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+        last = "snapshot" if "snapshot" in columns else "seq"
         conn.executemany(
             "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seed,"
             " version, turn_seconds, deadline, lobby_message_id, table_message_id,"
-            " broken_reason, created_at, updated_at, started_at, finished_at, snapshot)"
+            f" broken_reason, created_at, updated_at, started_at, finished_at, {last})"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows.games,
+            rows.games if last == "snapshot" else [(*g[:-1], 0) for g in rows.games],
         )
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows.seats)
         conn.executemany(

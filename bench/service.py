@@ -1,6 +1,7 @@
 """Benchmark of the game service on a real database file.
 
-    python bench/service.py                      # 1, 100 and 1000 games
+    python bench/service.py                      # 10, 100 and 1000 games, 300 clicks/s
+    python bench/service.py --games 10 --wal-seconds 300   # largest WAL over 5 minutes
     python bench/service.py --games 1000 --rate 1000
 
 For each N, N four-player games are started and advanced concurrently by random
@@ -14,17 +15,10 @@ version check, engine, commit). Two ways of loading it:
 * open loop (``--rate`` clicks per second over all games, Poisson arrivals): the
   latency a click sees at that load, which is what a player feels.
 
-Then the database size per finished game, and the time to recover the N
-unfinished games at start: open the file, validate the game and seat rows, load each
-running game from its snapshot and re-arm its clock; the games are then served. The
-logs are checked in the background afterwards (validate every action row, replay
-every log, compare with the snapshot; a game is checked first if something changes
-it before): the second figure is when the last one was checked.
-
-The service's defaults apply (``ServiceConfig``): commits on the event loop's thread
-and the tuned garbage collector (``wizard.service.core.tune_gc``). ``--freeze`` also
-calls ``gc.freeze()`` before the open loop, as a server may once its games are loaded
-(recovery does it for the games it loads).
+Then the time from ``GameService.open()`` to the first committed click with the N
+games unfinished (games are loaded from their logs on first use), the RSS per live game,
+and the database size per finished game. ``--wal-seconds S`` runs a closed loop at maximum
+rate for S seconds and prints the largest ``-wal`` file seen (sampled every 50 ms).
 """
 
 from __future__ import annotations
@@ -35,6 +29,8 @@ import gc
 import random
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -66,12 +62,12 @@ def next_seat(update: GameUpdate) -> int | None:
     return None
 
 
-async def start_games(svc: GameService, n: int, seed: int) -> dict[int, int]:
-    """N started games; game id → seat to act."""
+async def start_games(svc: GameService, n: int, seed: int, channel: int = 0) -> dict[int, int]:
+    """N started games (in channels from ``channel`` on); game id → seat to act."""
     out = {}
     for k in range(n):
         info = await svc.create_game(
-            guild_id=1, channel_id=k, host_id=1, host_name="P1", seed=seed + k
+            guild_id=1, channel_id=channel + k, host_id=1, host_name="P1", seed=seed + k
         )
         for uid in USERS[1:]:
             await svc.join(info.id, uid, f"P{uid}")
@@ -173,11 +169,13 @@ async def run(n: int, args: argparse.Namespace, folder: Path) -> None:
     games = await start_games(svc, n, seed=args.seed)
     print(f"  set up {n} lobbies and starts in {time.perf_counter() - t0:.2f} s")
     rng = random.Random(args.seed)
-    # Each game stops at a random point of its course, so that recovery below
+    # Each game stops at a random point of its course, so that the restart below
     # meets games of every length (half a game on average).
     targets = {g: rng.randrange(1, FULL_GAME) for g in games}
     if n <= 100:
         targets = dict.fromkeys(games, args.clicks)
+    elif args.max_clicks:
+        targets = {g: min(t, args.max_clicks) for g, t in targets.items()}
     writes0, batches0 = svc.store.writer.writes, svc.store.writer.batches
     count, seconds, latencies = await closed_loop(svc, games, targets, args.seed)
     report("closed loop (saturation)", count, seconds, latencies)
@@ -187,34 +185,101 @@ async def run(n: int, args: argparse.Namespace, folder: Path) -> None:
         f"    group commit: {writes} writes in {batches} transactions"
         f" ({writes / batches:.1f} per commit)"
     )
-    if args.freeze:
-        gc.freeze()  # what a server may do once its games are loaded (see the report)
-    if args.rate and n >= 100:
+    if args.rate:
         count, seconds, latencies = await open_loop(
             svc, games, args.rate, args.seconds, args.seed + 1
         )
         report(f"open loop at {args.rate:g} clicks/s offered", count, seconds, latencies)
+    rss_live = rss_bytes()
     await svc.close()
+    print(f"  RSS with {n} live games: {rss_live / 2**20:.0f} MiB")
 
+    # A restart: open the file with the N games unfinished and serve one click.
+    rows = _count(path, "SELECT COUNT(*) FROM actions")
     t0 = time.perf_counter()
-    again = await GameService.open(path, config=config, recover=False)
-    report_ = await again.recover()
-    recovered = time.perf_counter() - t0
-    checked = await again.verification()
-    verified = time.perf_counter() - t0
-    conn = sqlite3.connect(path)
-    rows = conn.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-    conn.close()
+    again = await GameService.open(path, config=config)
+    opened = time.perf_counter() - t0
+    game_id, seat = next(iter(games.items()))
+    await click(again, game_id, seat, random.Random(args.seed), [])
+    first = time.perf_counter() - t0
     print(
-        f"  recovery: opened the file and recovered {len(report_.loaded)} unfinished games"
-        f" ({rows} logged actions) in {recovered:.3f} s"
-        f" (recover() itself {report_.seconds:.3f} s, {len(report_.unverified)} from snapshots)"
-    )
-    print(
-        f"    every log checked {verified:.3f} s after opening: broken {len(checked.broken)},"
-        f" snapshot mismatches {len(checked.mismatches)}"
+        f"  restart with {n} unfinished games ({rows} logged actions): open() {opened:.3f} s,"
+        f" first click committed {first:.3f} s after open() began"
     )
     await again.close()
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def _count(path: Path, sql: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    finally:
+        conn.close()
+
+
+async def rss_per_game(folder: Path, n: int, seed: int) -> None:
+    """Resident memory per live (loaded, running) game, in this fresh process."""
+    path = folder / "rss.db"
+    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0.0))
+    games = await start_games(svc, 10, seed=seed, channel=10**6)  # warm: code, caches
+    await closed_loop(svc, games, dict.fromkeys(games, 20), seed)
+    before = rss_bytes()
+    games = await start_games(svc, n, seed=seed)
+    await closed_loop(svc, games, dict.fromkeys(games, FULL_GAME // 2), seed)
+    after = rss_bytes()
+    await svc.close()
+    print(f"RSS per live game: {(after - before) / n / 1024:.0f} KiB ({n} games half played)")
+
+
+async def largest_wal(folder: Path, n: int, seconds: float, seed: int) -> None:
+    """The largest -wal file over a closed loop at maximum rate for ``seconds``."""
+    path = folder / "wal.db"
+    wal = path.with_name(path.name + "-wal")
+    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0.0))
+    largest = 0
+    count = 0
+    made: list[int] = []
+    end = time.perf_counter() + seconds
+
+    async def sample() -> None:
+        nonlocal largest
+        while time.perf_counter() < end:
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
+            await asyncio.sleep(0.05)
+
+    async def driver(k: int) -> None:
+        nonlocal count
+        rng = random.Random(seed + k)
+        while time.perf_counter() < end:
+            made.append(k)
+            games = await start_games(svc, 1, seed=seed + len(made), channel=10**6 + len(made))
+            game_id, seat = next(iter(games.items()))
+            while time.perf_counter() < end:
+                update = await click(svc, game_id, seat, rng, [])
+                count += 1
+                nxt = next_seat(update)
+                if nxt is None:
+                    break
+                seat = nxt
+
+    t0 = time.perf_counter()
+    sampler = asyncio.ensure_future(sample())
+    await asyncio.gather(*(driver(k) for k in range(n)))
+    await sampler
+    took = time.perf_counter() - t0
+    await svc.close()
+    print(
+        f"WAL: largest -wal file {largest / 2**20:.1f} MiB over {took:.0f} s of closed loop"
+        f" ({n} games at a time, {count} actions = {count / took:.0f}/s)"
+    )
 
 
 async def size_per_game(folder: Path, games: int, seed: int) -> None:
@@ -235,24 +300,45 @@ async def size_per_game(folder: Path, games: int, seed: int) -> None:
 def main() -> None:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[1, 100, 1000])
+    parser.add_argument("--games", type=int, nargs="*", default=[10, 100, 1000])
     parser.add_argument("--clicks", type=int, default=300, help="clicks per game for N <= 100")
-    parser.add_argument("--rate", type=float, default=1000.0, help="open-loop clicks/s")
+    parser.add_argument("--rate", type=float, default=300.0, help="open-loop clicks/s")
     parser.add_argument("--seconds", type=float, default=10.0, help="open-loop duration")
     parser.add_argument("--size-games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, default=None, help="where the database files go")
+    parser.add_argument("--wal-seconds", type=float, default=0.0, help="closed loop for WAL")
+    parser.add_argument("--wal-games", type=int, default=8)
+    parser.add_argument("--rss-games", type=int, default=200)
+    parser.add_argument("--rss-only", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--max-clicks", type=int, default=0, help="cap per game for N > 100")
     parser.add_argument(
-        "--freeze", action="store_true", help="gc.freeze() before the open-loop phase"
+        "--gc-threshold",
+        type=int,
+        nargs=3,
+        default=None,
+        help="the application's choice of gc.set_threshold (the service never sets it)",
     )
     args = parser.parse_args()
+    if args.rss_only:
+        asyncio.run(rss_per_game(args.dir, args.rss_only, args.seed))
+        return
+    if args.gc_threshold:
+        gc.set_threshold(*args.gc_threshold)
     print(machine())
-    print(f"load average before: {load()}")
+    print(f"load average before: {load()}; gc thresholds {gc.get_threshold()}")
     folder = Path(tempfile.mkdtemp(prefix="wizard-bench-", dir=args.dir))
     try:
         for n in args.games:
             asyncio.run(run(n, args, folder))
         asyncio.run(size_per_game(folder, args.size_games, args.seed))
+        if args.rss_games:  # in a fresh process, so that no freed memory is reused
+            subprocess.run(
+                [sys.executable, __file__, "--rss-only", str(args.rss_games), "--dir", str(folder)],
+                check=True,
+            )
+        if args.wal_seconds:
+            asyncio.run(largest_wal(folder, args.wal_games, args.wal_seconds, args.seed))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"load average after: {load()}")

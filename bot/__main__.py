@@ -182,6 +182,15 @@ def guild_filter(settings: Settings) -> GuildFilter | None:
     return owns
 
 
+def served_shards(settings: Settings) -> tuple[int, ...]:
+    """The shards this process claims on the database file, so that a second live process
+    for any of them is refused at start: its ``SHARD_IDS``, else every shard of
+    ``SHARD_COUNT``, else shard 0 (one process, Discord choosing the count, serves all)."""
+    if settings.shard_ids is not None:
+        return tuple(settings.shard_ids)
+    return tuple(range(settings.shard_count or 1))
+
+
 async def open_service(
     settings: Settings, *, clock: DiscordClock | None = None
 ) -> tuple[GameService, RecoveryReport]:
@@ -201,6 +210,7 @@ async def open_service(
             clock=clock or DiscordClock(),
             owns_guild=guild_filter(settings),
             recover=False,
+            shards=served_shards(settings),
         )
         try:
             report = await service.recover()

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from wizard.store import MigrationError
+from wizard.store import DatabaseUnavailable, MigrationError
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -27,9 +27,15 @@ EXIT_NETWORK = 4
 EXIT_DAMAGED_GAMES = 5
 """``check`` only: the file is sound but some games are set aside as damaged."""
 
-DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, MigrationError)
-"""What opening a database may raise. ``wizard.store.DatabaseUnavailable`` (a one-line
-message and a ``.hint``) joins this tuple when the store exports it; nothing else changes."""
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (
+    DatabaseUnavailable,
+    sqlite3.Error,
+    OSError,
+    MigrationError,
+)
+"""What opening or using a database may raise. :class:`wizard.store.DatabaseUnavailable`
+carries a one-line message and a ``.hint``; the others are what SQLite and the file system
+raise outside the store's own checks."""
 
 
 class Failure(Exception):
@@ -56,11 +62,14 @@ def report(failure: Failure) -> int:
 
 def database_failure(path: Path | str, error: BaseException) -> Failure:
     """The :class:`Failure` for ``error`` met while opening the database at ``path``."""
-    hint = getattr(error, "hint", None)
+    if isinstance(error, DatabaseUnavailable):
+        # The store's own one-line cause and hint, without the path it already names.
+        cause = _one_line(error.message).removeprefix(f"{path}: ")
+        return Failure(EXIT_DATABASE, f"cannot use the database {path}: {cause}", error.hint)
     return Failure(
         EXIT_DATABASE,
         f"cannot use the database {path}: {_one_line(str(error)) or type(error).__name__}",
-        hint if isinstance(hint, str) and hint else _database_hint(error, path),
+        _database_hint(error, path),
     )
 
 

@@ -824,7 +824,7 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
         options = Options.model_validate({**defaults.model_dump(), **chosen})
         check_setup(options, MIN_PLAYERS)
     except OptionsError as error:
-        raise InvalidOptionsError(error.message, error.rule) from None
+        raise InvalidOptionsError.from_engine(error) from None
     except ValueError as error:  # pydantic's ValidationError
         raise InvalidOptionsError(str(error)) from None
     return options
@@ -837,7 +837,7 @@ class _TimerOutOfRange(InvalidSettingsError):
     def __init__(self, seconds: int) -> None:
         super().__init__(f"A turn timer is {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g} seconds")
         self.params = {
-            "field": "turn_seconds",
+            "setting": "turn_seconds",
             "value": seconds,
             "min": int(MIN_TURN_SECONDS),
             "max": int(MAX_TURN_SECONDS),

@@ -23,7 +23,6 @@ from bot.i18n import N_, Texts, texts
 from bot.render import VARIANT_NAMES, card_text, suit_text
 from bot.ui.buttons import reply_privately as reply_private
 from wizard.cards import Card, Suit, Theme
-from wizard.errors import RuleError
 
 __all__ = [
     "BY_PARAM",
@@ -105,22 +104,25 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "not_seated": Refusal("🚫", NOT_PLAYING),
     "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
     "lobby_full": Refusal(
-        "🚫", N_("This game is full."), N_("{max} players is the most these options allow.")
+        "🚫", N_("This game is full."), N_("{limit} players is the most these options allow.")
     ),
     "not_host": Refusal("🚫", N_("Only the host can do that.")),
     "not_host.start": Refusal("🚫", N_("Only the host can start the game.")),
     "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
-    "not_host.kick": Refusal("🚫", N_("Only the host can remove players.")),
-    "not_host.remove_seat": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_players": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_seats": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_host": Refusal(
+        "🚫", N_("The host cannot be removed. The host can leave or cancel the game.")
+    ),
     "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
-    "not_host.options": Refusal("🚫", N_("Only the host can change the options.")),
-    "not_host.timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
+    "not_host.change_options": Refusal("🚫", N_("Only the host can change the options.")),
+    "not_host.change_timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
     "channel_busy": Refusal("🚫", N_("There is already a game in this channel.")),
     "seat_not_found": Refusal("❓", N_("That player has no seat in this game.")),
     "not_enough_players": Refusal(
         "⏳",
         N_("Not enough players yet."),
-        N_("Wizard needs at least {min} players; this game has {count}."),
+        N_("Wizard needs at least {min} players; this game has {players}."),
     ),
     "invalid_options": Refusal("⚠️", CANNOT_COMBINE),
     "invalid_settings": Refusal(
@@ -246,11 +248,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
 BY_PARAM: Final[dict[str, str]] = {
     "game_status": "status",
     "not_host": "action",
-    "invalid_settings": "field",
+    "invalid_settings": "setting",
 }
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
-_WRAPPERS: Final = frozenset({"illegal_move", "not_your_turn", "invalid_options"})
-"""Service codes that wrap an engine refusal."""
 _NAMES: Final = frozenset({"player", "waiting_for", "dealer"})
 
 
@@ -258,16 +258,6 @@ def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:
     """The code and params of a refusal (``{}`` when the error carries none)."""
     code = str(getattr(error, "code", "") or "error")
     params: Mapping[str, object] = getattr(error, "params", None) or {}
-    if code in _WRAPPERS and not params:
-        # A service refusal that wraps the engine's without copying its code yet: the
-        # engine's own refusal is the one it was raised from.
-        engine = error.__cause__ or error.__context__
-        if isinstance(engine, RuleError):
-            return engine.code, engine.params
-    by = BY_PARAM.get(code)
-    if by is not None and by not in params and isinstance(getattr(error, by, None), str):
-        # Today's GameStatusError keeps its status as an attribute, not yet a param.
-        params = {**params, by: getattr(error, by)}
     return code, params
 
 

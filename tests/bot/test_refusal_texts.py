@@ -31,7 +31,6 @@ from bot.cogs.settings_panel import VARIANT_KEYS, NotSaved, options_of
 from bot.i18n import Texts, texts
 from tests.bot.test_render_i18n import GREEK, Fullwidth, untranslated
 from tests.engine.test_refusal_codes import CASES
-from wizard import service as service_module
 from wizard.cards import Theme
 from wizard.errors import MESSAGES, ForbiddenBidError, MustFollowSuitError, RuleError
 from wizard.errors import NotYourTurnError as EngineNotYourTurn
@@ -69,6 +68,7 @@ SAMPLE: dict[str, object] = {
     "tricks": 3,
     "round": 3,
     "max": 4,
+    "limit": 6,
     "min": 3,
     "players": 7,
     "count": 1,
@@ -88,8 +88,8 @@ def placeholders(text: str) -> set[str]:
 
 def service_codes() -> set[str]:
     """Every ``code`` of the service's refusal classes (and its registry, once it has one)."""
-    found: set[str] = set(getattr(service_module, "MESSAGES", {}))
-    found |= set(getattr(service_errors, "MESSAGES", {}))
+    # The registry's keys are ``code`` or ``code.variant``: the code is the first part.
+    found = {key.split(".")[0] for key in getattr(service_errors, "MESSAGES", {})}
     pending: list[type[ServiceError]] = [ServiceError]
     while pending:
         kind = pending.pop()
@@ -164,8 +164,8 @@ def test_the_engines_params_fill_every_detail() -> None:
 
 
 def test_a_wrapped_engine_refusal_reads_as_the_engines() -> None:
-    """A service refusal raised from the engine's (today's ``IllegalMoveError.from_engine``
-    ``… from None``) reads by the engine's code, whether or not it copied code and params."""
+    """A service refusal made from the engine's (``from_engine``, raised ``… from None``)
+    reads by the engine's code and params."""
     engine = ForbiddenBidError("R7.1", "bid_forbidden", bid=1, tricks=1, kind="uneven_bids")
     try:
         try:
@@ -183,7 +183,7 @@ def test_a_wrapped_engine_refusal_reads_as_the_engines() -> None:
         try:
             raise options
         except RuleError as error:
-            raise InvalidOptionsError(error.message, error.rule) from None
+            raise InvalidOptionsError.from_engine(error) from None
     except ServiceError as wrapped:
         assert refusal_text(wrapped, t=DE) == (
             "⚠️ Diese Optionen lassen sich nicht zusammen spielen. Die kanadische Regel braucht "
@@ -253,12 +253,12 @@ def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
 
 
 def test_whole_floats_read_as_numbers_other_floats_not() -> None:
-    timer = Odd("invalid_settings", {"field": "turn_seconds", "min": 10.0, "max": 86400.0})
+    timer = Odd("invalid_settings", {"setting": "turn_seconds", "min": 10.0, "max": 86400.0})
     assert refusal_text(timer, t=DE) == (
         "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zug dauert 10 bis 86400 Sekunden; "
         "0 heißt ohne Limit."
     )
-    odd = Odd("invalid_settings", {"field": "turn_seconds", "min": 0.5, "max": 86400.0})
+    odd = Odd("invalid_settings", {"setting": "turn_seconds", "min": 0.5, "max": 86400.0})
     assert refusal_text(odd, t=DE) == "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich."
 
 

@@ -120,3 +120,30 @@ def action_log(path: Path, game_id: int) -> list[tuple[int, int, str, str]]:
         ).fetchall()
     finally:
         conn.close()
+
+
+def downgrade(path: Path, version: int) -> None:
+    """Turn a database of today's schema, with its rows, into one of migration ``version``
+    (3, 4 or 5) as that code left it: today's service cannot write an old schema any more."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(
+            "ALTER TABLE games DROP COLUMN seq; ALTER TABLE games DROP COLUMN computer_turn;"
+            " ALTER TABLE games ADD COLUMN snapshot TEXT;"
+        )
+        if version <= 4:
+            conn.executescript(
+                "DROP TRIGGER computer_stats_after_result; DROP TABLE computer_stats;"
+            )
+        if version <= 3:
+            conn.executescript(
+                "DROP INDEX players_rating_board; DROP INDEX players_wins_board;"
+                " DROP INDEX players_average_board; DROP INDEX players_by_games;"
+                " DROP INDEX games_finished;"
+                " CREATE INDEX players_by_rating ON players (guild_id, rating DESC);"
+                " CREATE INDEX players_by_wins ON players (guild_id, wins DESC);"
+            )
+        conn.execute("DELETE FROM schema_migrations WHERE version > ?", (version,))
+        conn.commit()
+    finally:
+        conn.close()

@@ -8,9 +8,9 @@ import sqlite3
 from pathlib import Path
 
 from wizard.service import GameService, ServiceConfig, VirtualClock
-from wizard.store import LATEST, Store
+from wizard.store import LATEST
 
-from .conftest import CHANNEL, GUILD, new_game, play_out
+from .conftest import CHANNEL, GUILD, downgrade, new_game, play_out
 
 
 def computer_rows(path: Path) -> list[tuple[object, ...]]:
@@ -59,8 +59,7 @@ async def _play(svc: GameService, clock: VirtualClock, k: int, computers: int) -
 
 async def test_upgrade_from_migration_4_fills_computer_statistics(db_path: Path) -> None:
     clock = VirtualClock()
-    store = await Store.open(db_path, target_version=4)
-    svc = GameService(store, clock=clock, config=ServiceConfig(computer_delay=0.0))
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=0.0))
     try:
         for k, level in enumerate(("easy", "random", "easy", "random")):
             await svc.update_settings(GUILD, computer_level=level)
@@ -68,6 +67,7 @@ async def test_upgrade_from_migration_4_fills_computer_statistics(db_path: Path)
         await _play(svc, clock, 9, computers=0)
     finally:
         await svc.close()
+    downgrade(db_path, 4)
     conn = sqlite3.connect(db_path)
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}

@@ -115,14 +115,13 @@ async def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
             unacknowledged_committed += 1
         assert sum(map(len, expected.values())) >= kill_after
 
-    # Every game recovers cleanly (no broken game, the snapshots agree) and plays to its end.
+    # Every game recovers cleanly (no damaged game, no log shorter than acknowledged) and
+    # plays to its end.
     svc = await GameService.open(path, config=ServiceConfig(computer_delay=0), recover=False)
     try:
         report = await svc.recover()
         assert sorted(report.loaded) == sorted(expected)
-        assert report.broken == () and report.mismatches == ()
-        checked = await svc.verification()  # the logs of games loaded from snapshots
-        assert checked.broken == () and checked.mismatches == ()
+        assert report.broken == ()
         for g in expected:
             await play_out(svc, g, [1, 2, 3], random.Random(g))
             info = await svc.get_game(g)

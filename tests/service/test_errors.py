@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -100,7 +101,7 @@ async def test_not_seated_out_of_turn_illegal_card_stale(
         db_path,
         IllegalMoveError,
         service.act(game_id, leader + 1, MakeBid(1), lead.version),
-        "No bid",
+        "Not now: the cards are being played",
     )
     await _refused(
         db_path, IllegalMoveError, service.act(game_id, leader + 1, PlayHiddenCard(), lead.version)
@@ -230,3 +231,77 @@ async def test_finished_and_cancelled_games_refuse(service: GameService, db_path
     assert info.status.value == "cancelled"
     await _refused(db_path, GameStatusError, service.act(game_id, 1, MakeBid(0), None), "cancelled")
     await _refused(db_path, GameStatusError, service.cancel(game_id, 1), "cancelled")
+
+
+def test_every_refusal_has_a_stable_code_and_an_english_template() -> None:
+    from wizard.service import errors
+
+    kinds = [
+        v
+        for v in vars(errors).values()
+        if isinstance(v, type) and issubclass(v, ServiceError) and v is not ServiceError
+    ]
+    codes = {k.code for k in kinds}
+    assert "error" not in codes and len(codes) == len(kinds)
+    assert {"busy", "game_damaged", "stale", "illegal_move", "storage"} <= codes
+    assert codes <= {key.split(".")[0] for key in errors.MESSAGES}
+    for code in codes:  # the docstring's table lists every code
+        assert f"\n{code} " in errors.__doc__  # type: ignore[operator]
+
+
+def test_the_message_is_derived_from_code_and_params() -> None:
+    from wizard.service.errors import BusyError, GameDamagedError
+
+    full = LobbyFullError(limit=4, reason="single_suit")
+    assert full.params == {"limit": 4, "reason": "single_suit"}
+    assert full.message.startswith("This game is full: 4 players (single suit is for 3 or 4")
+    assert (
+        NotHostError(host="Ann", action="start").message
+        == "Only the host (Ann) can start the game."
+    )
+    assert StaleVersionError(3, 5).params == {"expected": 3, "current": 5}
+    assert GameStatusError("finished").message == "This game is over."
+    assert GameStatusError("active", action="record").message.startswith("The record")
+    assert BusyError(seconds=5.0).code == "busy"
+    assert (
+        GameDamagedError(7, "the log holds 1 actions but 2 were acknowledged").params["game_id"]
+        == 7
+    )
+    # A front end may still give its own sentence; code and params stay.
+    own = NotSeatedError("Ann is not playing in this game")
+    assert own.message == "Ann is not playing in this game." and own.code == "not_seated"
+
+
+def test_engine_refusals_keep_their_code_and_params() -> None:
+    class Coded(Exception):
+        rule = "R5.3"
+        message = "you must follow suit"
+        code = "must_follow_suit"
+        params: ClassVar[dict[str, object]] = {"suit": "blue", "count": 2}
+
+    class Plain(Exception):
+        rule = "R4.1"
+        message = "no bid of 3"
+
+    coded = IllegalMoveError.from_engine(Coded())
+    assert (coded.code, coded.params["suit"], coded.rule) == ("must_follow_suit", "blue", "R5.3")
+    plain = IllegalMoveError.from_engine(Plain())
+    assert (plain.code, plain.rule, plain.message) == ("illegal_move", "R4.1", "No bid of 3.")
+    options = InvalidOptionsError.from_engine(Plain())
+    assert options.code == "invalid_options" and options.rule == "R4.1"
+
+
+async def test_refusals_from_the_service_carry_params(service: GameService) -> None:
+    game_id = await new_game(service, 2, 0)
+    with pytest.raises(NotHostError) as host:
+        await service.start(game_id, 2)
+    assert host.value.params == {"host": "P1", "action": "start"}
+    with pytest.raises(NotEnoughPlayersError) as few:
+        await service.start(game_id, 1)
+    assert few.value.params == {"players": 2, "min": 3, "max": 6}
+    with pytest.raises(ChannelBusyError) as busy:
+        await service.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=9, host_name="x")
+    assert busy.value.params == {"game_id": game_id, "open": 1, "limit": 1}
+    with pytest.raises(GameNotFoundError) as missing:
+        await service.get_game(999)
+    assert missing.value.params == {"game_id": 999, "reason": "unknown"}

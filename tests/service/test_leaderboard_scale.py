@@ -10,7 +10,7 @@ from pathlib import Path
 from wizard.service import GameService, LeaderboardOrder, ServiceConfig, VirtualClock
 from wizard.store import LATEST, Store, repo
 
-from .conftest import CHANNEL, GUILD, new_game, play_out
+from .conftest import CHANNEL, GUILD, downgrade, new_game, play_out
 
 NEW_INDEXES = {
     "players_rating_board",
@@ -48,8 +48,7 @@ async def _boards(svc: GameService) -> list[object]:
 
 async def test_upgrade_from_migration_3_keeps_boards_and_history(db_path: Path) -> None:
     clock = VirtualClock()
-    store = await Store.open(db_path, target_version=3)
-    svc = GameService(store, clock=clock, config=ServiceConfig(computer_delay=0.0))
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=0.0))
     try:
         for k in range(4):
             game_id = await new_game(svc, 3, k % 2, channel=CHANNEL + k, seed=40 + k)
@@ -59,6 +58,7 @@ async def test_upgrade_from_migration_3_keeps_boards_and_history(db_path: Path) 
         before = await _boards(svc)
     finally:
         await svc.close()
+    downgrade(db_path, 3)
     old = _indexes(db_path)
     assert {"players_by_rating", "players_by_wins"} <= old
     assert not NEW_INDEXES & old

@@ -18,6 +18,7 @@ from wizard.store import (
     LATEST,
     MIGRATIONS,
     ConflictError,
+    DatabaseUnavailable,
     MigrationError,
     Statements,
     Store,
@@ -54,8 +55,9 @@ async def test_a_newer_database_is_refused(db_path: Path) -> None:
     raw.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 0)")
     raw.commit()
     raw.close()
-    with pytest.raises(MigrationError, match="newer version"):
+    with pytest.raises(DatabaseUnavailable, match="newer version") as info:
         await Store.open(db_path)
+    assert isinstance(info.value.__cause__, MigrationError) and info.value.hint
 
 
 def _actions_of_a_started_game(seed: int, count: int) -> list[tuple[int, str, str]]:
@@ -75,7 +77,7 @@ async def test_upgrade_from_migration_1(db_path: Path) -> None:
     await old.close()
     raw = sqlite3.connect(db_path)
     assert [r[0] for r in raw.execute("SELECT version FROM schema_migrations")] == [1]
-    assert "snapshot" not in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
+    assert "seq" not in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
     # A running game written by the code of migration 1.
     raw.execute(
         "INSERT INTO games (id, guild_id, channel_id, host_id, status, options, seed, version,"
@@ -175,11 +177,8 @@ async def test_group_commit_batches_concurrent_writes(db_path: Path) -> None:
         await store.close()
 
 
-@pytest.mark.parametrize(("on_loop", "one_trip"), [(True, True), (False, True), (False, False)])
-async def test_a_stale_checked_statement_fails_only_its_write(
-    db_path: Path, on_loop: bool, one_trip: bool
-) -> None:
-    store = await Store.open(db_path, one_trip=one_trip, on_loop=on_loop)
+async def test_a_stale_checked_statement_fails_only_its_write(db_path: Path) -> None:
+    store = await Store.open(db_path)
     try:
         for guild in (1, 2, 3):
             await store.write(
@@ -213,8 +212,8 @@ async def test_a_stale_checked_statement_fails_only_its_write(
         await store.close()
 
 
-async def test_public_calls_only_writer_plays_whole_games(db_path: Path) -> None:
-    config = ServiceConfig(computer_delay=0, commit_on_loop=False, one_trip_commits=False)
+async def test_concurrent_games_play_to_their_ends(db_path: Path) -> None:
+    config = ServiceConfig(computer_delay=0)
     svc = await GameService.open(db_path, config=config)
     try:
         ids = []
@@ -236,3 +235,32 @@ async def _started(svc: GameService, *, channel: int, seed: int) -> int:
     await svc.add_computer(info.id, 1)
     await svc.start(info.id, 1)
     return info.id
+
+
+async def test_the_writer_waits_for_another_connection_without_blocking(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.002)
+                ticks += 1
+
+        running = asyncio.ensure_future(ticker())
+        write = asyncio.ensure_future(
+            store.write(Statements((("INSERT INTO guild_settings VALUES (1, '{}', 0)", ()),)))
+        )
+        await asyncio.sleep(0.1)
+        assert not write.done() and ticks >= 10  # waiting, and the loop runs on
+        other.execute("COMMIT")
+        await asyncio.wait_for(write, 5)
+        running.cancel()
+        rows = await store.fetchall("SELECT guild_id FROM guild_settings")
+        assert [r[0] for r in rows] == [1]
+    finally:
+        other.close()
+        await store.close()

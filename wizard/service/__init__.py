@@ -1,7 +1,9 @@
 """The game service: the only writer of Wizard games, and all a front end calls.
 
 Open it with ``service = await GameService.open(path)`` (creates and migrates the
-database, recovers unfinished games), subscribe listeners, then ``service.start_clocks()``
+database, arms the clocks of unfinished games, which load on first use; a file that
+cannot be used raises ``wizard.store.DatabaseUnavailable``), subscribe listeners, then
+``service.start_clocks()``
 to run the clocks (lobby expiry, turn timers, computer turns). Close with
 ``await service.close()``.
 
@@ -23,15 +25,19 @@ history, :class:`GameSummary`), ``player_stats``, ``leaderboard``; settings:
 
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).
-Every refusal is a :class:`ServiceError` with a ``message`` for the user and a
-stable ``code``; nothing is written when a call is refused.
+Every refusal is a :class:`ServiceError` with a stable ``code``, its ``params`` and the
+English ``message`` derived from them (:data:`MESSAGES`, table in ``wizard.service.errors``);
+nothing is written when a call is refused. ``damaged_games()`` lists quarantined games.
 """
 
 from wizard.service.clock import Clock, SystemClock, TimerHandle, VirtualClock
 from wizard.service.core import GameService, GuildFilter, Listener
 from wizard.service.errors import (
+    MESSAGES,
     AlreadySeatedError,
+    BusyError,
     ChannelBusyError,
+    GameDamagedError,
     GameNotFoundError,
     GameStatusError,
     IllegalMoveError,
@@ -86,15 +92,18 @@ from wizard.service.types import (
 from wizard.view import SeatCard, TableView
 
 __all__ = [
+    "MESSAGES",
     "Actor",
     "AlreadySeatedError",
     "BidMade",
     "BidsRevealed",
+    "BusyError",
     "CardPlayed",
     "ChannelBusyError",
     "Clock",
     "Event",
     "GameCancelled",
+    "GameDamagedError",
     "GameInfo",
     "GameNotFoundError",
     "GameOver",

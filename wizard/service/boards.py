@@ -380,11 +380,11 @@ class BoardQueries:
         """
         row = await sql.fetch_finished_game(self._store, guild_id, game_id)
         if row is None or row["status"] != GameStatus.FINISHED.value:
-            raise GameNotFoundError(game_id, "That game is not in this server's history")
+            raise GameNotFoundError(game_id, reason="not_in_history")
         live = await self._get(game_id, finished_ok=True)
         state = live.state
         if live.status is not GameStatus.FINISHED or state is None:
-            raise GameNotFoundError(game_id, "That game is not in this server's history")
+            raise GameNotFoundError(game_id, reason="not_in_history")
         return FinishedGame(
             id=live.id,
             guild_id=live.guild_id,

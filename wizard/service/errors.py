@@ -1,15 +1,131 @@
-"""Refusals of the game service: each one has a ``message`` fit to show the user who caused it.
+"""Refusals of the game service: a stable ``code``, its ``params``, and an English ``message``.
 
-Every refusal is raised before anything is written, so a refused call leaves the
-database and the game exactly as they were.
+Every refusal is raised before anything is written, so a refused call leaves the database
+and the game exactly as they were. A front end renders a refusal from ``code`` and
+``params`` in the reader's language; ``message`` is the English sentence derived from the
+same two through :data:`MESSAGES`: the template keyed ``code.v1.v2`` (the values of the
+code's :data:`VARIANTS` params, in order), else the shorter keys down to ``code`` alone.
+A caller may give a sentence of its own instead (``message=``); code and params stay.
+
+==================  ==========================================================================
+code                params (``*`` = variant param: picks the sentence)
+==================  ==========================================================================
+game_not_found      game_id; reason* (``unknown``, ``other_process``, ``not_in_history``)
+game_status         game_id; status* (``lobby``, ``active``, ``finished``, ``cancelled``);
+                    action* (``play``, ``join``, ``record``, ``view``, ``change``)
+game_damaged        game_id; reason (the operator's text, English)
+not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``)
+already_seated      (none)
+lobby_full          limit; reason* (``players``, ``single_suit``)
+not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
+                    ``remove_players``, ``remove_seats``, ``change_options``,
+                    ``change_timer``, ``remove_host``)
+channel_busy        game_id, open (games open now); limit*
+seat_not_found      reason* (``player``, ``lobby_player``, ``seat``); seat (1-based, or None)
+not_enough_players  players, min, max
+invalid_options     detail (English), rule (RULES id or None); or the engine error's
+                    code and params (e.g. R7.8's conflicts)
+invalid_settings    setting* (``settings``, ``seed``, ``turn_seconds``, ``computer_level``,
+                    ``leaderboard_order``, ``page_size``, ``history_size``); detail, min, max
+stale               expected, current (versions)
+illegal_move        rule; reason* (``cards_visible``, ``not_a_move``); or the engine
+                    error's code and params (e.g. ``must_follow_suit`` with ``suit``)
+not_your_turn       rule, player; or the engine error's code and params
+not_away            (none)
+storage             reason* (``write_failed``, ``closing``)
+busy                seconds (the busy timeout)
+==================  ==========================================================================
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from wizard.errors import IllegalActionError
-from wizard.errors import NotYourTurnError as EngineNotYourTurnError
+Param = str | int | float | None
+Params = dict[str, Param]
+
+MESSAGES: dict[str, str] = {
+    "game_not_found": "That game does not exist any more",
+    "game_not_found.other_process": "That game is handled by another bot process",
+    "game_not_found.not_in_history": "That game is not in this server's history",
+    "game_status": "This game cannot do that now",
+    "game_status.lobby": "The game has not started yet",
+    "game_status.active": "The game has already started",
+    "game_status.active.record": "The record is available once the game is over",
+    "game_status.lobby.record": "The record is available once the game is over",
+    "game_status.cancelled.record": "This game was never played",
+    "game_status.finished": "This game is over",
+    "game_status.cancelled": "This game was cancelled",
+    "game_damaged": "This game's stored data is damaged, so it has been stopped;"
+    " the bot's operator has been told",
+    "not_seated": "You are not playing in this game",
+    "not_seated.kicked": "You were removed from this game",
+    "not_seated.not_in_lobby": "You are not in this lobby",
+    "not_seated.other_seat": "That move is for another seat",
+    "already_seated": "You are already in this game",
+    "lobby_full": "This game is full: {limit} players",
+    "lobby_full.single_suit": "This game is full: {limit} players (single suit is for 3 or 4"
+    " players)",
+    "not_host": "Only the host can do that",
+    "not_host.start": "Only the host ({host}) can start the game",
+    "not_host.cancel": "Only the host or a server manager can cancel this game",
+    "not_host.add_computer": "Only the host ({host}) can add computer players",
+    "not_host.remove_players": "Only the host ({host}) can remove players",
+    "not_host.remove_seats": "Only the host ({host}) can remove seats",
+    "not_host.change_options": "Only the host ({host}) can change the options",
+    "not_host.change_timer": "Only the host ({host}) can change the turn timer",
+    "not_host.remove_host": "The host cannot be removed; the host can leave or cancel",
+    "channel_busy": "This channel already has {open} open games",
+    "channel_busy.1": "There is already a game in this channel",
+    "seat_not_found": "That player is not in this game",
+    "seat_not_found.lobby_player": "That player is not in this lobby",
+    "seat_not_found.seat": "There is no seat {seat} in this lobby",
+    "not_enough_players": "Wizard needs {min} to {max} players; this game has {players}:"
+    " invite someone or add a computer player",
+    "invalid_options": "Those options cannot be used: {detail}",
+    "invalid_settings": "That setting is not valid: {detail}",
+    "invalid_settings.seed": "A game seed is a whole number from 0 to 2^63 − 1",
+    "invalid_settings.turn_seconds": "A turn timer is {min} to {max} seconds",
+    "invalid_settings.leaderboard_order": "Unknown leaderboard order: use rating, wins or average",
+    "invalid_settings.page_size": "A leaderboard page has {min} to {max} lines",
+    "invalid_settings.history_size": "A history page has {min} to {max} games",
+    "stale": "This has moved on since that was shown: here is the game as it is now",
+    "illegal_move": "That move is not allowed",
+    "illegal_move.cards_visible": "You can see your cards: choose one to play",
+    "not_your_turn": "It is not your turn",
+    "not_away": "You are already playing your seat",
+    "storage": "The game could not be saved; please try again",
+    "storage.closing": "The game service is shutting down",
+    "busy": "The game's database is busy; please try again in a moment",
+}
+"""English templates of the service's refusals (see the module docstring for the keys)."""
+
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "game_not_found": ("reason",),
+    "game_status": ("status", "action"),
+    "not_seated": ("reason",),
+    "lobby_full": ("reason",),
+    "not_host": ("action",),
+    "channel_busy": ("limit",),
+    "seat_not_found": ("reason",),
+    "invalid_settings": ("setting",),
+    "illegal_move": ("reason",),
+    "storage": ("reason",),
+}
+"""The params of a code whose values pick its sentence, most significant first."""
+
+
+def render(code: str, params: Params) -> str:
+    """The English sentence of a refusal: its most specific template, filled in."""
+    keys = [str(params.get(p)) for p in VARIANTS.get(code, ())]
+    for n in range(len(keys), -1, -1):
+        template = MESSAGES.get(".".join([code, *keys[:n]]))
+        if template is not None:
+            try:
+                return _sentence(template.format(**params))
+            except (KeyError, IndexError, ValueError):
+                return _sentence(template)
+    return _sentence(code.replace("_", " "))
 
 
 def _sentence(text: str) -> str:
@@ -22,12 +138,13 @@ def _sentence(text: str) -> str:
 
 
 class ServiceError(Exception):
-    """Base of every refusal; ``message`` is for the user, ``code`` is stable for translations."""
+    """Base of every refusal: a stable ``code``, its ``params`` and the English ``message``."""
 
     code: ClassVar[str] = "error"
 
-    def __init__(self, message: str) -> None:
-        self.message = _sentence(message)
+    def __init__(self, message: str | None = None, **params: Param) -> None:
+        self.params: Params = params
+        self.message = _sentence(message) if message else render(self.code, params)
         super().__init__(self.message)
 
 
@@ -36,19 +153,40 @@ class GameNotFoundError(ServiceError):
 
     code = "game_not_found"
 
-    def __init__(self, game_id: int, message: str | None = None) -> None:
-        super().__init__(message or "That game does not exist any more")
+    def __init__(
+        self, game_id: int, message: str | None = None, *, reason: str = "unknown"
+    ) -> None:
+        super().__init__(message, game_id=game_id, reason=reason)
         self.game_id = game_id
 
 
 class GameStatusError(ServiceError):
-    """The game is not in a stage where this can be done (not started, over, cancelled, broken)."""
+    """The game is not in a stage where this can be done (not started, over, cancelled)."""
 
     code = "game_status"
 
-    def __init__(self, status: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        status: str,
+        message: str | None = None,
+        *,
+        action: str = "play",
+        game_id: int | None = None,
+    ) -> None:
+        super().__init__(message, game_id=game_id, status=status, action=action)
         self.status = status
+
+
+class GameDamagedError(GameStatusError):
+    """The game's stored data is damaged: it is quarantined and refused to everyone."""
+
+    code = "game_damaged"
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        ServiceError.__init__(self, None, game_id=game_id, reason=reason)
+        self.status = "broken"
+        self.game_id = game_id
+        self.reason = reason
 
 
 class NotSeatedError(ServiceError):
@@ -56,17 +194,14 @@ class NotSeatedError(ServiceError):
 
     code = "not_seated"
 
-    def __init__(self, message: str = "You are not playing in this game") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, reason: str = "not_in_game") -> None:
+        super().__init__(message, reason=reason)
 
 
 class AlreadySeatedError(ServiceError):
     """The user already has a seat in this game."""
 
     code = "already_seated"
-
-    def __init__(self, message: str = "You are already in this game") -> None:
-        super().__init__(message)
 
 
 class LobbyFullError(ServiceError):
@@ -86,8 +221,8 @@ class ChannelBusyError(ServiceError):
 
     code = "channel_busy"
 
-    def __init__(self, game_id: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, game_id: int, message: str | None = None, **params: Param) -> None:
+        super().__init__(message, game_id=game_id, **params)
         self.game_id = game_id
 
 
@@ -103,14 +238,33 @@ class NotEnoughPlayersError(ServiceError):
     code = "not_enough_players"
 
 
+def _engine_params(error: object) -> Params:
+    """The params of an engine error (``wizard.errors``), when it carries them."""
+    raw: Any = getattr(error, "params", None)
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(k): v if v is None or isinstance(v, str | int | float) else str(v)
+        for k, v in raw.items()
+    }
+
+
 class InvalidOptionsError(ServiceError):
     """Game options that are malformed, out of range or that cannot be combined (R7.8)."""
 
     code = "invalid_options"
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, rule: str | None = None, **params: Param) -> None:
+        super().__init__(message, detail=message, rule=rule, **params)
         self.rule = rule
+
+    @classmethod
+    def from_engine(cls, error: Any) -> InvalidOptionsError:
+        """The refusal for an engine ``OptionsError``, with its code and params if it has them."""
+        made = cls(error.message, error.rule)
+        made.code = getattr(error, "code", cls.code)  # type: ignore[misc]
+        made.params = _engine_params(error) or made.params
+        return made
 
 
 class InvalidSettingsError(ServiceError):
@@ -125,7 +279,7 @@ class StaleVersionError(ServiceError):
     code = "stale"
 
     def __init__(self, expected: int, current: int) -> None:
-        super().__init__("This has moved on since that was shown: here is the game as it is now")
+        super().__init__(None, expected=expected, current=current)
         self.expected = expected
         self.current = current
 
@@ -135,15 +289,21 @@ class IllegalMoveError(ServiceError):
 
     code = "illegal_move"
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, rule: str, message: str | None = None, **params: Param) -> None:
+        super().__init__(message, rule=rule, **params)
         self.rule = rule
 
     @classmethod
-    def from_engine(cls, error: IllegalActionError) -> IllegalMoveError:
-        """The service's refusal for an engine refusal, keeping its rule and message."""
+    def from_engine(cls, error: Any) -> IllegalMoveError:
+        """The service's refusal for an engine refusal: its rule, message, code and params."""
+        from wizard.errors import NotYourTurnError as EngineNotYourTurnError
+
         kind = NotYourTurnError if isinstance(error, EngineNotYourTurnError) else cls
-        return kind(error.rule, error.message)
+        made = kind(error.rule, error.message)
+        # The engine's refusal whole: a front end renders it as the engine's code and params.
+        made.code = getattr(error, "code", kind.code)  # type: ignore[misc]
+        made.params = _engine_params(error) or made.params
+        return made
 
 
 class NotYourTurnError(IllegalMoveError):
@@ -163,13 +323,24 @@ class StorageError(ServiceError):
 
     code = "storage"
 
-    def __init__(self, message: str = "The game could not be saved; please try again") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None, *, reason: str = "write_failed") -> None:
+        super().__init__(message, reason=reason)
+
+
+class BusyError(ServiceError):
+    """Another process held the database's write lock for longer than the busy timeout;
+    nothing of the call was applied: try again."""
+
+    code = "busy"
 
 
 __all__ = [
+    "MESSAGES",
+    "VARIANTS",
     "AlreadySeatedError",
+    "BusyError",
     "ChannelBusyError",
+    "GameDamagedError",
     "GameNotFoundError",
     "GameStatusError",
     "IllegalMoveError",
@@ -185,4 +356,5 @@ __all__ = [
     "ServiceError",
     "StaleVersionError",
     "StorageError",
+    "render",
 ]

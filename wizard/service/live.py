@@ -10,7 +10,6 @@ from wizard.ai import ComputerPlayer, make_player
 from wizard.options import Options
 from wizard.service.clock import TimerHandle
 from wizard.service.events import GameStatus, GameUpdate, Standing
-from wizard.service.game import SnapshotWriter
 from wizard.service.types import GameInfo, SeatInfo
 from wizard.state import Action, GameState
 from wizard.store.models import SeatRow
@@ -58,13 +57,6 @@ class LiveGame:
     computers: dict[tuple[int, str], ComputerPlayer] = field(default_factory=dict)
     recent: dict[str, GameUpdate] = field(default_factory=dict)
     """The last few updates made by requests, returned as they were to a repeated request."""
-    verified: bool = True
-    """False while a game loaded from its snapshot waits for its log to be checked: until
-    then ``state`` is the snapshot's, ``actions``, ``versions`` and ``request_ids`` are
-    empty, and nothing may change the game (the service checks the log first)."""
-    snapshot_seq: int = 0
-    """The number of logged actions the loaded snapshot said it was taken after."""
-    snapshots: SnapshotWriter = field(default_factory=SnapshotWriter)
 
     def remember(self, request_id: str, update: GameUpdate) -> None:
         """Keep ``update`` for a repeat of ``request_id`` (a few per game: repeats come soon)."""

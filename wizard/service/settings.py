@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from wizard.ai import LEVELS
 from wizard.cards import Theme
 from wizard.options import Options
+from wizard.store.db import BATCH_LIMIT, BUSY_TIMEOUT
 
 MIN_TURN_SECONDS = 10.0
 MAX_TURN_SECONDS = 24 * 3600.0
@@ -79,22 +80,12 @@ class ServiceConfig:
     ai_processes: int = 1
     """Worker processes for the other levels. A search holds the GIL for up to 0.4 s, which
     in a thread would slow every other game's clicks; 0 runs them in a thread instead."""
-    batch_limit: int = 256
+    ai_deadline: float = 3.0
+    """Seconds a worker has for one decision; past it the heuristic (``easy``) decides and
+    the worker is replaced (see ``wizard.service.workers``). Above the search's own 2 s
+    safety net (``wizard.ai.search.SAFETY_LIMIT``), so only a stuck worker meets it."""
+    batch_limit: int = BATCH_LIMIT
     """Most writes committed together in one transaction (group commit)."""
-    one_trip_commits: bool = True
-    """Commit each group of actions in one round trip to the database thread (see
-    ``wizard.store.db._thread_runner``); off, the writer uses only public aiosqlite calls.
-    Applies when ``commit_on_loop`` is off."""
-    commit_on_loop: bool = True
-    """Commit each group of actions on the event loop's thread, in about a tenth of a
-    millisecond, rather than handing it to the database thread and waiting for it: the
-    hand-offs made most of the tail of ``act`` latency (see ``wizard.store.db.Writer``).
-    The price: a stalled disk write stalls the event loop while it lasts."""
-    snapshot: bool = True
-    """Store each running game's whole state next to its log, so that recovery loads it
-    without replaying the log (the log is still checked, see ``GameService.recover``);
-    off, recovery replays every log."""
-    tune_gc: bool = True
-    """Tune Python's cyclic garbage collector for a process that holds many games (see
-    ``wizard.service.core.tune_gc``): short young collections, rare full ones, and the
-    games loaded at recovery frozen out of them."""
+    busy_timeout: float = BUSY_TIMEOUT
+    """Seconds a write waits for another process's write lock before the call is refused
+    with ``busy`` ("try again"), however many writes are queued (see ``wizard.store.db``)."""

@@ -178,22 +178,14 @@ class GameSummary:
 
 @dataclass(frozen=True, slots=True)
 class RecoveryReport:
-    """What recovery found at start."""
+    """What start-up found."""
 
     loaded: tuple[int, ...] = ()
-    """Games (lobbies and running games) loaded and armed."""
+    """This process's lobbies and running games: clocks armed, each loaded on first use."""
     broken: tuple[tuple[int, str], ...] = ()
-    """Games marked broken, with the reason."""
-    mismatches: tuple[tuple[int, str], ...] = ()
-    """Games whose log replays to a state other than their cached snapshot (the log wins)."""
+    """Quarantined (damaged) games, with the reason: refused to players, listed here."""
     seconds: float = 0.0
     skipped: int = 0
     """Unfinished games of other shards, left alone."""
     notes: tuple[str, ...] = field(default=())
-    unverified: tuple[int, ...] = ()
-    """Games loaded from their snapshots whose logs were still being checked in the
-    background when this report was made (``GameService.verification()`` waits for them;
-    no such game changes before its log is checked)."""
-    verified_seconds: float = 0.0
-    """In the report of ``GameService.verification()``: seconds from the start of recovery
-    until every log had been checked."""
+    """Lines for the operator (the database's ``quick_check``)."""

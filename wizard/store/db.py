@@ -1,73 +1,55 @@
-"""The database file: connections with the right pragmas, and the group-committing writer."""
+"""The database file: connections with the right pragmas, and the group-committing writer.
+
+Everything goes through aiosqlite's public calls (``execute``, ``executemany``,
+``execute_fetchall``); nothing here changes process-wide settings.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import fcntl
 import logging
+import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
-from wizard.store.migrations import LATEST, migrate
+from wizard.store.migrations import LATEST, MigrationError, migrate
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("data/wizard.db")
-BUSY_TIMEOUT_MS = 10_000
-WRITE_CACHE_KIB = 64 * 1024
-"""Page cache of the write connection (SQLite's default is 2 MiB). The pages each action
-touches (its game's row and the end of its log) stay in the process rather than being read
-back from the operating system's cache, which a host may trim at any time: reads from the
-disk inside a commit made the slowest commits (up to tens of milliseconds)."""
+BUSY_TIMEOUT = 5.0
+"""Seconds a write waits for another process's write lock, counted from the moment the
+write was queued, however many writes are queued with or before it; then it fails with
+:class:`LockTimeout` (the service's ``busy`` refusal: "try again")."""
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+"""Bytes the ``-wal`` file is truncated back to after a checkpoint resets it."""
+WAL_AUTOCHECKPOINT = 1000
+"""Pages of WAL after which a commit checkpoints (SQLite's default). The writer is the only
+writer of the process, so its checkpoint runs between two of its own transactions and can
+reach the end of the WAL; the next write then starts the WAL again from its beginning."""
+BATCH_LIMIT = 256
+"""Most writes committed together in one transaction (group commit)."""
 
 T = TypeVar("T")
 
 
-async def connect(
-    path: str | Path,
-    *,
-    readonly: bool = False,
-    autocheckpoint: bool = True,
-    any_thread: bool = False,
-) -> aiosqlite.Connection:
-    """Open ``path`` (creating its folder) in WAL mode with foreign keys and a busy timeout.
+class DatabaseUnavailable(Exception):
+    """The database cannot be opened: ``message`` is the one-line cause, ``hint`` what the
+    operator can do about it (a front end prints both and exits with its database status)."""
 
-    ``any_thread``: the underlying ``sqlite3`` connection may also be used from the event
-    loop's thread (by the writer, which never uses it from two threads at once).
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # isolation_level=None: the store writes BEGIN/COMMIT itself, so that a transaction
-    # spans exactly the statements it should and never opens implicitly.
-    conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=not any_thread)
-    try:
-        conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        if not readonly:
-            await conn.execute("PRAGMA journal_mode = WAL")
-        # In WAL mode, synchronous=NORMAL syncs at checkpoints rather than at every commit.
-        # A committed transaction is in the WAL file once COMMIT returns, so a crash of the
-        # process (even SIGKILL) never loses it; only an OS crash or power loss can lose
-        # the last few commits. That trade buys a commit in tens of microseconds instead of
-        # a disk flush each.
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        if not autocheckpoint:
-            # The writer must not pay for checkpoints inside COMMIT (a checkpoint syncs the
-            # database file: tens of milliseconds on a slow disk, for one unlucky click);
-            # the store runs them on a connection of their own instead.
-            await conn.execute("PRAGMA wal_autocheckpoint = 0")
-        if readonly:
-            await conn.execute("PRAGMA query_only = ON")
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(f"{message} ({hint})")
+        self.message = message
+        self.hint = hint
 
 
 class ConflictError(Exception):
@@ -75,15 +57,81 @@ class ConflictError(Exception):
     version its writer expected (another writer touched it)."""
 
 
+class LockTimeout(Exception):
+    """Another connection held the write lock for longer than the busy timeout; nothing of
+    the write was done."""
+
+
+def unavailable(path: Path, error: BaseException) -> DatabaseUnavailable:
+    """The operator's view of an error met while opening ``path``."""
+    text = str(error) or type(error).__name__
+    if isinstance(error, MigrationError):
+        return DatabaseUnavailable(
+            f"{path}: {text}", "run the newer version of the bot, or restore a backup"
+        )
+    if isinstance(error, OSError) and error.errno == errno.EROFS:
+        return DatabaseUnavailable(
+            f"{path}: cannot write, the file system is read-only ({text})",
+            "mount it read-write, or set DATABASE_PATH to a writable place",
+        )
+    if isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM):
+        return DatabaseUnavailable(
+            f"{path}: cannot write ({text})", "check the folder's permissions and free space"
+        )
+    low = text.lower()
+    if "locked" in low or "busy" in low:
+        return DatabaseUnavailable(
+            f"{path}: the database is locked by another process",
+            "stop the other process using this file, or wait and start again",
+        )
+    if "readonly" in low or "read-only" in low or "unable to open" in low:
+        return DatabaseUnavailable(
+            f"{path}: cannot open for writing ({text})",
+            "check the path, the folder's permissions and that the disk is not read-only",
+        )
+    if "malformed" in low or "not a database" in low or "corrupt" in low:
+        return DatabaseUnavailable(
+            f"{path}: the database file is damaged ({text})", "restore a backup"
+        )
+    return DatabaseUnavailable(f"{path}: {text}", "see the log above for details")
+
+
+async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Connection:
+    """Open ``path`` (creating its folder) in WAL mode with foreign keys and a busy timeout."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # isolation_level=None: the store writes BEGIN/COMMIT itself, so that a transaction
+    # spans exactly the statements it should and never opens implicitly.
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if readonly:
+            await conn.execute("PRAGMA query_only = ON")
+        else:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
+            await conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
+        # In WAL mode, synchronous=NORMAL syncs at checkpoints rather than at every commit.
+        # A committed transaction is in the WAL file once COMMIT returns, so a crash of the
+        # process (even SIGKILL) never loses it; only an OS crash or power loss can lose
+        # the last few commits.
+        await conn.execute("PRAGMA synchronous = NORMAL")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
 @dataclass(frozen=True, slots=True)
 class Statements:
     """A write made of plain statements, which the writer may merge with others.
 
-    Writes of the same shape (the same statements in the same order) that are committed
-    together run as one ``executemany`` per statement: a thousand actions cost a handful
-    of round trips to the database thread instead of thousands. Only writes that do not
-    depend on each other may be queued together; the service guarantees that by having at
-    most one write per game in flight (its lock).
+    Writes of the same shape (the same statements in the same order) committed together
+    run as one ``executemany`` per statement. Only writes that do not depend on each other
+    may be queued together; the service guarantees that by having at most one write per
+    game in flight (its lock).
     """
 
     statements: tuple[tuple[str, tuple[Any, ...]], ...]
@@ -101,99 +149,6 @@ WriteItem = Callable[[aiosqlite.Connection], Awaitable[T]] | Statements
 open transaction (for writes that read, or need an id from an insert)."""
 
 
-class _Busy(Exception):
-    """``BEGIN`` found the database locked by another connection; nothing was done."""
-
-
-def _begin(conn: sqlite3.Connection) -> None:
-    """Start a write transaction, or :class:`_Busy` at once if another connection writes."""
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as e:
-        if e.sqlite_errorcode == sqlite3.SQLITE_BUSY:
-            raise _Busy() from e
-        raise
-
-
-async def _begin_async(conn: aiosqlite.Connection) -> None:
-    """:func:`_begin` through aiosqlite's thread."""
-    try:
-        await conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as e:
-        if e.sqlite_errorcode == sqlite3.SQLITE_BUSY:
-            raise _Busy() from e
-        raise
-
-
-async def _unlocked(attempt: Callable[[], Awaitable[T]]) -> T:
-    """``attempt()``, tried again while it meets :class:`_Busy` (another process writing to
-    the file), for up to the busy timeout. The write connection has no busy timeout of its
-    own: waiting for the lock never blocks the event loop or the database thread."""
-    loop = asyncio.get_running_loop()
-    give_up = loop.time() + BUSY_TIMEOUT_MS / 1000
-    pause = 0.001
-    while True:
-        try:
-            return await attempt()
-        except _Busy as e:
-            if loop.time() >= give_up:
-                raise sqlite3.OperationalError("database is locked") from e
-            await asyncio.sleep(pause)
-            pause = min(2 * pause, 0.05)
-
-
-def _commit_sync(conn: sqlite3.Connection, items: list[Statements]) -> None:
-    """One transaction of statement writes, run whole in one call (:class:`_Busy` if the
-    database is locked: nothing was done)."""
-    _begin(conn)
-    try:
-        shapes: dict[tuple[str, ...], list[Statements]] = {}
-        for item in items:
-            shapes.setdefault(item.shape, []).append(item)
-        for shape, group in shapes.items():
-            for k, sql in enumerate(shape):
-                cursor = conn.executemany(sql, [it.statements[k][1] for it in group])
-                if k in group[0].checked and cursor.rowcount != len(group):
-                    raise ConflictError(f"{sql!r}: {cursor.rowcount} rows of {len(group)}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.rollback()
-        raise
-
-
-def _thread_runner(
-    conn: aiosqlite.Connection,
-) -> Callable[[Callable[[sqlite3.Connection], None]], Awaitable[None]] | None:
-    """A way to run a function on the connection's own thread in one round trip, if this
-    aiosqlite has one.
-
-    Each public aiosqlite call is a round trip to the connection's thread, and each round
-    trip can wait for the GIL for up to the interpreter's switch interval (5 ms) when the
-    event loop is busy; a commit made of BEGIN, the statements and COMMIT pays that several
-    times. aiosqlite (pinned ~=0.22) runs every call through ``Connection._execute(fn)``;
-    using it directly makes a whole group commit one round trip, which halves the median
-    and the tail of ``act`` under load (see bench/service.py). Without it (another
-    aiosqlite), the writer falls back to the public calls, which are equally correct.
-    """
-    execute = getattr(conn, "_execute", None)
-    if not callable(execute) or not hasattr(type(conn), "_conn"):
-        return None
-
-    async def run(fn: Callable[[sqlite3.Connection], None]) -> None:
-        await execute(lambda: fn(conn._conn))
-
-    return run
-
-
-def _same_thread_connection(conn: aiosqlite.Connection) -> sqlite3.Connection | None:
-    """The ``sqlite3`` connection under ``conn`` if the event loop's thread may use it
-    (opened with ``any_thread``, and an aiosqlite that exposes it), else ``None``."""
-    if not hasattr(type(conn), "_conn"):
-        return None
-    raw = conn._conn
-    return raw if isinstance(raw, sqlite3.Connection) else None
-
-
 async def run_statements(conn: aiosqlite.Connection, item: Statements) -> None:
     """Run one :class:`Statements` write on ``conn`` (inside a transaction)."""
     for k, (sql, params) in enumerate(item.statements):
@@ -202,11 +157,17 @@ async def run_statements(conn: aiosqlite.Connection, item: Statements) -> None:
             raise ConflictError(f"{sql!r} changed {cursor.rowcount} rows, not 1")
 
 
-class _Pending(Generic[T]):
-    __slots__ = ("future", "item")
+def _is_busy(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error)
 
-    def __init__(self, item: WriteItem[T] | None) -> None:
+
+class _Pending(Generic[T]):
+    __slots__ = ("due", "future", "item")
+
+    def __init__(self, item: WriteItem[T] | None, due: float) -> None:
         self.item = item
+        self.due = due
         self.future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
 
 
@@ -214,36 +175,24 @@ class Writer:
     """The one writer of a process: queued writes committed together (group commit).
 
     Every :meth:`write` returns only after its transaction has committed. Writes queued
-    while the writer is busy (committing, or letting the event loop run the callers that
-    queue them) are batched into the next transaction, so a busy server pays one
-    BEGIN/COMMIT for many actions. If a batch fails, it is rolled back and each write is
-    retried alone, so one bad write fails only its own caller.
-
-    Batches of :class:`Statements` (every action) are committed in one call: ``on_loop``,
-    on the event loop's own thread; else on the database thread (``one_trip``, see
-    :func:`_thread_runner`) or through aiosqlite's public calls. On the loop, a commit
-    costs about a tenth of a millisecond (WAL with ``synchronous = NORMAL`` appends to the
-    WAL file and never waits for the disk to flush), less than handing the batch to the
-    database thread and back: each hand-off waits for that thread to wake and for the GIL,
-    which made most of the tail of an action's latency on a busy machine. Waits for the
-    database lock (another process writing) never block: BEGIN fails at once and is
-    retried after an ``asyncio.sleep``. What remains is that a stalled disk write would
-    stall the loop for as long.
+    while a batch commits go into the next one, so a busy server pays one BEGIN/COMMIT for
+    many actions. A batch that fails for its own reason is rolled back and each write is
+    tried alone, so one bad write fails only its own caller. A batch that cannot get the
+    lock before its oldest write's deadline (``busy_timeout`` after it was queued) fails
+    whole with :class:`LockTimeout`: no write ever waits twice.
     """
 
     def __init__(
         self,
         conn: aiosqlite.Connection,
         *,
-        batch_limit: int = 256,
-        one_trip: bool = True,
-        on_loop: bool = False,
+        batch_limit: int = BATCH_LIMIT,
+        busy_timeout: float = BUSY_TIMEOUT,
     ) -> None:
-        self._conn = conn
-        self._on_loop = _same_thread_connection(conn) if on_loop else None
-        self._one_trip = _thread_runner(conn) if one_trip else None
+        self._db = conn
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
         self._batch_limit = batch_limit
+        self._busy_timeout = busy_timeout
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.writes = 0
@@ -257,7 +206,7 @@ class Writer:
         """Run ``item`` in a transaction and return its result once committed."""
         if self._task is None or self._task.done():
             raise RuntimeError("the store is closed")
-        pending: _Pending[T] = _Pending(item)
+        pending: _Pending[T] = _Pending(item, time.perf_counter() + self._busy_timeout)
         self._queue.put_nowait(pending)
         return await pending.future
 
@@ -265,7 +214,7 @@ class Writer:
         """Commit what is queued, then stop."""
         if self._task is None:
             return
-        self._queue.put_nowait(_Pending(None))
+        self._queue.put_nowait(_Pending(None, 0.0))
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
         self._task = None
@@ -277,70 +226,81 @@ class Writer:
                 batch.append(self._queue.get_nowait())
             stop = any(p.item is None for p in batch)
             batch = [p for p in batch if p.item is not None]
-            statements = batch and all(isinstance(p.item, Statements) for p in batch)
-            if statements and self._on_loop is not None:
-                await self._commit_in_one_trip(batch, self._commit_on_loop)
-            elif statements and self._one_trip is not None:
-                await self._commit_in_one_trip(batch, self._one_trip)
-            elif len(batch) == 1:
-                await self._commit_alone(batch[0])
-            elif batch:
-                await self._commit(batch)
+            if batch:
+                try:
+                    await self._commit(batch)
+                except asyncio.CancelledError:
+                    for p in batch:
+                        if not p.future.done():
+                            p.future.cancel()
+                    raise
             if stop:
                 return
 
-    async def _commit_on_loop(self, fn: Callable[[sqlite3.Connection], None]) -> None:
-        assert self._on_loop is not None
-        fn(self._on_loop)
+    async def _begin(self, due: float) -> None:
+        """``BEGIN IMMEDIATE``, retried without blocking until ``due``; then :class:`LockTimeout`.
 
-    async def _commit_in_one_trip(
-        self,
-        batch: list[_Pending[Any]],
-        run: Callable[[Callable[[sqlite3.Connection], None]], Awaitable[None]],
-    ) -> None:
-        items = [p.item for p in batch if isinstance(p.item, Statements)]
+        The write connection's own busy timeout is 0, so a wait for another process's lock
+        is an ``asyncio.sleep`` here, never a blocked database thread.
+        """
+        # Wall-clock time: the other process holds its lock in real time, whatever clock
+        # the event loop or time.monotonic keep (a test may run them on virtual time).
+        pause = 0.001
+        start = time.perf_counter()
+        refused = False
+        while True:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                if refused and time.perf_counter() - start > 1.0:
+                    log.warning(
+                        "waited %.1f s for another process's write lock",
+                        time.perf_counter() - start,
+                    )
+                return
+            except sqlite3.OperationalError as e:
+                if not _is_busy(e):
+                    raise
+                refused = True
+                if time.perf_counter() >= due:
+                    log.warning(
+                        "gave up after %.1f s: the database is locked by another process",
+                        time.perf_counter() - start,
+                    )
+                    raise LockTimeout("the database is locked by another connection") from e
+            await asyncio.sleep(min(pause, max(0.0, due - time.perf_counter())))
+            pause = min(2 * pause, 0.05)
+
+    async def _commit(self, batch: list[_Pending[Any]]) -> None:
+        results: dict[int, Any] = {}
         try:
-            await _unlocked(lambda: run(lambda conn: _commit_sync(conn, items)))
-        except asyncio.CancelledError:
+            await self._begin(min(p.due for p in batch))
+        except Exception as e:
             for p in batch:
                 if not p.future.done():
-                    p.future.cancel()
-            raise
+                    p.future.set_exception(e)
+            return
+        try:
+            await self._run_batch(batch, results)
+            await self._db.execute("COMMIT")
         except Exception as e:
+            await self._rollback()
             if len(batch) == 1:
                 if not batch[0].future.done():
                     batch[0].future.set_exception(e)
                 return
-            for p in batch:  # find the write that spoiled the batch
-                await self._commit_alone(p)
+            # One write spoiled the batch: find it by committing each alone; a lock lost
+            # meanwhile fails the rest at once rather than making each wait again.
+            for k, p in enumerate(batch):
+                await self._commit([p])
+                if isinstance(_exception(p.future), LockTimeout):
+                    for rest in batch[k + 1 :]:
+                        if not rest.future.done():
+                            rest.future.set_exception(LockTimeout("the database is locked"))
+                    return
             return
-        self.batches += 1
-        self.writes += len(batch)
-        for p in batch:
-            if not p.future.done():
-                p.future.set_result(None)
-
-    async def _commit(self, batch: list[_Pending[Any]]) -> None:
-        conn = self._conn
-        results: dict[int, Any] = {}
-        try:
-            await _unlocked(lambda: _begin_async(conn))
-            try:
-                await self._run_batch(batch, results)
-                await conn.execute("COMMIT")
-            except BaseException:
-                await _rollback(conn)
-                raise
-        except asyncio.CancelledError:
-            for p in batch:
-                if not p.future.done():
-                    p.future.cancel()
+        except BaseException:
+            await self._rollback()
             raise
-        except Exception:
-            # One write spoiled the batch: find it by committing each alone.
-            for p in batch:
-                await self._commit_alone(p)
-            return
         self.batches += 1
         self.writes += len(batch)
         for i, p in enumerate(batch):
@@ -348,7 +308,7 @@ class Writer:
                 p.future.set_result(results.get(i))
 
     async def _run_batch(self, batch: list[_Pending[Any]], results: dict[int, Any]) -> None:
-        conn = self._conn
+        conn = self._db
         shapes: dict[tuple[str, ...], list[Statements]] = {}
         for i, p in enumerate(batch):
             item = p.item
@@ -366,78 +326,32 @@ class Writer:
                 if k in items[0].checked and cursor.rowcount != len(items):
                     raise ConflictError(f"{sql!r}: {cursor.rowcount} rows of {len(items)}")
 
-    async def _commit_alone(self, p: _Pending[Any]) -> None:
-        conn = self._conn
-        item = p.item
-        assert item is not None
+    async def _rollback(self) -> None:
         try:
-            await _unlocked(lambda: _begin_async(conn))
-            try:
-                if isinstance(item, Statements):
-                    await run_statements(conn, item)
-                    result = None
-                else:
-                    result = await item(conn)
-                await conn.execute("COMMIT")
-            except BaseException:
-                await _rollback(conn)
-                raise
-        except Exception as e:
-            if not p.future.done():
-                p.future.set_exception(e)
-            return
-        self.batches += 1
-        self.writes += 1
-        if not p.future.done():
-            p.future.set_result(result)
+            await self._db.execute("ROLLBACK")
+        except sqlite3.Error as e:  # no transaction left to roll back
+            log.debug("rollback: %s", e)
 
 
-async def _rollback(conn: aiosqlite.Connection) -> None:
-    try:
-        await conn.execute("ROLLBACK")
-    except sqlite3.Error as e:  # no transaction left to roll back (it failed to begin)
-        log.debug("rollback: %s", e)
-
-
-CHECKPOINT_SECONDS = 1.0
+def _exception(future: asyncio.Future[Any]) -> BaseException | None:
+    if future.done() and not future.cancelled():
+        return future.exception()
+    return None
 
 
 class Store:
-    """The database of one process: a write connection behind a :class:`Writer`, a read one,
-    and one that moves the WAL into the database file in the background (checkpoints)."""
+    """The database of one process: a write connection behind a :class:`Writer` and a
+    read one."""
 
     def __init__(
-        self,
-        path: Path,
-        write: aiosqlite.Connection,
-        read: aiosqlite.Connection,
-        checkpoint: aiosqlite.Connection,
-        writer: Writer,
+        self, path: Path, write: aiosqlite.Connection, read: aiosqlite.Connection, writer: Writer
     ) -> None:
         self.path = path
         self._write_conn = write
         self._read_conn = read
-        self._checkpoint_conn = checkpoint
         self.writer = writer
-        self._checkpointer: asyncio.Task[None] | None = None
-        self.checkpoints = 0
-
-    def _start_checkpoints(self) -> None:
-        self._checkpointer = asyncio.create_task(self._checkpoints(), name="wizard-checkpoints")
-
-    async def _checkpoints(self) -> None:
-        done = 0
-        while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
-            if self.writer.writes == done:
-                continue
-            done = self.writer.writes
-            try:
-                # PASSIVE never waits for, nor blocks, the writer or the readers.
-                await self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                self.checkpoints += 1
-            except sqlite3.Error as e:
-                log.warning("checkpoint failed (will retry): %s", e)
+        self.integrity = "not checked"
+        """The result of ``PRAGMA quick_check`` at open (``ok``, or what failed)."""
 
     @classmethod
     async def open(
@@ -445,36 +359,40 @@ class Store:
         path: str | Path = DEFAULT_PATH,
         *,
         target_version: int | None = None,
-        batch_limit: int = 256,
-        one_trip: bool = True,
-        on_loop: bool = True,
+        batch_limit: int = BATCH_LIMIT,
+        busy_timeout: float = BUSY_TIMEOUT,
+        check: bool = True,
     ) -> Store:
         """Open (creating if needed) and migrate the database file at ``path``.
 
-        ``on_loop``, ``one_trip``: where batches of statements are committed (see
-        :class:`Writer`).
+        Raises :class:`DatabaseUnavailable` (having closed what it opened) when the file
+        cannot be used: newer schema, read-only, locked, or damaged beyond opening.
         """
         path = Path(path)
-        write = await connect(path, autocheckpoint=False, any_thread=on_loop)
-        opened = [write]
+        opened: list[aiosqlite.Connection] = []
         try:
+            write = await connect(path)
+            opened.append(write)
+            # Migrations wait in SQLite, so that two processes starting at once migrate once.
             await migrate(write, LATEST if target_version is None else target_version)
-            # From now on the writer waits for the lock itself, without blocking (see
-            # Writer); migrations above waited in SQLite, so that two processes starting
-            # at once migrate the file once.
+            integrity = await quick_check(write) if check else "not checked"
+            # From now on the writer waits for the lock itself, without blocking (see Writer).
             await write.execute("PRAGMA busy_timeout = 0")
-            await write.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
             read = await connect(path, readonly=True)
             opened.append(read)
-            checkpoint = await connect(path)
+            read.text_factory = _text
+        except (sqlite3.Error, OSError, MigrationError) as e:
+            for conn in opened:
+                await conn.close()
+            raise unavailable(path, e) from e
         except BaseException:
             for conn in opened:
                 await conn.close()
             raise
-        writer = Writer(write, batch_limit=batch_limit, one_trip=one_trip, on_loop=on_loop)
+        writer = Writer(write, batch_limit=batch_limit, busy_timeout=busy_timeout)
         writer.start()
-        store = cls(path, write, read, checkpoint, writer)
-        store._start_checkpoints()
+        store = cls(path, write, read, writer)
+        store.integrity = integrity
         return store
 
     async def write(self, item: WriteItem[T]) -> T:
@@ -483,16 +401,10 @@ class Store:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         """Rows of a read-only query; sees every committed write and nothing uncommitted."""
+        # One call: a statement left open between two awaits would hold its read
+        # transaction for the other queries of the connection, which would then see the
+        # database as it was before the latest commits.
         return list(await self._read_conn.execute_fetchall(sql, tuple(params)))
-
-    async def fetch_tuples(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
-        """Rows of a read-only query as plain tuples (cheaper than rows, for bulk reads)."""
-        cursor = await self._read_conn.execute(sql, tuple(params))
-        try:
-            cursor.row_factory = None
-            return cast(list[tuple[Any, ...]], list(await cursor.fetchall()))
-        finally:
-            await cursor.close()
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         """The first row of a read-only query, or ``None``."""
@@ -500,13 +412,78 @@ class Store:
         return rows[0] if rows else None
 
     async def close(self) -> None:
-        """Commit what is queued and close the connections."""
-        if self._checkpointer is not None:
-            self._checkpointer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._checkpointer
-            self._checkpointer = None
-        await self.writer.close()
-        await self._checkpoint_conn.close()
-        await self._read_conn.close()
-        await self._write_conn.close()
+        """Commit what is queued and close the connections (the last one removes the WAL)."""
+        try:
+            await self.writer.close()
+        finally:
+            await self._read_conn.close()
+            await self._write_conn.close()
+
+
+def _text(raw: bytes) -> str | bytes:
+    """A text column as read: its bytes if they are not UTF-8, so that one damaged value
+    fails the validation of its own row (and quarantines its game) rather than the query."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+
+async def quick_check(conn: aiosqlite.Connection) -> str:
+    """``PRAGMA quick_check``: ``ok``, or the first problems it found, on one line; logged."""
+    try:
+        rows = await conn.execute_fetchall("PRAGMA quick_check(5)")
+        found = [str(r[0]) for r in rows]
+    except sqlite3.DatabaseError as e:
+        found = [str(e)]
+    result = "ok" if found == ["ok"] else "; ".join(found)
+    if result == "ok":
+        log.info("database quick_check: ok")
+    else:
+        log.error(
+            "database quick_check FAILED: %s (restore a backup; damaged games are"
+            " quarantined as they are found)",
+            result,
+        )
+    return result
+
+
+class ShardClaim:
+    """Advisory locks (``flock``) on ``<database>.shard-<id>.lock``, one per shard this process
+    serves: a second live process for the same shard is refused at start; the kernel drops
+    the locks when the process dies, however it dies."""
+
+    def __init__(self, path: Path, shards: Iterable[int]) -> None:
+        self._files: list[Any] = []
+        try:
+            if shards:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            for shard in sorted(set(shards)):
+                lock = path.with_name(f"{path.name}.shard-{shard}.lock")
+                handle = lock.open("a+")
+                self._files.append(handle)
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    handle.seek(0)
+                    owner = handle.read().strip() or "unknown"
+                    raise DatabaseUnavailable(
+                        f"{path}: shard {shard} is already served by another process (pid {owner})",
+                        "stop that process, or give this one other SHARD_IDS",
+                    ) from None
+                handle.seek(0)
+                handle.truncate()
+                handle.write(str(os.getpid()))
+                handle.flush()
+        except OSError as e:
+            self.release()
+            raise unavailable(path, e) from e
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        """Let another process serve these shards."""
+        for handle in self._files:
+            handle.close()  # closing the file releases its lock
+        self._files = []

@@ -44,8 +44,9 @@ class GameRow(Row):
     updated_at: float
     started_at: float | None
     finished_at: float | None
-    snapshot: str | None = None
-    """Absent in a database before migration 3."""
+    seq: int = Field(ge=0)
+    """Actions acknowledged (logged); the log must hold as many."""
+    computer_turn: bool
 
 
 class SeatRow(Row):

@@ -20,7 +20,7 @@ from wizard.store.models import (
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seed, version, turn_seconds, deadline,"
     " lobby_message_id, table_message_id, broken_reason, created_at, updated_at, started_at,"
-    " finished_at"
+    " finished_at, seq, computer_turn"
 )
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
 SEAT_COLUMNS = "game_id, seat, user_id, name, level, away, kicked, timeouts"
@@ -84,16 +84,10 @@ async def count_open_in_channel(conn: aiosqlite.Connection, channel_id: int) -> 
     return [int(r[0]) for r in rows]
 
 
-async def has_snapshot_column(store: Store) -> bool:
-    """Whether migration 3 is applied (it always is once the store has opened)."""
-    rows = await store.fetchall("PRAGMA table_info(games)")
-    return any(r["name"] == "snapshot" for r in rows)
-
-
 async def fetch_games(store: Store, where: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
     """Raw game rows (validated by the caller, which decides what a bad row means)."""
     return await store.fetchall(
-        f"SELECT {GAME_COLUMNS}, snapshot FROM games WHERE {where} ORDER BY id", params
+        f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params
     )
 
 
@@ -116,20 +110,44 @@ async def fetch_seats(store: Store, game_ids: Iterable[int]) -> list[sqlite3.Row
 LOG_COLUMNS = "game_id, seq, seat, kind, arg, request_id, version"
 
 
-async def fetch_logs(store: Store, game_ids: Iterable[int]) -> list[tuple[Any, ...]]:
-    """The logs of the given games as plain tuples of :data:`LOG_COLUMNS`, in log order
-    (validated by the caller with :data:`~wizard.store.models.ACTION_LOG`)."""
-    ids = list(game_ids)
-    if not ids:
-        return []
-    if len(ids) == 1:
-        return await store.fetch_tuples(
-            f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", ids
-        )
-    return await store.fetch_tuples(
-        f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id IN (SELECT value FROM json_each(?))"
-        " ORDER BY game_id, seq",
-        (_json_ids(ids),),
+async def fetch_log(store: Store, game_id: int) -> list[sqlite3.Row]:
+    """The log of one game, in order (validated by the caller)."""
+    return await store.fetchall(
+        f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    )
+
+
+async def fetch_clocks(store: Store) -> list[sqlite3.Row]:
+    """What start-up needs of every lobby and running game to arm its clocks: numbers only
+    (a damaged text column of one game must not stop the others from loading)."""
+    return await store.fetchall(
+        "SELECT id, guild_id, deadline, computer_turn, status = 'active' AS active FROM games"
+        " WHERE status IN ('lobby', 'active') ORDER BY id"
+    )
+
+
+async def fetch_short_logs(store: Store) -> list[sqlite3.Row]:
+    """Running games whose log holds fewer actions than their row says were acknowledged."""
+    return await store.fetchall(
+        "SELECT g.id, g.seq, (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
+        " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
+    )
+
+
+async def fetch_damaged(store: Store) -> list[sqlite3.Row]:
+    """Quarantined games: id and reason."""
+    return await store.fetchall(
+        "SELECT id, CAST(broken_reason AS BLOB) AS reason FROM games WHERE status = 'broken'"
+        " ORDER BY id"
+    )
+
+
+async def mark_broken(conn: aiosqlite.Connection, game_id: int, reason: str) -> None:
+    """Quarantine a game: it is refused to its players and listed for the operator."""
+    await conn.execute(
+        "UPDATE games SET status = 'broken', broken_reason = ?, deadline = NULL,"
+        " computer_turn = 0 WHERE id = ?",
+        (reason, game_id),
     )
 
 
@@ -172,8 +190,8 @@ async def update_seat(conn: aiosqlite.Connection, seat: SeatRow) -> None:
 INSERT_ACTION = f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 """Append one action to a game's log (the primary key refuses a repeated seq)."""
 UPDATE_GAME_AFTER_ACTION = (
-    "UPDATE games SET version = ?, deadline = ?, updated_at = ?, snapshot = ?, status = ?,"
-    " finished_at = ? WHERE id = ? AND version = ?"
+    "UPDATE games SET version = ?, seq = ?, deadline = ?, computer_turn = ?, updated_at = ?,"
+    " status = ?, finished_at = ? WHERE id = ? AND version = ?"
 )
 """The game row after an action, only if it is still at the version the action was made on."""
 
@@ -186,10 +204,7 @@ async def insert_results(conn: aiosqlite.Connection, rows: Sequence[ResultRow]) 
     await conn.executemany(
         "INSERT INTO results (game_id, seat, user_id, name, score, place, rounds, exact_bids)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (r.game_id, r.seat, r.user_id, r.name, r.score, r.place, r.rounds, r.exact_bids)
-            for r in rows
-        ],
+        [tuple(r.model_dump().values()) for r in rows],
     )
 
 
@@ -226,25 +241,7 @@ async def upsert_players(conn: aiosqlite.Connection, rows: Sequence[PlayerRow]) 
     await conn.executemany(
         f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS})"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                r.guild_id,
-                r.user_id,
-                r.name,
-                r.mu,
-                r.sigma,
-                r.rating,
-                r.games,
-                r.wins,
-                r.total_score,
-                r.best_score,
-                r.best_game_id,
-                r.bids,
-                r.exact_bids,
-                r.updated_at,
-            )
-            for r in rows
-        ],
+        [tuple(r.model_dump().values()) for r in rows],  # the model's fields are the columns
     )
 
 

@@ -1,0 +1,224 @@
+"""The issue's faults against real files and processes: WAL growth, lock waits, two processes
+on one file, and an open that fails."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from wizard.service import (
+    BusyError,
+    GameService,
+    ServiceConfig,
+    StaleVersionError,
+)
+from wizard.store import DatabaseUnavailable
+
+from .conftest import human_move, new_game
+
+HOLDER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+print("LOCKED", flush=True)
+sys.stdin.readline()
+conn.execute("ROLLBACK")
+print("RELEASED", flush=True)
+"""
+"""Another process that holds the write lock until it reads a line."""
+
+
+async def _started_games(svc: GameService, n: int) -> list[int]:
+    ids = []
+    for k in range(n):
+        game_id = await new_game(svc, 3, 0, seed=60 + k, channel=k)
+        await svc.start(game_id, 1)
+        ids.append(game_id)
+    return ids
+
+
+def _wal_bytes(path: Path) -> int:
+    wal = path.with_name(path.name + "-wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+async def test_the_wal_stays_bounded_under_back_to_back_writes(db_path: Path) -> None:
+    # The issue: every action rewrote a ~22 KB snapshot, and checkpoints never reached the
+    # end of a WAL that writes kept growing: 114 MB after 40 s. Thousands of actions back
+    # to back must leave the WAL near SQLite's autocheckpoint size (about 4 MB).
+    svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    try:
+        ids = await _started_games(svc, 8)
+        largest = 0
+
+        async def drive(game_id: int) -> None:
+            nonlocal largest
+            rng = random.Random(game_id)
+            for _ in range(300):
+                if await human_move(svc, game_id, [1, 2, 3], rng, tag="w") is None:
+                    return
+                largest = max(largest, _wal_bytes(db_path))
+
+        await asyncio.gather(*(drive(g) for g in ids))
+    finally:
+        await svc.close()
+    assert largest < 16 * 1024 * 1024, f"WAL reached {largest} bytes"
+
+
+async def test_a_lock_held_elsewhere_refuses_every_click_within_one_timeout(
+    db_path: Path,
+) -> None:
+    # The issue: a batch that failed on the lock was retried write by write, each waiting
+    # its own 10 s: refusals at 20, 30, 40 s. Now every click waits one timeout at most.
+    timeout = 0.5
+    svc = await GameService.open(db_path, config=ServiceConfig(busy_timeout=timeout))
+    ids = await _started_games(svc, 40)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdin is not None and holder.stdout is not None
+        assert holder.stdout.readline().strip() == "LOCKED"
+        views = [await svc.seat_view(g, 1) for g in ids]
+        t0 = time.monotonic()
+
+        async def click(k: int) -> tuple[BaseException | None, float]:
+            game_id, sv = ids[k], views[k]
+            seat = sv.view.to_act[0] if sv.view.to_act else 0
+            mine = await svc.seat_view(game_id, seat + 1)
+            try:
+                await svc.act(game_id, seat + 1, mine.view.legal[0], mine.version)
+            except BusyError as e:
+                return e, time.monotonic() - t0
+            return None, time.monotonic() - t0
+
+        results = await asyncio.gather(*(click(k) for k in range(len(ids))))
+        assert all(isinstance(e, BusyError) for e, _ in results)
+        assert results[0][0] is not None and results[0][0].code == "busy"
+        # Generous: one timeout plus scheduling, never one timeout per queued write.
+        assert max(t for _, t in results) < 3 * timeout + 2.0
+        holder.stdin.write("release\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "RELEASED"
+        # Nothing was applied, and the next clicks succeed.
+        for game_id in ids[:5]:
+            assert await human_move(svc, game_id, [1, 2, 3], random.Random(game_id)) is not None
+    finally:
+        holder.kill()
+        holder.wait()
+        await svc.close()
+
+
+async def test_the_loser_of_a_version_race_reloads_and_its_next_click_succeeds(
+    db_path: Path,
+) -> None:
+    # The issue: a second process on the same file kept its old copy of the game forever
+    # and refused every click with "please try again" (7,598 times).
+    first = await GameService.open(db_path)
+    second = await GameService.open(db_path)
+    try:
+        game_id = (await _started_games(first, 1))[0]
+        seen = await second.get_game(game_id)  # the second process loads it too
+        assert seen.table is not None
+        seat = seen.table.to_act[0]
+        sv = await second.seat_view(game_id, seat + 1)
+        moved = await first.act(game_id, seat + 1, sv.view.legal[0], sv.version)
+        with pytest.raises(StaleVersionError) as stale:
+            await second.act(game_id, seat + 1, sv.view.legal[-1], sv.version)
+        assert stale.value.current == moved.version
+        assert (await second.get_game(game_id)).version == moved.version
+        update = await human_move(second, game_id, [1, 2, 3], random.Random(1))
+        assert update is not None and update.version == moved.version + 1
+    finally:
+        await second.close()
+        await first.close()
+
+
+def _aiosqlite_threads() -> int:
+    # aiosqlite's connection threads are the non-daemon threads other than the main one.
+    return sum(1 for t in threading.enumerate() if t is not threading.main_thread())
+
+
+async def test_an_open_that_fails_closes_what_it_opened(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The issue: open() raised and left the store open, so `python -m bot demo` hung.
+    svc = await GameService.open(db_path)
+    await svc.close()
+    before = _aiosqlite_threads()
+
+    async def broken(self: GameService) -> None:
+        raise RuntimeError("start-up failed")
+
+    monkeypatch.setattr(GameService, "recover", broken)
+    with pytest.raises(RuntimeError, match="start-up failed"):
+        await GameService.open(db_path)
+    for _ in range(100):  # threads end just after their connection closes
+        if _aiosqlite_threads() <= before:
+            break
+        await asyncio.sleep(0.02)
+    assert _aiosqlite_threads() <= before
+    conn = sqlite3.connect(db_path, timeout=0)
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # nobody holds the file
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("case", ["future", "not a database"])
+async def test_start_up_failures_are_one_exception_with_a_hint(tmp_path: Path, case: str) -> None:
+    path = tmp_path / "wizard.db"
+    if case == "future":
+        await (await GameService.open(path)).close()
+        conn = sqlite3.connect(path)
+        conn.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 0)")
+        conn.commit()
+        conn.close()
+    else:
+        path.write_bytes(b"this is not a database file at all" * 200)
+    before = _aiosqlite_threads()
+    with pytest.raises(DatabaseUnavailable) as info:
+        await GameService.open(path)
+    error = info.value
+    assert "\n" not in str(error) and error.message and error.hint
+    for _ in range(100):
+        if _aiosqlite_threads() <= before:
+            break
+        await asyncio.sleep(0.02)
+    assert _aiosqlite_threads() <= before
+
+
+async def test_a_single_write_path_on_the_public_api() -> None:
+    # No private attributes of aiosqlite, no process-wide collector settings.
+    root = Path(__file__).resolve().parents[2] / "wizard"
+    text = "\n".join(
+        p.read_text() for p in [*root.glob("store/**/*.py"), *root.glob("service/**/*.py")]
+    )
+    for forbidden in ("._execute", "._conn", "gc.freeze", "gc.set_threshold", "any_thread"):
+        assert forbidden not in text, forbidden
+
+
+async def test_a_second_live_process_for_the_same_shard_is_refused(db_path: Path) -> None:
+    first = await GameService.open(db_path, shards=(0, 1))
+    try:
+        with pytest.raises(DatabaseUnavailable, match="shard 1 is already served") as info:
+            await GameService.open(db_path, shards=(1, 2))
+        assert "SHARD_IDS" in info.value.hint
+        other = await GameService.open(db_path, shards=(2,))  # other shards share the file
+        await other.close()
+    finally:
+        await first.close()
+    again = await GameService.open(db_path, shards=(1,))  # released at close
+    await again.close()

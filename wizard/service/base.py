@@ -1,0 +1,389 @@
+"""What every room of the service shares: its state, settings, the write path and the checks.
+
+:class:`ServiceBase` holds the games in memory and the store; the rooms (``lobby``,
+``play``, ``turns``, ``loading``, ``queries``) are its subclasses, joined by the facade
+:class:`wizard.service.core.GameService`. A room calls another's method through the
+declarations at the end of :class:`ServiceBase`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import itertools
+import logging
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+import aiosqlite
+from pydantic import ValidationError
+
+from wizard.errors import OptionsError
+from wizard.names import clean_name
+from wizard.options import MAX_PLAYERS, Options, check_setup
+from wizard.service.clock import Clock, SystemClock, TimerHandle
+from wizard.service.errors import (
+    BusyError,
+    GameDamagedError,
+    GameStatusError,
+    InvalidOptionsError,
+    InvalidSettingsError,
+    NotHostError,
+    ServiceError,
+    StaleVersionError,
+    StorageError,
+)
+from wizard.service.events import Actor, GameStatus, GameUpdate
+from wizard.service.live import LiveGame
+from wizard.service.settings import (
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
+    GuildSettings,
+    ServiceConfig,
+)
+from wizard.state import Action, GameState
+from wizard.store import repo
+from wizard.store.db import ConflictError, LockTimeout, Store, WriteItem
+from wizard.store.models import SeatRow
+
+log = logging.getLogger("wizard.service")
+
+T = TypeVar("T")
+Listener = Callable[[GameUpdate], Awaitable[None]]
+"""Receives the updates the service makes by itself (computer moves, timeouts, expiry)."""
+GuildFilter = Callable[[int], bool]
+"""Whether this process handles a server (its shard): start-up and clocks skip the others."""
+
+ENDED_CACHE = 128
+"""Finished and cancelled games kept in memory (the others are replayed when asked for)."""
+NAME_LENGTH = 32
+UNSET: Any = object()
+
+
+class ServiceBase:
+    """The state and the shared machinery of the game service (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        config: ServiceConfig | None = None,
+        clock: Clock | None = None,
+        owns_guild: GuildFilter | None = None,
+    ) -> None:
+        self._store = store
+        self.config = config or ServiceConfig()
+        self.clock: Clock = clock or SystemClock()
+        self._owns: GuildFilter = owns_guild or (lambda _guild: True)
+        self._games: dict[int, LiveGame] = {}
+        self._loading: dict[int, asyncio.Future[LiveGame | None]] = {}
+        self._settings: dict[int, GuildSettings] = {}
+        self._ended: OrderedDict[int, LiveGame] = OrderedDict()
+        self._listeners: list[Listener] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._running = False
+        self._closed = False
+        self._wakes: dict[int, float] = {}
+        """Games not loaded yet whose clocks are due at a time: id → when."""
+        self._wake_timers: dict[int, TimerHandle] = {}
+
+    @property
+    def store(self) -> Store:
+        """The database (for tests and tools; the front end never needs it)."""
+        return self._store
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with each background update; returns the unsubscribe function.
+
+        Background updates are the ones nobody called for: computer moves, turn
+        timeouts, hand-overs after timeouts and lobby expiry. The result of a call
+        (``act``, ``start``, ...) goes to its caller only.
+        """
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    async def _notify(self, update: GameUpdate) -> None:
+        for listener in list(self._listeners):
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("listener failed on game %s", update.game_id)
+
+    # --- settings -------------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """A server's settings (defaults until it changes one)."""
+        cached = self._settings.get(guild_id)
+        if cached is not None:
+            return cached
+        settings = GuildSettings()
+        try:
+            row = await repo.fetch_settings(self._store, guild_id)
+            if row is not None:
+                settings = GuildSettings.model_validate(row.settings)
+        except (ValidationError, sqlite3.DatabaseError) as e:
+            log.warning("guild %s: stored settings ignored: %s", guild_id, e)
+        self._settings[guild_id] = settings
+        return settings
+
+    async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a server's settings; :class:`InvalidSettingsError` if out of range."""
+        current = await self.get_settings(guild_id)
+        data = current.model_dump()
+        data.update(changes)
+        try:
+            settings = GuildSettings.model_validate(data)
+        except ValidationError as e:
+            raise InvalidSettingsError(None, setting="settings", detail=describe(e)) from None
+        return await self.set_settings(guild_id, settings)
+
+    async def set_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
+        """Replace a server's settings."""
+        text = settings.model_dump_json()
+        now = self.clock.now()
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.put_settings(conn, guild_id, text, now)
+
+        await self._shielded(self._write(item))
+        self._settings[guild_id] = settings
+        return settings
+
+    # --- the write path -------------------------------------------------------------------
+
+    async def _shielded(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run a change to completion even if the caller is cancelled mid-way.
+
+        Otherwise a cancelled caller could leave a committed write whose in-memory
+        update never happened, and the game would disagree with its database.
+        """
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return await asyncio.shield(task)
+
+    async def _write(self, item: WriteItem[T]) -> T:
+        """Commit ``item``; a refusal (:class:`BusyError`, :class:`StorageError`) if not."""
+        try:
+            return await self._store.write(item)
+        except (ServiceError, ConflictError):
+            raise
+        except LockTimeout:
+            raise BusyError(seconds=self.config.busy_timeout) from None
+        except (sqlite3.Error, RuntimeError) as e:
+            log.exception("database write failed")
+            raise StorageError() from e
+
+    async def _write_game(self, live: LiveGame, item: WriteItem[T]) -> T:
+        """Commit a change of ``live`` (its lock held). If another process changed the game
+        first (the version check failed), the game is reloaded from the file and the call
+        refused like a stale click, so that the next one is made on the current game."""
+        try:
+            return await self._write(item)
+        except ConflictError as e:
+            expected = live.version
+            log.warning("game %s was changed by another process; reloading it: %s", live.id, e)
+            await self._refresh(live)
+            raise StaleVersionError(expected, live.version) from None
+
+    # --- checks -----------------------------------------------------------------------------
+
+    def _check_version(self, live: LiveGame, expected: int | None) -> None:
+        if expected is None or expected == live.version:
+            return
+        # While hidden or secret bids are chosen, others' bids do not change what a
+        # player's surface offers; anything else since it was shown makes it stale.
+        if expected > live.version or expected < live.last_non_bid_version:
+            raise StaleVersionError(expected, live.version)
+
+    def _check_status(self, live: LiveGame, wanted: GameStatus, action: str = "play") -> None:
+        if live.status is wanted:
+            return
+        if live.status is GameStatus.BROKEN:
+            raise GameDamagedError(live.id, live.broken_reason or "damaged")
+        raise GameStatusError(live.status.value, action=action, game_id=live.id)
+
+    def _check_host(self, live: LiveGame, user_id: int, is_manager: bool, action: str) -> None:
+        if user_id == live.host_id or is_manager:
+            return
+        host = live.seat_of(live.host_id)
+        raise NotHostError(None, host=host.name if host else "the host", action=action)
+
+    # --- memory -----------------------------------------------------------------------------
+
+    def _forget(self, live: LiveGame) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if self._games.get(live.id) is live:
+            del self._games[live.id]
+        if live.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
+            self._remember_ended(live)
+
+    def _remember_ended(self, live: LiveGame) -> None:
+        """Keep the last ended games: their standings and records are asked for right away."""
+        self._ended[live.id] = live
+        self._ended.move_to_end(live.id)
+        while len(self._ended) > ENDED_CACHE:
+            self._ended.popitem(last=False)
+
+    # --- the other rooms, as seen from here ---------------------------------------------------
+
+    if TYPE_CHECKING:
+
+        async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
+
+        async def _refresh(self, live: LiveGame) -> None: ...
+
+        async def _load(self, game_id: int) -> LiveGame | None: ...
+
+        def _arm(self, live: LiveGame) -> None: ...
+
+        def _arm_wake(self, game_id: int) -> None: ...
+
+        def _computer_due(self, live: LiveGame, now: float) -> float | None: ...
+
+        def _computer_seat(
+            self,
+            live: LiveGame,
+            seats: list[SeatRow] | None = None,
+            state: GameState | None = None,
+        ) -> int | None: ...
+
+        def _turn_deadline(
+            self,
+            live: LiveGame,
+            seats: list[SeatRow],
+            state: GameState,
+            now: float,
+            *,
+            keep: bool = False,
+        ) -> float | None: ...
+
+        async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate: ...
+
+        async def _apply(
+            self,
+            live: LiveGame,
+            *,
+            seat: int,
+            action: Action,
+            actor: Actor,
+            user_id: int | None,
+            request_id: str | None,
+        ) -> GameUpdate: ...
+
+        async def _set_away(
+            self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str
+        ) -> None: ...
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+S = TypeVar("S", bound=ServiceBase)
+P = ParamSpec("P")
+
+
+def shielded(
+    method: Callable[Concatenate[S, P], Coroutine[Any, Any, T]],
+) -> Callable[Concatenate[S, P], Coroutine[Any, Any, T]]:
+    """Run a change to completion even if its caller is cancelled (see ``_shielded``)."""
+
+    async def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self._shielded(method(self, *args, **kwargs))
+
+    functools.update_wrapper(run, method)
+    return run
+
+
+def _clean_name(name: str) -> str:
+    """A player's name as stored and shown: no control, bidi or zero-width characters,
+    whitespace folded, at most 32 characters (see :func:`wizard.names.clean_name`).
+
+    The one place names are cleaned before they are stored. Cleaned again after the cut,
+    so that a cut never leaves a dangling joiner or a trailing space."""
+    return clean_name(clean_name(str(name))[:NAME_LENGTH])
+
+
+def unique_name(name: str, seats: list[SeatRow]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… if a seat already has it."""
+    used = {s.name for s in seats}
+    if name not in used:
+        return name
+    for k in itertools.count(2):
+        candidate = f"{name} ({k})"
+        if candidate not in used:
+            return candidate
+    raise AssertionError("unreachable")
+
+
+def new_seat(
+    game_id: int, seat: int, user_id: int | None, name: str, level: str | None = None
+) -> SeatRow:
+    """A seat row as a lobby makes it."""
+    return SeatRow(
+        game_id=game_id,
+        seat=seat,
+        user_id=user_id,
+        name=name,
+        level=level,
+        away=False,
+        kicked=False,
+        timeouts=0,
+    )
+
+
+def renumber(seats: list[SeatRow]) -> list[SeatRow]:
+    """Seats numbered 0…n−1 in their order."""
+    return [s if s.seat == i else s.model_copy(update={"seat": i}) for i, s in enumerate(seats)]
+
+
+def parse_options(options: Options | Mapping[str, Any]) -> Options:
+    """Options from a command; :class:`InvalidOptionsError` if malformed."""
+    if isinstance(options, Options):
+        return options
+    try:
+        return Options.model_validate(dict(options))
+    except ValidationError as e:
+        raise InvalidOptionsError(describe(e)) from None
+
+
+def check_options(options: Options, players: int) -> None:
+    """The engine's check of options for a number of players (R7.8)."""
+    try:
+        check_setup(options, players)
+    except OptionsError as e:
+        raise InvalidOptionsError.from_engine(e) from None
+
+
+def check_turn_seconds(seconds: float | None) -> float | None:
+    """A turn timer in range, or ``None`` for none."""
+    if seconds is None:
+        return None
+    if not isinstance(seconds, int | float) or not (
+        MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS
+    ):
+        raise InvalidSettingsError(
+            None,
+            setting="turn_seconds",
+            min=int(MIN_TURN_SECONDS),
+            max=int(MAX_TURN_SECONDS),
+            detail=repr(seconds),
+        )
+    return float(seconds)
+
+
+def max_seats(options: Options) -> int:
+    """Seats a lobby may have with these options (single suit: 4, R7.7)."""
+    return 4 if options.single_suit else MAX_PLAYERS
+
+
+def describe(error: ValidationError) -> str:
+    """A validation error on one line (its first three problems)."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(p) for p in item["loc"])
+        parts.append(f"{where}: {item['msg']}" if where else item["msg"])
+    return "; ".join(parts)

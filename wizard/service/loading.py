@@ -1,0 +1,330 @@
+"""Loading games from the file: on first use, from their logs; damaged ones quarantined.
+
+Start-up (:meth:`Loading.recover`) reads only what the clocks need (ids, deadlines, whether a
+computer is to act) and checks that no running game's log is shorter than its row says was
+acknowledged; each game is replayed from its log when something first needs it. A game that
+cannot be read or replayed is quarantined: marked ``broken`` with the reason, refused to its
+players (``game_damaged``), listed by :meth:`Loading.damaged_games`; the others play on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+import time
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+
+from wizard.errors import IllegalActionError, OptionsError
+from wizard.options import Bidding, Options
+from wizard.service.base import ServiceBase, describe, log
+from wizard.service.errors import GameNotFoundError, StorageError
+from wizard.service.events import GameStatus, Standing
+from wizard.service.game import decode_action, fold
+from wizard.service.live import LiveGame
+from wizard.service.types import RecoveryReport
+from wizard.state import Action, GameState, Phase
+from wizard.store import repo
+from wizard.store.models import ACTION_LOG, GameRow, SeatRow, parse
+
+_KEPT = frozenset({"lock", "timer", "computers", "recent"})
+"""Fields of a game in memory that a reload from the file keeps."""
+
+
+class _Broken(Exception):
+    """A stored game that cannot be trusted; the message is the operator's reason."""
+
+
+class _Replayed(NamedTuple):
+    """A game's whole log, validated and replayed."""
+
+    state: GameState
+    actions: list[Action]
+    versions: list[int]
+    request_ids: dict[str, int]
+
+
+class Loading(ServiceBase):
+    """Start-up, loading on first use, and quarantine of damaged games."""
+
+    async def recover(self) -> RecoveryReport:
+        """Get this process's lobbies and running games ready: arm their clocks from their
+        rows (each is loaded from its log when it is first needed) and quarantine every
+        running game whose log is shorter than what was acknowledged. Idempotent."""
+        t0 = time.perf_counter()
+        for row in await repo.fetch_short_logs(self._store):
+            await self._quarantine(
+                int(row["id"]),
+                f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
+            )
+        now = self.clock.now()
+        mine: list[int] = []
+        skipped = 0
+        for row in await repo.fetch_clocks(self._store):
+            game_id, guild, deadline = row["id"], row["guild_id"], row["deadline"]
+            if not isinstance(game_id, int) or not isinstance(guild, int):
+                continue  # found when the game is first used
+            if not self._owns(guild):
+                skipped += 1
+                continue
+            mine.append(game_id)
+            if game_id in self._games:
+                continue
+            dues = [float(deadline)] if isinstance(deadline, int | float) else []
+            if row["active"] and row["computer_turn"]:
+                dues.append(now + self.config.computer_delay)
+            if dues:
+                self._wakes[game_id] = min(dues)
+                self._arm_wake(game_id)
+        damaged = await self.damaged_games()
+        for game_id, reason in damaged:
+            log.error("game %s is quarantined (damaged): %s", game_id, reason)
+        return RecoveryReport(
+            loaded=tuple(mine),
+            broken=tuple(damaged),
+            seconds=time.perf_counter() - t0,
+            skipped=skipped,
+            notes=(f"quick_check: {self._store.integrity}",),
+        )
+
+    async def damaged_games(self) -> list[tuple[int, str]]:
+        """Every quarantined game: id and the reason (for the operator)."""
+        rows = await repo.fetch_damaged(self._store)
+        out = []
+        for r in rows:
+            reason = r["reason"]
+            text = bytes(reason).decode("utf-8", "replace") if reason is not None else "damaged"
+            out.append((int(r["id"]), text))
+        return out
+
+    async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame:
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        if self._closed:
+            raise StorageError(reason="closing")
+        ended = self._ended.get(game_id)
+        if ended is not None:
+            if not finished_ok:
+                self._check_status(ended, GameStatus.ACTIVE)
+            return ended
+        pending = self._loading.get(game_id)
+        if pending is None:
+            future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = future
+            try:
+                loaded = await self._load(game_id)
+                future.set_result(loaded)
+            except BaseException as e:
+                future.set_exception(e)
+                future.exception()  # retrieved: waiters re-raise it
+                raise
+            finally:
+                del self._loading[game_id]
+        else:
+            loaded = await pending
+        if loaded is None:
+            raise GameNotFoundError(game_id)
+        if loaded.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            if not self._owns(loaded.guild_id):
+                raise GameNotFoundError(game_id, reason="other_process")
+            live = self._games.setdefault(game_id, loaded)
+            if live is loaded:
+                woken = self._wakes.pop(game_id, None)
+                due = self._computer_due(live, self.clock.now())
+                # A computer move armed at start-up keeps its time.
+                live.computer_due = due if due is None or woken is None else min(due, woken)
+                self._arm(live)
+            return live
+        self._remember_ended(loaded)  # ended or quarantined: kept, not read again
+        if not finished_ok:
+            self._check_status(loaded, GameStatus.ACTIVE)
+        return loaded
+
+    async def _load(self, game_id: int) -> LiveGame | None:
+        """One game from its rows, replayed from its log; a stub of a quarantined one."""
+        try:
+            raws = await repo.fetch_games(self._store, "id = ?", (game_id,))
+            if not raws:
+                return None
+            raw = raws[0]
+            seats = await repo.fetch_seats(self._store, [game_id])
+            actions = [tuple(a) for a in await repo.fetch_log(self._store, game_id)]
+        except sqlite3.DatabaseError as e:
+            # A row that cannot even be read (text that is not UTF-8, a damaged page).
+            return await self._quarantined(game_id, f"a row cannot be read: {e}")
+        status = raw["status"]
+        try:
+            live, acknowledged = self._skeleton(raw, seats)
+            replayed = self._replay(live, actions, acknowledged)
+        except _Broken as b:
+            if status in ("lobby", "active"):
+                return await self._quarantined(game_id, str(b))
+            return await self._stub(game_id, str(b))
+        if replayed is not None:
+            live.state, live.actions, live.versions, live.request_ids = replayed
+            self._resume_hidden_bids(live)
+        if live.status is GameStatus.FINISHED:
+            results = await repo.fetch_results(self._store, game_id)
+            live.standings = tuple(
+                sorted(
+                    (
+                        Standing(
+                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
+                        )
+                        for r in results
+                    ),
+                    key=lambda s: (s.place, s.seat),
+                )
+            )
+        return live
+
+    async def _refresh(self, live: LiveGame) -> None:
+        """Make ``live`` (its lock held) what the file says now: another process wrote it."""
+        fresh = await self._load(live.id)
+        if fresh is None:
+            raise GameNotFoundError(live.id)
+        for f in dataclasses.fields(LiveGame):
+            if f.name not in _KEPT:
+                setattr(live, f.name, getattr(fresh, f.name))
+        if live.status in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            live.computer_due = self._computer_due(live, self.clock.now())
+            self._arm(live)
+        else:
+            self._forget(live)
+
+    def _skeleton(self, raw: sqlite3.Row, seat_raws: list[sqlite3.Row]) -> tuple[LiveGame, int]:
+        """A game from its row and seats, without its state yet, and the number of actions
+        its row says were acknowledged; :class:`_Broken` with the reason if they cannot be
+        trusted."""
+        try:
+            row = parse(GameRow, raw)
+            seats = [parse(SeatRow, r) for r in seat_raws]
+        except ValidationError as e:
+            raise _Broken(f"a game or seat row is invalid: {describe(e)}") from None
+        if [s.seat for s in seats] != list(range(len(seats))) or not seats:
+            raise _Broken(f"the seats are not numbered 0…n−1: {[s.seat for s in seats]}")
+        status = GameStatus(row.status)
+        if status is GameStatus.BROKEN:
+            raise _Broken(row.broken_reason or "marked broken")
+        live = LiveGame(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            status=status,
+            options=row.options,
+            seed=row.seed,
+            version=row.version,
+            turn_seconds=row.turn_seconds,
+            deadline=row.deadline,
+            lobby_message_id=row.lobby_message_id,
+            table_message_id=row.table_message_id,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+            seats=seats,
+            last_non_bid_version=row.version,
+        )
+        return live, row.seq
+
+    @staticmethod
+    def _resume_hidden_bids(live: LiveGame) -> None:
+        """After a reload, let surfaces drawn while hidden or secret bids were being chosen
+        stay valid: the others' bids since then change nothing they offer. Each bid moved the
+        version by one, so the last other change was ``version - bids made``."""
+        state = live.state
+        if state is None or live.options.bidding is Bidding.OPEN or state.phase is not Phase.BID:
+            return
+        made = sum(bid is not None for bid in state.bids)
+        live.last_non_bid_version = max(live.version - made, 0)
+
+    @staticmethod
+    def _replay(
+        live: LiveGame, action_raws: list[tuple[Any, ...]], acknowledged: int
+    ) -> _Replayed | None:
+        """A game's whole log, validated and replayed (``None`` for a game that never
+        started); :class:`_Broken` with the reason if it cannot be trusted."""
+        try:
+            rows = ACTION_LOG.validate_python(action_raws)
+        except ValidationError as e:
+            raise _Broken(f"an action row is invalid: {describe(e)}") from None
+        if [a.seq for a in rows] != list(range(1, len(rows) + 1)):
+            raise _Broken("the action log has a gap or a repeat")
+        if len(rows) != acknowledged:
+            # Never go on from a state older than what players were told was done.
+            raise _Broken(f"the log holds {len(rows)} actions but {acknowledged} were acknowledged")
+        if live.started_at is None:
+            if rows:
+                raise _Broken("a game that never started has actions")
+            return None
+        try:
+            actions = [decode_action(a.kind, a.seat, a.arg) for a in rows]
+            state = fold([s.name for s in live.seats], live.options, live.seed, actions)
+        except ValueError as e:
+            raise _Broken(f"an action cannot be read: {e}") from None
+        except (IllegalActionError, OptionsError) as e:
+            raise _Broken(f"the log does not replay: {e}") from None
+        if live.status is GameStatus.ACTIVE and state.phase is Phase.GAME_OVER:
+            raise _Broken("the log ends the game but the game is not marked finished")
+        if live.status is GameStatus.FINISHED and state.phase is not Phase.GAME_OVER:
+            raise _Broken("the game is marked finished but its log does not end it")
+        return _Replayed(
+            state,
+            actions,
+            [a.version for a in rows],
+            {a.request_id: a.seq for a in rows if a.request_id is not None},
+        )
+
+    async def _quarantine(self, game_id: int, reason: str) -> None:
+        """Mark a game damaged, once, with the reason; it is never loaded again."""
+        log.error("game %s is damaged and quarantined: %s", game_id, reason)
+
+        async def item(conn: Any) -> None:
+            await repo.mark_broken(conn, game_id, reason)
+
+        try:
+            await self._store.write(item)
+        except Exception as e:
+            log.error("game %s could not be marked damaged: %s", game_id, e)
+        self._games.pop(game_id, None)
+        self._wakes.pop(game_id, None)
+
+    async def _quarantined(self, game_id: int, reason: str) -> LiveGame:
+        await self._quarantine(game_id, reason)
+        return await self._stub(game_id, reason)
+
+    async def _stub(self, game_id: int, reason: str) -> LiveGame:
+        """Enough of a damaged game to answer queries and refusals (numbers only are read)."""
+        try:
+            row = await self._store.fetchone(
+                "SELECT guild_id, channel_id, host_id, version FROM games WHERE id = ?", (game_id,)
+            )
+        except sqlite3.DatabaseError:
+            row = None
+
+        def number(key: str) -> int:
+            value = row[key] if row is not None else 0
+            return value if isinstance(value, int) else 0
+
+        return LiveGame(
+            id=game_id,
+            guild_id=number("guild_id"),
+            channel_id=number("channel_id"),
+            host_id=number("host_id"),
+            status=GameStatus.BROKEN,
+            options=Options(),
+            seed=0,
+            version=number("version"),
+            turn_seconds=None,
+            deadline=None,
+            lobby_message_id=None,
+            table_message_id=None,
+            created_at=0.0,
+            started_at=None,
+            finished_at=None,
+            seats=[],
+            broken_reason=reason,
+        )

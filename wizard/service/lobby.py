@@ -1,0 +1,429 @@
+"""Lobbies: create, join, leave, kick, computer seats, options and timer, start and cancel."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import aiosqlite
+from pydantic import ValidationError
+
+from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options
+from wizard.rules import num_rounds
+from wizard.service.base import (
+    UNSET,
+    ServiceBase,
+    _clean_name,
+    check_options,
+    check_turn_seconds,
+    describe,
+    max_seats,
+    new_seat,
+    parse_options,
+    renumber,
+    shielded,
+    unique_name,
+)
+from wizard.service.errors import (
+    AlreadySeatedError,
+    ChannelBusyError,
+    InvalidSettingsError,
+    LobbyFullError,
+    NotEnoughPlayersError,
+    NotHostError,
+    NotSeatedError,
+    SeatNotFoundError,
+)
+from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
+from wizard.service.game import dealt_event, initial_state, turn_event
+from wizard.service.live import LiveGame
+from wizard.service.settings import GuildSettings
+from wizard.service.types import GameInfo
+from wizard.store import repo
+from wizard.store.models import SeatRow
+
+COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
+
+
+class Lobby(ServiceBase):
+    """Everything before the first deal, and the end of a game by its host."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: Options | Mapping[str, Any] | None = None,
+        turn_seconds: float | None = UNSET,
+        seed: int | None = None,
+    ) -> GameInfo:
+        """Open a lobby with the host in seat 0; server defaults fill what is not given.
+
+        ``seed`` fixes the deals (tests, tournaments); by default it is random.
+
+        Refused with :class:`ChannelBusyError` when the channel already has as many open
+        games as the server allows (one by default).
+        """
+        settings = await self.get_settings(guild_id)
+        opts = settings.default_options if options is None else parse_options(options)
+        check_options(opts, MIN_PLAYERS)
+        seconds = settings.turn_seconds if turn_seconds is UNSET else turn_seconds
+        seconds = check_turn_seconds(seconds)
+        name = _clean_name(host_name)
+        now = self.clock.now()
+        seed = secrets.randbits(62) if seed is None else seed
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise InvalidSettingsError(None, setting="seed", detail=repr(seed))
+        deadline = now + settings.lobby_seconds
+        limit = settings.games_per_channel
+
+        async def item(conn: aiosqlite.Connection) -> int:
+            # Checked inside the write so that two clicks, or two processes, cannot both pass.
+            open_ids = await repo.count_open_in_channel(conn, channel_id)
+            if len(open_ids) >= limit:
+                raise ChannelBusyError(open_ids[-1], open=len(open_ids), limit=limit)
+            game_id = await repo.insert_game(
+                conn,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                options_json=opts.model_dump_json(),
+                seed=seed,
+                turn_seconds=seconds,
+                deadline=deadline,
+                now=now,
+            )
+            host = new_seat(game_id, 0, host_id, name)
+            await repo.replace_seats(conn, game_id, [host])
+            return game_id
+
+        async def commit() -> GameInfo:
+            live = await self._load(await self._write(item))  # the row as stored
+            assert live is not None
+            self._games[live.id] = live
+            self._arm(live)
+            return live.info()
+
+        return await self._shielded(commit())
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
+        """Take the next free seat of a lobby."""
+
+        async def change(live: LiveGame) -> list[SeatRow] | None:
+            if live.seat_of(user_id) is not None:
+                raise AlreadySeatedError()
+            limit = max_seats(live.options)
+            if len(live.seats) >= limit:
+                why = "single_suit" if limit < MAX_PLAYERS else "players"
+                raise LobbyFullError(limit=limit, reason=why)
+            seat_name = unique_name(_clean_name(name), live.seats)
+            return [*live.seats, new_seat(live.id, len(live.seats), user_id, seat_name)]
+
+        return await self._lobby_change(game_id, change)
+
+    @shielded
+    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+        """Leave a lobby, or hand one's seat in a running game to a computer player.
+
+        In a lobby the host's role passes to the next player; a lobby left empty is
+        cancelled. In a running game the player can come back with :meth:`take_back`.
+        """
+        live = await self._get(game_id)
+        if live.status is GameStatus.ACTIVE:
+            async with live.lock:
+                self._check_status(live, GameStatus.ACTIVE)
+                row = live.seat_of(user_id)
+                if row is None:
+                    raise NotSeatedError()
+                if not row.away:
+                    await self._set_away(live, row, kicked=False, reason="left")
+            self._arm(live)
+            return live.info()
+        return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
+
+    @shielded
+    async def kick(
+        self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False
+    ) -> GameInfo:
+        """Remove a player (host or server manager): from a lobby, or to a computer for good."""
+        live = await self._get(game_id)
+        if live.status is GameStatus.ACTIVE:
+            async with live.lock:
+                self._check_status(live, GameStatus.ACTIVE)
+                self._check_host(live, by_user_id, is_manager, "remove_players")
+                row = live.seat_of(user_id)
+                if row is None:
+                    raise SeatNotFoundError(reason="player")
+                if not row.kicked:
+                    await self._set_away(live, row, kicked=True, reason="kicked")
+            self._arm(live)
+            return live.info()
+        return await self._remove_from_lobby(
+            live, user_id, by_user_id=by_user_id, is_manager=is_manager
+        )
+
+    async def add_computer(
+        self,
+        game_id: int,
+        by_user_id: int,
+        *,
+        level: str | None = None,
+        is_manager: bool = False,
+    ) -> GameInfo:
+        """Add a computer player to a lobby (host); ``level`` defaults to the server's."""
+        settings = await self._settings_of(game_id)
+        chosen = level or settings.computer_level
+        try:
+            GuildSettings(computer_level=chosen)
+        except ValidationError as e:
+            raise InvalidSettingsError(None, setting="computer_level", detail=describe(e)) from None
+
+        async def change(live: LiveGame) -> list[SeatRow]:
+            self._check_host(live, by_user_id, is_manager, "add_computer")
+            limit = max_seats(live.options)
+            if len(live.seats) >= limit:
+                raise LobbyFullError(limit=limit, reason="players")
+            used = {s.name for s in live.seats}
+            name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
+            row = new_seat(live.id, len(live.seats), None, unique_name(name, live.seats), chosen)
+            return [*live.seats, row]
+
+        return await self._lobby_change(game_id, change)
+
+    async def remove_seat(
+        self, game_id: int, by_user_id: int, seat: int, *, is_manager: bool = False
+    ) -> GameInfo:
+        """Remove a seat (a computer or a player) from a lobby (host or server manager)."""
+
+        async def change(live: LiveGame) -> list[SeatRow] | None:
+            self._check_host(live, by_user_id, is_manager, "remove_seats")
+            if not 0 <= seat < len(live.seats):
+                raise SeatNotFoundError(reason="seat", seat=seat + 1)
+            target = live.seats[seat]
+            if target.user_id is not None and target.user_id == live.host_id:
+                raise NotHostError(action="remove_host")
+            return renumber([s for s in live.seats if s.seat != seat])
+
+        return await self._lobby_change(game_id, change)
+
+    async def set_options(
+        self,
+        game_id: int,
+        by_user_id: int,
+        options: Options | Mapping[str, Any],
+        *,
+        is_manager: bool = False,
+    ) -> GameInfo:
+        """Change a lobby's options (host); refused with :class:`InvalidOptionsError` (R7.8)."""
+        opts = parse_options(options)
+
+        async def change(live: LiveGame) -> None:
+            self._check_host(live, by_user_id, is_manager, "change_options")
+            check_options(opts, max(MIN_PLAYERS, len(live.seats)))
+
+        return await self._lobby_change(game_id, change, options=opts)
+
+    async def set_turn_timer(
+        self,
+        game_id: int,
+        by_user_id: int,
+        seconds: float | None,
+        *,
+        is_manager: bool = False,
+    ) -> GameInfo:
+        """Set a lobby's per-turn time limit in seconds, or ``None`` for none (host)."""
+        value = check_turn_seconds(seconds)
+
+        async def change(live: LiveGame) -> None:
+            self._check_host(live, by_user_id, is_manager, "change_timer")
+
+        return await self._lobby_change(game_id, change, turn_seconds=value)
+
+    @shielded
+    async def set_message_ids(
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None = UNSET,
+        table_message_id: int | None = UNSET,
+    ) -> None:
+        """Remember the Discord messages of a game (does not change its version)."""
+        live = await self._get(game_id, finished_ok=True)
+        async with live.lock:
+            fields: dict[str, Any] = {}
+            if lobby_message_id is not UNSET:
+                fields["lobby_message_id"] = lobby_message_id
+            if table_message_id is not UNSET:
+                fields["table_message_id"] = table_message_id
+            if not fields:
+                return
+
+            async def item(conn: aiosqlite.Connection) -> None:
+                await repo.update_game(conn, game_id, None, **fields)
+
+            await self._write(item)
+            if "lobby_message_id" in fields:
+                live.lobby_message_id = fields["lobby_message_id"]
+            if "table_message_id" in fields:
+                live.table_message_id = fields["table_message_id"]
+
+    @shielded
+    async def start(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameUpdate:
+        """Start a lobby of 3 to 6 seats (host): round 1 is dealt at once."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._check_status(live, GameStatus.LOBBY)
+            self._check_host(live, by_user_id, is_manager, "start")
+            n = len(live.seats)
+            if n < MIN_PLAYERS:
+                raise NotEnoughPlayersError(players=n, min=MIN_PLAYERS, max=MAX_PLAYERS)
+            check_options(live.options, n)
+            state = initial_state([s.name for s in live.seats], live.options, live.seed)
+            now = self.clock.now()
+            version = live.version + 1
+            deadline = self._turn_deadline(live, live.seats, state, now)
+
+            async def item(conn: aiosqlite.Connection) -> None:
+                await repo.update_game(
+                    conn,
+                    live.id,
+                    live.version,
+                    status="active",
+                    version=version,
+                    started_at=now,
+                    updated_at=now,
+                    deadline=deadline,
+                    computer_turn=int(self._computer_seat(live, live.seats, state) is not None),
+                )
+
+            await self._write_game(live, item)
+            live.status = GameStatus.ACTIVE
+            live.state = state
+            live.version = live.last_non_bid_version = version
+            live.started_at = now
+            live.deadline = deadline
+            live.computer_due = self._computer_due(live, now)
+            events: tuple[Event, ...] = (
+                GameStarted(state.players, state.first_dealer, live.options, num_rounds(state)),
+                dealt_event(state),
+                turn_event(state, deadline),
+            )
+        self._arm(live)
+        return GameUpdate(live.id, version, live.status, events)
+
+    @shielded
+    async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
+        """Cancel a lobby or a running game (host, or a server manager: pass ``is_manager``)."""
+        live = await self._get(game_id)
+        async with live.lock:
+            if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+                self._check_status(live, GameStatus.ACTIVE)
+            if by_user_id != live.host_id and not is_manager:
+                raise NotHostError(action="cancel")
+            await self._cancel_locked(live, "host" if by_user_id == live.host_id else "manager")
+        return live.info()
+
+    async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate:
+        now = self.clock.now()
+        version = live.version + 1
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.update_game(
+                conn,
+                live.id,
+                live.version,
+                status="cancelled",
+                version=version,
+                updated_at=now,
+                finished_at=now,
+                deadline=None,
+                computer_turn=0,
+            )
+
+        await self._write_game(live, item)
+        live.status = GameStatus.CANCELLED
+        live.version = live.last_non_bid_version = version
+        live.finished_at = now
+        live.deadline = None
+        live.computer_due = None
+        self._forget(live)
+        return GameUpdate(live.id, version, live.status, (GameCancelled(reason),))
+
+    @shielded
+    async def _lobby_change(
+        self,
+        game_id: int,
+        change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
+        *,
+        options: Options | None = None,
+        turn_seconds: float | None = UNSET,
+    ) -> GameInfo:
+        live = await self._get(game_id)
+        async with live.lock:
+            self._check_status(live, GameStatus.LOBBY)
+            seats = await change(live)
+            now = self.clock.now()
+            version = live.version + 1
+            fields: dict[str, Any] = {"version": version, "updated_at": now}
+            if options is not None:
+                fields["options"] = options.model_dump_json()
+            if turn_seconds is not UNSET:
+                fields["turn_seconds"] = turn_seconds
+
+            async def item(conn: aiosqlite.Connection) -> None:
+                await repo.update_game(conn, live.id, live.version, **fields)
+                if seats is not None:
+                    await repo.replace_seats(conn, live.id, seats)
+
+            await self._write_game(live, item)
+            live.version = live.last_non_bid_version = version
+            if seats is not None:
+                live.seats = seats
+            if options is not None:
+                live.options = options
+            if turn_seconds is not UNSET:
+                live.turn_seconds = turn_seconds
+        return live.info()
+
+    @shielded
+    async def _remove_from_lobby(
+        self, live: LiveGame, user_id: int, *, by_user_id: int, is_manager: bool
+    ) -> GameInfo:
+        async with live.lock:
+            self._check_status(live, GameStatus.LOBBY)
+            if by_user_id != user_id:
+                self._check_host(live, by_user_id, is_manager, "remove_players")
+            row = live.seat_of(user_id)
+            if row is None:
+                if by_user_id == user_id:
+                    raise NotSeatedError(reason="not_in_lobby")
+                raise SeatNotFoundError(reason="lobby_player")
+            seats = renumber([s for s in live.seats if s.seat != row.seat])
+            host = live.host_id
+            if user_id == host:
+                humans = [s for s in seats if s.user_id is not None]
+                if not humans:
+                    await self._cancel_locked(live, "empty")
+                    return live.info()
+                host = humans[0].user_id or host
+            now = self.clock.now()
+            version = live.version + 1
+
+            async def item(conn: aiosqlite.Connection) -> None:
+                await repo.update_game(
+                    conn, live.id, live.version, version=version, updated_at=now, host_id=host
+                )
+                await repo.replace_seats(conn, live.id, seats)
+
+            await self._write_game(live, item)
+            live.version = live.last_non_bid_version = version
+            live.seats = seats
+            live.host_id = host
+        return live.info()
+
+    async def _settings_of(self, game_id: int) -> GuildSettings:
+        live = await self._get(game_id)
+        return await self.get_settings(live.guild_id)

@@ -1,0 +1,339 @@
+"""Play: bids, trump choices and card plays, seats taken back, and the one path that applies,
+logs and commits an action."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import aiosqlite
+
+from wizard.errors import IllegalActionError
+from wizard.errors import NotYourTurnError as EngineNotYourTurnError
+from wizard.options import Bidding
+from wizard.rules import to_act, winners
+from wizard.service.base import ServiceBase, shielded
+from wizard.service.errors import IllegalMoveError, NotAwayError, NotSeatedError
+from wizard.service.events import (
+    Actor,
+    Event,
+    GameOver,
+    GameStatus,
+    GameUpdate,
+    PlayerTimedOut,
+    RatingChange,
+    SeatHandedToComputer,
+    SeatTakenBack,
+    Standing,
+)
+from wizard.service.game import encode_action, fold, standings, step, turn_event
+from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
+from wizard.service.results import record_results
+from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
+from wizard.store import repo
+from wizard.store.db import Statements, WriteItem, run_statements
+from wizard.store.models import SeatRow
+from wizard.view import own_hand_hidden
+
+
+class Playing(ServiceBase):
+    """Moves of players, and the commit of every action (players', computers', timeouts')."""
+
+    @shielded
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        action: Move | Action,
+        expected_version: int | None,
+        *,
+        request_id: str | None = None,
+    ) -> GameUpdate:
+        """Make a bid, a trump choice or a play for the user's seat; committed when it returns.
+
+        ``expected_version`` is the version the clicked surface showed: a click on an
+        older one is refused with :class:`StaleVersionError` (except while hidden or
+        secret bids are being chosen, when other players' bids do not make a surface
+        stale). ``None`` skips the check. The same ``request_id`` (e.g. the Discord
+        interaction id) is applied once: a repeat returns the original update with
+        ``duplicate=True``.
+        """
+        live = await self._get(game_id, finished_ok=request_id is not None)
+        async with live.lock:
+            row = live.seat_of(user_id)
+            if row is None:
+                raise NotSeatedError()
+            if request_id is not None:
+                seq = live.request_ids.get(request_id)
+                if seq is not None:
+                    return self._replayed_update(live, request_id, seq)
+            self._check_status(live, GameStatus.ACTIVE)
+            if row.kicked:
+                raise NotSeatedError(reason="kicked")
+            self._check_version(live, expected_version)
+            state = live.state
+            assert state is not None
+            update = await self._apply(
+                live,
+                seat=row.seat,
+                action=_resolve(action, row.seat, state),
+                actor=Actor.PLAYER,
+                user_id=user_id,
+                request_id=request_id,
+            )
+            if request_id is not None:
+                live.remember(request_id, update)
+        self._arm(live)
+        return update
+
+    @shielded
+    async def take_back(self, game_id: int, user_id: int) -> GameUpdate:
+        """Play one's own seat again after a computer held it (not after a kick)."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._check_status(live, GameStatus.ACTIVE)
+            row = live.seat_of(user_id)
+            if row is None:
+                raise NotSeatedError()
+            if row.kicked:
+                raise NotSeatedError(reason="kicked")
+            if not row.away:
+                raise NotAwayError()
+            new = row.model_copy(update={"away": False, "timeouts": 0})
+            update = await self._change_seat(live, new, (SeatTakenBack(row.seat),))
+        self._arm(live)
+        return update
+
+    async def _set_away(self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str) -> None:
+        settings = await self.get_settings(live.guild_id)
+        new = row.model_copy(
+            update={
+                "away": True,
+                "kicked": kicked or row.kicked,
+                "level": row.level or settings.computer_level,
+            }
+        )
+        events: tuple[Event, ...] = ()
+        if not row.away:
+            events = (SeatHandedToComputer(row.seat, reason),)
+        await self._change_seat(live, new, events)
+
+    async def _change_seat(
+        self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
+    ) -> GameUpdate:
+        """Store a seat's control change (lock held) and re-time the turn."""
+        state = live.state
+        assert state is not None
+        seats = [new if s.seat == new.seat else s for s in live.seats]
+        now = self.clock.now()
+        version = live.version + 1
+        deadline = self._turn_deadline(live, seats, state, now, keep=True)
+
+        computer_turn = int(self._computer_seat(live, seats) is not None)
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.update_game(
+                conn,
+                live.id,
+                live.version,
+                version=version,
+                updated_at=now,
+                deadline=deadline,
+                computer_turn=computer_turn,
+            )
+            await repo.update_seat(conn, new)
+
+        await self._write_game(live, item)
+        live.seats = seats
+        live.version = live.last_non_bid_version = version
+        live.deadline = deadline
+        live.computer_due = self._computer_due(live, now)
+        return GameUpdate(live.id, version, live.status, (*events, turn_event(state, deadline)))
+
+    async def _apply(
+        self,
+        live: LiveGame,
+        *,
+        seat: int,
+        action: Action,
+        actor: Actor,
+        user_id: int | None,
+        request_id: str | None,
+    ) -> GameUpdate:
+        """Apply, log and commit one action (the game's lock is held)."""
+        before = live.state
+        assert before is not None
+        try:
+            state, step_events = step(before, action)
+        except IllegalActionError as e:
+            raise IllegalMoveError.from_engine(e) from None
+        now = self.clock.now()
+        seq = live.seq + 1
+        version = live.version + 1
+        over = state.phase is Phase.GAME_OVER
+        seats = live.seats
+        row = seats[seat]
+        changed: SeatRow | None = None
+        pre: list[Event] = []
+        post: list[Event] = []
+        if actor is Actor.PLAYER and (row.timeouts or row.away):
+            changed = row.model_copy(update={"timeouts": 0, "away": False})
+            if row.away:
+                pre.append(SeatTakenBack(seat))
+        elif actor is Actor.TIMEOUT:
+            settings = await self.get_settings(live.guild_id)
+            count = row.timeouts + 1
+            away = count >= settings.max_timeouts
+            changed = row.model_copy(
+                update={
+                    "timeouts": count,
+                    "away": away,
+                    "level": row.level or settings.computer_level,
+                }
+            )
+            post.append(PlayerTimedOut(seat, count))
+            if away:
+                post.append(SeatHandedToComputer(seat, "timeouts"))
+        if changed is not None:
+            seats = [changed if s.seat == seat else s for s in seats]
+        simultaneous = (
+            isinstance(action, Bid)
+            and live.options.bidding is not Bidding.OPEN
+            and state.phase is Phase.BID
+            and state.round == before.round
+        )
+        deadline = None if over else self._turn_deadline(live, seats, state, now, keep=simultaneous)
+        computer_turn = not over and any(computer_controlled(seats[s]) for s in to_act(state))
+        kind, arg = encode_action(action)
+        action_row = (live.id, seq, seat, kind, arg, actor.value, user_id, request_id, version, now)
+        final: tuple[Standing, ...] = ()
+        if over:
+            final = standings(state, [s.user_id for s in seats])
+        game_id, guild_id = live.id, live.guild_id
+        # The version check first: a game moved on by another process fails it (a conflict,
+        # answered as a stale click) before the log's key would refuse the action.
+        statements = [
+            (
+                repo.UPDATE_GAME_AFTER_ACTION,
+                (
+                    version,
+                    seq,
+                    deadline,
+                    int(computer_turn),
+                    now,
+                    "finished" if over else "active",
+                    now if over else None,
+                    game_id,
+                    live.version,
+                ),
+            ),
+            (repo.INSERT_ACTION, action_row),
+        ]
+        if changed is not None:
+            statements.append((repo.UPDATE_SEAT, repo.seat_params(changed)))
+        write = Statements(tuple(statements), checked=(0,))
+        item: WriteItem[tuple[RatingChange, ...] | None]
+        if over:
+
+            async def item(conn: aiosqlite.Connection) -> tuple[RatingChange, ...] | None:
+                await run_statements(conn, write)
+                return await record_results(
+                    conn,
+                    game_id=game_id,
+                    guild_id=guild_id,
+                    seats=seats,
+                    standings=final,
+                    now=now,
+                )
+
+        else:
+            item = write  # merged with other games' actions by the writer
+        ratings = await self._write_game(live, item)
+        # Committed: now, and only now, the in-memory game moves on.
+        live.state = state
+        live.actions.append(action)
+        live.versions.append(version)
+        if request_id is not None:
+            live.request_ids[request_id] = seq
+        live.version = version
+        if not simultaneous:
+            live.last_non_bid_version = version
+        live.deadline = deadline
+        live.seats = seats
+        events: list[Event] = [*pre, *step_events, *post]
+        if over:
+            live.status = GameStatus.FINISHED
+            live.finished_at = now
+            live.standings = final
+            live.computer_due = None
+            events.append(GameOver(final, winners(state) or (), ratings or ()))
+            self._forget(live)
+        else:
+            live.computer_due = self._computer_due(live, now)
+            events.append(turn_event(state, deadline))
+        return GameUpdate(live.id, version, live.status, tuple(events), seat, action, actor)
+
+    def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
+        """The update an already applied request made, marked ``duplicate``.
+
+        The one returned then, as it was, while the game keeps it in memory (its last few
+        requests: repeats come within seconds). After a restart, or for an older request,
+        it is recomputed from the log: the same version, seat, action and game events,
+        but two things the database does not keep cannot be told again. The turn's
+        deadline (``TurnChanged.deadline``) is the current one if the request made the
+        last action, else ``None``; and a game-ending request's rating changes
+        (``GameOver.ratings``) are empty, since the players' rows hold today's ratings,
+        not the ones before that game. Keeping them would take storing them: a deadline
+        column in ``actions`` and the rating before and after in ``results`` (a migration).
+        """
+        recent = live.recent.get(request_id)
+        if recent is not None:
+            return replace(recent, duplicate=True)
+        names = [s.name for s in live.seats]
+        before = fold(names, live.options, live.seed, live.actions[: seq - 1])
+        action = live.actions[seq - 1]
+        after, step_events = step(before, action)
+        events: list[Event] = list(step_events)
+        if after.phase is Phase.GAME_OVER:
+            events.append(GameOver(live.standings, winners(after) or (), ()))
+        else:
+            events.append(turn_event(after, live.deadline if seq == live.seq else None))
+        seat = action.seat  # type: ignore[union-attr]
+        return GameUpdate(
+            live.id,
+            live.versions[seq - 1],
+            live.status,
+            tuple(events),
+            seat,
+            action,
+            Actor.PLAYER,
+            duplicate=True,
+        )
+
+
+def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:
+    """The engine action of a move by ``seat``."""
+    if isinstance(move, PlayCard):
+        return Play(seat, move.card)
+    if isinstance(move, MakeBid):
+        return Bid(seat, move.bid)
+    if isinstance(move, NameTrump):
+        return ChooseTrump(seat, move.suit)
+    if isinstance(move, PlayHiddenCard):
+        if not own_hand_hidden(state) or state.phase is not Phase.PLAY:
+            raise IllegalMoveError("R7.4", reason="cards_visible")
+        if state.turn != seat:
+            raise IllegalMoveError.from_engine(_engine_not_your_turn(state, seat))
+        return Play(seat, state.hands[seat][0])
+    if isinstance(move, Play | Bid | ChooseTrump):
+        if move.seat != seat:
+            raise NotSeatedError(reason="other_seat")
+        return move
+    raise IllegalMoveError("R2.1", reason="not_a_move", move=repr(move))
+
+
+def _engine_not_your_turn(state: GameState, seat: int) -> IllegalActionError:
+    turn = state.turn if state.turn is not None else 0
+    return EngineNotYourTurnError(
+        "R5.1", f"it is {state.players[turn]}'s turn to play, not {state.players[seat]}'s"
+    )

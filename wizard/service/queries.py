@@ -1,0 +1,186 @@
+"""Queries: a game, a channel's games, a player's view, the table, a record, statistics,
+the leaderboard and a server's history. Nothing here writes."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+
+from pydantic import ValidationError
+
+from wizard.record import dumps
+from wizard.service.base import ServiceBase, describe, log
+from wizard.service.errors import (
+    GameNotFoundError,
+    GameStatusError,
+    InvalidSettingsError,
+    NotSeatedError,
+)
+from wizard.service.events import GameStatus, Standing
+from wizard.service.types import (
+    GameInfo,
+    GameSummary,
+    LeaderboardEntry,
+    LeaderboardOrder,
+    LeaderboardPage,
+    PlayerStats,
+    SeatView,
+)
+from wizard.state import Phase
+from wizard.store import repo
+from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
+from wizard.view import TableView, own_hand_hidden, view
+
+
+class Queries(ServiceBase):
+    """Read-only questions about games and players."""
+
+    async def get_game(self, game_id: int) -> GameInfo:
+        """A game in any state (finished ones with their standings)."""
+        live = await self._get(game_id, finished_ok=True)
+        return live.info()
+
+    async def game_in_channel(self, channel_id: int) -> GameInfo | None:
+        """The newest lobby or running game of a channel, if any."""
+        games = await self.games_in_channel(channel_id)
+        return games[-1] if games else None
+
+    async def games_in_channel(self, channel_id: int) -> list[GameInfo]:
+        """Every lobby and running game of a channel, oldest first."""
+        rows = await self._store.fetchall(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"
+            " ORDER BY id",
+            (channel_id,),
+        )
+        out = []
+        for r in rows:
+            try:
+                out.append((await self._get(int(r[0]))).info())
+            except GameNotFoundError:
+                continue
+        return out
+
+    async def seat_view(self, game_id: int, user_id: int) -> SeatView:
+        """What one player may see (their hand, their legal moves) and the current version."""
+        live = await self._get(game_id, finished_ok=True)
+        if live.status is GameStatus.BROKEN:
+            self._check_status(live, GameStatus.ACTIVE)  # game_damaged
+        row = live.seat_of(user_id)
+        if row is None:
+            raise NotSeatedError()
+        if live.state is None:
+            raise GameStatusError(live.status.value, action="view", game_id=live.id)
+        state = live.state
+        hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
+        return SeatView(live.id, live.version, row.seat, view(state, row.seat), hidden, row.away)
+
+    async def table(self, game_id: int) -> TableView:
+        """The public table of a started game."""
+        info = await self.get_game(game_id)
+        if info.table is None:
+            raise GameStatusError(info.status.value, action="view", game_id=info.id)
+        return info.table
+
+    async def game_record(self, game_id: int) -> str:
+        """The game record (RULES §9) of a finished or cancelled game, as JSON text."""
+        live = await self._get(game_id, finished_ok=True)
+        if live.status in (GameStatus.LOBBY, GameStatus.ACTIVE, GameStatus.BROKEN):
+            self._check_status(live, GameStatus.FINISHED, "record")
+        if live.state is None:
+            raise GameStatusError(live.status.value, action="record", game_id=live.id)
+        return dumps(live.state)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        """A player's rating and statistics on a server, or ``None`` before their first game."""
+        row = await repo.fetch_player(self._store, guild_id, user_id)
+        return None if row is None else _stats(row)
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
+        page: int = 1,
+        per_page: int = 10,
+        min_games: int = 1,
+    ) -> LeaderboardPage:
+        """One page (from 1) of a server's players by rating, wins or average score."""
+        try:
+            key = LeaderboardOrder(order)
+        except ValueError:
+            raise InvalidSettingsError(
+                None, setting="leaderboard_order", detail=str(order)
+            ) from None
+        if not 1 <= per_page <= 100:
+            raise InvalidSettingsError(None, setting="page_size", min=1, max=100)
+        page = max(1, page)
+        total, rows = await repo.fetch_leaderboard(
+            self._store,
+            guild_id,
+            order=key.value,
+            limit=per_page,
+            offset=(page - 1) * per_page,
+            min_games=max(1, min_games),
+        )
+        start = (page - 1) * per_page
+        entries = tuple(LeaderboardEntry(start + i + 1, _stats(r)) for i, r in enumerate(rows))
+        return LeaderboardPage(guild_id, key, page, per_page, total, entries)
+
+    async def recent_games(
+        self, guild_id: int, *, limit: int = 10, before: int | None = None
+    ) -> list[GameSummary]:
+        """A server's finished games, newest first; ``before`` (a game id from an earlier
+        page) lists the games that finished before that one."""
+        # No ``owns_guild`` check: finished games are never loaded or armed, so any process
+        # may read them (like the leaderboard), and a history read changes nothing.
+        if not 1 <= limit <= 100:
+            raise InvalidSettingsError(None, setting="history_size", min=1, max=100)
+        cursor: tuple[float, int] | None = None
+        if before is not None:
+            row = await repo.fetch_finished_at(self._store, guild_id, before)
+            if row is None or not isinstance(row[0], int | float):
+                raise GameNotFoundError(before, reason="not_in_history")
+            cursor = (float(row[0]), int(row[1]))
+        raws = await repo.fetch_recent_games(self._store, guild_id, limit=limit, before=cursor)
+        results = _group(await repo.fetch_results_of(self._store, [int(r["id"]) for r in raws]))
+        out = []
+        for raw in raws:
+            try:
+                game = parse(GameRow, raw)
+                rows = [parse(ResultRow, r) for r in results.get(game.id, [])]
+            except ValidationError as e:
+                # A damaged row costs its own line of the history, not the whole page.
+                log.warning("game %s left out of the history: %s", raw["id"], describe(e))
+                continue
+            if not rows or game.finished_at is None:
+                log.warning("game %s left out of the history: no results stored", game.id)
+                continue
+            out.append(
+                GameSummary(
+                    id=game.id,
+                    guild_id=game.guild_id,
+                    channel_id=game.channel_id,
+                    options=game.options,
+                    rounds=max(r.rounds for r in rows),
+                    started_at=game.started_at,
+                    finished_at=game.finished_at,
+                    standings=tuple(
+                        Standing(
+                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
+                        )
+                        for r in sorted(rows, key=lambda r: (r.place, r.seat))
+                    ),
+                )
+            )
+        return out
+
+
+def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
+    out: dict[int, list[sqlite3.Row]] = {}
+    for key, group in itertools.groupby(rows, key=lambda r: r["game_id"]):
+        out[int(key)] = list(group)
+    return out
+
+
+def _stats(row: PlayerRow) -> PlayerStats:
+    return PlayerStats(**row.model_dump(exclude={"updated_at"}))

@@ -1,0 +1,310 @@
+"""Clocks and computer turns: lobby expiry, turn timers, hand-overs and computer moves.
+
+A game's timer fires at its earliest due time (its deadline, or its next computer move); a
+game not loaded yet has a wake-up time from its row instead, and is loaded when it fires.
+Expensive computer decisions are made off the event loop through one seam, :meth:`_think`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from wizard.ai import LEVELS, ComputerPlayer
+from wizard.rules import to_act
+from wizard.service.base import ServiceBase, log
+from wizard.service.errors import IllegalMoveError, ServiceError
+from wizard.service.events import Actor, GameStatus, GameUpdate
+from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.workers import ThinkerPool
+from wizard.state import Action, GameState, Phase, Play
+from wizard.store.models import SeatRow
+from wizard.view import PlayerView, view
+
+
+class Turns(ServiceBase):
+    """The clocks of this process's games and the moves of computer seats."""
+
+    _thinkers: ThinkerPool | None = None
+
+    def start_clocks(self) -> None:
+        """Run the clocks: lobby expiry, turn timers and computer turns (with their delay)."""
+        self._running = True
+        now = self.clock.now()
+        for live in list(self._games.values()):
+            if live.status is GameStatus.ACTIVE and live.computer_due is None:
+                live.computer_due = self._computer_due(live, now)
+            self._arm(live)
+        for game_id in list(self._wakes):
+            self._arm_wake(game_id)
+
+    async def stop_clocks(self) -> None:
+        """Stop the clocks and wait for the work they started."""
+        self._running = False
+        for live in self._games.values():
+            if live.timer is not None:
+                live.timer.cancel()
+                live.timer = None
+        for handle in self._wake_timers.values():
+            handle.cancel()
+        self._wake_timers.clear()
+        await self.wait_idle()
+
+    async def wait_idle(self) -> None:
+        """Wait until no background work (computer moves, timeouts) is running."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def run_computer_turns(
+        self, game_id: int, *, max_moves: int | None = None
+    ) -> list[GameUpdate]:
+        """Make every computer move that is due now, at once (no delay); the updates in order.
+
+        For front ends that drive computer turns themselves, and for tests. With
+        :meth:`start_clocks` the clocks do this with ``config.computer_delay`` between moves
+        and send each update to the listeners instead.
+        """
+        live = await self._get(game_id, finished_ok=True)
+        out: list[GameUpdate] = []
+        for _ in itertools.count() if max_moves is None else range(max_moves):
+            if live.status is not GameStatus.ACTIVE or live.state is None:
+                break
+            seat = self._computer_seat(live)
+            if seat is None:
+                break
+            version = live.version
+            update = await self._shielded(self._auto_move(live, seat, Actor.COMPUTER))
+            if update is not None:
+                out.append(update)
+            elif live.version == version:
+                break  # nothing moved and nothing will: do not spin
+        self._arm(live)
+        return out
+
+    async def run_due(self) -> list[GameUpdate]:
+        """Do everything due by now in this process's games (timeouts, computer moves,
+        lobby expiry) and return the updates, without the listeners; for manual driving."""
+        now = self.clock.now()
+        for game_id, due in list(self._wakes.items()):
+            if due <= now:
+                try:
+                    await self._get(game_id)
+                except ServiceError as e:
+                    log.warning("game %s could not be woken: %s", game_id, e.message)
+                    self._wakes.pop(game_id, None)
+        out: list[GameUpdate] = []
+        for live in list(self._games.values()):
+            while True:
+                updates = await self._due_step(live)
+                if not updates:
+                    break
+                out.extend(updates)
+            self._arm(live)
+        return out
+
+    # --- timers -----------------------------------------------------------------------------
+
+    def _turn_deadline(
+        self,
+        live: LiveGame,
+        seats: list[SeatRow],
+        state: GameState,
+        now: float,
+        *,
+        keep: bool = False,
+    ) -> float | None:
+        """The turn timer: set when a new turn starts, kept through simultaneous bids."""
+        if live.turn_seconds is None or state.phase is Phase.GAME_OVER:
+            return None
+        if not any(not computer_controlled(seats[s]) for s in to_act(state)):
+            return None
+        if keep and live.deadline is not None:
+            return live.deadline
+        return now + live.turn_seconds
+
+    def _computer_due(self, live: LiveGame, now: float) -> float | None:
+        if live.status is not GameStatus.ACTIVE or self._computer_seat(live) is None:
+            return None
+        return now + self.config.computer_delay
+
+    def _computer_seat(
+        self,
+        live: LiveGame,
+        seats: list[SeatRow] | None = None,
+        state: GameState | None = None,
+    ) -> int | None:
+        """The first computer-controlled seat to act (in ``state`` with ``seats``, by default
+        the game's own)."""
+        state = live.state if state is None else state
+        if state is None:
+            return None
+        seats = live.seats if seats is None else seats
+        for s in to_act(state):
+            if computer_controlled(seats[s]):
+                return s
+        return None
+
+    def _arm(self, live: LiveGame) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if not self._running or live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            return
+        dues = [d for d in (live.deadline, live.computer_due) if d is not None]
+        if not dues:
+            return
+        game_id = live.id
+        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
+
+    def _arm_wake(self, game_id: int) -> None:
+        old = self._wake_timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        due = self._wakes.get(game_id)
+        if self._running and due is not None:
+            self._wake_timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
+
+    def _fire(self, game_id: int) -> None:
+        if not self._running:
+            return
+        self._wake_timers.pop(game_id, None)
+        live = self._games.get(game_id)
+        if live is not None:
+            live.timer = None
+        elif game_id not in self._wakes:
+            return
+        task = asyncio.ensure_future(self._scheduled(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _scheduled(self, game_id: int) -> None:
+        live: LiveGame | None = None
+        try:
+            live = await self._get(game_id)  # loads a game woken from its row
+            for update in await self._due_step(live):
+                await self._notify(update)
+        except ServiceError as e:
+            log.warning("game %s: background step refused: %s", game_id, e.message)
+        except Exception:
+            log.exception("game %s: background step failed", game_id)
+        finally:
+            self._wakes.pop(game_id, None)
+            if live is not None and self._games.get(game_id) is live:
+                self._arm(live)
+
+    async def _due_step(self, live: LiveGame) -> list[GameUpdate]:
+        """One round of what is due now: lobby expiry, a computer move, or timeouts."""
+        now = self.clock.now()
+        if live.status is GameStatus.LOBBY:
+            if live.deadline is not None and live.deadline <= now:
+                async with live.lock:
+                    if live.status is GameStatus.LOBBY and live.deadline <= now:
+                        return [await self._shielded(self._cancel_locked(live, "expired"))]
+            return []
+        if live.status is not GameStatus.ACTIVE:
+            return []
+        if live.computer_due is not None and live.computer_due <= now:
+            seat = self._computer_seat(live)
+            if seat is None:
+                live.computer_due = None
+                return []
+            version = live.version
+            update = await self._shielded(self._auto_move(live, seat, Actor.COMPUTER))
+            if update is None and live.version == version:
+                # The computer could not move and nothing changed: try again later rather
+                # than at once, so that a stuck seat never spins the event loop.
+                live.computer_due = self.clock.now() + max(1.0, self.config.computer_delay)
+            return [update] if update is not None else []
+        if live.deadline is not None and live.deadline <= now:
+            out = []
+            state = live.state
+            version = live.version
+            assert state is not None
+            for seat in to_act(state):
+                if computer_controlled(live.seats[seat]):
+                    continue
+                update = await self._shielded(self._auto_move(live, seat, Actor.TIMEOUT))
+                if update is not None:
+                    out.append(update)
+            if not out and live.version == version:
+                live.deadline = now + (live.turn_seconds or 60.0)  # same guard as above
+            return out
+        return []
+
+    # --- computer players -------------------------------------------------------------------
+
+    async def _think(self, live: LiveGame, seat: int, level: str, seat_view: PlayerView) -> Action:
+        """A search-level computer decision, off the event loop: in a supervised worker
+        process with a deadline (then the heuristic decides), or in a thread without workers."""
+        if self.config.ai_processes > 0 and level in LEVELS:  # else live.computer warns
+            if self._thinkers is None:  # no process starts before the first decision
+                self._thinkers = ThinkerPool(
+                    self.config.ai_processes, deadline=self.config.ai_deadline
+                )
+            return await self._thinkers.decide(
+                level, live.computer_seed(seat), seat_view, context=f"game {live.id} seat {seat}"
+            )
+        player: ComputerPlayer = live.computer(seat, level)
+        return await asyncio.to_thread(player.choose, seat_view)
+
+    async def _auto_move(self, live: LiveGame, seat: int, actor: Actor) -> GameUpdate | None:
+        """A computer move for ``seat``: its own (computer seat) or for a timed-out player.
+
+        The choice is made outside the lock (off the loop for expensive levels), then
+        applied through the same path as a click if the game has not moved meanwhile.
+        """
+        state, version = live.state, live.version
+        if state is None or seat not in to_act(state):
+            return None
+        row = live.seats[seat]
+        settings = await self.get_settings(live.guild_id)
+        level = row.level or settings.computer_level
+        seat_view = view(state, seat)
+        if seat_view.legal:
+            if level in self.config.inline_levels:
+                action = live.computer(seat, level).choose(seat_view)
+            else:
+                action = await self._think(live, seat, level, seat_view)
+        elif state.phase is Phase.PLAY and state.turn == seat and state.hands[seat]:
+            # Clairvoyance (R7.4): the seat cannot see its single card; it plays it blind.
+            action = Play(seat, state.hands[seat][0])
+        else:
+            return None
+        async with live.lock:
+            if live.version != version or live.status is not GameStatus.ACTIVE:
+                return None  # moved on while choosing: the caller looks again
+            row = live.seats[seat]
+            if actor is Actor.COMPUTER and not computer_controlled(row):
+                return None
+            if actor is Actor.TIMEOUT and (
+                computer_controlled(row)
+                or live.deadline is None
+                or live.deadline > self.clock.now()
+            ):
+                return None
+            try:
+                return await self._apply(
+                    live, seat=seat, action=action, actor=actor, user_id=None, request_id=None
+                )
+            except IllegalMoveError as e:
+                # A computer player broke a rule: a bug there, not a reason to stall the game.
+                log.error("game %s: computer %s chose an illegal %r: %s", live.id, level, action, e)
+                return await self._apply(
+                    live,
+                    seat=seat,
+                    action=_first_legal(state, seat),
+                    actor=actor,
+                    user_id=None,
+                    request_id=None,
+                )
+
+    async def _close_workers(self) -> None:
+        if self._thinkers is not None:
+            await self._thinkers.close()  # later decisions fall back to the heuristic
+
+
+def _first_legal(state: GameState, seat: int) -> Action:
+    v = view(state, seat)
+    if v.legal:
+        return v.legal[0]
+    return Play(seat, state.hands[seat][0])

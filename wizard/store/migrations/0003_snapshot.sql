@@ -1,0 +1,3 @@
+-- cached state snapshot next to the log
+
+ALTER TABLE games ADD COLUMN snapshot TEXT;

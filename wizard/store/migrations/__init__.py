@@ -1,0 +1,117 @@
+"""Numbered schema migrations (the ``NNNN_name.sql`` files of this package): applied once, in
+order, in one transaction, and never edited.
+
+A migration that has shipped is history: change the schema by appending a new one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema; ``statements`` run in order inside the upgrade transaction."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def _statements(sql: str) -> tuple[str, ...]:
+    """The statements of a script, split where SQLite says one is complete (triggers hold
+    semicolons of their own)."""
+    out: list[str] = []
+    current = ""
+    for line in sql.splitlines(keepends=True):
+        if not current and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        raise ValueError(f"incomplete statement at the end of a migration: {current!r}")
+    return tuple(out)
+
+
+def _load() -> tuple[Migration, ...]:
+    """The numbered ``NNNN_name.sql`` files beside this module, in order; the first line
+    (a ``--`` comment) names the migration."""
+    out = []
+    for entry in sorted(resources.files(__package__).iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".sql"):
+            continue
+        text = entry.read_text(encoding="utf-8")
+        first = text.splitlines()[0] if text else ""
+        out.append(
+            Migration(
+                int(entry.name.split("_", 1)[0]), first.lstrip("- ").strip(), _statements(text)
+            )
+        )
+    if [m.version for m in out] != list(range(1, len(out) + 1)):
+        raise RuntimeError(f"migrations are not numbered 1..n: {[m.version for m in out]}")
+    return tuple(out)
+
+
+MIGRATIONS: tuple[Migration, ...] = _load()
+LATEST = MIGRATIONS[-1].version
+
+
+class MigrationError(RuntimeError):
+    """The database cannot be brought to this code's schema."""
+
+
+async def applied_versions(conn: aiosqlite.Connection) -> list[int]:
+    """Versions recorded in ``schema_migrations`` (empty for a new database)."""
+    rows = await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    )
+    if not list(rows):
+        return []
+    rows = await conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version")
+    return [int(r[0]) for r in rows]
+
+
+async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list[int]:
+    """Apply the pending migrations up to ``target`` (default: latest) in one transaction.
+
+    Returns the versions applied. ``BEGIN IMMEDIATE`` takes the write lock first, so two
+    processes starting on one file at once migrate it once.
+    """
+    target = LATEST if target is None else target
+    known = {m.version for m in MIGRATIONS}
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        done = set(await applied_versions(conn))
+        unknown = sorted(done - known)
+        if unknown:
+            raise MigrationError(
+                f"the database has schema version(s) {unknown} that this code does not know: "
+                "it was written by a newer version of the bot"
+            )
+        applied = []
+        for m in MIGRATIONS:
+            if m.version > target or m.version in done:
+                continue
+            for sql in m.statements:
+                await conn.execute(sql)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (m.version, m.name, time.time()),
+            )
+            applied.append(m.version)
+        await conn.execute("COMMIT")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    return applied
