@@ -18,18 +18,16 @@ ENV PIP_NO_CACHE_DIR=1 \
 
 RUN python -m venv /venv
 WORKDIR /src
-# The metadata first: the dependency layer is rebuilt only when pyproject.toml changes.
+# The lock first: the dependency layer is rebuilt only when requirements.txt changes. Every
+# file pip fetches is checked against the lock's hashes (scripts/lock.sh makes the lock).
+COPY requirements.txt ./
+RUN /venv/bin/pip install --require-hashes -r requirements.txt
 COPY pyproject.toml README.md ./
-# Empty packages stand in for the code here; the build's leftovers go with them, or setuptools
-# would reuse their empty files (COPY keeps the older modification times of the real ones).
-RUN mkdir wizard bot \
-    && touch wizard/__init__.py bot/__init__.py \
-    && /venv/bin/pip install . \
-    && /venv/bin/pip uninstall --yes wizard-bot \
-    && rm -rf wizard bot build ./*.egg-info
 COPY wizard ./wizard
 COPY bot ./bot
-RUN /venv/bin/pip install --no-deps . \
+# --no-build-isolation: built by the locked setuptools already in /venv, nothing unpinned.
+RUN /venv/bin/pip install --no-deps --no-build-isolation . \
+    && /venv/bin/pip check \
     && /venv/bin/python -c "import bot.app, wizard.service"
 
 # --- run: the virtual environment on a clean slim image --------------------------------------

@@ -14,6 +14,8 @@ Printed:
 
 * REST calls per player action (bids, trump choices, plays) and per game, by kind:
   interaction responses, table edits and posts, hand redraws, pings, the rest;
+* how often a person's open hand already said it was their turn when they made an open bid
+  on the table (issue 12: the hand must agree with the table; within one edit interval);
 * p50/p99 of our own processing per click, from the handler's start to the moment the
   response is sent (service call, rendering; ``time.perf_counter``), and the same until the
   response call returned (adds SimCord's handling of the REST call).
@@ -112,7 +114,7 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
                 await host.click(lobby, label="Add computer player")
             await host.click(lobby, label="Start")
             hands: dict[int, int] = {}
-            actions = clicks = table_bids = 0
+            actions = clicks = table_bids = hand_bid_turns = hand_says_so = 0
             while True:
                 game = await service.get_game(info.id)
                 if game.status is not GameStatus.ACTIVE:
@@ -144,6 +146,11 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
                     if not bids:
                         await env.advance_time(0.25)  # a paced edit is still due
                         continue
+                    if member.id in hands:
+                        # Does the person's open hand say it is their bid, as the table does?
+                        shown = env.backend.get_message(channel.id, hands[member.id])
+                        hand_bid_turns += 1
+                        hand_says_so += "**Your turn:**" in shown.content
                     chosen = rng.choice(bids)
                     t0 = time.perf_counter()
                     result = await member.click(
@@ -226,6 +233,11 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
         f"bot's own count: {surfaces.table_edits} table edits, {surfaces.table_posts} table "
         f"posts, {surfaces.summaries} round summaries, {surfaces.hand_refreshes} hand redraws, "
         f"{surfaces.pings} pings, {surfaces.failures} refused"
+    )
+    print(
+        f"open bids clicked on the table by a person with an open hand: {hand_bid_turns}, "
+        f"of which their hand said it was their turn at that moment: {hand_says_so} "
+        f"(a hand drawn less than the edit interval before waits for its end)"
     )
     ms = [1000 * x for x in stats.processing]
     total = [1000 * x for x in stats.total]

@@ -1,7 +1,10 @@
-"""``python -m bot``: run the bot; ``config``: check the settings; ``demo``: try it without Discord.
+"""``python -m bot``: run the bot; ``config``: check the settings; ``demo``: try it without
+Discord; ``backup``, ``restore``, ``check``: look after the database.
 
-Exit status: 0 after a clean stop, 1 when Discord refuses to connect, 2 when the settings
-cannot be used (for instance without a token). The token is never printed.
+Exit status (see :mod:`bot.exits` and the README): 0 after a clean stop, 1 when Discord
+refuses to connect, 2 when the settings cannot be used (for instance without a token), 3
+when the database cannot be used, 4 when Discord cannot be reached. Every failure is one
+line on stderr with a hint, never a traceback. The token is never printed.
 """
 
 from __future__ import annotations
@@ -16,15 +19,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.exits import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_SETTINGS,
+    Failure,
+    database_failure,
+    network_failure,
+    opening_database,
+    report,
+)
 from bot.settings import TOKEN_HELP, Settings, SettingsError
 
 if TYPE_CHECKING:
     from bot.clock import DiscordClock
     from wizard.service import GameService, GuildFilter, RecoveryReport
-
-EXIT_OK = 0
-EXIT_REFUSED = 1
-EXIT_SETTINGS = 2
 
 log = logging.getLogger("bot")
 
@@ -76,12 +85,34 @@ def _parser() -> argparse.ArgumentParser:
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
         help="how much the bot logs to this terminal (default: WARNING)",
     )
+    db_help = "the database file (default: DATABASE_PATH from the settings)"
+    backup = sub.add_parser(
+        "backup",
+        help="copy the database to FILE, safely while the bot runs",
+        description="A consistent copy of the live database through SQLite's backup API.",
+    )
+    backup.add_argument("file", type=Path, metavar="FILE", help="the copy to write")
+    backup.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    restore = sub.add_parser(
+        "restore",
+        help="put the backup FILE back as the database (stop the bot first)",
+        description="Checks FILE (integrity, schema version), then replaces the database "
+        "with it; refused while any process has the database open.",
+    )
+    restore.add_argument("file", type=Path, metavar="FILE", help="a file made by backup")
+    restore.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
+    check = sub.add_parser(
+        "check",
+        help="report the database's health (exit status 0 when healthy)",
+        description="Schema version, integrity, games by status, damaged games, sizes.",
+    )
+    check.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
     return parser
 
 
 def _fail(message: str) -> int:
-    print(f"wizard bot: {message}", file=sys.stderr)
-    return EXIT_SETTINGS
+    return report(Failure(EXIT_SETTINGS, message))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,21 +123,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         # must not leak into a simulated Discord that has neither.
         from bot.demo import main as demo_main
 
-        return demo_main(
-            host=args.host,
-            port=args.port,
-            db=args.db,
-            computer_delay=args.computer_delay,
-            log_level=args.log_level,
-        )
+        try:
+            with opening_database(args.db or "of the demo"):
+                return demo_main(
+                    host=args.host,
+                    port=args.port,
+                    db=args.db,
+                    computer_delay=args.computer_delay,
+                    log_level=args.log_level,
+                )
+        except Failure as failure:
+            return report(failure)
+    if args.command in ("backup", "restore", "check") and args.db is not None:
+        return _database_command(args, args.db)
     try:
         settings = Settings.load()
     except SettingsError as error:
-        return _fail(f"{error}. See .env.example for every setting.")
+        return _fail(f"{error}. See .env.example for every setting")
+    if args.command in ("backup", "restore", "check"):
+        return _database_command(args, settings.database_path)
     if args.command == "config":
         print("\n".join(settings.describe()))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
+
+
+def _database_command(args: argparse.Namespace, database: Path) -> int:
+    from bot import ops
+
+    if args.command == "backup":
+        return ops.backup_command(database, args.file, overwrite=args.force)
+    if args.command == "restore":
+        return ops.restore_command(database, args.file)
+    return ops.check_command(database)
 
 
 def _no_token() -> str:
@@ -142,20 +191,23 @@ async def open_service(
     refuses to settle on it) and so that it outlives the bot's restarts.
     """
     from bot.clock import DiscordClock
+    from bot.ops import log_health
     from wizard.service import GameService, ServiceConfig
 
-    service = await GameService.open(
-        settings.database_path,
-        config=ServiceConfig(computer_delay=settings.computer_delay_seconds),
-        clock=clock or DiscordClock(),
-        owns_guild=guild_filter(settings),
-        recover=False,
-    )
-    try:
-        report = await service.recover()
-    except BaseException:
-        await service.close()
-        raise
+    with opening_database(settings.database_path):
+        service = await GameService.open(
+            settings.database_path,
+            config=ServiceConfig(computer_delay=settings.computer_delay_seconds),
+            clock=clock or DiscordClock(),
+            owns_guild=guild_filter(settings),
+            recover=False,
+        )
+        try:
+            report = await service.recover()
+        except BaseException:
+            await service.close()
+            raise
+    await log_health(settings.database_path)
     log.info(
         "database %s: recovered %d unfinished games of this process's servers "
         "(%d of other shards left alone, %d broken) in %.2f s",
@@ -204,6 +256,9 @@ def run(settings: Settings) -> int:
     if not token:
         return _fail(_no_token())
 
+    import sqlite3
+
+    import aiohttp
     import discord
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
@@ -211,19 +266,37 @@ def run(settings: Settings) -> int:
         asyncio.run(_serve_until_signal(settings, token))
     except KeyboardInterrupt:
         return EXIT_OK
+    except Failure as failure:  # the database, from open_service
+        return report(failure)
+    except sqlite3.Error as error:  # the database failing later, while serving
+        return report(database_failure(settings.database_path, error))
     except discord.LoginFailure:
-        print(
-            "wizard bot: Discord refused the token in DISCORD_TOKEN. Reset it in the Developer "
-            "Portal (Applications → your app → Bot → Reset Token) and put the new one in .env.",
-            file=sys.stderr,
+        return report(
+            Failure(
+                EXIT_REFUSED,
+                "Discord refused the token in DISCORD_TOKEN",
+                "Reset it in the Developer Portal (Applications → your app → Bot → Reset "
+                "Token) and put the new one in .env",
+            )
         )
-        return EXIT_REFUSED
     except discord.PrivilegedIntentsRequired:
-        print(
-            "wizard bot: Discord refused a privileged intent; this bot should need none.",
-            file=sys.stderr,
+        return report(
+            Failure(
+                EXIT_REFUSED,
+                "Discord refused a privileged intent",
+                "this bot needs none: leave the Privileged Gateway Intents off",
+            )
         )
-        return EXIT_REFUSED
+    # After the database (opened first, and reported above): what is left of these is the
+    # way to Discord. DiscordServerError: Discord's side failing (5xx), not the token.
+    except (
+        aiohttp.ClientConnectionError,
+        TimeoutError,
+        OSError,
+        discord.GatewayNotFound,
+        discord.DiscordServerError,
+    ) as error:
+        return report(network_failure(error))
     return EXIT_OK
 
 

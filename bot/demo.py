@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 import tempfile
 import time
@@ -34,6 +35,8 @@ SERVER_NAME = "Wizard demo"
 CHANNEL_NAME = "wizard"
 MEMBER_NAMES = ("Sam", "Ann", "Bob")
 """The person trying the demo (the page opens as them), then the friends they can switch to."""
+MANAGER_ROLE = "Server managers"
+"""The role with Manage Server that the person trying the demo has, for ``/wizard settings``."""
 BOT_NAME = "Wizard"
 REFRESH_SECONDS = 0.25
 """How often the page is republished when the bot changed something on its own."""
@@ -107,11 +110,21 @@ class World:
 
 
 def build_world(env: simcord.Env, names: tuple[str, ...] = MEMBER_NAMES) -> World:
-    """One server with one text channel and ``names`` as members."""
+    """One server with one text channel and ``names`` as members.
+
+    The first member manages the server (Manage Server, through a role), so that the person
+    trying the demo can open ``/wizard settings``; the others are plain members.
+    """
+    import discord
+
     guild = env.create_guild(SERVER_NAME)
     channel = guild.create_text_channel(CHANNEL_NAME)
+    managers = guild.create_role(MANAGER_ROLE, permissions=discord.Permissions(manage_guild=True))
     members = tuple(
-        guild.add_member(env.create_user(name.lower(), global_name=name)) for name in names
+        guild.add_member(
+            env.create_user(name.lower(), global_name=name), roles=[managers] if i == 0 else []
+        )
+        for i, name in enumerate(names)
     )
     return World(guild, channel, members)
 
@@ -321,6 +334,33 @@ async def serve(*, port: int = 0, db: Path | None = None, computer_delay: float 
             await preview.wait_closed()
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""Ctrl-C, and what ``kill`` or a process manager sends."""
+
+
+async def _serve_until_signal(*, port: int, db: Path | None, computer_delay: float) -> None:
+    """:func:`serve`, stopped cleanly by Ctrl-C (SIGINT) or SIGTERM.
+
+    The loop's own handlers, not Python's KeyboardInterrupt: a demo started in the
+    background by a script inherits SIGINT *ignored*, and Python then never raises
+    KeyboardInterrupt, so Ctrl-C sent to it later did nothing. The handlers cancel the
+    demo, whose exits close the page, the bot and the database in order.
+    """
+    demo = asyncio.ensure_future(serve(port=port, db=db, computer_delay=computer_delay))
+    loop = asyncio.get_running_loop()
+    installed = []
+    for number in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError):  # no loop signal handlers on Windows
+            loop.add_signal_handler(number, demo.cancel)
+            installed.append(number)
+    try:
+        with contextlib.suppress(asyncio.CancelledError):
+            await demo
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
 def _announce(url: str, you: str, friends: list[str]) -> None:
     """Print the page's address and what to do, in the terminal that started the demo."""
     print(
@@ -485,9 +525,9 @@ def main(
     for name in ("discord.state", "discord.client"):
         logging.getLogger(name).addFilter(_QuietProbes())
     try:
-        asyncio.run(serve(port=port, db=db, computer_delay=computer_delay))
+        asyncio.run(_serve_until_signal(port=port, db=db, computer_delay=computer_delay))
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C before the loop's handlers were installed
     except simcord.SetupError as error:
         # For instance a --port already in use.
         print(f"wizard demo: {error}", file=sys.stderr)

@@ -30,6 +30,7 @@ import discord
 from bot.i18n import N_, Texts
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.options import Bidding, Options
+from wizard.rules import forbidden_bid_public
 from wizard.state import Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, RoundSummary, SeatCard, TableView, public_table
 
@@ -106,18 +107,22 @@ HAND_EXPIRY_NOTE: Final = N_(
     "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
 )
 
+HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
+"""What an older hand says once its player opened a newer one (it keeps no buttons)."""
+
 # ---------------------------------------------------------------- variants
 
 VARIANT_NAMES: Final[dict[str, str]] = {
-    "uneven_bids": N_("uneven bids (R7.1)"),
-    Bidding.HIDDEN.value: N_("hidden bids (R7.2)"),
-    Bidding.SECRET.value: N_("secret bids (R7.3)"),
-    "clairvoyance": N_("clairvoyance (R7.4)"),
-    "canadian": N_("Canadian rule (R7.5)"),
-    "magic_twos": N_("magic twos (R7.6)"),
-    "single_suit": N_("single suit (R7.7)"),
+    "uneven_bids": N_("uneven bids"),
+    Bidding.HIDDEN.value: N_("hidden bids"),
+    Bidding.SECRET.value: N_("secret bids"),
+    "clairvoyance": N_("clairvoyance"),
+    "canadian": N_("Canadian rule"),
+    "magic_twos": N_("magic twos"),
+    "single_suit": N_("single suit"),
 }
-"""Each variant's name (R7), by option (the bidding modes by their value)."""
+"""Each variant's name (R7), by option (the bidding modes by their value): words a player
+reads, never a rule id."""
 
 BID_MARKS: Final[dict[Bidding, tuple[str, str]]] = {
     # Translators: on the table, a bid made but kept private until the round is scored (R7.3).
@@ -208,18 +213,18 @@ def trump_line(
     if table.round == 0:
         return t("The first round is being dealt.")
     if table.options.single_suit:
-        return t("No trump: every player draws from their own suit (single suit, R7.7).")
+        return t("No trump: every player draws from their own suit (single suit).")
     turned = table.turned
     if turned is None:
-        return t("No card is turned in the last round: no trump (R3.4).")
+        return t("No card is turned in the last round: no trump.")
     shown = card_text(turned, theme, t=t)
     if turned.is_jester:
-        return t("Turned {card}: no trump this round (R3.2).", card=shown)
+        return t("Turned {card}: no trump this round.", card=shown)
     dealer = _bold(names[table.dealer])
     if turned.is_wizard:
         if table.trump is None:
             return t(
-                "Turned {card}: {dealer} (dealer) is choosing trump (R3.3).",
+                "Turned {card}: {dealer} (dealer) is choosing trump.",
                 card=shown,
                 dealer=dealer,
             )
@@ -426,26 +431,13 @@ def bids_on_table(table: TableView) -> bool:
 
 def table_bids(table: TableView) -> tuple[int, ...]:
     """The bids the seat to bid may make now, from the public table alone (empty unless
-    :func:`bids_on_table`): 0 to the round's tricks, without the dealer's forbidden bid
-    (R7.1, R7.5), which depends only on public facts (who deals, the open bids made, the
-    scores), as in :func:`wizard.rules.forbidden_bid`."""
+    :func:`bids_on_table`): 0 to the round's tricks, without the dealer's forbidden bid, as
+    the engine answers it from the public table (:func:`wizard.rules.forbidden_bid_public`)."""
     if not bids_on_table(table):
         return ()
-    bad = _forbidden_open_bid(table)
+    forbidden = forbidden_bid_public(table)
+    bad = None if forbidden is None else forbidden[0]
     return tuple(b for b in range(table.round_tricks + 1) if b != bad)
-
-
-def _forbidden_open_bid(table: TableView) -> int | None:
-    options = table.options
-    dealer = table.dealer
-    if table.turn != dealer:
-        return None
-    rule = options.uneven_bids
-    if not rule and options.canadian and table.round == table.num_rounds:
-        mine = table.scores[dealer]
-        rule = all(mine > s for i, s in enumerate(table.scores) if i != dealer)
-    bad = table.round_tricks - sum(b for b in table.bids if b is not None)
-    return bad if rule and bad >= 0 else None
 
 
 # ---------------------------------------------------------------- hand
@@ -490,7 +482,7 @@ def hand_text(
     if hand is None:
         lines.append(
             t(
-                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance, R7.4).",
+                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance).",
                 round=view.round,
                 rounds=view.num_rounds,
             )
@@ -981,6 +973,12 @@ def hand_message(
     return "\n".join(lines)
 
 
+def replaced_hand_message(*, t: Texts) -> str:
+    """What an older private hand shows once a newer one is open: no cards, so that it can
+    never show a card already played."""
+    return "🗂️ " + t(HAND_REPLACED)
+
+
 def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
 
@@ -995,6 +993,7 @@ __all__ = [
     "CANCEL_LABEL",
     "CANCEL_REASONS",
     "HAND_EXPIRY_NOTE",
+    "HAND_REPLACED",
     "JESTER_EMOJI",
     "JOIN_LABEL",
     "LEAVE_LABEL",
@@ -1022,6 +1021,7 @@ __all__ = [
     "ping_text",
     "playable_cards",
     "public_table",
+    "replaced_hand_message",
     "round_end_embed",
     "round_summary_embed",
     "rules_text",

@@ -1,4 +1,4 @@
-"""Settings of the bot, read from the environment and a ``.env`` file and validated by pydantic.
+"""Settings of the bot, read from the environment and a ``.env`` file by pydantic-settings.
 
 Environment variables win over the ``.env`` file. The token is a ``SecretStr``: it shows as
 ``**********`` in ``repr``, ``str`` and JSON dumps, and only :meth:`Settings.token_value`
@@ -10,10 +10,18 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from dotenv import dotenv_values
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from pydantic_settings import SettingsError as SourceError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The directory that holds ``bot/``, ``wizard/`` and, usually, ``.env``."""
@@ -48,10 +56,14 @@ class SettingsError(Exception):
     """Settings that cannot be used; the message names the variables and never shows values."""
 
 
-class Settings(BaseModel):
-    """Everything the bot reads from its environment."""
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment.
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    ``Settings(...)`` in code holds exactly what it is given (the demo builds one that must
+    not pick up a developer's token); :meth:`load` reads the environment and ``.env``.
+    """
+
+    model_config = SettingsConfigDict(frozen=True, extra="forbid", env_ignore_empty=True)
 
     discord_token: SecretStr | None = None
     """DISCORD_TOKEN: the bot token. Optional here so that the model loads without it;
@@ -64,11 +76,43 @@ class Settings(BaseModel):
     """DEV_GUILD_ID: a server whose slash commands are synced instantly (for development)."""
     shard_count: int | None = Field(default=None, ge=1)
     """SHARD_COUNT: total shards across all processes; unset lets Discord recommend one."""
-    shard_ids: tuple[int, ...] | None = None
+    # NoDecode: "0,1" is the documented form, not the JSON list pydantic-settings expects.
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """SHARD_IDS: the shards this process runs, e.g. ``0,1``; needs SHARD_COUNT."""
     computer_delay_seconds: float = Field(default=1.0, ge=0.0, le=30.0)
     """COMPUTER_DELAY_SECONDS: pause before a computer player's move, so humans can follow
     (the game service's ``ServiceConfig.computer_delay``)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only what the constructor is given; :meth:`load` adds the environment and .env."""
+        return (init_settings,)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_unset(cls, data: Any) -> Any:
+        # "DEV_GUILD_ID=" and "DISCORD_TOKEN=  " in .env mean "not set", as .env.example says.
+        if not isinstance(data, dict):
+            return data
+        stripped = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
+        return {k: v for k, v in stripped.items() if v != ""}
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: Any) -> Any:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _split_ids(cls, value: Any) -> Any:
+        return _parse_ids(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _check_shards(self) -> Self:
@@ -113,20 +157,13 @@ class Settings(BaseModel):
 
         Raises :class:`SettingsError` naming the bad variables, without echoing any value.
         """
-        data: dict[str, Any] = {}
-        for field, env in ENV_NAMES.items():
-            raw = values.get(env)
-            if raw is None or not raw.strip():
-                continue
-            text = raw.strip()
-            if field == "shard_ids":
-                data[field] = _parse_ids(text)
-            elif field == "log_level":
-                data[field] = text.upper()
-            else:
-                data[field] = text
+        fields = {field: values[env] for field, env in ENV_NAMES.items() if env in values}
+        return cls._validated(fields)
+
+    @classmethod
+    def _validated(cls, fields: Mapping[str, Any]) -> Settings:
         try:
-            return cls.model_validate(data)
+            return cls(**fields)
         except ValidationError as error:
             raise SettingsError(_describe_errors(error)) from None
 
@@ -140,7 +177,7 @@ class Settings(BaseModel):
         ``WIZARD_ENV_FILE`` variable (empty: read no file), else ``./.env``, else the
         project's. Variables already in the environment are never overridden by the file.
         """
-        env = dict(os.environ if environ is None else environ)
+        env = os.environ if environ is None else environ
         path = dotenv_path
         if path is None and ENV_FILE_VARIABLE in env:
             chosen = env[ENV_FILE_VARIABLE].strip()
@@ -149,11 +186,21 @@ class Settings(BaseModel):
                 raise SettingsError(f"{ENV_FILE_VARIABLE} names no file: {chosen}")
         elif path is None:
             path = find_dotenv()
-        merged: dict[str, str] = {}
-        if path is not None and path.is_file():
-            merged.update({k: v for k, v in dotenv_values(path).items() if v is not None})
-        merged.update(env)
-        return cls.from_mapping(merged)
+        known = set(ENV_NAMES)
+        fields: dict[str, Any] = {}
+        try:
+            if path is not None and path.is_file():
+                from_file = DotEnvSettingsSource(cls, env_file=path, env_ignore_empty=True)()
+                fields.update((k, v) for k, v in from_file.items() if k in known)
+            if environ is None:
+                fields.update(EnvSettingsSource(cls, env_ignore_empty=True)())
+            else:
+                fields.update(
+                    (field, environ[name]) for field, name in ENV_NAMES.items() if name in environ
+                )
+        except SourceError as error:  # an unreadable .env file
+            raise SettingsError(f"cannot read {path}: {error}") from None
+        return cls._validated(fields)
 
 
 def find_dotenv() -> Path | None:
@@ -165,7 +212,13 @@ def find_dotenv() -> Path | None:
 
 
 def _parse_ids(text: str) -> tuple[int, ...] | str:
-    """``"0, 1"`` → ``(0, 1)``; anything unparsable is passed on for pydantic to refuse."""
+    """``"0, 1"`` → ``(0, 1)``; anything unparsable is passed on for pydantic to refuse.
+
+    >>> _parse_ids("0, 1")
+    (0, 1)
+    >>> _parse_ids("zero")
+    'zero'
+    """
     parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
     if not parts or not all(p.isdigit() for p in parts):
         return text

@@ -10,6 +10,8 @@ from wizard.errors import OptionsError
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+SINGLE_SUIT_MAX_PLAYERS = 4
+"""R7.7: each player owns one of the four suits."""
 
 
 class Bidding(StrEnum):
@@ -39,54 +41,59 @@ class Options(BaseModel):
     """R7.7: every player draws from a personal 15-card deck; no trump, no suit to follow."""
 
     def describe(self) -> list[str]:
-        """Plain-English names of the variants that are on (empty for the standard game)."""
+        """Plain-English names of the variants that are on (empty for the standard game); words
+        a player reads, without rule ids."""
         names = []
         if self.uneven_bids:
-            names.append("uneven bids (R7.1)")
+            names.append("uneven bids")
         if self.bidding is Bidding.HIDDEN:
-            names.append("hidden bids (R7.2)")
+            names.append("hidden bids")
         elif self.bidding is Bidding.SECRET:
-            names.append("secret bids (R7.3)")
+            names.append("secret bids")
         if self.clairvoyance:
-            names.append("clairvoyance (R7.4)")
+            names.append("clairvoyance")
         if self.canadian:
-            names.append("Canadian rule (R7.5)")
+            names.append("Canadian rule")
         if self.magic_twos:
-            names.append("magic twos (R7.6)")
+            names.append("magic twos")
         if self.single_suit:
-            names.append("single suit (R7.7)")
+            names.append("single suit")
         return names
 
 
 def check_setup(options: Options, players: int) -> None:
     """Raise :class:`OptionsError` if a game with these options and players cannot be played."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise OptionsError("R2.1", f"Wizard is played by 3 to 6 players, not {players}")
+        raise OptionsError(
+            "R2.1", "players_out_of_range", players=players, min=MIN_PLAYERS, max=MAX_PLAYERS
+        )
+    for error in conflicts(options):
+        raise error
+    if options.single_suit and players > SINGLE_SUIT_MAX_PLAYERS:
+        raise OptionsError(
+            "R7.8", "single_suit_players", players=players, max=SINGLE_SUIT_MAX_PLAYERS
+        )
+
+
+def conflicts(options: Options) -> list[OptionsError]:
+    """The variants of ``options`` that cannot be played together (R7.8), whatever the number
+    of players: one :class:`OptionsError` (code and params) per conflicting pair, in a fixed
+    order; empty when the options can be played."""
+    found = []
     hidden = options.bidding is not Bidding.OPEN
     if options.uneven_bids and hidden:
-        raise OptionsError(
-            "R7.8",
-            f"uneven bids (R7.1) need open bidding: with {options.bidding.value} bids "
-            "nobody knows the total when the last bid is made",
+        found.append(
+            OptionsError("R7.8", "uneven_bids_need_open_bidding", bidding=options.bidding.value)
         )
     if options.canadian and hidden:
-        raise OptionsError(
-            "R7.8",
-            f"the Canadian rule (R7.5) needs open bidding: with {options.bidding.value} bids "
-            "the last bidder cannot know the total",
+        found.append(
+            OptionsError("R7.8", "canadian_needs_open_bidding", bidding=options.bidding.value)
         )
     if options.single_suit and options.magic_twos:
-        raise OptionsError(
-            "R7.8",
-            "magic twos (R7.6) need a suit to follow, and single suit (R7.7) has none",
-        )
+        found.append(OptionsError("R7.8", "magic_twos_need_a_suit"))
     if options.single_suit and options.clairvoyance:
-        raise OptionsError("R7.8", "clairvoyance (R7.4) and single suit (R7.7) cannot be combined")
-    if options.single_suit and players > 4:
-        raise OptionsError(
-            "R7.8",
-            f"single suit (R7.7) is for 3 or 4 players (each owns one suit), not {players}",
-        )
+        found.append(OptionsError("R7.8", "clairvoyance_with_single_suit"))
+    return found
 
 
 def rounds_in_game(options: Options, players: int) -> int:

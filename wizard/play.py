@@ -8,14 +8,18 @@ engine, whose refusals name the rule broken.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
-from collections.abc import Callable, Sequence
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from wizard.ai import LEVELS, ComputerPlayer, make_player
-from wizard.cards import CARDS, SUITS, Card, Suit, Theme, card_label, suit_label
+from wizard.cards import CARDS, SUIT_OF, SUITS, Card, Suit, Theme, card_label, suit_label
 from wizard.errors import IllegalActionError, OptionsError
+from wizard.names import clean_name
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.record import dumps
 from wizard.rules import apply, deal_next_round, legal_actions, to_act, trick_winner, winners
@@ -37,6 +41,42 @@ VARIANTS = {
 """Short names accepted for the variants (R7), and the option each switches on."""
 
 
+SUIT_COLOURS = {Suit.HUMANS: "34", Suit.DWARVES: "31", Suit.ELVES: "32", Suit.GIANTS: "33"}
+"""ANSI colour of each suit, in both themes: blue, red, green, yellow, as on the classic
+cards (so the standard theme reads as a four-colour deck: ♠ blue, ♥ red, ♦ green, ♣ yellow)."""
+WIZARD_STYLE = "1"
+"""Wizards in bold."""
+JESTER_STYLE = "2"
+"""Jesters faint."""
+COLOUR_CHOICES = ("auto", "always", "never")
+
+
+def colour_wanted(
+    choice: str = "auto", stream: TextIO | None = None, environ: Mapping[str, str] | None = None
+) -> bool:
+    """Whether to colour the suits: ``always``, ``never``, or ``auto``.
+
+    ``auto`` colours only a terminal that shows colours: not when the output is piped or
+    redirected, not when ``NO_COLOR`` is set to anything but the empty string
+    (https://no-color.org), not on a ``TERM=dumb`` terminal.
+    """
+    if choice != "auto":
+        return choice == "always"
+    stream = sys.stdout if stream is None else stream
+    environ = os.environ if environ is None else environ
+    if environ.get("NO_COLOR", ""):
+        return False
+    if environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def paint(text: str, style: str) -> str:
+    """``text`` in an ANSI ``style`` (SGR parameters), reset after it."""
+    return f"\x1b[{style}m{text}\x1b[0m"
+
+
 class Quit(Exception):
     """The human typed ``quit`` or the input ended."""
 
@@ -51,12 +91,15 @@ class Terminal:
         theme: Theme = Theme.CLASSIC,
         *,
         echo: bool = False,
+        colour: bool = False,
     ) -> None:
         self.ask_raw = ask
         self.say = say
         self.theme = theme
         self.echo = echo
         """Repeat each answer: when input is piped in, the transcript then reads naturally."""
+        self.colour = colour
+        """Show suits in colour (ANSI); see :func:`colour_wanted`."""
 
     def ask(self, prompt: str) -> str:
         """One trimmed answer; :class:`Quit` on ``quit``/``q`` or at the end of input."""
@@ -71,16 +114,25 @@ class Terminal:
         return answer
 
     def card(self, card: Card) -> str:
-        """A card as the chosen theme shows it (R1.5)."""
-        return card_label(card, self.theme)
+        """A card as the chosen theme shows it (R1.5), in its suit's colour if wanted."""
+        label = card_label(card, self.theme)
+        if not self.colour:
+            return label
+        suit = SUIT_OF[card]
+        if suit is not None:
+            return paint(label, SUIT_COLOURS[suit])
+        return paint(label, WIZARD_STYLE if card.is_wizard else JESTER_STYLE)
 
     def cards(self, cards: Sequence[Card]) -> str:
         """Several cards, space-separated."""
         return " ".join(self.card(c) for c in cards) or "-"
 
     def suit(self, suit: Suit | None) -> str:
-        """A suit as the chosen theme shows it, or ``none``."""
-        return "none" if suit is None else suit_label(suit, self.theme)
+        """A suit as the chosen theme shows it (in its colour if wanted), or ``none``."""
+        if suit is None:
+            return "none"
+        label = suit_label(suit, self.theme)
+        return paint(label, SUIT_COLOURS[suit]) if self.colour else label
 
 
 _SUIT_LETTERS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -200,7 +252,7 @@ def _read_action(term: Terminal, state: GameState, v: PlayerView) -> Action:
         answer = term.ask(f"A Wizard was turned up: choose trump ({letters}): ").upper()
         typed = _SUIT_LETTERS.get(answer, answer) if term.theme is Theme.STANDARD else answer
         for suit in SUITS:
-            if typed in (suit.value, term.suit(suit)):
+            if typed in (suit.value, suit_label(suit, term.theme)):
                 action: Action = ChooseTrump(seat, suit)
                 apply(state, action)
                 return action
@@ -301,31 +353,145 @@ def play_game(
     return state, True
 
 
+PLAY_DESCRIPTION = (
+    "Play a game of Wizard against computer players, in this terminal. Whatever is not "
+    "given on the command line is asked for when the game starts. Type a card's code to "
+    "play it, and quit to stop."
+)
+VARIANT_HELP = {
+    "uneven": "the bids of a round may not add up to the number of tricks (open bids only)",
+    "canadian": "in the last round, a sole leader who bids last may not make the bids "
+    "add up (open bids only)",
+    "clairvoyance": "in round 1 you see everyone's card but your own",
+    "magic": "a 2 played into a trick of its own suit wins it, even over Wizards",
+    "single": "each player draws from a deck of their own (one suit, a Wizard, a Jester): "
+    "no trump, no suit to follow (3 or 4 players)",
+}
+"""What each variant does, in a sentence, for ``--help``."""
+BIDDING_HELP = {
+    "open": "one after the other, each bid seen by everyone at once",
+    "hidden": "everyone chooses in private, and all bids are shown together once all have chosen",
+    "secret": "everyone chooses in private, and the bids stay hidden until the round is scored",
+}
+THEME_HELP = {
+    "classic": "the classic cards: suits B R G Y (blue, red, green, yellow) ranked "
+    "1 to 13, Wizard Z, Jester N",
+    "standard": "a standard deck: suits ♠ ♥ ♦ ♣ ranked 2 to 10, J, Q, K, A, Wizard W, Jester JE",
+}
+HELP_WIDTH = 54
+"""Columns of an option's help: what argparse leaves beside the options in 80 columns."""
+
+
+def _help(text: str, choices: Mapping[str, str] | None = None, default: str = "") -> str:
+    """An option's help, wrapped by hand: a sentence, one line per choice, the default.
+
+    argparse's raw formatter keeps these line breaks, so each choice reads on its own line.
+    """
+    lines = textwrap.wrap(text, HELP_WIDTH)
+    for name, meaning in (choices or {}).items():
+        lines += textwrap.wrap(
+            f"{name}: {meaning}", HELP_WIDTH, initial_indent="  ", subsequent_indent="    "
+        )
+    if default:
+        lines += textwrap.wrap(f"(default: {default})", HELP_WIDTH)
+    return "\n".join(lines)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``play`` command's arguments; what is left out is asked for."""
+    """The ``play`` command's arguments, each with its default and meaning in ``--help``."""
+    parser.description = "\n".join(textwrap.wrap(PLAY_DESCRIPTION, 78))
+    parser.formatter_class = argparse.RawTextHelpFormatter
     parser.add_argument(
-        "--players", type=int, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), help="you included"
+        "--players",
+        type=int,
+        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        metavar="N",
+        help=_help(
+            f"players at the table, you included: {MIN_PLAYERS} to {MAX_PLAYERS}",
+            default="asked; Enter there means 4",
+        ),
     )
-    parser.add_argument("--level", choices=LEVELS, help="the computer players' level")
+    parser.add_argument(
+        "--level",
+        choices=LEVELS,
+        help=_help(
+            "how well the computer players play: random plays any allowed card, easy "
+            "follows rules of thumb, normal and hard think ahead (hard for longer)",
+            default="asked; Enter there means normal",
+        ),
+    )
     parser.add_argument(
         "--variant",
         action="append",
         choices=list(VARIANTS),
-        help="a variant to switch on (repeatable); --no-variants for none",
+        help=_help(
+            "switch a variant on; repeat it for several:",
+            VARIANT_HELP,
+            default="asked; Enter there means none",
+        ),
     )
     parser.add_argument(
-        "--no-variants", dest="variant", action="store_const", const=[], help="standard rules"
+        "--no-variants",
+        dest="variant",
+        action="store_const",
+        const=[],
+        help=_help("play the standard rules without being asked", default="asked"),
     )
-    parser.add_argument("--bidding", default="open", choices=[b.value for b in Bidding])
-    parser.add_argument("--seed", type=int, help="seed of the deals (random if left out)")
-    parser.add_argument("--name", default="You", help="your name at the table")
-    parser.add_argument("--theme", default="classic", choices=[t.value for t in Theme])
-    parser.add_argument("--record", type=Path, help="save the game record (RULES §9) here")
+    parser.add_argument(
+        "--bidding",
+        default=Bidding.OPEN.value,
+        choices=[b.value for b in Bidding],
+        help=_help("how bids are made:", BIDDING_HELP, default=Bidding.OPEN.value),
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help=_help(
+            "a number that fixes the deals, to play the same cards again",
+            default="random, printed when the game starts",
+        ),
+    )
+    parser.add_argument(
+        "--name", default="You", help=_help("your name at the table", default="You")
+    )
+    parser.add_argument(
+        "--theme",
+        default=Theme.CLASSIC.value,
+        choices=[t.value for t in Theme],
+        help=_help("how cards look and are typed:", THEME_HELP, default=Theme.CLASSIC.value),
+    )
+    parser.add_argument(
+        "--colour",
+        "--color",
+        default="auto",
+        choices=COLOUR_CHOICES,
+        metavar="WHEN",
+        help=_help(
+            "suits in colour: always, never, or auto: in a terminal only, not in output "
+            "that is piped or redirected, and not when the NO_COLOR environment variable "
+            "is set",
+            default="auto",
+        ),
+    )
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help=_help(
+            "save the game record (JSON) to FILE at the end, to check it later with "
+            "python -m wizard replay FILE",
+            default="not saved",
+        ),
+    )
 
 
 def run(args: argparse.Namespace, term: Terminal | None = None) -> int:
     """Run ``python -m wizard play``; returns the exit status (0 played, 1 quit)."""
-    term = term or Terminal(theme=Theme(args.theme), echo=not sys.stdin.isatty())
+    term = term or Terminal(
+        theme=Theme(args.theme),
+        echo=not sys.stdin.isatty(),
+        colour=colour_wanted(args.colour),
+    )
     try:
         players, level, options = setup(term, args)
         check_setup(options, players)
@@ -336,7 +502,8 @@ def run(args: argparse.Namespace, term: Terminal | None = None) -> int:
         term.say(f"That combination cannot be played: {e.message}.")
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    state, finished = play_game(term, players, level, options, seed=seed, name=args.name)
+    name = clean_name(args.name)  # shown on every line of the table
+    state, finished = play_game(term, players, level, options, seed=seed, name=name)
     if not finished:
         term.say("Game stopped.")
     term.say("")

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -21,6 +21,10 @@ from wizard.rules import apply, bidding_order, new_game
 from wizard.state import Bid, ChooseTrump, Deal, GameState, Phase, Play
 
 FORMAT = "wizard-record/1"
+MAX_RECORD_BYTES: Final = 5 * 1024 * 1024
+"""The largest record read (5 MB). The longest game, 6 players with 32-character names,
+takes under 20 KB; anything this large is refused before it is parsed, whose time and
+memory grow with the input."""
 
 
 class RoundRecord(BaseModel):
@@ -49,6 +53,34 @@ class GameRecord(BaseModel):
 
 class UnreadableRecordError(RecordError):
     """The input is not a JSON document at all (as opposed to an illegal record)."""
+
+
+class RecordTooLargeError(UnreadableRecordError):
+    """The input is larger than :data:`MAX_RECORD_BYTES`; it was not parsed."""
+
+    def __init__(self, size: int | None = None) -> None:
+        found = f" ({size:,} bytes)" if size is not None else ""
+        super().__init__(
+            f"too large for a game record{found}: the limit is "
+            f"{MAX_RECORD_BYTES // (1024 * 1024)} MB ({MAX_RECORD_BYTES:,} bytes)"
+        )
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys all differ: a record that says one thing twice is refused,
+    since readers disagree on which of the two counts."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKeyError(key)
+        found[key] = value
+    return found
 
 
 # --- export -------------------------------------------------------------------------------
@@ -101,9 +133,21 @@ def _code(card: Card | None) -> str | None:
 
 
 def load(text: str | bytes) -> GameRecord:
-    """Parse record JSON; :class:`UnreadableRecordError` if it is not JSON at all."""
+    """Parse record JSON; :class:`UnreadableRecordError` if it is not JSON at all.
+
+    Refused unread: a text over :data:`MAX_RECORD_BYTES` (:class:`RecordTooLargeError`);
+    refused as unreadable: an object with the same key twice.
+    """
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordTooLargeError(len(text) if isinstance(text, bytes) else None)
+    if isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > MAX_RECORD_BYTES:
+        raise RecordTooLargeError()
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKeyError as e:
+        raise UnreadableRecordError(
+            f"the key {e.key!r} appears twice in one object: a record says each thing once"
+        ) from None
     except (ValueError, RecursionError) as e:
         # ValueError covers JSONDecodeError, UnicodeDecodeError and over-long integers;
         # RecursionError, absurdly deep nesting: all of them mean "not a JSON document".

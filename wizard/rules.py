@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from wizard.cards import (
     CARDS,
@@ -55,6 +55,9 @@ from wizard.state import (
     Play,
     RoundResult,
 )
+
+if TYPE_CHECKING:
+    from wizard.view import TableView
 
 _MAX_SEATS: Final = 6
 _MAX_TRICKS: Final = 20
@@ -94,10 +97,10 @@ def new_game(
     check_setup(options, n)
     if first_dealer is None:
         if seed is None:
-            raise OptionsError("R2.3", "a game needs a seed or a first dealer")
+            raise OptionsError("R2.3", "needs_seed_or_dealer")
         first_dealer = random.Random(f"wizard:{seed}:first-dealer").randrange(n)
     elif not 0 <= first_dealer < n:
-        raise OptionsError("R2.3", f"the first dealer must be a seat from 0 to {n - 1}")
+        raise OptionsError("R2.3", "first_dealer_out_of_range", max=n - 1)
     zeros = (0,) * n
     empty: tuple[tuple[Card, ...], ...] = ((),) * n
     return GameState(
@@ -192,23 +195,59 @@ def to_act(state: GameState) -> tuple[int, ...]:
 
 def forbidden_bid(state: GameState, seat: int) -> tuple[int, str] | None:
     """The one bid ``seat`` may not make now and the rule forbidding it (R7.1, R7.5)."""
-    options = state.options
-    if options.bidding is not Bidding.OPEN or seat != state.dealer:
+    return _forbidden(
+        state.options,
+        seat,
+        dealer=state.dealer,
+        last_round=state.round == num_rounds(state),
+        tricks=round_tricks(state),
+        bids=state.bids,
+        scores=state.scores,
+    )
+
+
+def forbidden_bid_public(table: TableView) -> tuple[int, str] | None:
+    """The bid the seat to bid may not make now and its rule (R7.1, R7.5), from the public
+    table alone: under open bidding every fact it needs is public (who deals, the bids made,
+    the scores). ``None`` when nothing is forbidden or no single seat is to bid."""
+    if table.phase is not Phase.BID or table.turn is None:
+        return None
+    return _forbidden(
+        table.options,
+        table.turn,
+        dealer=table.dealer,
+        last_round=table.round == table.num_rounds,
+        tricks=table.round_tricks,
+        bids=table.bids,
+        scores=table.scores,
+    )
+
+
+def _forbidden(
+    options: Options,
+    seat: int,
+    *,
+    dealer: int,
+    last_round: bool,
+    tricks: int,
+    bids: Sequence[int | None],
+    scores: Sequence[int],
+) -> tuple[int, str] | None:
+    if options.bidding is not Bidding.OPEN or seat != dealer:
         return None
     if options.uneven_bids:
         rule = "R7.1"
-    elif options.canadian and state.round == num_rounds(state) and _sole_leader(state, seat):
+    elif options.canadian and last_round and _sole_leader(scores, seat):
         rule = "R7.5"
     else:
         return None
-    made = sum(b for b in state.bids if b is not None)
-    bad = round_tricks(state) - made
+    bad = tricks - sum(b for b in bids if b is not None)
     return (bad, rule) if bad >= 0 else None
 
 
-def _sole_leader(state: GameState, seat: int) -> bool:
-    mine = state.scores[seat]
-    return all(mine > s for i, s in enumerate(state.scores) if i != seat)
+def _sole_leader(scores: Sequence[int], seat: int) -> bool:
+    mine = scores[seat]
+    return all(mine > s for i, s in enumerate(scores) if i != seat)
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> tuple[Action, ...]:
@@ -379,22 +418,25 @@ def _name(state: GameState, seat: int) -> str:
     return f"seat {seat}"
 
 
-def _waiting_for(state: GameState) -> str:
+def _not_now(state: GameState, rule: str, action: str) -> WrongPhaseError:
+    """The refusal of ``action`` ("play", "bid", "trump", "deal") in the current phase."""
     phase = state.phase
     if phase is Phase.GAME_OVER:
-        return "the game is over"
+        return WrongPhaseError(rule, "game_over", action=action, rounds=state.round)
     if phase is Phase.ROUND_OVER:
-        return "the next round has not been dealt yet"
+        return WrongPhaseError(rule, "round_not_dealt", action=action)
     if phase is Phase.CHOOSE_TRUMP:
-        return f"the dealer, {_name(state, state.dealer)}, is choosing trump"
+        dealer = _name(state, state.dealer)
+        return WrongPhaseError(rule, "choosing_trump", action=action, dealer=dealer)
     if phase is Phase.BID:
-        return "players are still bidding"
-    return "the cards are being played"
+        return WrongPhaseError(rule, "still_bidding", action=action)
+    return WrongPhaseError(rule, "cards_in_play", action=action)
 
 
 def _check_seat(state: GameState, seat: int) -> None:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise NotYourTurnError("R2.1", f"there is no seat {seat!r} in this game")
+        shown = seat if type(seat) is int else repr(seat)
+        raise NotYourTurnError("R2.1", "no_such_seat", seat=shown)
 
 
 def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
@@ -404,29 +446,36 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
         history,
     ) = state  # fmt: skip
     if phase is not _PLAY:
-        raise WrongPhaseError(
-            "R4.3" if phase is _BID else "R5.1",
-            f"no card can be played now: {_waiting_for(state)}",
-        )
+        raise _not_now(state, "R4.3" if phase is _BID else "R5.1", "play")
     if seat != turn:
         _check_seat(state, seat)
         assert turn is not None
         raise NotYourTurnError(
-            "R5.1", f"it is {_name(state, turn)}'s turn to play, not {_name(state, seat)}'s"
+            "R5.1",
+            "not_your_turn",
+            player=_name(state, seat),
+            waiting_for=_name(state, turn),
+            seat=seat,
+            turn=turn,
         )
     hand = hands[seat]
     try:
         i = hand.index(card)
     except ValueError:
         shown = card.code if isinstance(card, Card) else repr(card)
-        raise CardNotHeldError("R2.2", f"{_name(state, seat)} does not hold {shown}") from None
+        raise CardNotHeldError(
+            "R2.2", "card_not_held", player=_name(state, seat), seat=seat, card=shown
+        ) from None
     if follow is not None and card < JESTER_ID and SUIT_OF[card] is not follow:
         lo, hi = _suit_run(hand, follow)
         if lo < hi:
             raise MustFollowSuitError(
                 "R5.3",
-                f"{_name(state, seat)} must follow suit {follow.value} "
-                f"(or play a Wizard or a Jester): they hold {hand[lo].code}",
+                "must_follow_suit",
+                player=_name(state, seat),
+                seat=seat,
+                suit=follow.value,
+                card=hand[lo].code,
             )
     card = hand[i]  # the interned Card, even if an equal int was passed
     hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
@@ -487,7 +536,7 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
     phase = state.phase
     if phase is not _BID:
         rule = "R4.3" if phase is _CHOOSE_TRUMP else "R4.2"
-        raise WrongPhaseError(rule, f"no bid can be made now: {_waiting_for(state)}")
+        raise _not_now(state, rule, "bid")
     _check_seat(state, seat)
     bidding = state.options.bidding
     if bidding is Bidding.OPEN:
@@ -495,23 +544,28 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
             assert state.turn is not None
             raise NotYourTurnError(
                 "R4.2",
-                f"it is {_name(state, state.turn)}'s turn to bid, not {_name(state, seat)}'s",
+                "not_your_turn_to_bid",
+                player=_name(state, seat),
+                waiting_for=_name(state, state.turn),
+                seat=seat,
+                turn=state.turn,
             )
     elif state.bids[seat] is not None:
         rule = "R7.2" if bidding is Bidding.HIDDEN else "R7.3"
-        raise AlreadyBidError(rule, f"{_name(state, seat)} has already bid this round")
+        raise AlreadyBidError(rule, "already_bid", player=_name(state, seat), seat=seat)
     k = round_tricks(state)
     if type(bid) is not int or not 0 <= bid <= k:
-        raise BidOutOfRangeError(
-            "R4.1", f"a bid in round {state.round} is a whole number from 0 to {k}, not {bid!r}"
-        )
+        shown = bid if type(bid) is int else repr(bid)
+        raise BidOutOfRangeError("R4.1", "bid_out_of_range", bid=shown, round=state.round, max=k)
     bad = forbidden_bid(state, seat)
     if bad is not None and bid == bad[0]:
-        why = "uneven-bids rule" if bad[1] == "R7.1" else "Canadian rule (you lead alone)"
+        uneven = bad[1] == "R7.1"
         raise ForbiddenBidError(
             bad[1],
-            f"the {why} forbids bidding {bid}: the bids would add up to the {k} "
-            f"trick{'s' if k != 1 else ''} of this round",
+            "bid_forbidden" if uneven else "bid_forbidden_canadian",
+            bid=bid,
+            tricks=k,
+            kind="uneven_bids" if uneven else "canadian",
         )
     (
         players, options, seed, first_dealer, phase, rnd, dealer, turn, dealt, hands,
@@ -537,18 +591,18 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
 
 def _apply_trump(state: GameState, seat: int, suit: Suit) -> GameState:
     if state.phase is not Phase.CHOOSE_TRUMP:
-        raise TrumpError(
-            "R3.3",
-            "trump is chosen only when a Wizard is turned up, before bidding; "
-            f"now {_waiting_for(state)}",
-        )
+        raise TrumpError("R3.3", "no_trump_to_choose", phase=state.phase.value)
     if seat != state.dealer:
         _check_seat(state, seat)
         raise NotYourTurnError(
-            "R3.3", f"only the dealer, {_name(state, state.dealer)}, chooses trump"
+            "R3.3",
+            "only_dealer_chooses_trump",
+            player=_name(state, seat),
+            dealer=_name(state, state.dealer),
+            seat=seat,
         )
     if not isinstance(suit, Suit):
-        raise TrumpError("R3.3", f"trump must be one of the suits B, R, G, Y, not {suit!r}")
+        raise TrumpError("R3.3", "not_a_suit", suit=repr(suit))
     return state._replace(phase=Phase.BID, trump=suit, turn=_first_bidder(state))
 
 
@@ -561,17 +615,13 @@ def _first_bidder(state: GameState) -> int | None:
 def _apply_deal(state: GameState, deal: Deal) -> GameState:
     if state.phase is not Phase.ROUND_OVER:
         if state.phase is Phase.GAME_OVER:
-            raise WrongPhaseError("R2.2", f"the game is over after {state.round} rounds")
-        raise WrongPhaseError(
-            "R2.3", f"round {state.round} is still being played: {_waiting_for(state)}"
-        )
+            raise _not_now(state, "R2.2", "deal")
+        raise _not_now(state, "R2.3", "deal")
     n = len(state.players)
     round_no = state.round + 1
     if state.seed is not None:
         if deal != next_deal(state):
-            raise InvalidDealError(
-                "R2.3", f"this game deals from its seed; that is not the deal of round {round_no}"
-            )
+            raise InvalidDealError("R2.3", "not_the_seeded_deal", round=round_no)
     else:
         check_deal(deal, state.options, n, round_no)
     dealer = state.first_dealer if round_no == 1 else (state.dealer + 1) % n
@@ -608,54 +658,55 @@ def _apply_deal(state: GameState, deal: Deal) -> GameState:
 def check_deal(deal: Deal, options: Options, players: int, round_no: int) -> None:
     """Raise :class:`InvalidDealError` unless ``deal`` is a possible deal of that round."""
     if not 1 <= round_no <= rounds_in_game(options, players):
+        rounds = rounds_in_game(options, players)
         raise InvalidDealError(
-            "R2.2",
-            f"a game of {players} players has {rounds_in_game(options, players)} rounds, "
-            f"not {round_no}",
+            "R2.2", "no_such_round", players=players, rounds=rounds, round=round_no
         )
     k = tricks_in_round(options, round_no)
     if len(deal.hands) != players:
-        raise InvalidDealError("R2.2", f"{len(deal.hands)} hands dealt for {players} players")
+        raise InvalidDealError("R2.2", "hands_for_players", hands=len(deal.hands), players=players)
     for seat, hand in enumerate(deal.hands):
         if len(hand) != k:
             raise InvalidDealError(
                 "R7.7" if options.single_suit else "R2.2",
-                f"seat {seat} was dealt {len(hand)} card{'s' if len(hand) != 1 else ''}; "
-                f"round {round_no} deals {k}",
+                "hand_size",
+                seat=seat,
+                count=len(hand),
+                round=round_no,
+                deals=k,
             )
         for card in hand:
             if not isinstance(card, Card):
-                raise InvalidDealError("R1.4", f"{card!r} is not a card")
+                raise InvalidDealError("R1.4", "not_a_card", card=repr(card))
     if options.single_suit:
         if deal.turned is not None:
-            raise InvalidDealError("R7.7", "no card is turned up in the single-suit game")
+            raise InvalidDealError("R7.7", "turned_in_single_suit")
         for seat, hand in enumerate(deal.hands):
             own = Counter(single_suit_deck(SUITS[seat]))
             for card, count in Counter(hand).items():
                 if count > own[card]:
                     raise InvalidDealError(
                         "R7.7",
-                        f"seat {seat} draws from the {SUITS[seat].value} deck, "
-                        f"which has {own[card]} {card.code}",
+                        "wrong_single_suit_deck",
+                        seat=seat,
+                        suit=SUITS[seat].value,
+                        copies=own[card],
+                        card=card.code,
                     )
         return
     used = players * k
     if used < len(STANDARD_DECK) and deal.turned is None:
-        raise InvalidDealError(
-            "R3.1", f"round {round_no} leaves cards in the pile, so one must be turned up"
-        )
+        raise InvalidDealError("R3.1", "card_must_be_turned", round=round_no)
     if used == len(STANDARD_DECK) and deal.turned is not None:
-        raise InvalidDealError("R3.4", "no card is left to turn up in the last round")
+        raise InvalidDealError("R3.4", "nothing_to_turn")
     cards = [c for hand in deal.hands for c in hand]
     if deal.turned is not None:
         if not isinstance(deal.turned, Card):
-            raise InvalidDealError("R1.4", f"{deal.turned!r} is not a card")
+            raise InvalidDealError("R1.4", "not_a_card", card=repr(deal.turned))
         cards.append(deal.turned)
     deck = Counter(STANDARD_DECK)
     for card, count in Counter(cards).items():
         if count > deck[card]:
             raise InvalidDealError(
-                "R1.1",
-                f"{card.code} is dealt {count} times; the deck has "
-                f"{deck[card]} {'copies' if deck[card] > 1 else 'copy'}",
+                "R1.1", "card_dealt_too_often", card=card.code, count=count, copies=deck[card]
             )

@@ -22,9 +22,9 @@ from bot.i18n.commands import command_name
 from wizard.options import Bidding
 
 BIDDING_LABELS: dict[Bidding, locale_str] = {
-    Bidding.OPEN: locale_str("open: everyone sees each bid (R4.2)"),
-    Bidding.HIDDEN: locale_str("hidden: all bids shown together (R7.2)"),
-    Bidding.SECRET: locale_str("secret: bids shown when the round is scored (R7.3)"),
+    Bidding.OPEN: locale_str("open: everyone sees each bid"),
+    Bidding.HIDDEN: locale_str("hidden: all bids shown together"),
+    Bidding.SECRET: locale_str("secret: bids shown when the round is scored"),
 }
 """How each bidding mode reads among the choices of ``/wizard new``."""
 BIDDING_CHOICES = [app_commands.Choice(name=BIDDING_LABELS[b], value=b.value) for b in Bidding]
@@ -49,14 +49,12 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.describe(
         bidding=locale_str("How bids are made (default: the server's, usually open)"),
         uneven_bids=locale_str(
-            "R7.1: the dealer may not bid so that all bids add up to the tricks"
+            "Uneven bids: the dealer may not make the bids add up to the tricks"
         ),
-        clairvoyance=locale_str("R7.4: in round 1 you see everyone's card but your own"),
-        canadian=locale_str(
-            "R7.5: last round, a sole leader bidding last may not make the bids add up"
-        ),
-        magic_twos=locale_str("R7.6: a 2 played into a trick of its own suit wins it"),
-        single_suit=locale_str("R7.7 (3–4 players): everyone plays their own suit deck, 12 rounds"),
+        clairvoyance=locale_str("In round 1 you see everyone's card but your own"),
+        canadian=locale_str("Last round: a sole leader bidding last may not make the bids add up"),
+        magic_twos=locale_str("A 2 played into a trick of its own suit wins it"),
+        single_suit=locale_str("3–4 players: everyone plays their own suit deck, 12 rounds"),
         turn_timer=locale_str(
             "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"
         ),

@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.cogs.replies import refusal_of, refusal_reason, refusal_text
 from bot.i18n import N_, Texts, texts
 from bot.i18n.commands import command_name
 from bot.images import chart_labels, score_chart_png, scorepad_labels, scorepad_png
@@ -79,13 +80,13 @@ LEVEL_LABELS: Final[dict[str, str]] = {
     "hard": N_("Computer (hard)"),
 }
 VARIANT_LABELS: Final[dict[str, str]] = {
-    "uneven_bids": N_("uneven bids (R7.1)"),
-    "hidden": N_("hidden bids (R7.2)"),
-    "secret": N_("secret bids (R7.3)"),
-    "clairvoyance": N_("clairvoyance (R7.4)"),
-    "canadian": N_("Canadian rule (R7.5)"),
-    "magic_twos": N_("magic twos (R7.6)"),
-    "single_suit": N_("single suit (R7.7)"),
+    "uneven_bids": N_("uneven bids"),
+    "hidden": N_("hidden bids"),
+    "secret": N_("secret bids"),
+    "clairvoyance": N_("clairvoyance"),
+    "canadian": N_("Canadian rule"),
+    "magic_twos": N_("magic twos"),
+    "single_suit": N_("single suit"),
 }
 """The variants of R7 as lists of options show them (the keys name :class:`Options` fields,
 with ``hidden`` and ``secret`` for the two bidding modes)."""
@@ -335,10 +336,11 @@ def refusal(t: Texts, error: ServiceError) -> str:
     if isinstance(error, GameNotFoundError):
         return "❓ " + t("That game is not in this server's history.")
     if isinstance(error, InvalidSettingsError):
-        return "⚠️ " + t("That is not a valid choice: {reason}", reason=error.message)
+        reason = refusal_reason(*refusal_of(error), t=t)
+        return "⚠️ " + t("That is not a valid choice: {reason}", reason=reason)
     if isinstance(error, StorageError):
         return "⚠️ " + t("The game database is not available right now. Try again in a moment.")
-    return "⚠️ " + error.message
+    return refusal_text(error, t=t)
 
 
 # --------------------------------------------------------------------------- components

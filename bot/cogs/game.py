@@ -27,8 +27,8 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.config import GameConfig
-from bot.cogs.homes import GameHome, game_home
-from bot.cogs.replies import STALE, refusal_text, refuse, reply_private
+from bot.cogs.homes import GameHome, game_home, public_theme
+from bot.cogs.replies import STALE, refusal_of, refusal_text, refuse, reply_private
 from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_parts
 from bot.i18n import N_, Texts, texts
 from bot.render import (
@@ -38,7 +38,7 @@ from bot.render import (
     suit_text,
 )
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import lobby_view
+from bot.ui.views import lobby_view_of
 from wizard.cards import Theme
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
@@ -113,6 +113,9 @@ class GameCog(commands.Cog):
         self._done: OrderedDict[tuple[int, int], tuple[str, str | None]] = OrderedDict()
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
+        self._in_flight: dict[tuple[int, int, str], asyncio.Event] = {}
+        """(game, user, custom id) of a move being made → set once it is done or refused: a
+        second click of it waits for the first before it is answered."""
 
     async def cog_load(self) -> None:
         """Receive the service's background updates (replacing an earlier cog's listener)."""
@@ -189,15 +192,19 @@ class GameCog(commands.Cog):
         interaction: discord.Interaction[Any],
         content: str,
         view: discord.ui.View | None = None,
-    ) -> None:
-        """Answer with a new ephemeral message (after a deferral too)."""
+    ) -> int | None:
+        """Answer with a new ephemeral message (after a deferral too); its id, if known."""
         self._about_to_respond(interaction)
         extra: dict[str, Any] = {} if view is None else {"view": view}
+        message_id: int | None
         if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True, **extra)
+            sent = await interaction.followup.send(content, ephemeral=True, wait=True, **extra)
+            message_id = sent.id
         else:
-            await interaction.response.send_message(content, ephemeral=True, **extra)
+            response = await interaction.response.send_message(content, ephemeral=True, **extra)
+            message_id = response.message_id
         self._responded(interaction)
+        return message_id
 
     async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
         self._about_to_respond(interaction)
@@ -335,41 +342,60 @@ class GameCog(commands.Cog):
         t = texts(interaction.locale)
         content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t)
         clicked = interaction.message
+        message_id: int | None
         if edit and clicked is not None and clicked.flags.ephemeral:
             await self._edit_clicked(interaction, content=content, view=view)
+            message_id = clicked.id
         else:
-            await self._send_private(interaction, content, view)
-        self.surfaces.remember_hand(game_id, user, seat, interaction, (content, view))
+            message_id = await self._send_private(interaction, content, view)
+        self.surfaces.remember_hand(
+            game_id, user, seat, interaction, (content, view), message_id=message_id
+        )
 
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         move = _move_of(cid)
         user = interaction.user.id
-        update = await self._timely(
-            interaction,
-            self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
-            update=True,
-        )
-        if _on_table(interaction, cid):
-            await self._bid_on_table(interaction, cid, update)
-            return
-        # Recorded before anything else can run, so that the updates of the computer moves
-        # that follow this one are rendered after it.
-        self.surfaces.after_update(update, actor_user_id=user)
-        note = await self._remember_done(interaction, cid, update)
-        await self._open_hand(interaction, cid.game, note=note, edit=True)
+        key = (cid.game, user, cid.format())
+        # A second click of the same button while this one is under way (a double click)
+        # waits for it, then is answered like it (see ``_click_done``).
+        flight = None
+        if key not in self._in_flight:
+            flight = self._in_flight[key] = asyncio.Event()
+        try:
+            update = await self._timely(
+                interaction,
+                self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
+                update=True,
+            )
+            if _on_table(interaction, cid):
+                await self._bid_on_table(interaction, cid, update)
+                return
+            # Recorded before anything else can run, so that the updates of the computer
+            # moves that follow this one are rendered after it.
+            self.surfaces.after_update(update, actor_user_id=user)
+            note = await self._remember_done(interaction, cid, update)
+            await self._open_hand(interaction, cid.game, note=note, edit=True)
+        finally:
+            if flight is not None:
+                flight.set()
+                del self._in_flight[key]
 
     async def _remember_done(
         self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
     ) -> str | None:
         """Remember the user's applied click ``cid`` (a double click is answered like it);
         the note saying what they did."""
-        _, theme = await public_look(self.service, interaction.guild_id)
-        note = _done_note(update, t=texts(interaction.locale), theme=theme)
         key = (cid.game, interaction.user.id)
-        self._done[key] = (cid.format(), note)
+        # Known at once (before anything can yield), so that a second click of a double
+        # click answered meanwhile is taken for what it is, not for a refusal.
+        self._done[key] = (cid.format(), None)
         self._done.move_to_end(key)
         while len(self._done) > DONE_KEPT:
             self._done.popitem(last=False)
+        _, theme = await public_look(self.service, interaction.guild_id)
+        note = _done_note(update, t=texts(interaction.locale), theme=theme)
+        if self._done.get(key, ("",))[0] == cid.format():
+            self._done[key] = (cid.format(), note)
         return note
 
     async def _bid_on_table(
@@ -404,7 +430,7 @@ class GameCog(commands.Cog):
     ) -> None:
         """A refused bid on the table: a private reply, and the table is left as it is (a
         double click is answered like the first click; a stale button says so)."""
-        done = self._done.get((cid.game, interaction.user.id))
+        done = await self._click_done(interaction, cid)
         t = texts(interaction.locale)
         if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
             await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
@@ -423,21 +449,39 @@ class GameCog(commands.Cog):
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
 
+    async def _click_done(
+        self, interaction: discord.Interaction[Any], cid: CustomId
+    ) -> tuple[str, str | None] | None:
+        """The user's last applied click in the game and its note, once a click of ``cid``
+        still under way (the first of a double click) is done."""
+        flight = self._in_flight.get((cid.game, interaction.user.id, cid.format()))
+        if flight is not None:
+            await flight.wait()
+        return self._done.get((cid.game, interaction.user.id))
+
     async def _hand_refused(
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
     ) -> None:
         """A refused click on a hand: the hand is redrawn as it is now, the reason on top
         (a stale click gets the current hand instead, as the issue asks)."""
-        done = self._done.get((cid.game, interaction.user.id))
+        done = await self._click_done(interaction, cid)
         t = texts(interaction.locale)
-        if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
-            note: str | None = done[1]  # a double click: the first click did it
+        if done is not None and done[0] == cid.format():
+            # A repeated click of the move just made (a double click): not a refusal, the
+            # hand as it is now, with what the first click did on top.
+            note: str | None = done[1] or "✅ " + t("Already done.")
+        elif refusal_of(error)[0] == "already_bid":
+            note = None  # the bid was made (from another hand): the hand shows it as it is
         elif isinstance(error, StaleVersionError):
             note = t(STALE)
         elif isinstance(error, GameStatusError):
             note = None  # the redrawn hand says that the game is over or cancelled
         else:
-            note = refusal_text(error, t=t)
+            try:  # a suit is named as the table shows it
+                theme = await public_theme(self.service, interaction.guild_id)
+            except ServiceError:
+                theme = Theme.CLASSIC
+            note = refusal_text(error, t=t, theme=theme)
         try:
             await self._open_hand(interaction, cid.game, note=note, edit=True)
         except ServiceError:
@@ -489,7 +533,7 @@ class GameCog(commands.Cog):
             options = _new_options(settings.default_options, choices)
             timer: dict[str, Any] = {}
             if turn_timer is not None:
-                timer["turn_seconds"] = _turn_seconds(turn_timer, t=t)
+                timer["turn_seconds"] = _turn_seconds(turn_timer)
             seed = self.config.seeds() if self.config.seeds is not None else None
 
             async def open_game() -> tuple[GameHome, GameInfo]:
@@ -525,7 +569,7 @@ class GameCog(commands.Cog):
     async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
         """The lobby message of ``info`` (embed and buttons), in the server's language."""
         t, _ = await public_look(self.service, info.guild_id)
-        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view(info.id, info.version, t=t)}
+        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
 
     async def _lobby_here(
         self, interaction: discord.Interaction[Any], info: GameInfo, note: str | None
@@ -722,19 +766,26 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
     return options
 
 
-def _turn_seconds(turn_timer: int, *, t: Texts) -> float | None:
+class _TimerOutOfRange(InvalidSettingsError):
+    """``/wizard new``'s turn timer out of range, with the params of the service's refusal
+    (the reply is rendered from them, :mod:`bot.cogs.replies`)."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"A turn timer is {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g} seconds")
+        self.params = {
+            "field": "turn_seconds",
+            "value": seconds,
+            "min": int(MIN_TURN_SECONDS),
+            "max": int(MAX_TURN_SECONDS),
+        }
+
+
+def _turn_seconds(turn_timer: int) -> float | None:
     """``/wizard new``'s turn timer in seconds (0: none), refused like the service would."""
     if turn_timer == 0:
         return None
     if not MIN_TURN_SECONDS <= turn_timer <= MAX_TURN_SECONDS:
-        raise InvalidSettingsError(
-            t(
-                "A turn timer is {least} seconds to {most} hours, not {seconds}",
-                least=f"{MIN_TURN_SECONDS:g}",
-                most=f"{MAX_TURN_SECONDS / 3600:g}",
-                seconds=turn_timer,
-            )
-        )
+        raise _TimerOutOfRange(turn_timer)
     return float(turn_timer)
 
 

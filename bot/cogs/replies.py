@@ -1,85 +1,345 @@
-"""The one place that turns a refusal of the game service into what the player reads.
+"""The one place that turns a refusal into what the player reads, in the player's language.
 
-Every :class:`~wizard.service.ServiceError` carries a sentence for the user (``message``) and a
-stable ``code``; this module puts a short reason in front ("Not your turn.", "That bid is not
-allowed.") so that a refusal says *why* at a glance, and answers the interaction privately.
+A refusal of the engine (:class:`wizard.errors.RuleError`) or of the game service
+(:class:`wizard.service.ServiceError`) carries a stable ``code`` and its ``params``; this
+module renders it from those alone, through the translation layer, never from the English
+``message``. Each code has a :class:`Refusal`: an emoji, a short *gist* that always shows
+("That bid is not allowed.") and, when every parameter it names was given, a *detail* that
+says why ("With uneven bids the dealer may not bid 1: …"). Parameters that are cards, suits
+or variants are shown in the player's words (the card theme's labels, suit names in their
+language); a code without a text here reads as a generic sentence, still translated.
 """
 
 from __future__ import annotations
 
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 import discord
 
 from bot.i18n import N_, Texts, texts
+from bot.render import VARIANT_NAMES, card_text, suit_text
 from bot.ui.buttons import reply_privately as reply_private
-from wizard.service import (
-    GameStatusError,
-    IllegalMoveError,
-    NotYourTurnError,
-    ServiceError,
-    StaleVersionError,
-)
+from wizard.cards import Card, Suit, Theme
+from wizard.errors import RuleError
 
-_BY_CODE: Final[dict[str, str]] = {
-    "not_seated": "🚫",
-    "already_seated": "ℹ️",
-    "not_host": "🚫",
-    "lobby_full": "🚫",
-    "channel_busy": "🚫",
-    "not_enough_players": "⏳",
-    "invalid_options": "⚠️",
-    "invalid_settings": "⚠️",
-    "game_not_found": "❓",
-    "seat_not_found": "❓",
-    "not_away": "ℹ️",
-    "storage": "⚠️",
-    "stale": "🔄",
-}
+__all__ = [
+    "BY_PARAM",
+    "GENERIC",
+    "MUST_FOLLOW",
+    "REFUSALS",
+    "SERVICE_CODES",
+    "STALE",
+    "Refusal",
+    "refusal_of",
+    "refusal_reason",
+    "refusal_text",
+    "refuse",
+    "reply_private",
+]
 
-_ILLEGAL_BY_RULE: Final[dict[str, str]] = {
-    "R4.1": N_("That bid is not allowed."),
-    "R7.1": N_("That bid is not allowed."),
-    "R7.5": N_("That bid is not allowed."),
-}
-ILLEGAL: Final = N_("That move is not allowed.")
 
-MUST_FOLLOW: Final = N_(
-    "⛔ You must follow suit: you hold a card of the suit led. Play one of those, a 🧙 Wizard "
-    "or a 🃏 Jester (R5.3)."
-)
+@dataclass(frozen=True)
+class Refusal:
+    """How one refusal code reads: ``emoji gist detail`` (the detail only with its params)."""
 
-_STATUS_PREFIX: Final[dict[str, str]] = {
-    "cancelled": "🛑",
-    "finished": "🏁",
-    "lobby": "⏳",
-    "active": "ℹ️",
-    "broken": "⚠️",
-}
+    emoji: str
+    gist: str
+    """What was refused, without placeholders (marked with ``N_``)."""
+    detail: str | None = None
+    """Why, with ``{param}`` placeholders; left out when a param it names is missing."""
 
-__all__ = ["MUST_FOLLOW", "STALE", "refusal_text", "refuse", "reply_private"]
 
 STALE: Final = N_("🔄 This has moved on since that was shown. Here is your hand as it is now.")
 """The note on top of a hand opened instead of a click on an earlier surface."""
+MUST_FOLLOW: Final = N_("You must follow suit.")
+GENERIC: Final = N_("That is not possible right now.")
+"""The gist of a code this module does not know (a newer service, say)."""
+
+NOT_ALLOWED_BID: Final = N_("That bid is not allowed.")
+NOT_ALLOWED_MOVE: Final = N_("That move is not allowed.")
+NOT_YOUR_TURN: Final = N_("Not your turn.")
+CANNOT_COMBINE: Final = N_("These options cannot be played together.")
+BAD_SETUP: Final = N_("This game cannot be set up like that.")
+BAD_DEAL: Final = N_("That deal does not fit the rules.")
+NOT_PLAYING: Final = N_("You are not playing in this game.")
+GAME_OVER: Final = N_("This game is over.")
+DAMAGED: Final = N_(
+    "This game is damaged and cannot go on. The bot's operator has been told about it."
+)
+
+SERVICE_CODES: Final = (
+    "game_not_found",
+    "game_status",
+    "not_seated",
+    "already_seated",
+    "lobby_full",
+    "not_host",
+    "channel_busy",
+    "seat_not_found",
+    "not_enough_players",
+    "invalid_options",
+    "invalid_settings",
+    "stale",
+    "illegal_move",
+    "not_your_turn",
+    "not_away",
+    "storage",
+    "busy",
+    "game_damaged",
+)
+"""The codes of the game service's refusals (``wizard.service.errors``)."""
+
+REFUSALS: Final[dict[str, Refusal]] = {
+    # --- the service: games, seats, lobbies, settings
+    "game_not_found": Refusal("❓", N_("That game does not exist any more.")),
+    "game_status": Refusal("ℹ️", N_("That cannot be done in this game now.")),
+    "game_status.cancelled": Refusal("🛑", N_("This game was cancelled.")),
+    "game_status.finished": Refusal("🏁", GAME_OVER),
+    "game_status.lobby": Refusal("⏳", N_("This game has not started yet.")),
+    "game_status.active": Refusal("ℹ️", N_("This game has already started.")),
+    "game_status.broken": Refusal("⚠️", DAMAGED),
+    "game_status.damaged": Refusal("⚠️", DAMAGED),
+    "not_seated": Refusal("🚫", NOT_PLAYING),
+    "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
+    "lobby_full": Refusal(
+        "🚫", N_("This game is full."), N_("{max} players is the most these options allow.")
+    ),
+    "not_host": Refusal("🚫", N_("Only the host can do that.")),
+    "not_host.start": Refusal("🚫", N_("Only the host can start the game.")),
+    "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
+    "not_host.kick": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_seat": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
+    "not_host.options": Refusal("🚫", N_("Only the host can change the options.")),
+    "not_host.timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
+    "channel_busy": Refusal("🚫", N_("There is already a game in this channel.")),
+    "seat_not_found": Refusal("❓", N_("That player has no seat in this game.")),
+    "not_enough_players": Refusal(
+        "⏳",
+        N_("Not enough players yet."),
+        N_("Wizard needs at least {min} players; this game has {count}."),
+    ),
+    "invalid_options": Refusal("⚠️", CANNOT_COMBINE),
+    "invalid_settings": Refusal(
+        "⚠️", N_("That value is out of range."), N_("Choose from {min} to {max}.")
+    ),
+    "invalid_settings.turn_seconds": Refusal(
+        "⚠️",
+        N_("That turn timer is not possible."),
+        N_("A turn lasts {min} to {max} seconds; 0 means no limit."),
+    ),
+    "stale": Refusal("", STALE),
+    "illegal_move": Refusal("⛔", NOT_ALLOWED_MOVE),
+    "not_away": Refusal("ℹ️", N_("Your seat is already yours: no computer is playing for you.")),
+    "storage": Refusal("⚠️", N_("The game could not be saved. Please try again.")),
+    "busy": Refusal("⏳", N_("The game is busy. Please try again in a moment.")),
+    "game_damaged": Refusal("⚠️", DAMAGED),
+    # --- the engine: setting up (R2.1, R2.3, R7.8)
+    "players_out_of_range": Refusal(
+        "⏳",
+        N_("Not the right number of players."),
+        N_("Wizard is played by {min} to {max} players, not {players}."),
+    ),
+    "needs_seed_or_dealer": Refusal("⚠️", BAD_SETUP),
+    "first_dealer_out_of_range": Refusal("⚠️", BAD_SETUP),
+    "uneven_bids_need_open_bidding": Refusal(
+        "⚠️",
+        CANNOT_COMBINE,
+        # Translators: {bidding} is a variant's name, “hidden bids” or “secret bids”.
+        N_(
+            "Uneven bids need open bidding: with {bidding}, nobody knows the total when the "
+            "last bid is made."
+        ),
+    ),
+    "canadian_needs_open_bidding": Refusal(
+        "⚠️",
+        CANNOT_COMBINE,
+        # Translators: {bidding} is a variant's name, “hidden bids” or “secret bids”.
+        N_(
+            "The Canadian rule needs open bidding: with {bidding}, the last bidder cannot "
+            "know the total."
+        ),
+    ),
+    "magic_twos_need_a_suit": Refusal(
+        "⚠️", CANNOT_COMBINE, N_("Magic twos need a suit to follow, and single suit has none.")
+    ),
+    "clairvoyance_with_single_suit": Refusal(
+        "⚠️", CANNOT_COMBINE, N_("Clairvoyance and single suit cannot be combined.")
+    ),
+    "single_suit_players": Refusal(
+        "🚫",
+        N_("Too many players for single suit."),
+        N_("Single suit is for 3 or {max} players (each owns one suit), not {players}."),
+    ),
+    # --- whose turn (R2.1, R3.3, R4.2, R5.1, R7.2, R7.3)
+    "no_such_seat": Refusal("🚫", NOT_PLAYING),
+    "not_your_turn": Refusal("⏳", NOT_YOUR_TURN, N_("It is {waiting_for}'s turn to play.")),
+    "not_your_turn_to_bid": Refusal("⏳", NOT_YOUR_TURN, N_("It is {waiting_for}'s turn to bid.")),
+    "only_dealer_chooses_trump": Refusal(
+        "⏳", NOT_YOUR_TURN, N_("Only the dealer, {dealer}, chooses trump.")
+    ),
+    "already_bid": Refusal("ℹ️", N_("You have already bid this round.")),
+    # --- the phase of the game (R2.2, R2.3, R3.3, R4.2, R4.3, R5.1)
+    "still_bidding": Refusal("⏳", N_("Not now: players are still bidding.")),
+    "choosing_trump": Refusal(
+        "⏳", N_("Not now: trump is being chosen."), N_("The dealer, {dealer}, is choosing it.")
+    ),
+    "cards_in_play": Refusal("⏳", N_("Not now: the cards are being played.")),
+    "round_not_dealt": Refusal("⏳", N_("Not now: the next round has not been dealt yet.")),
+    "game_over": Refusal("🏁", GAME_OVER),
+    "no_trump_to_choose": Refusal(
+        "⛔",
+        N_("There is no trump to choose now."),
+        N_("Trump is chosen only when a Wizard is turned up, before bidding."),
+    ),
+    "not_a_suit": Refusal("⛔", N_("That is not a suit.")),
+    # --- bids (R4.1, R7.1, R7.5)
+    "bid_out_of_range": Refusal(
+        "⛔", NOT_ALLOWED_BID, N_("In round {round} a bid is a whole number from 0 to {max}.")
+    ),
+    "bid_forbidden": Refusal(
+        "⛔",
+        NOT_ALLOWED_BID,
+        N_(
+            "With uneven bids the dealer may not bid {bid}: the bids would add up to "
+            "{tricks}, the tricks of this round."
+        ),
+    ),
+    "bid_forbidden_canadian": Refusal(
+        "⛔",
+        NOT_ALLOWED_BID,
+        N_(
+            "Under the Canadian rule you lead alone and may not bid {bid}: the bids would "
+            "add up to {tricks}, the tricks of this round."
+        ),
+    ),
+    # --- cards (R2.2, R5.3)
+    "card_not_held": Refusal("⛔", N_("That card is not in your hand.")),
+    "must_follow_suit": Refusal(
+        "⛔",
+        MUST_FOLLOW,
+        # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.
+        N_("You hold a card of {suit}: play one, or a 🧙 Wizard or a 🃏 Jester."),
+    ),
+    # --- deals, which only records supply (R1, R2, R3, R7.7)
+    **dict.fromkeys(
+        (
+            "not_the_seeded_deal",
+            "no_such_round",
+            "hands_for_players",
+            "hand_size",
+            "not_a_card",
+            "turned_in_single_suit",
+            "wrong_single_suit_deck",
+            "card_must_be_turned",
+            "nothing_to_turn",
+            "card_dealt_too_often",
+        ),
+        Refusal("⚠️", BAD_DEAL),
+    ),
+}
+"""Every refusal code the bot can explain (engine and service), and how it reads."""
+
+BY_PARAM: Final[dict[str, str]] = {
+    "game_status": "status",
+    "not_host": "action",
+    "invalid_settings": "field",
+}
+"""Codes whose text depends on one param: ``code.value`` is looked up first."""
+_WRAPPERS: Final = frozenset({"illegal_move", "not_your_turn", "invalid_options"})
+"""Service codes that wrap an engine refusal."""
+_NAMES: Final = frozenset({"player", "waiting_for", "dealer"})
 
 
-def refusal_text(error: ServiceError, *, t: Texts) -> str:
-    """What a player reads when the service refuses their click or command, in the language
-    of ``t`` (the service's own sentence, ``error.message``, stays as the service wrote it)."""
-    if isinstance(error, StaleVersionError):
-        return t(STALE)
-    if isinstance(error, NotYourTurnError):
-        return "⏳ " + t("Not your turn. {reason}", reason=error.message)
-    if isinstance(error, IllegalMoveError):
-        if error.rule == "R5.3":
-            return t(MUST_FOLLOW)
-        verdict = t(_ILLEGAL_BY_RULE.get(error.rule, ILLEGAL))
-        return f"⛔ {verdict} {error.message} ({error.rule})"
-    if isinstance(error, GameStatusError):
-        return f"{_STATUS_PREFIX.get(error.status, 'ℹ️')} {error.message}"
-    return f"{_BY_CODE.get(error.code, '⚠️')} {error.message}"
+def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:
+    """The code and params of a refusal (``{}`` when the error carries none)."""
+    code = str(getattr(error, "code", "") or "error")
+    params: Mapping[str, object] = getattr(error, "params", None) or {}
+    if code in _WRAPPERS and not params:
+        # A service refusal that wraps the engine's without copying its code yet: the
+        # engine's own refusal is the one it was raised from.
+        engine = error.__cause__ or error.__context__
+        if isinstance(engine, RuleError):
+            return engine.code, engine.params
+    by = BY_PARAM.get(code)
+    if by is not None and by not in params and isinstance(getattr(error, by, None), str):
+        # Today's GameStatusError keeps its status as an attribute, not yet a param.
+        params = {**params, by: getattr(error, by)}
+    return code, params
 
 
-async def refuse(interaction: discord.Interaction[Any], error: ServiceError) -> None:
+def refusal_reason(
+    code: str, params: Mapping[str, object], *, t: Texts, theme: Theme = Theme.CLASSIC
+) -> str:
+    """Why ``code`` was refused, in ``t``'s language: the gist, and the detail when every
+    param it names can be shown."""
+    refusal = _lookup(code, params)
+    if refusal is None:
+        return t(GENERIC)
+    text = t(refusal.gist)
+    if refusal.detail is not None:
+        shown = {}
+        for name in _placeholders(refusal.detail):
+            value = _shown(name, params.get(name), t=t, theme=theme)
+            if value is None:
+                return text
+            shown[name] = value
+        text = f"{text} {t(refusal.detail, **shown)}"
+    return text
+
+
+def refusal_text(error: BaseException, *, t: Texts, theme: Theme = Theme.CLASSIC) -> str:
+    """What a player reads when their click or command is refused, in the language of ``t``."""
+    code, params = refusal_of(error)
+    refusal = _lookup(code, params)
+    emoji = "⚠️" if refusal is None else refusal.emoji
+    reason = refusal_reason(code, params, t=t, theme=theme)
+    return f"{emoji} {reason}" if emoji else reason
+
+
+async def refuse(
+    interaction: discord.Interaction[Any], error: BaseException, *, theme: Theme = Theme.CLASSIC
+) -> None:
     """Answer a refused click or command privately with the reason (in the user's language)."""
-    await reply_private(interaction, refusal_text(error, t=texts(interaction.locale)))
+    await reply_private(interaction, refusal_text(error, t=texts(interaction.locale), theme=theme))
+
+
+def _lookup(code: str, params: Mapping[str, object]) -> Refusal | None:
+    by = BY_PARAM.get(code)
+    if by is not None:
+        specific = REFUSALS.get(f"{code}.{params.get(by)}")
+        if specific is not None:
+            return specific
+    return REFUSALS.get(code)
+
+
+def _placeholders(text: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(text) if name]
+
+
+def _shown(name: str, value: object, *, t: Texts, theme: Theme) -> str | None:
+    """A param as the player reads it, or ``None`` when it cannot be shown."""
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        if name == "suit":
+            return suit_text(Suit(str(value)), theme, t=t)
+        if name == "card":
+            return card_text(Card.parse(str(value)), theme, t=t)
+    except ValueError:
+        return None
+    if name == "bidding":
+        key = VARIANT_NAMES.get(str(value))
+        return None if key is None else t(key)
+    if name in _NAMES:
+        return discord.utils.escape_markdown(str(value))
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # a limit such as 10.0 seconds
+    # Anything else is a number sent as text or English we must not show.
+    text = str(value)
+    return text if text.lstrip("-").isdigit() else None

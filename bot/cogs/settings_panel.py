@@ -29,33 +29,20 @@ from bot.cogs.community import (
     guarded,
     options_text,
 )
+from bot.cogs.replies import refusal_of, refusal_reason
 from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
 from bot.i18n.commands import command_name
 from bot.ui.buttons import reply_privately
 from wizard.cards import Theme
-from wizard.errors import OptionsError
-from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup
-from wizard.service import GameService, GuildSettings, InvalidSettingsError
+from wizard.options import Bidding, Options, conflicts
+from wizard.service import GameService, GuildSettings, ServiceError
 
 TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
 """Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
 VARIANT_KEYS: Final = tuple(VARIANT_LABELS)
-CONFLICTS: Final = (
-    ({"hidden", "secret"}, N_("Bids are either hidden (R7.2) or secret (R7.3), not both.")),
-    ({"uneven_bids", "hidden"}, N_("Uneven bids (R7.1) need open bidding.")),
-    ({"uneven_bids", "secret"}, N_("Uneven bids (R7.1) need open bidding.")),
-    ({"canadian", "hidden"}, N_("The Canadian rule (R7.5) needs open bidding.")),
-    ({"canadian", "secret"}, N_("The Canadian rule (R7.5) needs open bidding.")),
-    (
-        {"single_suit", "magic_twos"},
-        N_("Magic twos (R7.6) need a suit to follow, and single suit (R7.7) has none."),
-    ),
-    (
-        {"single_suit", "clairvoyance"},
-        N_("Clairvoyance (R7.4) and single suit (R7.7) cannot be combined."),
-    ),
-)
-"""Variants that cannot be chosen together (R7.8), with the reason a manager reads."""
+BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
+"""The panel offers both bidding modes in one list; the options hold one."""
+OUT_OF_DATE: Final = N_("This panel is out of date: open it again.")
 NOT_MANAGER: Final = N_(
     "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
 )
@@ -95,12 +82,20 @@ def variant_keys(options: Options) -> set[str]:
     return keys
 
 
+class NotSaved(Exception):
+    """A panel choice refused before it reaches the service; ``reason`` is in the reader's
+    language already."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def options_of(t: Texts, keys: set[str]) -> Options:
-    """The default options a manager picked; :class:`InvalidSettingsError` with the reason
-    when they cannot be played together."""
-    for pair, reason in CONFLICTS:
-        if pair <= keys:
-            raise InvalidSettingsError(t(reason))
+    """The default options a manager picked; :class:`NotSaved` with the reason when they
+    cannot be played together (the engine says which, :func:`wizard.options.conflicts`)."""
+    if {"hidden", "secret"} <= keys:
+        raise NotSaved(t(BOTH_BIDDINGS))
     bidding = Bidding.SECRET if "secret" in keys else Bidding.HIDDEN if "hidden" in keys else None
     options = Options(
         uneven_bids="uneven_bids" in keys,
@@ -110,10 +105,8 @@ def options_of(t: Texts, keys: set[str]) -> Options:
         magic_twos="magic_twos" in keys,
         single_suit="single_suit" in keys,
     )
-    try:
-        check_setup(options, MIN_PLAYERS)
-    except OptionsError as error:  # a rule of R7.8 the list above does not know yet
-        raise InvalidSettingsError(str(error)) from None
+    for conflict in conflicts(options):
+        raise NotSaved(refusal_reason(conflict.code, conflict.params, t=t))
     return options
 
 
@@ -401,9 +394,9 @@ async def apply_changes(
     if changes:
         try:
             after = await service.update_settings(guild_id, **changes)
-        except InvalidSettingsError as error:
+        except ServiceError as error:
             after = before
-            note = "⚠️ " + t("Not saved: {reason}", reason=error.message)
+            note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason(*refusal_of(error), t=t))
         else:
             note = confirmation(t, before, after, interaction)
     else:
@@ -433,7 +426,7 @@ async def change_from_panel(
         if field == "variants":
             unknown = set(values) - set(VARIANT_KEYS)
             if unknown:
-                raise InvalidSettingsError(t("This panel is out of date: open it again."))
+                raise NotSaved(t(OUT_OF_DATE))
             changes["default_options"] = options_of(t, set(values))
         elif field == "timer":
             seconds = int(values[0])
@@ -447,21 +440,22 @@ async def change_from_panel(
         elif field == "computers":
             changes["computers_on_boards"] = values[0] == "on"
     except (IndexError, ValueError):
-        await reply_privately(interaction, t("This panel is out of date: open it again."))
+        await reply_privately(interaction, t(OUT_OF_DATE))
         return
-    except InvalidSettingsError as error:
+    except NotSaved as refused:
         if not is_manager(interaction):
             await reply_privately(interaction, t(NOT_MANAGER))
             return
-        await show_refusal(interaction, service, error)
+        await show_refusal(interaction, service, refused.reason)
         return
     await apply_changes(service, interaction, changes, edit=True)
 
 
 async def show_refusal(
-    interaction: discord.Interaction[Any], service: GameService, error: InvalidSettingsError
+    interaction: discord.Interaction[Any], service: GameService, reason: str
 ) -> None:
-    """The panel again (as stored), with why the choice was not saved."""
+    """The panel again (as stored), with why the choice was not saved (``reason``, in the
+    reader's language)."""
     t = texts(interaction.locale)
     guild_id = interaction.guild_id
     assert guild_id is not None
@@ -469,7 +463,7 @@ async def show_refusal(
     guild = interaction.guild
     name = guild.name if guild is not None else str(guild_id)
     await interaction.response.edit_message(
-        content="⚠️ " + t("Not saved: {reason}", reason=error.message),
+        content="⚠️ " + t("Not saved: {reason}", reason=reason),
         embed=settings_embed(t, settings, name),
         view=settings_view(t, settings),
     )
@@ -509,7 +503,7 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
     )
     @app_commands.describe(
         language=locale_str("Language of the public messages (lobby, table, results)"),
-        theme=locale_str("How cards look: classic colours or a standard deck (R1.5)"),
+        theme=locale_str("How cards look: classic colours or a standard deck"),
         turn_timer=locale_str("Seconds per turn (10 to 86400) in new games; 0: no limit"),
         threads=locale_str("Each new game gets a thread of its own"),
         computers_on_boards=locale_str("Show computer players on the leaderboards"),

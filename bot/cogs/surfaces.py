@@ -16,9 +16,13 @@ held back. A bid clicked on the table is answered with the table itself: that re
 the table's edit for the move (:meth:`Surfaces.note_table`). Open hands follow the same rule when
 only their text changes (cards dealt while someone else bids); a hand whose buttons change
 (its turn came, a computer took the seat) is redrawn at once, and that redraw supersedes a
-held-back one. Under open bidding a bid turn changes no hand (the bids are on the table), so
-it redraws none. The pacing lives in memory only: a trailing edit lost in a restart is made
-by the next update, which compares with nothing and so edits the table.
+held-back one. A player's newest hand is redrawn whenever what it says about them changes:
+their turn comes (to bid, also under open bidding, where it then says to bid on the table;
+to choose trump; to play) and their turn ends. Under open bidding those are text changes
+(the bid buttons are on the table), paced like any other. When a player opens a newer hand
+the older one is retired: edited to say so, with no buttons, so that no open hand offers a
+move already made. The pacing lives in memory only: a trailing edit lost in a restart is
+made by the next update, which compares with nothing and so edits the table.
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
 a player's hand speaks the player's own language, the Discord locale of the click that opened
@@ -55,11 +59,12 @@ from bot.render import (
     hand_message,
     lobby_embed,
     ping_text,
+    replaced_hand_message,
     round_end_embed,
     table_embed,
 )
 from bot.ui.custom_ids import Verb
-from bot.ui.views import hand_view, table_view, take_back_view
+from bot.ui.views import hand_view, lobby_view_of, table_view, take_back_view
 from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS, Bidding
 from wizard.service import (
@@ -188,6 +193,9 @@ class LiveHand:
     """What the message shows (text, buttons): a redraw to the same is skipped."""
     timer: TimerHandle | None = None
     """A held-back redraw (see the module's docstring)."""
+    message_id: int | None = None
+    """The hand message's id (``None``: not known), to tell a redraw in place from a newer
+    hand that replaces this one."""
 
 
 @dataclass(eq=False)
@@ -226,6 +234,9 @@ class Surface:
     permission_reported: bool = False
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
+    to_act: frozenset[int] = frozenset()
+    """The seats whose turn it was at the last update seen: their turn ends when they leave
+    it, and their open hands must stop saying it is their turn."""
 
 
 @dataclass
@@ -258,6 +269,8 @@ class Surfaces:
         self._games: dict[int, Surface] = {}
         self._hands: dict[tuple[int, int], LiveHand] = {}
         self._hand_dirty: set[tuple[int, int]] = set()
+        self._replaced: dict[tuple[int, int], list[LiveHand]] = {}
+        """Older hands to retire (a newer one is open), by the task of their key."""
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -305,8 +318,13 @@ class Surfaces:
             return
         surface = self.get(update.game_id)
         seats: set[int] = set()
+        paced: set[int] = set()
         everyone = dealt = False
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
+        if update.seat is not None:
+            # The end of the actor's turn: their hand stops saying it is their turn (only its
+            # text changes when the move was made elsewhere, e.g. an open bid on the table).
+            paced.add(update.seat)
         for event in update.events:
             if isinstance(event, TrickWon):
                 surface.tricks[event.round] = event
@@ -322,18 +340,27 @@ class Surfaces:
             elif isinstance(event, RoundDealt | TrumpChosen):
                 dealt = True  # every hand shows new cards or trump; buttons only for turns
             elif isinstance(event, TurnChanged):
-                # While hidden or secret bids are chosen, another player's bid leaves the
-                # waiting players' buttons valid (the service does not count it as stale).
-                # Open bids are made on the table: a bid turn changes no hand's buttons (a
-                # game not known yet is treated as before: its hands are redrawn).
-                if event.phase is not Phase.BID or not (hidden_bid or surface.open_bidding):
-                    seats.update(event.seats)
+                now = frozenset(event.seats)
+                paced.update(surface.to_act - now)  # their turn ended
+                surface.to_act = now
+                if event.phase is Phase.BID and hidden_bid:
+                    # While hidden or secret bids are chosen, another player's bid leaves
+                    # the waiting players' hands as they were (buttons and text).
+                    continue
+                if event.phase is Phase.BID and surface.open_bidding:
+                    # An open bid is made on the table: the bidder's hand only says so (its
+                    # text changes, not its buttons), so it is redrawn like any text change.
+                    paced.update(now)
+                else:
+                    seats.update(now)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
         self.request(surface)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
         if dealt and not everyone:
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
+        elif paced - seats and not everyone:
+            self.refresh_hands(update.game_id, paced - seats, skip=actor_user_id, urgent=False)
 
     def cancelled(self, game_id: int, reason: str) -> None:
         """A game was cancelled by a command (the service returns no events for it)."""
@@ -504,7 +531,8 @@ class Surfaces:
         # Clicks redraw the lobby in their own responses; this covers what no click answers
         # (a kick by command), so it is never skipped as "already shown".
         t, _ = await public_look(self.service, info.guild_id)
-        await self._edit(surface, surface.lobby_id, embed=lobby_embed_of(info, t=t))
+        lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
+        await self._edit(surface, surface.lobby_id, **lobby)
 
     async def _table(self, surface: Surface, info: GameInfo) -> bool:
         """Edit the table (or post it if it has none, or if it was deleted); True if done or
@@ -739,9 +767,10 @@ class Surfaces:
                 on_table=bids_on_table(info.table),
             ),
             view=table_view(info.id, info.version, t=t),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(u) for u in waiting]
-            ),
+            # The text mentions exactly the waiting players, so allowing user mentions pings
+            # them and nobody else. (A list of users would be sent as integer ids, which
+            # Discord's published request schema does not allow: it says strings.)
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         if message is None:
             return
@@ -801,15 +830,22 @@ class Surfaces:
         seat: int,
         interaction: discord.Interaction[Any],
         shown: tuple[str, discord.ui.View | None] | None = None,
+        *,
+        message_id: int | None = None,
     ) -> None:
         """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
-        ``shown``, its text and buttons, if given): a redraw held back for the hand it
-        replaces is not needed any more. Later redraws speak the interaction's language."""
+        ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
+        redraw held back for the hand it replaces is not needed any more, and an older hand
+        message still open is retired (edited to say so, with no buttons). Later redraws
+        speak the interaction's language."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
         if old is not None:
             _hold(old, None)
+            newer = message_id is None or old.message_id != message_id
+            if newer and old.expires > now and self.config.live_hands:
+                self._replaced.setdefault(key, []).append(old)
         self._hands[key] = LiveHand(
             interaction,
             seat,
@@ -817,7 +853,10 @@ class Surfaces:
             now + self.config.hand_lifetime,
             edited_at=now,
             shown=None if shown is None else _hand_shown(*shown),
+            message_id=message_id,
         )
+        if key in self._replaced:
+            self._start_hand_task(key)
 
     def refresh_hands(
         self,
@@ -865,13 +904,33 @@ class Surfaces:
 
     def _redraw(self, key: tuple[int, int]) -> None:
         self._hand_dirty.add(key)
+        self._start_hand_task(key)
+
+    def _start_hand_task(self, key: tuple[int, int]) -> None:
+        # One task per player's hands: a retirement and a redraw never overtake each other.
         if key not in self._hand_tasks:
             self._hand_tasks[key] = asyncio.ensure_future(self._refresh_hand(key))
+
+    async def _retire_hands(self, key: tuple[int, int]) -> None:
+        """Edit the older hands of ``key`` to say a newer one replaced them (no buttons)."""
+        for old in self._replaced.pop(key, []):
+            if old.expires <= self.clock.now():
+                continue  # Discord no longer lets its token edit it
+            try:
+                content = replaced_hand_message(t=texts(old.language))
+                await old.interaction.edit_original_response(content=content, view=None)
+            except discord.HTTPException as error:
+                log.info("older hand of %s in game %s not retired: %s", key[1], key[0], error)
+                continue
+            self.stats.hand_refreshes += 1
 
     async def _refresh_hand(self, key: tuple[int, int]) -> None:
         game_id, user_id = key
         try:
-            while key in self._hand_dirty:
+            while key in self._hand_dirty or key in self._replaced:
+                await self._retire_hands(key)
+                if key not in self._hand_dirty:
+                    continue
                 self._hand_dirty.discard(key)
                 hand = self._hands.get(key)
                 if hand is None or hand.expires <= self.clock.now():

@@ -35,6 +35,9 @@ from bot.render import (
 from bot.ui.buttons import button
 from bot.ui.custom_ids import CustomId, Verb
 from wizard.cards import SUITS, Theme, card_label, suit_label
+from wizard.errors import OptionsError
+from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options, check_setup
+from wizard.service import GameInfo
 from wizard.state import Phase
 from wizard.view import PlayerView, TableView, public_table
 
@@ -71,21 +74,61 @@ class WizardView(discord.ui.View):
         return True
 
 
-def lobby_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
-    """Join, Leave, Add computer player, Start (host), Cancel (host)."""
+def seat_limit(options: Options) -> int:
+    """The most players a game with ``options`` can have, as the engine says (R2.1; single
+    suit is for 3 or 4, R7.7)."""
+    for players in range(MAX_PLAYERS, MIN_PLAYERS - 1, -1):
+        try:
+            check_setup(options, players)
+        except OptionsError:
+            continue
+        return players
+    return MAX_PLAYERS  # options that no table size fixes: the start will say why
+
+
+def lobby_view(
+    game: int,
+    version: int,
+    *,
+    t: Texts,
+    players: int | None = None,
+    max_seats: int = MAX_PLAYERS,
+) -> discord.ui.View:
+    """Join, Leave, Add computer player, Start (host), Cancel (host).
+
+    With ``players`` (the seats taken) known: "Add computer player" is disabled once the
+    table is full and Start until :data:`~wizard.options.MIN_PLAYERS` have joined, each
+    with the count that says why in its label ("Add computer player (6/6)", "Start (2/3)").
+    """
+    full = players is not None and players >= max_seats
+    too_few = players is not None and players < MIN_PLAYERS
+    add = t(ADD_COMPUTER_LABEL) + (f" ({players}/{max_seats})" if full else "")
+    start = t(START_LABEL) + (f" ({players}/{MIN_PLAYERS})" if too_few else "")
     view = WizardView()
     view.add_item(button(CustomId(game, Verb.JOIN, "", version), label=t(JOIN_LABEL), style=_GREEN))
     view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label=t(LEAVE_LABEL)))
     view.add_item(
-        button(CustomId(game, Verb.ADDBOT, "", version), label=t(ADD_COMPUTER_LABEL), emoji="🤖")
+        button(CustomId(game, Verb.ADDBOT, "", version), label=add, emoji="🤖", disabled=full)
     )
     view.add_item(
-        button(CustomId(game, Verb.START, "", version), label=t(START_LABEL), style=_BLUE)
+        button(
+            CustomId(game, Verb.START, "", version),
+            label=start,
+            style=_GREY if too_few else _BLUE,
+            disabled=too_few,
+        )
     )
     view.add_item(
         button(CustomId(game, Verb.CANCEL, "", version), label=t(CANCEL_LABEL), style=_RED)
     )
     return view
+
+
+def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
+    """The lobby buttons of ``info``, disabled where its seats say so (:func:`lobby_view`)."""
+    return lobby_view(
+        info.id, info.version, t=t, players=len(info.seats), max_seats=seat_limit(info.options)
+    )
 
 
 def table_view(

@@ -10,9 +10,11 @@ is ever applied to the service directly.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import re
-from collections.abc import AsyncIterator, Callable
+import warnings
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from bot.cogs import GameConfig
 from bot.cogs.game import GameCog
 from bot.render import bids_on_table
 from bot.settings import Settings
-from tests.bot.simtools import VirtualTimers
+from tests.bot.simtools import OPENAPI_ENV, DiscordContract, VirtualTimers, find_openapi
 from wizard.options import Bidding
 from wizard.record import load, replay
 from wizard.service import GameInfo, GameService, GameStatus, ServiceConfig
@@ -42,6 +44,71 @@ IDLE = 0.002
 default, which is most of the real time of a click). The value is only a polling interval:
 what counts as settled is unchanged. Lowered for these tests, which click a few thousand
 times, through the keyword default of the pinned SimCord's settle loop."""
+
+
+ROOT = Path(__file__).resolve().parents[2]
+INVALID_REST = "invalid_rest_requests"
+"""Marks a test that sends requests Discord would refuse on purpose (to prove the check)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register this folder's marker."""
+    config.addinivalue_line(
+        "markers", f"{INVALID_REST}: the test's REST requests are not checked against Discord's"
+    )
+
+
+@pytest.fixture(scope="session")
+def discord_contract() -> DiscordContract | None:
+    """Discord's OpenAPI description, compiled once per session (``None`` when absent
+    outside CI, with a warning; in CI its absence fails every bot test)."""
+    path = find_openapi(ROOT)
+    if path is None:
+        where = ROOT.parent / "shared" / "discord-api" / "openapi.json"
+        message = (
+            f"Discord's OpenAPI description is missing: expected {where} (or the file that "
+            f"{OPENAPI_ENV} names). The bot's REST requests cannot be checked against it."
+        )
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message, pytrace=False)
+        warnings.warn(message, pytest.PytestWarning, stacklevel=1)
+        return None
+    try:
+        return DiscordContract.load(path)
+    except ImportError as error:  # jsonschema is a dev dependency
+        pytest.fail(f"the OpenAPI check needs jsonschema: {error}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def discord_requests_follow_the_contract(
+    request: pytest.FixtureRequest,
+    discord_contract: DiscordContract | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[list[simcord.Env]]:
+    """Every REST request the bot made in the test, whatever started its SimCord
+    (``simcord.run``, or an ``Env`` started by hand), is valid by Discord's own description
+    of its API (checked once the test is over)."""
+    envs: list[simcord.Env] = []
+    start = simcord.Env.start
+
+    async def recorded_start(env: simcord.Env, *args: Any, **kwargs: Any) -> Any:
+        if not any(env is seen for seen in envs):
+            envs.append(env)
+        return await start(env, *args, **kwargs)
+
+    # Every SimCord starts its Env: through simcord.run, or by hand in a test.
+    monkeypatch.setattr(simcord.Env, "start", recorded_start)
+    yield envs
+    if discord_contract is None or request.node.get_closest_marker(INVALID_REST):
+        return
+    problems = [p for env in envs for p in discord_contract.check(env.http_requests)]
+    if problems:
+        shown = "\n  ".join(dict.fromkeys(problems))  # each distinct problem once
+        pytest.fail(
+            f"{len(problems)} REST request(s) Discord would refuse by its OpenAPI "
+            f"description:\n  {shown}",
+            pytrace=False,
+        )
 
 
 @pytest.fixture

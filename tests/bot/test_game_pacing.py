@@ -199,9 +199,9 @@ async def test_a_trailing_edit_lost_in_a_restart_is_made_by_the_next_update(
 
 async def test_a_held_back_hand_redraw_gives_way_to_the_players_turn(tmp_path: Path) -> None:
     """Round 1 played at one instant: the new deal's cards are held back for the hands edited
-    moments ago. Open bids are made on the table, so a bid turn redraws no hand; the first
-    card's turn redraws the leader's hand at once (giving way to the held-back redraw); the
-    others show the new cards at the interval's end."""
+    moments ago. Open bids are made on the table, so a bid turn changes only the text of a
+    hand (held back too); the first card's turn redraws the leader's hand at once (giving way
+    to the held-back redraw); the others show the new cards at the interval's end."""
     async with three_people(tmp_path, bidding="open") as (sim, game):
         rng = random.Random(2)
         while True:
@@ -226,7 +226,10 @@ async def test_a_held_back_hand_redraw_gives_way_to_the_players_turn(tmp_path: P
         before = len(sim.env.http_requests)
         await sim.env.advance_time(INTERVAL)
         redraws = rest_kinds(sim.env.http_requests[before:])
-        assert redraws == {RestKind.WEBHOOK_EDIT: len(waiting)}  # one each, at the end
+        # One each at the end, at most: the waiting hands, and the hands whose open bid turn
+        # came or went meanwhile (a text change, held back like the deal's, issue 12).
+        assert set(redraws) == {RestKind.WEBHOOK_EDIT}
+        assert len(waiting) <= redraws[RestKind.WEBHOOK_EDIT] <= len(sim.members)
         for member in sim.members:
             assert "Round 2 of" in sim.hand(member).content  # type: ignore[union-attr]
 

@@ -5,13 +5,16 @@ simultaneous clicks, clicks after a cancellation; and the host's or a manager's 
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE
+from bot.render import HAND_REPLACED
 from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
+from tests.bot.i18n_support import user_locales
 from wizard.cards import Card
 from wizard.service import GameStatus
 
@@ -41,10 +44,13 @@ def callback_bodies(sim: Any, results: list[Any]) -> list[str]:
 
 
 async def test_lobby_refusals(tmp_path: Path) -> None:
-    async with simulation(tmp_path, members=6) as sim:
+    async with simulation(tmp_path, members=6, test_buttons=True) as sim:
         ann, bob, cy, dee, eve, fay = sim.members
         refused = await ann.slash(sim.channel, "wizard new", bidding="hidden", uneven_bids=True)
-        assert "Uneven bids (R7.1) need open bidding" in private(refused)
+        assert private(refused) == (
+            "⚠️ These options cannot be played together. Uneven bids need open bidding: with "
+            "hidden bids, nobody knows the total when the last bid is made."
+        )
         assert sim.public() == []  # nothing was posted
 
         info = await sim.new_game(ann, single_suit=True)
@@ -53,15 +59,16 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         again = await ann.slash(sim.channel, "wizard new")
         assert private(again) == "🚫 There is already a game in this channel."
         assert private(await ann.click(lobby, label="Join")) == "ℹ️ You are already in this game."
-        too_few = private(await ann.click(lobby, label="Start"))
-        assert too_few.startswith("⏳ Wizard needs 3 to 6 players (R2.1); this game has 1")
+        # Start is disabled below 3 players; pressed all the same (a lobby drawn before
+        # someone left), the service refuses it.
+        [start] = [b["custom_id"] for b in buttons(lobby) if b.get("label", "").startswith("Start")]
+        too_few = private(await ann.click(await post_buttons(sim, ann, start), custom_id=start))
+        assert too_few.startswith("⏳ Not enough players yet.")
         for member in (bob, cy, dee):
             await member.click(lobby, label="Join")
         full = private(await eve.click(lobby, label="Join"))
-        assert full == "🚫 This game is full: 4 players (single suit is for 3 or 4 players, R7.7)."
-        assert private(await bob.click(lobby, label="Start")) == (
-            "🚫 Only the host (ann) can start the game."
-        )
+        assert full.startswith("🚫 This game is full.")
+        assert private(await bob.click(lobby, label="Start")).startswith("🚫 Only the host")
         assert private(await fay.click(lobby, label="Cancel")).startswith("🚫 Only the host")
         # Refusals never touch the public lobby.
         shown = sim.message(lobby.id).embeds[0].description or ""
@@ -91,7 +98,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         custom_id = f"wiz:{game}:bid:0:{version}"
         out_of_turn = private(await second.click(crafted, custom_id=custom_id))
         assert out_of_turn.splitlines()[0] == (
-            f"⏳ Not your turn. It is {first.name}'s turn to bid, not {second.name}'s."
+            f"⏳ Not your turn. It is {first.name}'s turn to bid."
         )
         stranger = private(await dee.click(crafted, custom_id=custom_id))
         assert stranger == "🚫 You are not playing in this game."
@@ -108,8 +115,10 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         crafted = await post_buttons(sim, ann, f"wiz:{game}:bid:1:{version}")
         forbidden = private(await dealer.click(crafted, custom_id=f"wiz:{game}:bid:1:{version}"))
         forbidden = forbidden.splitlines()[0]
-        assert forbidden.startswith("⛔ That bid is not allowed. The uneven-bids rule forbids")
-        assert forbidden.endswith("(R7.1)")
+        assert forbidden == (
+            "⛔ That bid is not allowed. With uneven bids the dealer may not bid 1: the bids "
+            "would add up to 1, the tricks of this round."
+        )
 
         # Play on until the player to act holds a card of the suit led and another suit.
         await sim.click_table(dealer, "0")
@@ -135,7 +144,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         custom_id = f"wiz:{game}:play:{Card(card).code}:{version}"
         crafted = await post_buttons(sim, ann, custom_id)
         refused = private(await member.click(crafted, custom_id=custom_id))
-        assert refused.splitlines()[0] == MUST_FOLLOW
+        assert refused.splitlines()[0].startswith(f"⛔ {MUST_FOLLOW} You hold a card of ")
         # The playable cards in the member's own hand are exactly the legal ones.
         hand = await sim.open_hand(member)
         enabled = {b["custom_id"].split(":")[3] for b in buttons(hand) if not b["disabled"]}
@@ -172,20 +181,25 @@ async def test_stale_button_and_double_click(tmp_path: Path) -> None:
         one, other = [b["custom_id"] for b in buttons(new) if verb_of(b) == "play"]
         version = (await sim.service.get_game(info.id)).version
 
-        results = await clicks_at_once(sim, [(first, new.id, one), (first, new.id, one)])
+        # The older hand was retired when the newer one opened (issue 12): nothing to click.
+        retired = sim.message(old.id)
+        assert HAND_REPLACED in retired.content and buttons(retired) == []
+
+        # A double click and, sent with it, the other card (drawn for the same moment).
+        clicks = [(first, new.id, one), (first, new.id, one), (first, new.id, other)]
+        results = await clicks_at_once(sim, clicks)
         assert all(r.acknowledged for r in results)
         answers = [a.splitlines()[0] for a in callback_bodies(sim, results)]
         # Both are answered as the click that counted: the second found it done.
-        assert answers[0].startswith("✅ You played ") and answers == [answers[0]] * 2
+        assert answers[0].startswith("✅ You played ") and answers[:2] == [answers[0]] * 2
         after = await sim.service.get_game(info.id)
         assert after.version == version + 1  # one card, not two
         assert after.table is not None and len(after.table.trick) == 1
 
-        stale = await first.click(old, custom_id=other)
-        text = private(stale)
+        text = callback_bodies(sim, results)[2]
         assert text.startswith(STALE)
         assert "Waiting for" in text  # the current hand, which has nothing to click now
-        assert not [b for b in buttons(stale.response) if not b.get("disabled")]
+        assert not [b for b in buttons(sim.message(new.id)) if not b.get("disabled")]
         assert (await sim.service.get_game(info.id)).version == version + 1
         assert not sim.env.errors
 
@@ -208,15 +222,19 @@ async def test_simultaneous_hidden_bids_all_count(tmp_path: Path) -> None:
 
 
 async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
-    async with simulation(tmp_path, members=3) as sim:
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
         ann, bob, cy = sim.members
         # Hidden bids: the bid buttons are in the hands (open ones are on the table).
         info = await sim.lobby(ann, [bob, cy], bidding="hidden")
         first, *_ = await bidding_order(sim, info.id)
         old = await sim.open_hand(first)
         live = await sim.open_hand(first)
+        # The older hand is retired; a late click is one sent before the cancellation
+        # reached the hand (here: the same button, posted by the test).
+        assert HAND_REPLACED in sim.message(old.id).content
+        zero = next(b["custom_id"] for b in buttons(live) if b["label"] == "0")
         refused = private(await bob.slash(sim.channel, "wizard cancel"))
-        assert refused == "🚫 Only the host or a server manager can cancel this game."
+        assert refused.startswith("🚫 Only the host")
         manager = sim.add_manager("mod")
         done = private(await manager.slash(sim.channel, "wizard cancel"))
         assert done == f"🛑 Game {info.id} is cancelled."
@@ -227,8 +245,7 @@ async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
         refreshed = sim.message(live.id)
         assert "🛑 This game was cancelled." in refreshed.content
         assert buttons(refreshed) == []
-        zero = next(b["custom_id"] for b in buttons(old) if b["label"] == "0")
-        late = await first.click(old, custom_id=zero)
+        late = await first.click(await post_buttons(sim, first, zero), custom_id=zero)
         text = private(late)
         assert "🛑 This game was cancelled." in text
         assert buttons(late.response) == []
@@ -245,11 +262,11 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
         rules = private(await bob.slash(sim.channel, "wizard rules"))
         assert f"Game {info.id} in this channel" in rules
-        assert "magic twos (R7.6)" in rules and "1 minute per turn" in rules
+        assert "magic twos" in rules and "1 minute per turn" in rules
         assert "10 rounds for 6 players" in rules
 
         refused = private(await bob.slash(sim.channel, "wizard kick", player=cy))
-        assert refused == "🚫 Only the host (ann) can remove players."
+        assert refused.startswith("🚫 Only the host")
         hand = await sim.open_hand(cy)
         kicked = private(await ann.slash(sim.channel, "wizard kick", player=cy))
         assert kicked == f"👋 cy is out of game {info.id}; a computer player takes their seat."
@@ -259,3 +276,86 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         end = await sim.play(info.id, random.Random(2))
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)
+
+
+ENGLISH_WORDS = re.compile(r"\b(?:the|you|your|not|turn|must|follow|bid|hand|this|that|is)\b")
+"""Words of the English refusals and hands that no German text contains."""
+
+
+async def test_a_german_members_refusals_are_wholly_german(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not your turn, a forbidden bid, must follow suit and a stale click, as a member whose
+    Discord speaks German reads them: German from the first word to the last."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
+        ann, bob, cy = sim.members
+        for member in sim.members:
+            locales[member] = "de"
+        info = await sim.lobby(ann, [bob, cy], uneven_bids=True)
+        game = info.id
+        first, second, dealer = await bidding_order(sim, game)
+
+        def german(result: Any) -> str:
+            text = private(result)
+            assert not ENGLISH_WORDS.search(text), text
+            return text.splitlines()[0]
+
+        version = (await sim.service.get_game(game)).version
+        custom_id = f"wiz:{game}:bid:0:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        assert german(await second.click(crafted, custom_id=custom_id)) == (
+            f"⏳ Du bist nicht dran. {first.name} ist mit der Ansage dran."
+        )
+        await sim.click_table(first, "0")
+        await sim.click_table(second, "0")
+        version = (await sim.service.get_game(game)).version
+        custom_id = f"wiz:{game}:bid:1:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        assert german(await dealer.click(crafted, custom_id=custom_id)) == (
+            "⛔ Diese Ansage ist nicht erlaubt. Bei Plus-Minus-Eins darf der Geber nicht 1 "
+            "ansagen: Die Ansagen ergäben zusammen 1, die Stichzahl dieser Runde."
+        )
+        await sim.click_table(dealer, "0")
+
+        member, card, version, follow = await a_chance_to_revoke(sim, game)
+        custom_id = f"wiz:{game}:play:{Card(card).code}:{version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        suit = {
+            "B": "🟦 Menschen (B)",
+            "R": "🟥 Zwerge (R)",
+            "G": "🟩 Elfen (G)",
+            "Y": "🟨 Riesen (Y)",
+        }
+        assert german(await member.click(crafted, custom_id=custom_id)) == (
+            f"⛔ Du musst Farbe bedienen. Du hast eine Karte in {suit[follow]}: "
+            "Spiel eine davon, einen 🧙 Zauberer oder einen 🃏 Narren."
+        )
+
+        await sim.act(member, lambda enabled: enabled[0])  # a card that follows suit
+        stale = german(await member.click(crafted, custom_id=custom_id))
+        assert stale == (
+            "🔄 Seit dieser Anzeige ist das Spiel weitergegangen. Hier sind deine Karten, wie "
+            "sie jetzt sind."
+        )
+        assert not sim.env.errors
+
+
+async def a_chance_to_revoke(sim: Any, game: int) -> tuple[Any, Card, int, str]:
+    """Play on (random legal clicks) until the player to act holds a card of the suit led and
+    a card of another suit: that member, the other card, the version and the suit led."""
+    rng = random.Random(5)
+    while True:
+        now = await sim.service.get_game(game)
+        assert now.table is not None and now.status is GameStatus.ACTIVE
+        table = now.table
+        if table.follow is not None and table.turn is not None:
+            user = now.seats[table.turn].user_id
+            assert user is not None
+            held = (await sim.service.seat_view(game, user)).view.hand or ()
+            follows = [c for c in held if c.suit is table.follow]
+            others = [c for c in held if c.suit is not None and c.suit is not table.follow]
+            if follows and others:
+                return sim.member(user), others[0], now.version, table.follow.value
+        [mover] = await sim.to_act(game)
+        await sim.act(mover, rng.choice)

@@ -88,15 +88,18 @@ async def test_a_bid_on_the_table_redraws_the_table_in_place(tmp_path: Path) -> 
         assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 2}
 
         # The bidder's click: its answer is the table, edited in place, with the next
-        # bidder's buttons; no other REST call (no table edit, no hand redraw).
+        # bidder's buttons; no table edit follows. The two open hands concerned are redrawn
+        # (issue 12): the bidder's turn ended, the next bidder's came.
         before = len(sim.env.http_requests)
         result = await first.click(table, label="1")
         assert callback_type(sim, result) == 7
         assert result.response is not None and not result.response.ephemeral
         assert result.response.id == table.id
-        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 1}
         await sim.cog.surfaces.idle()
-        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 1}
+        assert rest_kinds(sim.env.http_requests[before:]) == {
+            RestKind.RESPONSE: 1,
+            RestKind.WEBHOOK_EDIT: 2,
+        }
         after = await sim.service.get_game(info.id)
         assert after.version == info.version + 1
         now = sim.table_of(after)
@@ -104,8 +107,11 @@ async def test_a_bid_on_the_table_redraws_the_table_in_place(tmp_path: Path) -> 
         description = now.embeds[0].description or ""
         assert f"**{second.name}** to bid, with the buttons below." in description
         assert sum(1 for b in after.table.bids if b is not None) == 1  # type: ignore[union-attr]
-        # The hand of the next bidder was not redrawn for a bid turn.
-        assert sim.message(hands[second.name].id).content == hands[second.name].content
+        # The next bidder's hand says it is their turn, on the table; the bidder's says no more.
+        now_second = sim.message(hands[second.name].id).content
+        assert "**Your turn:** bid with the buttons on the table." in now_second
+        now_first = sim.message(hands[first.name].id).content
+        assert "**Your turn:**" not in now_first and "your bid: 1" in now_first
 
         # The last bid: the table shows no bid any more, the leader's hand comes alive.
         await sim.click_table(second, "0")

@@ -110,7 +110,7 @@ async def test_public_in_the_servers_language_private_in_the_members(
         assert opened.response is not None and not opened.ephemeral
         lobby = opened.response
         assert lobby.embeds[0].title == f"{de} lobby of game 1"
-        assert f"{de} join" in labels(lobby) and f"{de} start" in labels(lobby)
+        assert f"{de} join" in labels(lobby) and f"{de} start (1/3)" in labels(lobby)
         joined = await ann.click(lobby, label=f"{de} join")
         assert joined.response is not None
         assert joined.response.embeds[0].title == f"{de} lobby of game 1"

@@ -38,6 +38,7 @@ from bot.render import (
     hand_message,
     lobby_embed,
     ping_text,
+    replaced_hand_message,
     round_end_embed,
     round_summary_embed,
     rules_text,
@@ -195,6 +196,7 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     # Nobody left to wait for while it is not one's turn (a moment between two updates).
     waiting = dataclasses.replace(view(state, 0), to_act=())
     yield "hand, nobody to act", hand_message(waiting, t=t)
+    yield "hand, replaced by a newer one", replaced_hand_message(t=t)
     yield from _lobby_and_rules(t)
 
 
@@ -529,7 +531,7 @@ def test_english_is_unchanged() -> None:
         "1. **Ann** (host)",
         "2. **Bot** (🤖 computer)",
         "",
-        "**Variants:** secret bids (R7.3), clairvoyance (R7.4)",
+        "**Variants:** secret bids, clairvoyance",
         "**Timer:** 2 minutes per turn",
         "",
         "Press **Join** to take a seat. The host presses **Start** once 3 to 6 players are in "
@@ -553,7 +555,7 @@ def test_english_is_unchanged() -> None:
         "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
         "too few. Highest total after the last round wins.",
         "",
-        "**Variants in force:** hidden bids (R7.2), clairvoyance (R7.4)",
+        "**Variants in force:** hidden bids, clairvoyance",
         "• Hidden bids: everyone bids privately; all bids are shown together.",
         "• Clairvoyance: in round 1 you see everyone's card but your own.",
         "**Timer:** 1 minute per turn; when it runs out a computer moves for you.",

@@ -33,7 +33,7 @@ def run_bot(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
         env=base,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,
         check=False,
     )
 
@@ -168,7 +168,7 @@ def test_a_token_in_dotenv_of_the_working_directory_is_found(tmp_path: Path) -> 
         },
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,
         check=False,
     )
     assert result.returncode == 0, result.stderr
@@ -197,3 +197,43 @@ def test_help_lists_the_commands(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert "config" in result.stdout
     assert "run" in result.stdout
+
+
+def test_settings_built_in_code_read_no_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The demo builds its Settings in code: a developer's token or shards must not leak in.
+    monkeypatch.setenv("DISCORD_TOKEN", FAKE_TOKEN)
+    monkeypatch.setenv("SHARD_IDS", "3")
+    settings = Settings(database_path=Path("demo.db"), shard_count=1)
+    assert settings.discord_token is None
+    assert settings.shard_ids is None
+
+
+def test_load_reads_the_process_environment_over_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("LOG_LEVEL=warning\nSHARD_COUNT=2\nUNRELATED=1\n", encoding="utf-8")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", " 2,3 ")
+    monkeypatch.setenv("DEV_GUILD_ID", "")
+    settings = Settings.load(dotenv_path=dotenv)
+    assert settings.log_level == "WARNING"
+    assert settings.shard_count == 4
+    assert settings.shard_ids == (2, 3)
+    assert settings.dev_guild_id is None
+
+
+def test_a_bad_value_in_dotenv_is_one_line_naming_the_variable(tmp_path: Path) -> None:
+    (tmp_path / "bad.env").write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nCOMPUTER_DELAY_SECONDS=forever\nLOG_LEVEL=loud\n",
+        encoding="utf-8",
+    )
+    result = run_bot("config", env={ENV_FILE_VARIABLE: str(tmp_path / "bad.env")}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "COMPUTER_DELAY_SECONDS" in lines[0]
+    assert "LOG_LEVEL" in lines[0]
+    assert "forever" not in lines[0]
+    assert "Traceback" not in result.stderr

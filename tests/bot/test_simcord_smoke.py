@@ -297,7 +297,7 @@ async def test_discord_clock_follows_simcords_virtual_time() -> None:
         assert len(fired) == 2
         start, now = fired[1]
         assert now - start == pytest.approx(90, abs=0.01)
-        assert time.time() - wall < 30  # no real waiting; and time.time() did not follow
+        assert time.time() - wall < 90  # the 90 s were not waited; time.time() did not follow
 
 
 async def test_buttons_survive_the_15_minute_timeout_of_ephemeral_views() -> None:

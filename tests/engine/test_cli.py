@@ -25,7 +25,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=60,
+        timeout=300,  # only a guard against a hang: a loaded machine starts Python slowly
         check=False,
     )
 

@@ -92,7 +92,7 @@ def test_R2_2_a_deal_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(InvalidDealError) as info:
         apply(state, bad)
     assert info.value.rule == "R2.2"
-    assert "round 1 deals 1" in info.value.message
+    assert "round 1 hold 1" in info.value.message
 
 
 def test_R2_2_no_round_after_the_last() -> None:

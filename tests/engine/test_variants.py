@@ -468,7 +468,7 @@ def test_R7_7_deal_from_another_players_deck_is_refused() -> None:
     with pytest.raises(InvalidDealError) as info3:
         apply(state, Deal(short, None))
     assert info3.value.rule == "R7.7"
-    assert "deals 4" in info3.value.message
+    assert "hold 4" in info3.value.message
 
 
 def test_R7_7_bids_up_to_the_hand_size() -> None:

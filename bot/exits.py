@@ -1,0 +1,115 @@
+"""Exit statuses of ``python -m bot``, and the one place that turns failures into them.
+
+Every failure an operator can meet at start is reported as one line, a cause and a hint,
+with no traceback; the README's table lists the statuses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from wizard.store import MigrationError
+
+EXIT_OK = 0
+"""A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
+EXIT_REFUSED = 1
+"""Discord refused the bot: a bad token or a privileged intent."""
+EXIT_SETTINGS = 2
+"""The settings or the command line cannot be used (a bad ``.env`` value, no token)."""
+EXIT_DATABASE = 3
+"""The database cannot be used: newer schema, read-only, locked, damaged, cannot open."""
+EXIT_NETWORK = 4
+"""Discord could not be reached (no network, DNS, Discord's servers failing)."""
+EXIT_DAMAGED_GAMES = 5
+"""``check`` only: the file is sound but some games are set aside as damaged."""
+
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, MigrationError)
+"""What opening a database may raise. ``wizard.store.DatabaseUnavailable`` (a one-line
+message and a ``.hint``) joins this tuple when the store exports it; nothing else changes."""
+
+
+class Failure(Exception):
+    """A failure to report: one line of cause, a hint, and the exit status."""
+
+    def __init__(self, status: int, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.hint = hint
+
+    def line(self) -> str:
+        """The one line printed on stderr."""
+        text = _one_line(self.message)
+        hint = _one_line(self.hint)
+        return f"{text}. {hint[:1].upper()}{hint[1:]}." if hint else f"{text}."
+
+
+def report(failure: Failure) -> int:
+    """Print ``failure`` on stderr as ``wizard bot: …``; returns its exit status."""
+    print(f"wizard bot: {failure.line()}", file=sys.stderr)
+    return failure.status
+
+
+def database_failure(path: Path | str, error: BaseException) -> Failure:
+    """The :class:`Failure` for ``error`` met while opening the database at ``path``."""
+    hint = getattr(error, "hint", None)
+    return Failure(
+        EXIT_DATABASE,
+        f"cannot use the database {path}: {_one_line(str(error)) or type(error).__name__}",
+        hint if isinstance(hint, str) and hint else _database_hint(error, path),
+    )
+
+
+@contextlib.contextmanager
+def opening_database(path: Path | str) -> Iterator[None]:
+    """Turn what opening the database raises into a :class:`Failure` (exit status 3)."""
+    try:
+        yield
+    except DATABASE_ERRORS as error:
+        raise database_failure(path, error) from error
+
+
+def network_failure(error: BaseException) -> Failure:
+    """The :class:`Failure` for Discord being out of reach."""
+    cause = _one_line(str(error)) or type(error).__name__
+    return Failure(
+        EXIT_NETWORK,
+        f"cannot reach Discord: {cause}",
+        "check this machine's network and DNS, and https://discordstatus.com; "
+        "then start the bot again",
+    )
+
+
+def _database_hint(error: BaseException, path: Path | str) -> str:
+    if isinstance(error, MigrationError):
+        return (
+            "run the newer version of the bot that wrote it, or restore a backup made by "
+            "this version: python -m bot restore BACKUP"
+        )
+    name = str(getattr(error, "sqlite_errorname", None) or "")
+    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "decode" in str(error):
+        return (
+            "the file is damaged or is not a database: see python -m bot check, then "
+            "restore a backup with python -m bot restore BACKUP"
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return "another process holds it: stop that process (or wait for it), then start again"
+    if name.startswith("SQLITE_FULL"):
+        return "the disk is full: free some space, then start again"
+    if isinstance(error, OSError) or name.startswith(
+        ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
+    ):
+        return (
+            f"the bot must be able to create and write {path} and the -wal and -shm files "
+            "beside it: check the path (DATABASE_PATH or --db), the folder's permissions, "
+            "and that the file system is not read-only"
+        )
+    return "see python -m bot check; if the file is damaged, restore a backup"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).rstrip(".")

@@ -1,0 +1,83 @@
+"""The operator's commands: ``backup``, ``restore`` and ``check`` of the game database."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from pathlib import Path
+
+from bot.exits import (
+    EXIT_DAMAGED_GAMES,
+    EXIT_DATABASE,
+    EXIT_OK,
+    Failure,
+    database_failure,
+    opening_database,
+    report,
+)
+from wizard.store.backup import BackupError, backup, restore
+from wizard.store.health import Health, check
+
+log = logging.getLogger("bot")
+
+
+def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
+    """``python -m bot backup FILE``: a consistent copy of the (live) database."""
+    try:
+        with opening_database(database):
+            copied = backup(database, target, overwrite=overwrite)
+    except BackupError as error:
+        return report(Failure(EXIT_DATABASE, f"backup refused: {error}", error.hint))
+    except Failure as failure:
+        return report(failure)
+    print(
+        f"backed up {copied.source} to {copied.target}: schema version "
+        f"{copied.schema_version}, {copied.bytes} bytes, {copied.seconds:.2f} s"
+    )
+    return EXIT_OK
+
+
+def restore_command(database: Path, source: Path) -> int:
+    """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
+    try:
+        with opening_database(database):
+            copied = restore(source, database)
+    except BackupError as error:
+        return report(Failure(EXIT_DATABASE, f"restore refused: {error}", error.hint))
+    except Failure as failure:
+        return report(failure)
+    print(
+        f"restored {copied.target} from {copied.source}: schema version "
+        f"{copied.schema_version}, {copied.bytes} bytes"
+    )
+    return EXIT_OK
+
+
+def check_command(database: Path) -> int:
+    """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
+    if not database.is_file():
+        return report(
+            Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")
+        )
+    try:
+        health = check(database)
+    except (sqlite3.Error, OSError) as error:
+        return report(database_failure(database, error))
+    print("\n".join(health.lines()))
+    if not health.sound:
+        return EXIT_DATABASE
+    return EXIT_DAMAGED_GAMES if health.damaged else EXIT_OK
+
+
+async def log_health(database: Path) -> Health | None:
+    """Log the health report of the open database at start (warnings if not healthy)."""
+    try:
+        health = await asyncio.to_thread(check, database)
+    except (sqlite3.Error, OSError) as error:
+        log.warning("health check of %s failed: %s", database, error)
+        return None
+    level = logging.INFO if health.healthy else logging.WARNING
+    for line in health.lines():
+        log.log(level, "health: %s", line)
+    return health

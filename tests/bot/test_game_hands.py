@@ -1,0 +1,266 @@
+"""A player's private hand is never wrong (issue 12): their newest open hand is redrawn when
+their turn comes (to bid, also under open bidding where the bids are made on the table; to
+choose trump; to play) and when it ends; an older hand is retired once a newer one is open;
+a repeated click of a move already made shows the hand as it is now, not a refusal."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.cogs import GameConfig
+from bot.i18n import texts
+from bot.render import HAND_REPLACED
+from tests.bot.conftest import (
+    ACTION_VERBS,
+    Sim,
+    buttons,
+    clicks_at_once,
+    is_bid_button,
+    simulation,
+    verb_of,
+)
+from tests.bot.i18n_support import user_locales
+from wizard.service import GameInfo, GameStatus
+from wizard.state import Phase
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+YOUR_BID_ON_TABLE = "**Your turn:** bid with the buttons on the table."
+
+
+def enabled_moves(message: Any) -> list[dict[str, Any]]:
+    """The enabled move buttons (bids, cards, trumps) of a message."""
+    return [b for b in buttons(message) if not b.get("disabled") and verb_of(b) in ACTION_VERBS]
+
+
+async def check_hand_agrees(sim: Sim, member: simcord.MemberActor, game_id: int) -> str | None:
+    """The member's hand, as SimCord shows it to them, says it is their turn exactly when the
+    table does (and offers moves only then); the phase checked, if it is their game's turn."""
+    await sim.cog.surfaces.idle()
+    info = await sim.service.get_game(game_id)
+    if info.status is not GameStatus.ACTIVE:
+        return None
+    table_view = info.table
+    assert table_view is not None
+    seat = info.seat_of(member.id)
+    assert seat is not None
+    hand = sim.hand(member)
+    assert hand is not None
+    table = sim.table_of(info)
+    description = table.embeds[0].description or ""
+    table_says_bid = f"**{member.name}** to bid, with the buttons below." in description
+    hand_says_bid = YOUR_BID_ON_TABLE in hand.content
+    assert table_says_bid == hand_says_bid, (description, hand.content)
+    if table_view.phase is Phase.BID:
+        assert not enabled_moves(hand)  # open bids are made on the table
+        if table_says_bid:
+            assert "Waiting for" not in hand.content
+            return "bid"
+        assert "**Your turn:**" not in hand.content, hand.content
+        return None
+    mine = seat in table_view.to_act
+    assert bool(enabled_moves(hand)) == mine, (table_view.phase, hand.content)
+    assert ("**Your turn:**" in hand.content) == mine, hand.content
+    return table_view.phase.name.lower() if mine else None
+
+
+async def play_checking(
+    sim: Sim, info: GameInfo, member: simcord.MemberActor
+) -> dict[int, set[str]]:
+    """Play the game to its end: the member bids on the table and plays in the hand they
+    opened once (never opening another); after every move (theirs and the computers') the
+    hand agrees with the table. The turns checked, by round."""
+    rng = random.Random(3)
+    await sim.open_hand(member)
+    checked: dict[int, set[str]] = {}
+    while True:
+        turn = await check_hand_agrees(sim, member, info.id)
+        now = await sim.service.get_game(info.id)
+        if now.status is not GameStatus.ACTIVE:
+            return checked
+        assert now.table is not None
+        if turn is not None:
+            checked.setdefault(now.table.round, set()).add(turn)
+        if member not in await sim.to_act(info.id):
+            await sim.env.advance_time(10.0)
+            continue
+        if turn == "bid":
+            await sim.bid_on_table(member, now, rng.choice)
+            continue
+        hand = sim.hand(member)
+        assert hand is not None
+        moves = enabled_moves(hand)
+        assert moves, hand.content  # the hand came alive by itself
+        result = await member.click(hand, custom_id=rng.choice(moves)["custom_id"])
+        assert result.acknowledged
+
+
+async def test_open_bids_after_computers_the_hand_says_it_is_your_turn(tmp_path: Path) -> None:
+    """Issue 12: under open bidding, with computers bidding before the person, the hand said
+    "Waiting for Merlin" while the table said it was the person's bid. Every round of a
+    whole game: the hand agrees with the table after every move."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=3)
+        checked = await play_checking(sim, info, ann)
+        rounds = (await sim.service.get_game(info.id)).table
+        assert rounds is not None
+        assert sorted(checked) == list(range(1, rounds.num_rounds + 1))
+        assert all("bid" in turns for turns in checked.values()), checked
+        assert sum("play" in turns for turns in checked.values()) >= rounds.num_rounds - 1
+        assert not sim.env.errors
+
+
+async def test_the_turn_ends_in_the_hand_after_a_bid_on_the_table(tmp_path: Path) -> None:
+    """A person's open bid is made on the table: their hand stops saying it is their turn,
+    and the next person's hand starts saying so."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        for _ in range(3):
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None and now.table.phase is Phase.BID
+            [bidder] = await sim.to_act(info.id)
+            for member in sim.members:
+                await check_hand_agrees(sim, member, info.id)
+            await sim.bid_on_table(bidder, now, random.Random(1).choice)
+            for member in sim.members:
+                await check_hand_agrees(sim, member, info.id)
+            hand = sim.hand(bidder)
+            assert hand is not None and YOUR_BID_ON_TABLE not in hand.content
+        assert not sim.env.errors
+
+
+async def test_an_older_hand_is_retired_when_a_newer_one_opens(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        older = await sim.open_hand(ann)
+        assert [b for b in buttons(older) if is_bid_button(b)]
+        newer = await sim.open_hand(ann)
+        assert newer.id != older.id
+        await sim.cog.surfaces.idle()
+        retired = sim.message(older.id)
+        assert retired.ephemeral
+        assert HAND_REPLACED in retired.content
+        assert buttons(retired) == []
+        # The newer one is the live hand: it offers the bids; a whole round is played and the
+        # older one never shows a card or a button again.
+        assert [b for b in buttons(sim.message(newer.id)) if is_bid_button(b)]
+        rng = random.Random(5)
+        while (now := await sim.service.get_game(info.id)).status is GameStatus.ACTIVE:
+            assert now.table is not None
+            if now.table.round > 2:
+                break
+            [mover, *_] = await sim.to_act(info.id)
+            await sim.act(mover, rng.choice)
+            await sim.cog.surfaces.idle()
+            again = sim.message(older.id)
+            assert again.content == retired.content and buttons(again) == []
+        # Its content names no card: the retired hand shows none at all.
+        assert retired.content.count("\n") == 0
+        assert not sim.env.errors
+
+
+async def test_a_retired_hand_speaks_its_players_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        locales[ann] = "de"
+        await sim.lobby(ann, [bob, cy])
+        older = await sim.open_hand(ann)
+        await sim.open_hand(ann)
+        await sim.cog.surfaces.idle()
+        retired = sim.message(older.id).content
+        assert retired == "🗂️ " + texts("de")(HAND_REPLACED)
+        assert retired != "🗂️ " + HAND_REPLACED  # translated, not English
+        assert buttons(sim.message(older.id)) == []
+
+
+async def test_a_double_click_on_a_hidden_bid_shows_the_hand_not_a_refusal(
+    tmp_path: Path,
+) -> None:
+    """Issue 12: after a double click the hand said "already bid" although the bid was made."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        hand = await sim.open_hand(ann)
+        [zero] = [b["custom_id"] for b in buttons(hand) if b["label"] == "0"]
+        results = await clicks_at_once(sim, [(ann, hand.id, zero), (ann, hand.id, zero)])
+        after = await sim.service.get_game(info.id)
+        assert after.table is not None
+        assert after.version == info.version + 1  # the bid, once
+        assert info.seat_of(ann.id) not in after.table.to_act
+        for result in results:
+            assert result.acknowledged and result.response is not None
+            text = str(result.response.content)
+            assert "already bid" not in text.lower(), text
+            assert "You bid 0." in text
+            assert "your bid: 0" in text
+        shown = sim.message(hand.id)
+        assert "already bid" not in shown.content.lower()
+        assert not [b for b in buttons(shown) if is_bid_button(b) and not b.get("disabled")]
+        assert not sim.env.errors
+
+
+async def test_a_double_click_on_a_card_shows_the_hand_as_it_is(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        for member in sim.members:
+            await sim.click_hand(member, "0")
+        now = await sim.service.get_game(info.id)
+        assert now.table is not None and now.table.phase is Phase.PLAY
+        [leader] = await sim.to_act(info.id)
+        hand = sim.hand(leader)
+        assert hand is not None
+        [card] = [b["custom_id"] for b in enabled_moves(hand)]
+        results = await clicks_at_once(sim, [(leader, hand.id, card), (leader, hand.id, card)])
+        for result in results:
+            assert result.acknowledged and result.response is not None
+            text = str(result.response.content)
+            assert "✅ You played" in text, text
+            assert "moved on" not in text
+        after = await sim.service.get_game(info.id)
+        assert after.version == now.version + 1
+        assert not enabled_moves(sim.message(hand.id))
+        assert not sim.env.errors
+
+
+async def test_with_edit_pacing_the_bidders_hand_catches_up_within_the_interval(
+    tmp_path: Path,
+) -> None:
+    """With edit pacing (the default 0.75 s), an open bid turn is a text change of the hand:
+    a hand edited less than an interval ago is redrawn at the end of the interval, never
+    left behind."""
+    seeds = iter(range(1, 100))
+    config = GameConfig(ping_delay=None, seeds=lambda: next(seeds))
+    async with simulation(tmp_path, members=3, config=config, virtual_timers=True) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        [first] = await sim.to_act(info.id)
+        await sim.bid_on_table(first, info, random.Random(1).choice)
+        [second] = await sim.to_act(info.id)
+        await sim.cog.surfaces.idle()
+        # Every hand was drawn at this same virtual instant: the redraw waits for the interval
+        # (the table, whose buttons changed, is edited at once by the click's answer).
+        held = sim.hand(second)
+        assert held is not None and YOUR_BID_ON_TABLE not in held.content
+        await sim.env.advance_time(config.edit_interval + 0.01)
+        await sim.cog.surfaces.idle()
+        for member in sim.members:
+            await check_hand_agrees(sim, member, info.id)
+        second_hand = sim.hand(second)
+        assert second_hand is not None and YOUR_BID_ON_TABLE in second_hand.content
+        assert not sim.env.errors

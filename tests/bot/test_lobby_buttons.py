@@ -1,0 +1,109 @@
+"""The lobby's buttons say what can be done: "Add computer player" is disabled once the table
+is full, Start until three players are in, each with the count that says why in its label;
+both come back as seats change (a click, or a kick by command)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.i18n import texts
+from bot.ui.views import lobby_view, seat_limit
+from tests.bot.conftest import buttons, simulation
+from wizard.options import Options
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def lobby_buttons(message: Any) -> dict[str, tuple[str, bool]]:
+    """The lobby's buttons by verb: their label, and whether they are disabled."""
+    return {
+        str(b["custom_id"]).split(":")[2]: (str(b["label"]), bool(b.get("disabled")))
+        for b in buttons(message)
+    }
+
+
+async def test_start_waits_for_three_and_add_computer_stops_at_six(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        shown = lobby_buttons(lobby)
+        assert shown["start"] == ("Start (1/3)", True)
+        assert shown["addbot"] == ("Add computer player", False)
+        assert shown["join"] == ("Join", False) and shown["cancel"] == ("Cancel", False)
+        with pytest.raises(simcord.SetupError, match="disabled"):
+            await ann.click(lobby, label="Start (1/3)")  # no one can press it
+
+        await bob.click(lobby, label="Join")
+        assert lobby_buttons(sim.message(lobby.id))["start"] == ("Start (2/3)", True)
+        await ann.click(lobby, label="Add computer player")
+        shown = lobby_buttons(sim.message(lobby.id))
+        assert shown["start"] == ("Start", False)
+        for seats in (4, 5):
+            await ann.click(lobby, label="Add computer player")
+            now = sim.message(lobby.id)
+            assert lobby_buttons(now)["addbot"] == ("Add computer player", False)
+            assert f"Players ({seats} of 3–6)" in (now.embeds[0].description or "")
+        await ann.click(lobby, label="Add computer player")
+        shown = lobby_buttons(sim.message(lobby.id))
+        assert shown["addbot"] == ("Add computer player (6/6)", True)
+        assert shown["start"] == ("Start", False)
+        with pytest.raises(simcord.SetupError, match="disabled"):
+            await ann.click(lobby, label="Add computer player (6/6)")
+
+        # A seat frees up: the button is back.
+        await bob.click(lobby, label="Leave")
+        assert lobby_buttons(sim.message(lobby.id))["addbot"] == ("Add computer player", False)
+        await ann.click(lobby, label="Add computer player")
+        started = await ann.click(lobby, label="Start")
+        assert started.acknowledged and not started.ephemeral
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+
+
+async def test_single_suit_is_full_at_four(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.new_game(ann, single_suit=True)
+        lobby = sim.message(sim.raw()[-1].id)
+        for _ in range(3):
+            await ann.click(lobby, label="Add computer player")
+        shown = lobby_buttons(sim.message(lobby.id))
+        assert shown["addbot"] == ("Add computer player (4/4)", True)
+        assert shown["start"] == ("Start", False)
+
+
+async def test_a_kick_from_the_lobby_redraws_its_buttons(tmp_path: Path) -> None:
+    """A change no click answers (``/wizard kick``) redraws the buttons with the embed."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        await bob.click(lobby, label="Join")
+        await cy.click(lobby, label="Join")
+        assert lobby_buttons(sim.message(lobby.id))["start"] == ("Start", False)
+        kicked = await ann.slash(sim.channel, "wizard kick", player=cy)
+        assert kicked.acknowledged
+        after = sim.message(lobby.id)
+        assert "cy" not in (after.embeds[0].description or "")
+        assert lobby_buttons(after)["start"] == ("Start (2/3)", True)
+
+
+def test_the_limits_come_from_the_engine() -> None:
+    assert seat_limit(Options()) == 6
+    assert seat_limit(Options(single_suit=True)) == 4
+    t = texts("de")
+    labels = {
+        str(c["custom_id"]).split(":")[2]: (c["label"], c.get("disabled", False))
+        for row in lobby_view(1, 1, t=t, players=6, max_seats=6).to_components()
+        for c in row["components"]
+    }
+    assert labels["addbot"][1] is True and labels["addbot"][0].endswith("(6/6)")
+    assert labels["addbot"][0] != "Add computer player (6/6)"  # translated
+    # Without the seat count (an old caller), nothing is disabled.
+    plain = lobby_view(1, 1, t=t).to_components()
+    assert not any(c.get("disabled") for row in plain for c in row["components"])

@@ -1,0 +1,119 @@
+"""Helpers of the operations tests: real ``python -m bot`` processes and real database files."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.settings import ENV_FILE_VARIABLE, ENV_NAMES
+from wizard.service import GameService
+from wizard.store import LATEST
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKE_TOKEN = "MTAxNzQ5ODc2NTQzMjEwOTg3Ng.GhIjKl.FaKeTokenFaKeTokenFaKeToken_12345"
+PROCESS_TIMEOUT = 300
+"""Only a guard against a hung process: a loaded machine may take tens of seconds to start
+one (imports of discord.py and SimCord), and no test depends on how long it takes."""
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment of a child bot: no inherited settings, no .env, this checkout first."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ENV_NAMES.values() and k != ENV_FILE_VARIABLE
+    }
+    env["PYTHONPATH"] = str(ROOT)
+    env[ENV_FILE_VARIABLE] = ""
+    env.update(extra)
+    return env
+
+
+def run_bot(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, **kwargs: Any
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` as a child process; its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=clean_env() if env is None else env,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+        **kwargs,
+    )
+
+
+def make_database(path: Path, *, games: int = 0, first_channel: int = 2000) -> None:
+    """A database of this bot at ``path`` with ``games`` more open lobbies, one per channel
+    from ``first_channel`` on."""
+
+    async def build() -> None:
+        service = await GameService.open(path)
+        try:
+            for n in range(games):
+                await service.create_game(
+                    guild_id=1000, channel_id=first_channel + n, host_id=1, host_name="Ann", seed=n
+                )
+        finally:
+            await service.close()
+
+    asyncio.run(build())
+
+
+def make_future_schema(path: Path) -> None:
+    """Mark ``path`` as written by a newer bot, in both ways a runner may record it."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'future', 0)",
+            (LATEST + 1,),
+        )
+        conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def assert_one_line_failure(result: subprocess.CompletedProcess[str], status: int) -> str:
+    """The process exited with ``status`` and said why in one line, with no traceback."""
+    assert result.returncode == status, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("wizard bot: "), lines[0]
+    return lines[0]
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def run_bot_against(base: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a valid-looking token and Discord's API at ``base``."""
+    code = (
+        "import sys, discord.http\n"
+        f"discord.http.Route.BASE = {base!r}\n"
+        "from bot.__main__ import main\n"
+        "sys.exit(main([]))\n"
+    )
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path / "wizard.db"))
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )

@@ -1,0 +1,223 @@
+"""``python -m bot backup`` and ``restore``: consistent copies of a live database, and
+putting one back only when it is whole and nothing has the database open."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.exits import EXIT_DATABASE, EXIT_OK
+from tests.ops_support import (
+    PROCESS_TIMEOUT,
+    assert_one_line_failure,
+    clean_env,
+    make_database,
+    make_future_schema,
+    run_bot,
+)
+from wizard.service import GameService, GameStatus
+
+# Each transaction writes two settings rows (2n, 2n + 1); a consistent copy holds whole
+# transactions only: an even number of rows, numbered without a gap from 0.
+WRITER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA busy_timeout = 60000")
+n = 0
+while n < 200_000:  # stops by itself
+    conn.execute("BEGIN IMMEDIATE")
+    for row in (2 * n, 2 * n + 1):
+        conn.execute(
+            "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, '{}', 0)",
+            (row,),
+        )
+    conn.execute("COMMIT")
+    n += 1
+    if n == 50:
+        print("writing", flush=True)
+    if n % 50 == 0 and sys.argv[2] == "stop" and open(sys.argv[3]).read() == "stop":
+        break
+print(n, flush=True)
+"""
+
+
+def _rows(path: Path) -> list[int]:
+    conn = sqlite3.connect(path)
+    try:
+        return [r[0] for r in conn.execute("SELECT guild_id FROM guild_settings ORDER BY 1")]
+    finally:
+        conn.close()
+
+
+def test_backup_while_another_process_writes_is_consistent(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "wizard.db"
+    make_database(db)
+    flag = tmp_path / "flag"
+    flag.write_text("go", encoding="utf-8")
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(db), "stop", str(flag)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert writer.stdout is not None
+        assert writer.stdout.readline().strip() == "writing"  # readiness, not a sleep
+        copies = [tmp_path / f"backup-{k}.db" for k in range(2)]
+        for copy in copies:
+            result = run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path)
+            assert result.returncode == EXIT_OK, result.stderr
+            assert "backed up" in result.stdout
+    finally:
+        flag.write_text("stop", encoding="utf-8")
+        out, _ = writer.communicate(timeout=PROCESS_TIMEOUT)
+    written = int(out.split()[-1])
+    for copy in copies:
+        assert not Path(f"{copy}-wal").exists()  # one self-contained file
+        rows = _rows(copy)
+        assert len(rows) >= 100  # at least what was committed before "writing"
+        assert rows == list(range(len(rows)))  # whole transactions, no gap
+        assert len(rows) <= 2 * written
+        conn = sqlite3.connect(copy)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
+
+
+def test_backup_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    copy = tmp_path / "copy.db"
+    copy.write_text("keep me", encoding="utf-8")
+    refused = run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path)
+    assert_one_line_failure(refused, EXIT_DATABASE)
+    assert copy.read_text(encoding="utf-8") == "keep me"
+    forced = run_bot("backup", str(copy), "--db", str(db), "--force", cwd=tmp_path)
+    assert forced.returncode == EXIT_OK, forced.stderr
+
+
+def test_backup_uses_the_database_path_of_the_settings(tmp_path: Path) -> None:
+    db = tmp_path / "data" / "wizard.db"
+    make_database(db)
+    (tmp_path / ".env").write_text(f"DATABASE_PATH={db}\n", encoding="utf-8")
+    env = clean_env(WIZARD_ENV_FILE=str(tmp_path / ".env"))
+    result = run_bot("backup", "copy.db", cwd=tmp_path, env=env)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert (tmp_path / "copy.db").is_file()
+
+
+def _damage(path: Path) -> None:
+    """Overwrite the middle of the file (pages of the tables) with garbage."""
+    data = bytearray(path.read_bytes())
+    assert len(data) > 8 * 4096
+    for k in range(4096, len(data) - 4096, 4096):
+        data[k + 8 : k + 200] = b"\xa5" * 192
+    path.write_bytes(bytes(data))
+
+
+def test_restore_refuses_a_damaged_backup_and_leaves_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    _damage(copy)
+    before = _tables(db)
+    line = assert_one_line_failure(
+        run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "restore refused" in line
+    assert _tables(db) == before
+
+
+def test_restore_refuses_a_backup_from_a_newer_version(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    newer = tmp_path / "newer.db"
+    make_database(newer)
+    make_future_schema(newer)
+    line = assert_one_line_failure(
+        run_bot("restore", str(newer), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "newer" in line
+
+
+def test_restore_refuses_while_another_process_has_the_database_open(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    # An idle bot: the database open, no transaction, waiting.
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1])\n"
+            "c.execute('SELECT COUNT(*) FROM games').fetchone()\n"
+            "print('open', flush=True)\n"
+            "sys.stdin.read()\n",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "open"
+        line = assert_one_line_failure(
+            run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
+        )
+        assert "in use" in line
+        assert "stop the bot" in line.lower()
+    finally:
+        holder.communicate("", timeout=PROCESS_TIMEOUT)
+    restored = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
+    assert restored.returncode == EXIT_OK, restored.stderr
+
+
+def test_restored_database_opens_with_the_game_service(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    make_database(
+        db, games=5, first_channel=3000
+    )  # more games after the backup: the restore drops them
+    assert len(_tables(db)["games"]) == 7
+    result = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+
+    async def lobbies() -> list[GameStatus]:
+        service = await GameService.open(db)
+        try:
+            return [(await service.get_game(g)).status for g in (1, 2)]
+        finally:
+            await service.close()
+
+    assert asyncio.run(lobbies()) == [GameStatus.LOBBY, GameStatus.LOBBY]
+    assert len(_tables(db)["games"]) == 2
+
+
+def test_restore_replaces_a_damaged_database_and_keeps_it_aside(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    db.write_text("not a database any more " * 100, encoding="utf-8")
+    result = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert len(_tables(db)["games"]) == 1
+    assert list(tmp_path.glob("wizard.db.damaged-*"))
+
+
+def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
+            for table in ("games", "seats", "guild_settings")
+        }
+    finally:
+        conn.close()

@@ -1,0 +1,223 @@
+"""Exit statuses of ``python -m bot`` and ``python -m bot demo``: one line, a hint, no traceback.
+
+Real processes against real files: a database from a newer version, one in a read-only
+folder, a file that is no database; and Discord out of reach or refusing the token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import pytest
+
+from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED, database_failure
+from tests.ops_support import (
+    FAKE_TOKEN,
+    PROCESS_TIMEOUT,
+    assert_one_line_failure,
+    clean_env,
+    free_port,
+    make_database,
+    make_future_schema,
+    run_bot,
+    run_bot_against,
+)
+from wizard.store import MigrationError
+
+
+def _future(folder: Path) -> Path:
+    db = folder / "future.db"
+    make_database(db)
+    make_future_schema(db)
+    return db
+
+
+def _not_a_database(folder: Path) -> Path:
+    db = folder / "notes.db"
+    db.write_text("These are my notes, not a database. " * 50, encoding="utf-8")
+    return db
+
+
+@contextlib.contextmanager
+def read_only_folder(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
+    """A database in a folder its process may not write to, and the command prefix that
+    runs a child so. Root may write anywhere: as root the folder is mounted read-only in a
+    mount namespace of the child's own (a real read-only file system); otherwise the folder
+    is made read-only."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "wizard.db"
+    make_database(db)
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        script = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
+        prefix = ["unshare", "-m", "sh", "-c", script, str(folder)]
+        probe = subprocess.run(
+            [*prefix, "sh", "-c", f"! touch {folder}/probe"],
+            capture_output=True,
+            timeout=PROCESS_TIMEOUT,
+            check=False,
+        )
+        if probe.returncode != 0:
+            pytest.skip("cannot mount a read-only folder here")
+    else:
+        folder.chmod(0o555)
+    try:
+        yield db, prefix
+    finally:
+        folder.chmod(0o755)
+
+
+CASES: dict[str, Callable[[Path], Path]] = {
+    "future schema": _future,
+    "not a database": _not_a_database,
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_demo_on_an_unusable_database_exits_3_in_one_line(tmp_path: Path, case: str) -> None:
+    db = CASES[case](tmp_path)
+    before = db.read_bytes()
+    result = run_bot("demo", "--db", str(db), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert str(db) in line
+    assert "restore" in line  # the hint
+    assert db.read_bytes() == before  # nothing was written to it
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bot_on_an_unusable_database_exits_3_in_one_line(tmp_path: Path, case: str) -> None:
+    db = CASES[case](tmp_path)
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+    result = run_bot(cwd=tmp_path, env=env)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert str(db) in line
+    assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_future_schema_says_a_newer_version_wrote_it(tmp_path: Path) -> None:
+    db = _future(tmp_path)
+    line = assert_one_line_failure(run_bot("demo", "--db", str(db), cwd=tmp_path), 3)
+    assert "newer version" in line
+
+
+@pytest.mark.parametrize("command", ["demo", "run"])
+def test_database_in_a_read_only_folder_exits_3(tmp_path: Path, command: str) -> None:
+    with read_only_folder(tmp_path) as (db, prefix):
+        args = ["demo", "--db", str(db)] if command == "demo" else []
+        result = subprocess.run(
+            [*prefix, sys.executable, "-m", "bot", *args],
+            cwd=tmp_path,
+            env=clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db)),
+            capture_output=True,
+            text=True,
+            timeout=PROCESS_TIMEOUT,
+            check=False,
+        )
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert str(db) in line
+        assert "read-only" in line
+
+
+def test_discord_out_of_reach_exits_4(tmp_path: Path) -> None:
+    # Nothing listens on the port: the connection is refused at once.
+    result = run_bot_against(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path)
+    assert result.returncode == EXIT_NETWORK, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("wizard bot: cannot reach Discord"), last
+    assert FAKE_TOKEN not in result.stderr
+
+
+class _Unauthorized(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b'{"message": "401: Unauthorized", "code": 0}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_discord_refusing_the_token_exits_1(tmp_path: Path) -> None:
+    server = HTTPServer(("127.0.0.1", 0), _Unauthorized)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        result = run_bot_against(f"http://127.0.0.1:{server.server_port}/api/v10", tmp_path)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == EXIT_REFUSED, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert "refused the token" in last
+    assert FAKE_TOKEN not in result.stderr
+
+
+def test_demo_on_a_database_locked_by_another_process_exits_3(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    # Another process in the middle of a write: it holds the write lock until told to stop.
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('BEGIN EXCLUSIVE')\n"
+            "print('locked', flush=True)\n"
+            "sys.stdin.read()\n",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
+        result = run_bot("demo", "--db", str(db), cwd=tmp_path)
+    finally:
+        holder.communicate("", timeout=PROCESS_TIMEOUT)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert "locked" in line
+    assert "another process" in line.lower()
+
+
+def _undecodable_row(tmp_path: Path) -> BaseException:
+    conn = sqlite3.connect(tmp_path / "bad-text.db")
+    try:
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.execute("INSERT INTO t VALUES (CAST(X'7B2276223AFF7D' AS TEXT))")
+        conn.execute("SELECT x FROM t").fetchall()
+    except sqlite3.Error as error:
+        return error
+    finally:
+        conn.close()
+    raise AssertionError("the row decoded")
+
+
+def test_each_cause_gets_its_own_hint(tmp_path: Path) -> None:
+    newer = MigrationError("the database has schema version(s) [9] that this code does not know")
+    causes = {
+        "newer version": newer,
+        "damaged": _undecodable_row(tmp_path),
+        "permissions": PermissionError(13, "Permission denied"),
+    }
+    for expected, error in causes.items():
+        failure = database_failure("w.db", error)
+        assert failure.status == EXIT_DATABASE
+        assert expected in failure.line(), (expected, failure.line())
+        assert "\n" not in failure.line()

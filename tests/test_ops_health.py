@@ -1,0 +1,117 @@
+"""``python -m bot check`` and the health summary the bot logs at start."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from tests.ops_support import (
+    assert_one_line_failure,
+    free_port,
+    make_database,
+    make_future_schema,
+    run_bot,
+    run_bot_against,
+)
+from wizard.store import LATEST
+from wizard.store.health import check
+
+
+def _set_aside(path: Path, game_id: int, reason: str) -> None:
+    """Mark a game damaged the way the store does today."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(
+            "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = ?",
+            (reason, game_id),
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def test_a_healthy_database_reports_everything_and_exits_0(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    out = result.stdout
+    assert f"schema version: {LATEST}" in out
+    assert "integrity: ok" in out
+    assert "games: 3 lobby" in out
+    assert "damaged games: 0" in out
+    assert "write-ahead log" in out
+    assert out.strip().endswith("healthy")
+
+
+def test_damaged_games_are_listed_with_their_reasons_and_exit_5(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    _set_aside(db, 2, "log shorter than the recorded version (12 < 15)")
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stderr
+    assert "damaged games: 1" in result.stdout
+    assert "game 2: log shorter than the recorded version (12 < 15)" in result.stdout
+    assert "games: 1 broken, 2 lobby" in result.stdout
+    assert "NOT healthy" in result.stdout
+
+
+def test_a_reason_that_is_not_valid_text_is_still_reported(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET status = 'broken', broken_reason = CAST(X'6261649F' AS TEXT)")
+    conn.commit()
+    conn.close()
+    health = check(db)
+    assert len(health.damaged) == 1
+    assert health.damaged[0][1].startswith("bad")
+
+
+def test_a_future_schema_is_unhealthy(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    make_future_schema(db)
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DATABASE
+    assert "newer than this bot's" in result.stdout
+
+
+def test_a_file_that_is_no_database_exits_3_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    db.write_text("hello " * 1000, encoding="utf-8")
+    assert_one_line_failure(run_bot("check", "--db", str(db), cwd=tmp_path), EXIT_DATABASE)
+
+
+def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
+    db = tmp_path / "nothing.db"
+    assert_one_line_failure(run_bot("check", "--db", str(db), cwd=tmp_path), EXIT_DATABASE)
+    assert not db.exists()
+
+
+def test_a_damaged_file_fails_the_integrity_check(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=40)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    conn.close()
+    data = bytearray(db.read_bytes())
+    # The games table's first page: a page type that does not exist, a cell count too large.
+    start = (root - 1) * 4096
+    data[start : start + 8] = b"\x07\xff\xff\xff\xff\xff\xff\xff"
+    db.write_bytes(bytes(data))
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DATABASE
+    assert "Traceback" not in result.stderr
+
+
+def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
+    make_database(tmp_path / "wizard.db", games=2)
+    # Discord out of reach: the bot opens the database, logs, then stops with status 4.
+    result = run_bot_against(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path)
+    assert result.returncode == 4, result.stderr
+    assert f"health: schema version: {LATEST}" in result.stderr
+    assert "health: games: 2 lobby" in result.stderr
+    assert "health: integrity: ok" in result.stderr

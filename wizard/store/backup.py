@@ -1,0 +1,188 @@
+"""Consistent copies of a live database, and putting one back while the bot is stopped.
+
+Both use SQLite's online backup API. A copy of the ``.db`` file alone is not a backup: in
+WAL mode the latest committed actions may still be only in the ``-wal`` file beside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from wizard.store.health import integrity, open_readonly, schema_version
+from wizard.store.migrations import LATEST
+
+log = logging.getLogger(__name__)
+
+
+class BackupError(Exception):
+    """A backup or restore refused; the message says why in one line, ``hint`` what to do."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+@dataclass(frozen=True, slots=True)
+class Copied:
+    """What one backup or restore copied."""
+
+    source: Path
+    target: Path
+    schema_version: int
+    bytes: int
+    seconds: float
+
+
+def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
+    """Copy the database at ``source`` into a new self-contained file ``target``.
+
+    Safe while the bot runs: the copy is taken in one read transaction, which in WAL mode
+    neither waits for nor blocks the bot's writes, so it holds every action committed
+    before it began and none after. It is written beside ``target`` first, checked, and
+    renamed into place, so that ``target`` is never a half-written file.
+    """
+    source, target = Path(source), Path(target)
+    if not source.is_file():
+        raise BackupError(f"no database at {source}", "check DATABASE_PATH or --db")
+    if target.exists() and not overwrite:
+        raise BackupError(f"{target} already exists", "choose another name, or add --force")
+    started = time.perf_counter()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    src = open_readonly(source)
+    try:
+        dst = sqlite3.connect(partial, isolation_level=None)
+        try:
+            src.backup(dst)  # all pages in one step: one consistent snapshot
+            # One file that needs no -wal beside it, wherever it is copied to.
+            dst.execute("PRAGMA journal_mode = DELETE")
+            problems = integrity(dst, quick=False)
+            version = schema_version(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    if problems != ["ok"]:
+        partial.unlink(missing_ok=True)
+        raise BackupError(
+            f"the copy of {source} fails SQLite's integrity check: {problems[0]}",
+            "the live database is damaged: run python -m bot check",
+        )
+    os.replace(partial, target)
+    return Copied(
+        source, target, version or 0, target.stat().st_size, time.perf_counter() - started
+    )
+
+
+def verify(path: Path) -> int:
+    """Check that ``path`` is a whole database this bot can use; returns its schema version.
+
+    Raises :class:`BackupError` when it is damaged, is no database of this bot, or was
+    written by a newer version.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise BackupError(f"no backup at {path}", "give the path of a file made by backup")
+    try:
+        conn = open_readonly(path)
+        try:
+            problems = integrity(conn, quick=False)
+            version = schema_version(conn) if problems == ["ok"] else None
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise BackupError(
+            f"{path} is not a usable database ({error})", "choose another backup"
+        ) from None
+    if problems != ["ok"]:
+        raise BackupError(
+            f"{path} fails SQLite's integrity check: {problems[0]}", "choose another backup"
+        )
+    if version is None:
+        raise BackupError(f"{path} holds no Wizard bot database", "choose another backup")
+    if version > LATEST:
+        raise BackupError(
+            f"{path} has schema version {version}, newer than this bot's {LATEST}",
+            "restore it with the newer version of the bot that made it",
+        )
+    return version
+
+
+def restore(backup_file: Path, target: Path) -> Copied:
+    """Replace the database at ``target`` with the checked copy ``backup_file``.
+
+    Only while nothing else has ``target`` open (the bot stopped): it takes SQLite's
+    exclusive lock first and refuses if another connection holds the file. The pages are
+    written in one transaction through the backup API, so a failure leaves ``target`` as it
+    was, and its ``-wal`` is handled by SQLite rather than left to disagree with the file.
+    """
+    backup_file, target = Path(backup_file), Path(target)
+    started = time.perf_counter()
+    version = verify(backup_file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _copy_into(backup_file, target)
+    except sqlite3.DatabaseError as error:
+        if isinstance(error, sqlite3.OperationalError):
+            raise
+        # The file being replaced is itself no readable database (the usual reason to
+        # restore): nothing can be using it, so it is kept aside and a new one written.
+        aside = set_aside(target)
+        _copy_into(backup_file, target)
+        log.warning("restore: the damaged %s was kept as %s", target, aside)
+    return Copied(
+        backup_file, target, version, target.stat().st_size, time.perf_counter() - started
+    )
+
+
+def _copy_into(backup_file: Path, target: Path) -> None:
+    """Write every page of ``backup_file`` into ``target``, holding ``target`` alone."""
+    dst = sqlite3.connect(target, isolation_level=None)
+    try:
+        _lock_exclusively(dst, target)
+        src = open_readonly(backup_file)
+        try:
+            src.backup(dst)
+        finally:
+            src.close()
+    finally:
+        dst.close()
+
+
+def set_aside(path: Path) -> Path:
+    """Rename ``path`` and its ``-wal`` and ``-shm`` to ``NAME.damaged-TIME``; returns it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            os.replace(part, aside.with_name(aside.name + suffix))
+    return aside
+
+
+def _lock_exclusively(conn: sqlite3.Connection, path: Path) -> None:
+    """Hold ``path`` alone until ``conn`` closes, or :class:`BackupError` if it is in use.
+
+    In WAL mode every open connection keeps a shared lock, so an idle bot is detected too.
+    """
+    conn.execute("PRAGMA busy_timeout = 0")
+    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+    try:
+        conn.execute("BEGIN EXCLUSIVE")
+        conn.execute("COMMIT")  # the lock stays: locking_mode is EXCLUSIVE
+    except sqlite3.OperationalError as error:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise BackupError(
+                f"{path} is in use by another process",
+                "stop the bot (every shard process) before restoring",
+            ) from None
+        raise

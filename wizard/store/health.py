@@ -1,0 +1,159 @@
+"""The health of a database file, for ``python -m bot check`` and the bot's start-up log.
+
+Plain ``sqlite3`` on a read-only connection: it runs beside a live bot without taking its
+write lock, and it never creates a file that is not there.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from wizard.store.migrations import LATEST
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to an existing file (``sqlite3.OperationalError`` if missing)."""
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    # A damaged row must be reported, not stop the report: undecodable text is shown as "?".
+    conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+    conn.execute("PRAGMA busy_timeout = 5000")
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int | None:
+    """The newest schema version recorded in the file; ``None`` for a file without one.
+
+    Reads the migrations table and ``PRAGMA user_version`` alike, whichever the runner
+    records, so that a file written by a newer bot is recognised by either.
+    """
+    (user_version,) = conn.execute("PRAGMA user_version").fetchone()
+    tables = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchall()
+    recorded = None
+    if tables:
+        (recorded,) = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    versions = [v for v in (recorded, user_version or None) if v is not None]
+    return max(versions) if versions else None
+
+
+def damaged_games(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    """Games set aside as damaged, with the reason recorded for each, oldest first.
+
+    The one query that knows how the store marks a damaged game (today ``status =
+    'broken'`` with ``broken_reason``).
+    """
+    rows = conn.execute(
+        "SELECT id, COALESCE(broken_reason, '(no reason recorded)') FROM games"
+        " WHERE status = 'broken' ORDER BY id"
+    ).fetchall()
+    return [(int(game), str(reason)) for game, reason in rows]
+
+
+def games_by_status(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many games are in each status."""
+    rows = conn.execute("SELECT status, COUNT(*) FROM games GROUP BY status ORDER BY status")
+    return {str(status): int(count) for status, count in rows}
+
+
+def integrity(conn: sqlite3.Connection, *, quick: bool = True) -> list[str]:
+    """SQLite's own check of the file: ``["ok"]``, or the problems it found (at most 20)."""
+    pragma = "quick_check" if quick else "integrity_check"
+    return [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """What ``python -m bot check`` reports about one database file."""
+
+    path: Path
+    schema_version: int | None
+    integrity: tuple[str, ...]
+    games_by_status: dict[str, int]
+    damaged: tuple[tuple[int, str], ...]
+    database_bytes: int
+    wal_bytes: int
+
+    @property
+    def sound(self) -> bool:
+        """The file itself is fine: it passes the check and this code knows its schema."""
+        known = self.schema_version is not None and self.schema_version <= LATEST
+        return known and self.integrity == ("ok",)
+
+    @property
+    def healthy(self) -> bool:
+        """Sound, and no game is set aside as damaged."""
+        return self.sound and not self.damaged
+
+    def lines(self) -> list[str]:
+        """The report, one fact a line, for a terminal or a log."""
+        version = "none" if self.schema_version is None else str(self.schema_version)
+        if self.schema_version is not None and self.schema_version > LATEST:
+            version += f" (newer than this bot's {LATEST}: written by a newer version)"
+        statuses = ", ".join(f"{n} {s}" for s, n in self.games_by_status.items()) or "none"
+        lines = [
+            f"database: {self.path}",
+            f"schema version: {version}",
+            "integrity: " + "; ".join(self.integrity),
+            f"games: {statuses}",
+            f"damaged games: {len(self.damaged)}",
+        ]
+        lines += [f"  game {game}: {reason}" for game, reason in self.damaged]
+        lines.append(
+            f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
+        )
+        lines.append("healthy" if self.healthy else "NOT healthy")
+        return lines
+
+
+def wal_path(path: Path) -> Path:
+    """The write-ahead log beside ``path``: committed actions not yet in the main file."""
+    return path.with_name(path.name + "-wal")
+
+
+def check(path: Path) -> Health:
+    """Examine the database at ``path`` without changing it.
+
+    Raises ``sqlite3.Error`` when the file cannot be opened or read as a database at all.
+    """
+    path = Path(path)
+    conn = open_readonly(path)
+    try:
+        result = integrity(conn)
+        version = schema_version(conn)
+        has_games = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+        ).fetchall()
+        statuses = games_by_status(conn) if has_games else {}
+        damaged = damaged_games(conn) if has_games else []
+    finally:
+        conn.close()
+    wal = wal_path(path)
+    return Health(
+        path=path,
+        schema_version=version,
+        integrity=tuple(result),
+        games_by_status=statuses,
+        damaged=tuple(damaged),
+        database_bytes=path.stat().st_size,
+        wal_bytes=wal.stat().st_size if wal.exists() else 0,
+    )
+
+
+def _size(n: int) -> str:
+    """``1536`` → ``"1.5 KiB"``.
+
+    >>> _size(0), _size(1536), _size(3 * 1024 * 1024)
+    ('0 B', '1.5 KiB', '3.0 MiB')
+    """
+    if n < 1024:
+        return f"{n} B"
+    value = float(n)
+    for unit in ("KiB", "MiB", "GiB"):
+        value /= 1024
+        if value < 1024 or unit == "GiB":
+            break
+    return f"{value:.1f} {unit}"
