@@ -180,6 +180,12 @@ class TakeBackButton(WizardButton, template=template(Verb.TAKEBACK)):
     verb = Verb.TAKEBACK
 
 
+class LevelButton(WizardButton, template=template(Verb.LEVEL)):
+    """Lobby (host): change a computer player's level."""
+
+    verb = Verb.LEVEL
+
+
 BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.JOIN: JoinButton,
     Verb.LEAVE: LeaveButton,
@@ -192,6 +198,7 @@ BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.TRUMP: TrumpButton,
     Verb.PLAYHIDDEN: PlayHiddenButton,
     Verb.TAKEBACK: TakeBackButton,
+    Verb.LEVEL: LevelButton,
 }
 """The button class of each verb; register them all with ``bot.add_dynamic_items``."""
 
