@@ -23,7 +23,7 @@ only the custom ids carry.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import reduce
 from typing import Final
 
@@ -100,6 +100,34 @@ CANCEL_LABEL: Final = N_("Cancel")
 SHOW_HAND_LABEL: Final = N_("Show my hand")
 # Translators: a button of the private hand, while a computer player holds the seat.
 TAKE_BACK_LABEL: Final = N_("Take my seat back")
+
+LEVEL_NAMES: Final[dict[str, str]] = {
+    # Translators: a computer player's level (strength).
+    "easy": N_("Easy"),
+    # Translators: a computer player's level (strength).
+    "normal": N_("Normal"),
+    # Translators: a computer player's level (strength).
+    "hard": N_("Hard"),
+    # Translators: a computer player's level (strength): plays at random (tests only).
+    "random": N_("Random"),
+}
+"""The name of each computer level (``wizard.ai.LEVELS``)."""
+LEVEL_CHOICES_TEXT: Final[dict[str, str]] = {
+    "easy": N_("Easy: plays by simple rules, for learning the game"),
+    "normal": N_("Normal: thinks ahead about the cards still out, a good opponent"),
+}
+"""A level people may choose (``GuildSettings.USER_LEVELS``) with its one-line description,
+as commands offer it."""
+
+
+def level_name(level: str | None, *, t: Texts) -> str:
+    """A computer level's name in ``t``'s language (an unknown one as it is stored)."""
+    if level is None:
+        return ""
+    key = LEVEL_NAMES.get(level)
+    return t(key) if key is not None else level
+
+
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
 # Translators: the button of the final standings: a new lobby like the finished game's.
@@ -305,14 +333,32 @@ def bid_text(table: TableView, seat: int, *, t: Texts) -> str:
 
 
 def seat_lines(
-    table: TableView, names: Sequence[str], computer: Collection[int] = (), *, t: Texts
+    table: TableView,
+    names: Sequence[str],
+    computer: Collection[int] = (),
+    *,
+    t: Texts,
+    levels: Mapping[int, str] | None = None,
+    away: Collection[int] = (),
 ) -> list[str]:
-    """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score."""
+    """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score.
+
+    A computer seat is marked 🤖 with its level (``levels``: seat → level); a person's seat
+    in ``away`` says that a computer of that level plays it for them."""
+    levels = levels or {}
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
     for seat, name in enumerate(names):
         marker = "▶️" if playing and seat in table.to_act else "▫️"
         bot = " 🤖" if seat in computer else ""
+        if seat in computer and seat in levels:
+            level = level_name(levels[seat], t=t)
+            if seat in away:
+                # Translators: after a person's name on the table: a computer of this level
+                # plays their seat (after timeouts, or they left).
+                bot = " 🤖 " + t("played by a computer ({level})", level=level)
+            else:
+                bot = f" 🤖 {level}"
         # Translators: after a player's name on the table: this player deals the round.
         dealer = " · 🔀 " + t("dealer") if table.round > 0 and seat == table.dealer else ""
         parts = [f"{marker} **{name}**{bot}{dealer}"]
@@ -377,6 +423,8 @@ def table_embed(
     title: str | None = None,
     deadline: float | None = None,
     t: Texts,
+    levels: Mapping[int, str] | None = None,
+    away: Collection[int] = (),
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
@@ -404,7 +452,7 @@ def table_embed(
             trump_line(table, shown, theme, t=t),
             status_line(table, shown, theme, t=t),
             "",
-            *seat_lines(table, shown, computer, t=t),
+            *seat_lines(table, shown, computer, t=t, levels=levels, away=away),
         ]
     )
     if table.round > 0:
@@ -801,9 +849,12 @@ def lobby_embed(
     max_seats: int,
     deadline: float | None = None,
     t: Texts,
+    levels: Sequence[str | None] = (),
+    lobby_level: str | None = None,
 ) -> discord.Embed:
-    """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs), the variants,
-    the turn timer and how to start."""
+    """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs, ``levels`` the
+    level of each computer seat), the level of computers added, the variants, the turn timer
+    and how to start."""
     names = _escape(name for name, _ in seats)
     lines = [
         t("**Players ({players} of 3–{max_seats}):**", players=len(seats), max_seats=max_seats)
@@ -813,6 +864,8 @@ def lobby_embed(
         if computer:
             # Translators: a tag after a name in the lobby: a computer player.
             tags.append("🤖 " + t("computer"))
+            if seat < len(levels) and levels[seat] is not None:
+                tags.append(level_name(levels[seat], t=t))
         if seat == host_seat:
             # Translators: a tag after a name in the lobby: who opened the game.
             tags.append(t("host"))
@@ -822,6 +875,14 @@ def lobby_embed(
         "",
         t("**Variants:** {variants}", variants=variants_text(options, t=t)),
         t("**Timer:** {timer}", timer=timer_text(turn_seconds, t=t)),
+        *(
+            [
+                # Translators: the level of the computer players the lobby's button adds.
+                t("**Computer players:** {level}", level=level_name(lobby_level, t=t))
+            ]
+            if lobby_level is not None
+            else []
+        ),
         "",
         t(
             # Translators: {join} and {start} are the lobby's buttons.

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.cogs.game import GameCog
+from bot.cogs.settings_panel import LEVEL_CHOICES
 from bot.i18n.commands import command_name
 from wizard.options import Bidding
 
@@ -45,6 +46,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         magic_twos=command_name("magic_twos"),
         single_suit=command_name("single_suit"),
         turn_timer=command_name("turn_timer"),
+        computer_level=command_name("computer_level"),
     )
     @app_commands.describe(
         bidding=locale_str("How bids are made (default: the server's, usually open)"),
@@ -58,8 +60,9 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         turn_timer=locale_str(
             "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"
         ),
+        computer_level=locale_str("Level of the computer players (default: the server's)"),
     )
-    @app_commands.choices(bidding=BIDDING_CHOICES)
+    @app_commands.choices(bidding=BIDDING_CHOICES, computer_level=LEVEL_CHOICES)
     async def new(  # noqa: PLR0917 (discord.py passes options by position)
         interaction: discord.Interaction[Any],
         bidding: str | None = None,
@@ -69,6 +72,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         magic_twos: bool | None = None,
         single_suit: bool | None = None,
         turn_timer: app_commands.Range[int, 0, 86400] | None = None,
+        computer_level: str | None = None,
     ) -> None:
         await cog.new_game(
             interaction,
@@ -81,6 +85,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
                 "single_suit": single_suit,
             },
             turn_timer=turn_timer,
+            level=computer_level,
         )
 
     @app_commands.command(

@@ -265,6 +265,21 @@ class GameCog(commands.Cog):
         )
         await self._show_lobby(interaction, info)
 
+    async def _level(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        seat, level = cid.seat_level
+        info = await self._timely(
+            interaction,
+            self.service.set_computer_level(
+                cid.game,
+                interaction.user.id,
+                level,
+                seat=seat,
+                is_manager=_interaction_user_is_manager(interaction),
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
     async def _show_lobby(self, interaction: discord.Interaction[Any], info: GameInfo) -> None:
         """The clicked lobby redrawn (public: in the server's language)."""
         await self._edit_clicked(interaction, **await self._lobby_parts(info))
@@ -568,6 +583,7 @@ class GameCog(commands.Cog):
         Verb.PLAYHIDDEN: _act,
         Verb.TAKEBACK: _take_back,
         Verb.AGAIN: _again,
+        Verb.LEVEL: _level,
     }
 
     # --- slash commands (registered by bot.cogs.commands) ---------------------------------------
@@ -578,6 +594,7 @@ class GameCog(commands.Cog):
         *,
         choices: dict[str, Any],
         turn_timer: int | None,
+        level: str | None = None,
     ) -> None:
         """``/wizard new``: open a lobby; what the host leaves out comes from the server.
 
@@ -610,6 +627,8 @@ class GameCog(commands.Cog):
                         host_name=interaction.user.display_name,
                         options=options,
                         seed=seed,
+                        # Stored with the lobby, so that it shows which level its button adds.
+                        computer_level=level or settings.computer_level,
                         **timer,
                     )
                 except ServiceError:

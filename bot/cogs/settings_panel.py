@@ -32,7 +32,9 @@ from bot.cogs.community import (
 from bot.cogs.replies import refusal_of, refusal_reason
 from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
 from bot.i18n.commands import command_name
+from bot.render import LEVEL_CHOICES_TEXT, level_name
 from bot.ui.buttons import reply_privately
+from bot.ui.views import next_level
 from wizard.cards import Theme
 from wizard.options import Bidding, Options, conflicts
 from wizard.service import GameService, GuildSettings, ServiceError
@@ -120,6 +122,7 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
         (t("Turn time limit"), duration_text(t, settings.turn_seconds)),
         (t("Each game in its own thread"), on_off(t, settings.threads)),
         (t("Computer players on the leaderboards"), on_off(t, settings.computers_on_boards)),
+        (t("Level of computer players"), level_name(settings.computer_level, t=t)),
         (
             t("Ranked on the rating and average boards after"),
             t.plural("{n} game", "{n} games", settings.rated_min_games),
@@ -229,9 +232,41 @@ class SettingsToggle(
         await guarded(interaction, change_from_panel(interaction, self.field, [value]))
 
 
+class SettingsLevel(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"wizb:set:level:(?P<value>easy|normal|hard)",
+):
+    """The panel's computer level button: shows the level, and a click sets the next one
+    (held in its custom id)."""
+
+    def __init__(self, value: str, *, label: str | None = None, row: int | None = None) -> None:
+        custom_id = f"{PREFIX}:set:level:{value}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, emoji="🤖", custom_id=custom_id
+        )
+        super().__init__(button, row=row)
+        self.value = value
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The level button clicked, from its custom id."""
+        return cls(match["value"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Save the level."""
+        await guarded(interaction, change_from_panel(interaction, "level", [self.value]))
+
+
 SETTINGS_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (
     SettingsSelect,
     SettingsToggle,
+    SettingsLevel,
 )
 """The restart-proof components of the panel (``bot.add_dynamic_items``)."""
 
@@ -320,6 +355,13 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
             row=4,
         )
     )
+    view.add_item(
+        SettingsLevel(
+            next_level(settings.computer_level),
+            label=t("Computer players: {level}", level=level_name(settings.computer_level, t=t)),
+            row=4,
+        )
+    )
     return view
 
 
@@ -349,6 +391,8 @@ def confirmation(
             )
     if after.computers_on_boards != before.computers_on_boards:
         lines.append(t("Computers on boards: {state}", state=on_off(t, after.computers_on_boards)))
+    if after.computer_level != before.computer_level:
+        lines.append(t("Computer players: {level}", level=level_name(after.computer_level, t=t)))
     if after.rated_min_games != before.rated_min_games:
         lines.append(
             t.plural("Ranked after {n} game", "Ranked after {n} games", after.rated_min_games)
@@ -439,6 +483,10 @@ async def change_from_panel(
             changes["threads"] = values[0] == "on"
         elif field == "computers":
             changes["computers_on_boards"] = values[0] == "on"
+        elif field == "level":
+            if values[0] not in GuildSettings.USER_LEVELS:
+                raise ValueError(values[0])
+            changes["computer_level"] = values[0]
     except (IndexError, ValueError):
         await reply_privately(interaction, t(OUT_OF_DATE))
         return
@@ -474,6 +522,11 @@ LANGUAGE_CHOICES: Final = [
     for code, name in LANGUAGE_NAMES.items()
     if code in GuildSettings.LANGUAGES
 ]
+LEVEL_CHOICES: Final = [
+    app_commands.Choice(name=locale_str(LEVEL_CHOICES_TEXT[level]), value=level)
+    for level in GuildSettings.USER_LEVELS
+]
+"""The levels people may choose, each with its one-line description."""
 THEME_CHOICES: Final = [
     app_commands.Choice(name=locale_str("classic colours (B R G Y)"), value=Theme.CLASSIC.value),
     app_commands.Choice(name=locale_str("standard deck (♠ ♥ ♦ ♣)"), value=Theme.STANDARD.value),
@@ -500,6 +553,7 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
         threads=command_name("threads"),
         computers_on_boards=command_name("computers_on_boards"),
         min_games=command_name("min_games"),
+        computer_level=command_name("computer_level"),
     )
     @app_commands.describe(
         language=locale_str("Language of the public messages (lobby, table, results)"),
@@ -508,8 +562,11 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
         threads=locale_str("Each new game gets a thread of its own"),
         computers_on_boards=locale_str("Show computer players on the leaderboards"),
         min_games=locale_str("Games before a player is ranked by rating and average"),
+        computer_level=locale_str("Level of the computer players in new games"),
     )
-    @app_commands.choices(language=LANGUAGE_CHOICES, theme=THEME_CHOICES)
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES, theme=THEME_CHOICES, computer_level=LEVEL_CHOICES
+    )
     async def settings(  # noqa: PLR0917 (discord.py passes options by position)
         interaction: discord.Interaction[Any],
         language: str | None = None,
@@ -518,6 +575,7 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
         threads: bool | None = None,
         computers_on_boards: bool | None = None,
         min_games: app_commands.Range[int, 1, 100] | None = None,
+        computer_level: str | None = None,
     ) -> None:
         changes: dict[str, Any] = {}
         if language is not None:
@@ -532,6 +590,8 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
             changes["computers_on_boards"] = computers_on_boards
         if min_games is not None:
             changes["rated_min_games"] = min_games
+        if computer_level is not None:
+            changes["computer_level"] = computer_level
         await guarded(interaction, apply_changes(service, interaction, changes, edit=False))
 
     return settings

@@ -128,6 +128,8 @@ def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
         t=t,
         game_id=info.id,
         seats=[(s.name, s.is_computer) for s in info.seats],
+        levels=[s.level if s.is_computer else None for s in info.seats],
+        lobby_level=info.computer_level,
         host_seat=host,
         options=info.options,
         turn_seconds=info.turn_seconds,
@@ -154,6 +156,8 @@ def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
     return table_embed(
         info.table,
         computer=computer,
+        levels={s.seat: s.level for s in info.seats if s.computer_controlled and s.level},
+        away={s.seat for s in info.seats if s.away},
         # Translators: the title of a game's table (the round follows it).
         title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,

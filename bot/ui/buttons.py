@@ -186,6 +186,12 @@ class AgainButton(WizardButton, template=template(Verb.AGAIN)):
     verb = Verb.AGAIN
 
 
+class LevelButton(WizardButton, template=template(Verb.LEVEL)):
+    """Lobby (host): change a computer player's level."""
+
+    verb = Verb.LEVEL
+
+
 BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.JOIN: JoinButton,
     Verb.LEAVE: LeaveButton,
@@ -199,6 +205,7 @@ BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
     Verb.PLAYHIDDEN: PlayHiddenButton,
     Verb.TAKEBACK: TakeBackButton,
     Verb.AGAIN: AgainButton,
+    Verb.LEVEL: LevelButton,
 }
 """The button class of each verb; register them all with ``bot.add_dynamic_items``."""
 

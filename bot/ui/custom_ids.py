@@ -61,6 +61,9 @@ class Verb(StrEnum):
     AGAIN = "again"
     """Final standings: a new lobby in the same place, with the same options and computers,
     the people of the finished game ``game`` invited."""
+    LEVEL = "level"
+    """Lobby (host): set the computer in seat ``arg[0]`` to the level ``arg[1]`` (see
+    :data:`LEVEL_CODES`)."""
 
 
 _NUMBER = r"0|[1-9][0-9]{0,18}"
@@ -68,6 +71,10 @@ _POSITIVE = r"[1-9][0-9]{0,18}"
 _CARD = r"[BRGY](?:[1-9]|1[0-3])|Z|N"
 _SUIT = r"[BRGY]"
 _BID = r"0|[1-9][0-9]?"
+_LEVEL = r"[0-5][enh]"
+
+LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
+"""The one-letter code of each level a person may choose, in a ``level`` custom id."""
 
 ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.JOIN: "",
@@ -82,6 +89,7 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.PLAYHIDDEN: "",
     Verb.TAKEBACK: "",
     Verb.AGAIN: "",
+    Verb.LEVEL: _LEVEL,
 }
 """The argument each verb takes, as a regular expression (empty: no argument)."""
 
@@ -190,6 +198,20 @@ class CustomId:
         """The suit of a ``trump`` button."""
         self._expect(Verb.TRUMP)
         return Suit.parse(self.arg)
+
+    @property
+    def seat_level(self) -> tuple[int, str]:
+        """The seat (0-based) and the level a ``level`` button sets."""
+        self._expect(Verb.LEVEL)
+        return int(self.arg[0]), LEVEL_CODES[self.arg[1]]
+
+    @classmethod
+    def for_level(cls, game: int, seat: int, level: str, version: int) -> CustomId:
+        """The custom id of a button setting the computer in ``seat`` to ``level``."""
+        codes = {name: code for code, name in LEVEL_CODES.items()}
+        if level not in codes or not 0 <= seat <= 5:
+            raise CustomIdError(f"no level button for seat {seat!r} and level {level!r}")
+        return cls(game, Verb.LEVEL, f"{seat}{codes[level]}", version)
 
     def _expect(self, verb: Verb) -> None:
         if self.verb is not verb:

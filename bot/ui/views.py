@@ -7,7 +7,7 @@ Never call ``stop()`` on these views: discord.py would unregister the dynamic it
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Final
 
 import discord
@@ -27,6 +27,7 @@ from bot.render import (
     card_emoji,
     card_label_text,
     legal_bids,
+    level_name,
     must_play_hidden,
     playable_cards,
     sort_hand,
@@ -39,7 +40,7 @@ from bot.ui.custom_ids import CustomId, Verb
 from wizard.cards import SUITS, Theme, suit_label
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options, check_setup
-from wizard.service import GameInfo
+from wizard.service import GameInfo, GuildSettings
 from wizard.state import Phase
 from wizard.view import PlayerView, TableView, public_table
 
@@ -95,8 +96,10 @@ def lobby_view(
     t: Texts,
     players: int | None = None,
     max_seats: int = MAX_PLAYERS,
+    computers: Sequence[tuple[int, str, str | None]] = (),
 ) -> discord.ui.View:
-    """Join, Leave, Add computer player, Start (host), Cancel (host).
+    """Join, Leave, Add computer player, Start (host), Cancel (host); and a button per
+    computer (``computers``: seat, name, level) that moves it to the next level (host).
 
     With ``players`` (the seats taken) known: "Add computer player" is disabled once the
     table is full and Start until :data:`~wizard.options.MIN_PLAYERS` have joined, each
@@ -123,13 +126,38 @@ def lobby_view(
     view.add_item(
         button(CustomId(game, Verb.CANCEL, "", version), label=t(CANCEL_LABEL), style=_RED)
     )
+    for seat, name, level in computers[: MAX_PLAYERS - 1]:
+        # The label says the level now; the click moves on to the next one.
+        following = next_level(level)
+        view.add_item(
+            button(
+                CustomId.for_level(game, seat, following, version),
+                label=f"{name}: {level_name(level, t=t)}"[:80],
+                emoji="🤖",
+                row=1,
+            )
+        )
     return view
+
+
+def next_level(level: str | None) -> str:
+    """The level a computer's level button moves to: the next of the levels people are
+    offered (Easy → Normal → Easy), or the first for a level they are not offered."""
+    order = GuildSettings.USER_LEVELS
+    if level not in order:
+        return order[0]
+    return order[(order.index(level) + 1) % len(order)]
 
 
 def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
     """The lobby buttons of ``info``, disabled where its seats say so (:func:`lobby_view`)."""
     return lobby_view(
-        info.id, info.version, t=t, players=len(info.seats), max_seats=seat_limit(info.options)
+        info.id,
+        info.version,
+        t=t,
+        players=len(info.seats),
+        max_seats=seat_limit(info.options),
+        computers=[(s.seat, s.name, s.level) for s in info.seats if s.is_computer],
     )
 
 

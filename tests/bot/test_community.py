@@ -176,7 +176,7 @@ async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) ->
         result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
         assert result.response is not None
         lines = board_lines(result.response)
-        assert any("🤖 Computer (random)" in line for line in lines), lines
+        assert any("🤖 Computer (normal)" in line for line in lines), lines
         assert "Computer players are shown" in (result.response.embeds[0].footer.text or "")
 
 

@@ -97,6 +97,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         assert {b["label"] for b in buttons(panel)} == {
             "Game threads: on",
             "Computers on boards: on",
+            "Computer players: Normal",
         }
 
         # Impossible combinations are refused with the reason; nothing is saved.

@@ -32,6 +32,7 @@ SAMPLE_ARGS: dict[Verb, list[str]] = {
     Verb.BID: ["0", "1", "9", "10", "20", "99"],
     Verb.PLAY: ["B1", "R7", "G10", "Y13", "Z", "N"],
     Verb.TRUMP: ["B", "R", "G", "Y"],
+    Verb.LEVEL: ["0e", "3n", "5h"],
 }
 
 
@@ -79,6 +80,10 @@ def test_round_trip_property(game: int, version: int, data: st.DataObject) -> No
         cid = CustomId.for_play(game, data.draw(st.sampled_from(CARDS)), version)
     elif verb is Verb.TRUMP:
         cid = CustomId.for_trump(game, data.draw(st.sampled_from(SUITS)), version)
+    elif verb is Verb.LEVEL:
+        level = data.draw(st.sampled_from(["easy", "normal", "hard"]))
+        cid = CustomId.for_level(game, data.draw(st.integers(0, 5)), level, version)
+        assert cid.seat_level[1] == level
     else:
         cid = CustomId(game, verb, "", version)
     assert CustomId.parse(cid.format()) == cid

@@ -32,6 +32,8 @@ import pytest
 
 from bot.i18n import Texts, catalogues, texts
 from bot.render import (
+    LEVEL_CHOICES_TEXT,
+    LEVEL_NAMES,
     bids_on_table,
     cancelled_embed,
     final_embed,
@@ -208,6 +210,19 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         f"{where} table",
         embed_text(table_embed(table, theme=theme, computer={1}, deadline=DEADLINE, t=t)),
     )
+    yield (
+        f"{where} table with levels",
+        embed_text(
+            table_embed(
+                table,
+                theme=theme,
+                computer={0, 1},
+                levels={0: "hard", 1: "normal"},
+                away={0},
+                t=t,
+            )
+        ),
+    )
     yield f"{where} trump line", trump_line(table, table.players, theme, t=t)
     for seat in range(players):
         pv = view(state, seat)
@@ -273,6 +288,21 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         game_id=1, seats=[], host_seat=None, options=Options(), turn_seconds=None, max_seats=6, t=t
     )
     yield "empty lobby", embed_text(empty)
+    for level in LEVEL_NAMES:
+        leveled = lobby_embed(
+            game_id=2,
+            seats=seats,
+            host_seat=0,
+            options=Options(),
+            turn_seconds=None,
+            max_seats=6,
+            levels=[None, level, None],
+            lobby_level=level,
+            t=t,
+        )
+        yield f"lobby of level {level}", embed_text(leveled)
+    for level, text in LEVEL_CHOICES_TEXT.items():
+        yield f"level choice {level}", t(text)
     for reason in ("host", "manager", "expired", "empty", "unknown"):
         yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
     for phase in Phase:

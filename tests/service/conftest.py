@@ -128,7 +128,8 @@ def downgrade(path: Path, version: int) -> None:
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "ALTER TABLE games DROP COLUMN seq; ALTER TABLE games DROP COLUMN computer_turn;"
+            "ALTER TABLE games DROP COLUMN computer_level;"
+            " ALTER TABLE games DROP COLUMN seq; ALTER TABLE games DROP COLUMN computer_turn;"
             " ALTER TABLE games ADD COLUMN snapshot TEXT;"
         )
         if version <= 4:

@@ -44,7 +44,7 @@ async def test_computers_kicks_and_removals(service: GameService) -> None:
     game_id = await new_game(service, 3, 2)
     info = await service.get_game(game_id)
     assert [s.name for s in info.seats][3:] == ["Merlin", "Morgana"]
-    assert all(s.is_computer and s.level == "random" for s in info.seats[3:])
+    assert all(s.is_computer and s.level == "normal" for s in info.seats[3:])
     info = await service.remove_seat(game_id, 1, 3)
     assert [s.name for s in info.seats] == ["P1", "P2", "P3", "Morgana"]
     info = await service.kick(game_id, 2, 3, is_manager=True)
@@ -64,7 +64,7 @@ async def test_leaving_a_running_game_and_coming_back(service: GameService) -> N
     game_id = await new_game(service, 3, 0, seed=51)
     await service.start(game_id, 1)
     info = await service.leave(game_id, 2)
-    assert info.seats[1].away and not info.seats[1].kicked and info.seats[1].level == "random"
+    assert info.seats[1].away and not info.seats[1].kicked and info.seats[1].level == "normal"
     assert info.status is GameStatus.ACTIVE
     # The computer plays the seat whenever it is its turn.
     moved = False

@@ -23,7 +23,7 @@ from wizard.service import live as live_module
 from wizard.state import Action, Bid, Phase
 from wizard.view import PlayerView
 
-from .conftest import action_log, human_move, new_game, play_out
+from .conftest import GUILD, action_log, human_move, new_game, play_out
 
 
 async def test_clairvoyance_play_my_unseen_card(service: GameService) -> None:
@@ -77,6 +77,8 @@ async def test_a_computer_that_breaks_the_rules_does_not_stall_the_game(
             return Bid(view.seat, 99)
 
     monkeypatch.setattr(live_module, "make_player", lambda level, seed=0: Cheater())
+    # An in-process level: the default (normal) decides in a worker, which the patch misses.
+    await service.update_settings(GUILD, computer_level="easy")
     game_id = await new_game(service, 1, 2, seed=64)
     await service.start(game_id, 1)
     caplog.set_level(logging.ERROR, logger="wizard.service")

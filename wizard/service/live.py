@@ -40,6 +40,8 @@ class LiveGame:
     started_at: float | None
     finished_at: float | None
     seats: list[SeatRow]
+    computer_level: str | None = None
+    """Level of the computers this lobby adds (``None``: the server's default)."""
     state: GameState | None = None
     actions: list[Action] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
@@ -117,6 +119,7 @@ class LiveGame:
             table=table_view(self.state) if self.state is not None else None,
             standings=self.standings,
             broken_reason=self.broken_reason,
+            computer_level=self.computer_level,
         )
 
 

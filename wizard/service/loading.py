@@ -226,6 +226,7 @@ class Loading(ServiceBase):
             started_at=row.started_at,
             finished_at=row.finished_at,
             seats=seats,
+            computer_level=row.computer_level,
             last_non_bid_version=row.version,
         )
         return live, row.seq

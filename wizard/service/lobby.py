@@ -59,10 +59,12 @@ class Lobby(ServiceBase):
         options: Options | Mapping[str, Any] | None = None,
         turn_seconds: float | None = UNSET,
         seed: int | None = None,
+        computer_level: str | None = None,
     ) -> GameInfo:
         """Open a lobby with the host in seat 0; server defaults fill what is not given.
 
         ``seed`` fixes the deals (tests, tournaments); by default it is random.
+        ``computer_level`` is the level of the computers the lobby adds (default: the server's).
 
         Refused with :class:`ChannelBusyError` when the channel already has as many open
         games as the server allows (one by default).
@@ -79,6 +81,8 @@ class Lobby(ServiceBase):
             raise InvalidSettingsError(None, setting="seed", detail=repr(seed))
         deadline = now + settings.lobby_seconds
         limit = settings.games_per_channel
+        if computer_level is not None:
+            check_level(computer_level)
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
@@ -96,6 +100,8 @@ class Lobby(ServiceBase):
                 deadline=deadline,
                 now=now,
             )
+            if computer_level is not None:
+                await repo.update_game(conn, game_id, None, computer_level=computer_level)
             host = new_seat(game_id, 0, host_id, name)
             await repo.replace_seats(conn, game_id, [host])
             return game_id
@@ -173,16 +179,15 @@ class Lobby(ServiceBase):
         level: str | None = None,
         is_manager: bool = False,
     ) -> GameInfo:
-        """Add a computer player to a lobby (host); ``level`` defaults to the server's."""
+        """Add a computer player to a lobby (host); ``level`` defaults to the lobby's, and
+        that to the server's."""
         settings = await self._settings_of(game_id)
-        chosen = level or settings.computer_level
-        try:
-            GuildSettings(computer_level=chosen)
-        except ValidationError as e:
-            raise InvalidSettingsError(None, setting="computer_level", detail=describe(e)) from None
+        if level is not None:
+            check_level(level)
 
         async def change(live: LiveGame) -> list[SeatRow]:
             self._check_host(live, by_user_id, is_manager, "add_computer")
+            chosen = level or live.computer_level or settings.computer_level
             limit = max_seats(live.options)
             if len(live.seats) >= limit:
                 raise LobbyFullError(limit=limit, reason="players")
@@ -208,6 +213,32 @@ class Lobby(ServiceBase):
             return renumber([s for s in live.seats if s.seat != seat])
 
         return await self._lobby_change(game_id, change)
+
+    async def set_computer_level(
+        self,
+        game_id: int,
+        by_user_id: int,
+        level: str,
+        *,
+        seat: int | None = None,
+        is_manager: bool = False,
+    ) -> GameInfo:
+        """Change the level of a lobby's computer in ``seat`` (host), or with no seat the
+        lobby's level: that of the computers added from now on."""
+        check_level(level)
+
+        async def change(live: LiveGame) -> list[SeatRow] | None:
+            self._check_host(live, by_user_id, is_manager, "add_computer")
+            if seat is None:
+                return None
+            if not 0 <= seat < len(live.seats) or live.seats[seat].user_id is not None:
+                raise SeatNotFoundError(reason="seat", seat=seat + 1)
+            rows = list(live.seats)
+            rows[seat] = rows[seat].model_copy(update={"level": level})
+            return rows
+
+        lobby_level = level if seat is None else UNSET
+        return await self._lobby_change(game_id, change, computer_level=lobby_level)
 
     async def set_options(
         self,
@@ -360,6 +391,7 @@ class Lobby(ServiceBase):
         *,
         options: Options | None = None,
         turn_seconds: float | None = UNSET,
+        computer_level: str | None = UNSET,
     ) -> GameInfo:
         live = await self._get(game_id)
         async with live.lock:
@@ -372,6 +404,8 @@ class Lobby(ServiceBase):
                 fields["options"] = options.model_dump_json()
             if turn_seconds is not UNSET:
                 fields["turn_seconds"] = turn_seconds
+            if computer_level is not UNSET:
+                fields["computer_level"] = computer_level
 
             async def item(conn: aiosqlite.Connection) -> None:
                 await repo.update_game(conn, live.id, live.version, **fields)
@@ -386,6 +420,8 @@ class Lobby(ServiceBase):
                 live.options = options
             if turn_seconds is not UNSET:
                 live.turn_seconds = turn_seconds
+            if computer_level is not UNSET:
+                live.computer_level = computer_level
         return live.info()
 
     @shielded
@@ -427,3 +463,11 @@ class Lobby(ServiceBase):
     async def _settings_of(self, game_id: int) -> GuildSettings:
         live = await self._get(game_id)
         return await self.get_settings(live.guild_id)
+
+
+def check_level(level: str) -> None:
+    """Refuse an unknown computer level with :class:`InvalidSettingsError`."""
+    try:
+        GuildSettings(computer_level=level)
+    except ValidationError as e:
+        raise InvalidSettingsError(None, setting="computer_level", detail=describe(e)) from None

@@ -110,7 +110,7 @@ class Playing(ServiceBase):
             update={
                 "away": True,
                 "kicked": kicked or row.kicked,
-                "level": row.level or settings.computer_level,
+                "level": row.level or live.computer_level or settings.computer_level,
             }
         )
         events: tuple[Event, ...] = ()
@@ -188,7 +188,7 @@ class Playing(ServiceBase):
                 update={
                     "timeouts": count,
                     "away": away,
-                    "level": row.level or settings.computer_level,
+                    "level": row.level or live.computer_level or settings.computer_level,
                 }
             )
             post.append(PlayerTimedOut(seat, count))

@@ -33,8 +33,9 @@ class GuildSettings(BaseModel):
     """Consecutive timeouts after which a computer takes the seat for the rest of the game."""
     games_per_channel: int = Field(default=1, ge=1, le=20)
     """Open games (lobby or running) allowed at once in one channel."""
-    computer_level: str = "random"
-    """Level of computer players added to lobbies and of those that take over seats."""
+    computer_level: str = "normal"
+    """Level of computer players added to lobbies and of those that take over seats (a
+    lobby may choose its own). ``random`` is kept for tests and benchmarks only."""
     threads: bool = False
     """Each new game gets a thread of its own (the channel keeps one line per game)."""
     computers_on_boards: bool = False
@@ -50,6 +51,11 @@ class GuildSettings(BaseModel):
     LANGUAGES: ClassVar[tuple[str, ...]] = ("en", "de", "it", "es", "pt", "ca")
     """Language codes with a catalogue (the bot's translation layer has the same list; the
     service keeps its own so that it never imports the bot)."""
+    USER_LEVELS: ClassVar[tuple[str, ...]] = ("easy", "normal")
+    """Computer levels offered to people. ``hard`` is not among them: in duplicate matches on
+    fresh deals it has not beaten ``normal`` at any table size (docs/ai-strength.md), so it
+    would promise a strength it does not have; ``random`` only plays well enough for tests.
+    The service still plays any level of ``wizard.ai.LEVELS`` it is given."""
 
     @field_validator("computer_level")
     @classmethod

@@ -62,6 +62,8 @@ class GameInfo:
     standings: tuple[Standing, ...] = ()
     """Final places of a finished game."""
     broken_reason: str | None = None
+    computer_level: str | None = None
+    """Level of the computers the lobby adds (``None``: the server's default)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""

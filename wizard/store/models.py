@@ -47,6 +47,8 @@ class GameRow(Row):
     seq: int = Field(ge=0)
     """Actions acknowledged (logged); the log must hold as many."""
     computer_turn: bool
+    computer_level: str | None = None
+    """Level of the computers a lobby adds (``None``: the server's)."""
 
 
 class SeatRow(Row):

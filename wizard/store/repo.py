@@ -20,7 +20,7 @@ from wizard.store.models import (
 GAME_COLUMNS = (
     "id, guild_id, channel_id, host_id, status, options, seed, version, turn_seconds, deadline,"
     " lobby_message_id, table_message_id, broken_reason, created_at, updated_at, started_at,"
-    " finished_at, seq, computer_turn"
+    " finished_at, seq, computer_turn, computer_level"
 )
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
 SEAT_COLUMNS = "game_id, seat, user_id, name, level, away, kicked, timeouts"
