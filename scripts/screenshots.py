@@ -326,8 +326,7 @@ async def take_pictures(out: Path, chromium: str) -> list[Path]:
         channel = demo.world.channel
         sam, ann, bob = demo.world.members
 
-        # Computer players with some sense (the server's setting), for a game worth showing.
-        await demo.service.update_settings(demo.world.guild.id, computer_level="easy")
+        # The settings a new server gets: computers play at the default level.
         created = await sam.slash(channel, "wizard new")
         assert created.response is not None, "/wizard new gave no lobby"
         lobby = created.response.message
@@ -376,6 +375,24 @@ async def take_pictures(out: Path, chromium: str) -> list[Path]:
             await _turn(demo, game, players)
         final = channel.history()[-1]
         await shooter.take("standings", sam, final.id)
+
+        # A full table: Sam and five computers, photographed at the first round's summary.
+        created = await sam.slash(channel, "wizard new")
+        assert created.response is not None, "/wizard new gave no lobby"
+        lobby = created.response.message
+        for _ in range(5):
+            await _ok(sam.click(lobby, label="Add computer player"))
+        await _ok(sam.click(lobby, label="Start"))
+        game = await _game_of(demo, lobby.id)
+        players = {sam.id: Player(sam, channel)}
+        while (await demo.service.get_game(game)).table.round < 2:  # type: ignore[union-attr]
+            await _turn(demo, game, players)
+        summary = next(
+            m
+            for m in reversed(channel.history())
+            if m.embeds and (m.embeds[0].title or "").startswith("Round 1 ")
+        )
+        await shooter.take("summary6", sam, summary.id)
         return shooter.taken
 
 
