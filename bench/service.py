@@ -199,8 +199,11 @@ async def run(n: int, args: argparse.Namespace, folder: Path) -> None:
     t0 = time.perf_counter()
     again = await GameService.open(path, config=config)
     opened = time.perf_counter() - t0
-    game_id, seat = next(iter(games.items()))
-    await click(again, game_id, seat, random.Random(args.seed), [])
+    for game_id in games:  # the first unfinished game; its first touch loads it from its log
+        table = (await again.get_game(game_id)).table
+        if table is not None and table.turn is not None:
+            await click(again, game_id, table.turn, random.Random(args.seed), [])
+            break
     first = time.perf_counter() - t0
     print(
         f"  restart with {n} unfinished games ({rows} logged actions): open() {opened:.3f} s,"
