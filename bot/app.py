@@ -25,13 +25,7 @@ from bot.cogs.game import GameCog
 from bot.i18n import N_, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
-from bot.ui.buttons import (
-    DYNAMIC_ITEMS,
-    OUTDATED,
-    ComponentHandler,
-    reply_privately,
-)
-from bot.ui.custom_ids import PREFIX
+from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, reply_privately
 from wizard.service import Clock, GameService
 
 log = logging.getLogger(__name__)
@@ -142,18 +136,6 @@ class WizardBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks on ``wiz:`` buttons that no current button class understands."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(PREFIX + ":"):
-            return
-        if any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in DYNAMIC_ITEMS):
-            return
-        await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

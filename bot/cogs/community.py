@@ -35,7 +35,7 @@ from bot.cogs.replies import refusal_of, refusal_reason, refusal_text
 from bot.i18n import N_, Texts, texts
 from bot.i18n.commands import command_name
 from bot.images import chart_labels, score_chart_png, scorepad_labels, scorepad_png
-from bot.ui.buttons import reply_privately
+from bot.ui.buttons import detached_view, reply_privately
 from wizard.cards import Theme
 from wizard.options import Bidding, Options
 from wizard.service import (
@@ -402,33 +402,24 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await interaction.client.on_error("wizard_community", interaction)
 
 
-class BoardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        r"wizb:lb:(?P<action>[pno]):(?P<order>[rwa]):(?P<page>[0-9]{1,6}):(?P<owner>[0-9]{1,20})"
-    ),
-):
-    """A leaderboard button: previous or next page (``p``, ``n``) or another order (``o``),
-    on the board of ``owner`` (whose rank the page shows)."""
+BOARD_ID: Final = re.compile(
+    rf"{PREFIX}:lb:(?P<action>[pno]):(?P<order>[rwa]):(?P<page>[0-9]{{1,6}}):(?P<owner>[0-9]{{1,20}})"
+)
+"""A leaderboard button: previous or next page (``p``, ``n``) or another order (``o``), on
+the board of ``owner`` (whose rank the page shows)."""
+HISTORY_PAGE_ID: Final = re.compile(rf"{PREFIX}:hist:page:(?P<before>[0-9]{{1,20}})")
+"""A history page: the games that finished before game ``before`` (0: the newest)."""
+HISTORY_PICK_ID: Final = re.compile(rf"{PREFIX}:hist:pick:(?P<before>[0-9]{{1,20}})")
+"""The select of a history page's games; picking one shows its scorepad and record."""
 
-    def __init__(
-        self,
-        action: str,
-        order: LeaderboardOrder,
-        page: int,
-        owner: int,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        custom_id = f"{PREFIX}:lb:{action}:{ORDER_CODES[order]}:{page}:{owner}"
-        super().__init__(
-            discord.ui.Button(label=label, style=style, disabled=disabled, custom_id=custom_id),
-            row=row,
-        )
-        self.action, self.order, self.page, self.owner = action, order, page, owner
+
+class CommunityItem(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    # Every wizb: id but the settings panel's: one not understood is answered as outdated.
+    template=rf"(?s){PREFIX}:(?!set:).*",
+):
+    """Every leaderboard and history component (buttons and the history select): a click
+    is routed on its custom id, read once, to the community cog."""
 
     @classmethod
     async def from_custom_id(
@@ -438,106 +429,90 @@ class BoardButton(
         match: re.Match[str],
         /,
     ) -> Self:
-        """The clicked button, from its custom id."""
-        return cls(
-            match["action"], ORDERS_BY_CODE[match["order"]], int(match["page"]), int(match["owner"])
-        )
+        """The clicked component as it is in the message."""
+        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Turn the page (or change the order)."""
-        cog = await _ready_cog(interaction)
-        if cog is None:
-            return
-        await guarded(interaction, cog.board_click(interaction, self.order, self.page, self.owner))
-
-
-class HistoryButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"wizb:hist:page:(?P<before>[0-9]{1,20})",
-):
-    """A history page: the games that finished before game ``before`` (0: the newest)."""
-
-    def __init__(self, before: int, *, label: str | None = None, row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, custom_id=f"{PREFIX}:hist:page:{before}"), row=row
-        )
-        self.before = before
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The clicked button, from its custom id."""
-        return cls(int(match["before"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show that page in place."""
-        cog = await _ready_cog(interaction)
-        if cog is None:
-            return
-        await guarded(interaction, cog.history_page(interaction, self.before or None))
-
-
-class HistorySelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"wizb:hist:pick:(?P<before>[0-9]{1,20})",
-):
-    """The games of a history page; picking one shows its scorepad and record."""
-
-    def __init__(
-        self,
-        before: int,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"{PREFIX}:hist:pick:{before}",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The select picked from, from its custom id."""
-        options = list(item.options) if isinstance(item, discord.ui.Select) else None
-        return cls(int(match["before"]), options)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the picked game."""
-        cog = await _ready_cog(interaction)
-        if cog is None:
-            return
-        values = chosen_values(interaction)
-        try:
-            game_id = int(values[0])
-        except (IndexError, TypeError, ValueError):
+        """Turn the board's page or order, turn the history's page, or show a picked game."""
+        custom_id = self.custom_id
+        board = BOARD_ID.fullmatch(custom_id)
+        page = HISTORY_PAGE_ID.fullmatch(custom_id)
+        pick = HISTORY_PICK_ID.fullmatch(custom_id)
+        if board is None and page is None and pick is None:
             await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
             return
-        await guarded(interaction, cog.show_game(interaction, game_id))
+        cog = await _ready_cog(interaction)
+        if cog is None:
+            return
+        if board is not None:
+            order, number = ORDERS_BY_CODE[board["order"]], int(board["page"])
+            await guarded(
+                interaction, cog.board_click(interaction, order, number, int(board["owner"]))
+            )
+        elif page is not None:
+            await guarded(interaction, cog.history_page(interaction, int(page["before"]) or None))
+        else:
+            values = chosen_values(interaction)
+            try:
+                game_id = int(values[0])
+            except (IndexError, TypeError, ValueError):
+                await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+                return
+            await guarded(interaction, cog.show_game(interaction, game_id))
+
+
+def board_button(
+    action: str,
+    order: LeaderboardOrder,
+    page: int,
+    owner: int,
+    *,
+    label: str | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> CommunityItem:
+    """A leaderboard button (see :data:`BOARD_ID`)."""
+    custom_id = f"{PREFIX}:lb:{action}:{ORDER_CODES[order]}:{page}:{owner}"
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        label=label, style=style, disabled=disabled, custom_id=custom_id
+    )
+    return CommunityItem(item, row=row)
+
+
+def history_button(
+    before: int, *, label: str | None = None, row: int | None = None
+) -> CommunityItem:
+    """A history page button (see :data:`HISTORY_PAGE_ID`)."""
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        label=label, custom_id=f"{PREFIX}:hist:page:{before}"
+    )
+    return CommunityItem(item, row=row)
+
+
+def history_select(
+    before: int,
+    options: list[discord.SelectOption],
+    *,
+    placeholder: str | None = None,
+    row: int | None = None,
+) -> CommunityItem:
+    """The select of a history page's games (see :data:`HISTORY_PICK_ID`)."""
+    item: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"{PREFIX}:hist:pick:{before}",
+        options=options,
+        placeholder=placeholder,
+        min_values=1,
+        max_values=1,
+    )
+    return CommunityItem(item, row=row)
 
 
 def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
     """Previous / next, and the three orders (the current one highlighted)."""
-    view = discord.ui.View(timeout=None)
+    view = detached_view()
     view.add_item(
-        BoardButton(
+        board_button(
             "p",
             board.order,
             max(1, board.page - 1),
@@ -548,7 +523,7 @@ def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
         )
     )
     view.add_item(
-        BoardButton(
+        board_button(
             "n",
             board.order,
             min(board.pages, board.page + 1),
@@ -561,7 +536,7 @@ def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
     for order in LeaderboardOrder:
         current = order is board.order
         view.add_item(
-            BoardButton(
+            board_button(
                 "o",
                 order,
                 1,
@@ -577,7 +552,7 @@ def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
 
 def history_view(t: Texts, games: Sequence[GameSummary], before: int | None) -> discord.ui.View:
     """The select of the page's games, and the buttons to older and newest games."""
-    view = discord.ui.View(timeout=None)
+    view = detached_view()
     if games:
         options = []
         for game in games:
@@ -594,14 +569,14 @@ def history_view(t: Texts, games: Sequence[GameSummary], before: int | None) -> 
                 )
             )
         view.add_item(
-            HistorySelect(
+            history_select(
                 before or 0, options, placeholder=t("Pick a game to see its scorepad"), row=0
             )
         )
     if len(games) == HISTORY_PAGE:
-        view.add_item(HistoryButton(games[-1].id, label=t("Older games") + " ▶", row=1))
+        view.add_item(history_button(games[-1].id, label=t("Older games") + " ▶", row=1))
     if before is not None:
-        view.add_item(HistoryButton(0, label="⏮ " + t("Newest games"), row=1))
+        view.add_item(history_button(0, label="⏮ " + t("Newest games"), row=1))
     return view
 
 
@@ -609,11 +584,7 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-COMMUNITY_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (
-    BoardButton,
-    HistoryButton,
-    HistorySelect,
-)
+COMMUNITY_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (CommunityItem,)
 """The restart-proof components of this module (``bot.add_dynamic_items``)."""
 
 
@@ -781,21 +752,6 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         await interaction.followup.send(
             embed=game_embed(t, game, picture), files=files, ephemeral=True
         )
-
-    # --- outdated components --------------------------------------------------------------------
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks on ``wizb:`` components that no current template understands."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(PREFIX + ":"):
-            return
-        if any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in all_items()):
-            return
-        await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
 
 
 def all_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:

@@ -30,16 +30,11 @@ from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home, public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text, refuse, reply_private
 from bot.cogs.surfaces import Surfaces, lobby_embed_of, public_look, table_parts
+from bot.features.lobby import cancelled_embed, invitation_text, lobby_view_of
+from bot.features.rules import rules_text
 from bot.i18n import N_, Texts, texts
-from bot.render import (
-    cancelled_embed,
-    card_text,
-    invitation_text,
-    rules_text,
-    suit_text,
-)
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import lobby_view_of
+from bot.vocabulary import card_text, suit_text
 from wizard.cards import Theme
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Bidding, Options, check_setup

@@ -20,8 +20,8 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import N_, Texts, texts
-from bot.render import VARIANT_NAMES, card_text, suit_text
 from bot.ui.buttons import reply_privately as reply_private
+from bot.vocabulary import VARIANT_NAMES, card_text, suit_text
 from wizard.cards import Card, Suit, Theme
 
 __all__ = [

@@ -49,22 +49,14 @@ import discord
 
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import retire_home, server_settings
+from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.lobby import cancelled_embed, lobby_embed, lobby_view_of
+from bot.features.pings import ping_text
+from bot.features.summaries import and_list, final_embed, play_again_view, round_end_embed
+from bot.features.table import bids_on_table, table_embed, table_view
 from bot.i18n import Texts, language_of, texts
 from bot.images import scorepad_labels, scorepad_png
-from bot.render import (
-    and_list,
-    bids_on_table,
-    cancelled_embed,
-    final_embed,
-    hand_message,
-    lobby_embed,
-    ping_text,
-    replaced_hand_message,
-    round_end_embed,
-    table_embed,
-)
 from bot.ui.custom_ids import Verb
-from bot.ui.views import hand_view, lobby_view_of, play_again_view, table_view, take_back_view
 from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS, Bidding
 from wizard.service import (

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.cogs.surfaces import table_embed_of
+from bot.features.lobby import next_level
 from bot.i18n import texts
-from bot.ui.views import next_level
 from tests.bot.conftest import buttons, message_text, record_file, simulation
 from wizard.cards import Theme
 from wizard.record import load, replay

@@ -1,4 +1,4 @@
-"""Every word of the rendered surfaces (bot.render, bot.ui.views, bot.ui.buttons) comes from
+"""Every word of the rendered surfaces (bot.vocabulary, bot.features, bot.ui.buttons) comes from
 the translation layer.
 
 The proof is a made-up language, :class:`Fullwidth`, whose catalogue turns every Latin letter
@@ -30,31 +30,22 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.i18n import Texts, catalogues, texts
-from bot.render import (
-    LEVEL_CHOICES_TEXT,
-    LEVEL_NAMES,
-    bids_on_table,
-    cancelled_embed,
+from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
+from bot.features.pings import ping_text
+from bot.features.rules import rules_text
+from bot.features.summaries import (
     final_embed,
-    hand_message,
-    invitation_text,
-    lobby_embed,
-    ping_text,
-    replaced_hand_message,
+    play_again_view,
     round_end_embed,
     round_summary_embed,
-    rules_text,
     scorepad_text,
-    suit_text,
-    table_embed,
-    timer_text,
-    trump_line,
-    variants_text,
 )
+from bot.features.table import bids_on_table, table_embed, table_view, trump_line
+from bot.i18n import Texts, catalogues, texts
 from bot.ui import buttons
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import hand_view, lobby_view, play_again_view, table_view, take_back_view
+from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_text, variants_text
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -63,7 +54,15 @@ from wizard.view import table_view as service_table_view
 from wizard.view import view
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("bot/render.py", "bot/ui/views.py")
+CHECKED = (
+    "bot/vocabulary.py",
+    "bot/features/lobby.py",
+    "bot/features/table.py",
+    "bot/features/hand.py",
+    "bot/features/summaries.py",
+    "bot/features/pings.py",
+    "bot/features/rules.py",
+)
 """The modules whose every marked text the scenarios must render."""
 
 GREEK = ("Άλφα", "Βήτα", "Γάμμα", "Δέλτα", "Έψιλον", "Ζήτα")
