@@ -19,9 +19,10 @@ from discord.ext import commands
 
 from bot.clock import DiscordClock
 from bot.cogs.commands import game_commands
-from bot.cogs.community import install_community
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
+from bot.features.community.cog import install_community
+from bot.features.settings import install_settings
 from bot.i18n import N_, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
@@ -119,8 +120,9 @@ class WizardBot(commands.AutoShardedBot):
                     self.component_handler = cog
                 for command in game_commands(cog):
                     self.wizard_group.add_command(command)
-                # Leaderboard, stats, history and settings (it adds nothing a second time).
+                # Leaderboard, stats, history (it adds nothing a second time), and settings.
                 await install_community(self, self.service, self.wizard_group)
+                install_settings(self, self.service, self.wizard_group)
             # Armed here, inside the bot, so that the timers of recovered games (turn limits,
             # computer moves) run on the bot's clock (SimCord's virtual one in tests).
             self.service.start_clocks()

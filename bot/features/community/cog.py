@@ -1,5 +1,5 @@
-"""``/wizard leaderboard``, ``/wizard stats``, ``/wizard history`` (and, from
-:mod:`bot.cogs.settings_panel`, ``/wizard settings``): what keeps a server coming back.
+"""``/wizard leaderboard``, ``/wizard stats``, ``/wizard history`` (``/wizard settings`` is
+:mod:`bot.features.settings`): what keeps a server coming back.
 
 * **Leaderboard** (public, in the server's language): one page of a board (rating, wins or
   average score) with the caller's own rank even when it is off the page. Its buttons are
@@ -20,347 +20,49 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import re
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final, Self
 
 import discord
-from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.cogs.replies import refusal_of, refusal_reason, refusal_text
-from bot.i18n import N_, Texts, texts
+from bot.features.community.render import (
+    board_embed,
+    game_embed,
+    history_embed,
+    record_filename,
+    stats_embed,
+)
+from bot.features.community.words import (
+    COG_NAME,
+    FAILED,
+    HISTORY_PAGE,
+    NOT_READY,
+    ORDER_CHOICES,
+    ORDER_CODES,
+    ORDER_LABELS,
+    ORDERS_BY_CODE,
+    OUTDATED,
+    PER_PAGE,
+    PREFIX,
+    SERVER_ONLY,
+    log,
+    refusal,
+)
+from bot.i18n import Texts, texts
 from bot.i18n.commands import command_name
 from bot.images import chart_labels, score_chart_png, scorepad_labels, scorepad_png
 from bot.ui.buttons import detached_view, reply_privately
-from wizard.cards import Theme
-from wizard.options import Bidding, Options
 from wizard.service import (
-    GameNotFoundError,
     GameService,
     GameSummary,
-    InvalidSettingsError,
     LeaderboardOrder,
     ServiceError,
-    StorageError,
 )
-from wizard.service.boards import Board, BoardLine, FinishedGame, OwnRank, PlayerCard
-
-log = logging.getLogger(__name__)
-
-PREFIX: Final = "wizb"
-"""Custom ids of the community's components start ``wizb:`` (the game's are ``wiz:``)."""
-COG_NAME: Final = "WizardCommunity"
-PER_PAGE: Final = 10
-"""Lines of a leaderboard page."""
-HISTORY_PAGE: Final = 10
-"""Games of a history page (a select holds at most 25)."""
-ORDER_CODES: Final[dict[LeaderboardOrder, str]] = {
-    LeaderboardOrder.RATING: "r",
-    LeaderboardOrder.WINS: "w",
-    LeaderboardOrder.AVERAGE: "a",
-}
-ORDERS_BY_CODE: Final = {code: order for order, code in ORDER_CODES.items()}
-ORDER_LABELS: Final[dict[LeaderboardOrder, str]] = {
-    LeaderboardOrder.RATING: N_("Rating"),
-    LeaderboardOrder.WINS: N_("Wins"),
-    LeaderboardOrder.AVERAGE: N_("Average score"),
-}
-ORDER_CHOICES: Final = [
-    app_commands.Choice(name=locale_str("rating (skill, after a few games)"), value="rating"),
-    app_commands.Choice(name=locale_str("wins"), value="wins"),
-    app_commands.Choice(name=locale_str("average score per game"), value="average"),
-]
-LEVEL_LABELS: Final[dict[str, str]] = {
-    "random": N_("Computer (random)"),
-    "easy": N_("Computer (easy)"),
-    "normal": N_("Computer (normal)"),
-    "hard": N_("Computer (hard)"),
-}
-VARIANT_LABELS: Final[dict[str, str]] = {
-    "uneven_bids": N_("uneven bids"),
-    "hidden": N_("hidden bids"),
-    "secret": N_("secret bids"),
-    "clairvoyance": N_("clairvoyance"),
-    "canadian": N_("Canadian rule"),
-    "magic_twos": N_("magic twos"),
-    "single_suit": N_("single suit"),
-}
-"""The variants of R7 as lists of options show them (the keys name :class:`Options` fields,
-with ``hidden`` and ``secret`` for the two bidding modes)."""
-THEME_LABELS: Final[dict[Theme, str]] = {
-    Theme.CLASSIC: N_("classic colours (B R G Y)"),
-    Theme.STANDARD: N_("standard deck (♠ ♥ ♦ ♣)"),
-}
-MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
-SERVER_ONLY: Final = N_("Wizard's commands work in a server's channels.")
-NOT_READY: Final = N_("Wizard is starting up. Try again in a moment.")
-FAILED: Final = N_("Something went wrong on our side. Please try again.")
-OUTDATED: Final = N_("This button is from an older version of the bot. Run the command again.")
-
-
-# --------------------------------------------------------------------------- texts
-
-
-def number(t: Texts, value: float, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals, written the way the language writes numbers."""
-    pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=t.language)
-
-
-def percent(t: Texts, value: float) -> str:
-    """A share as a whole percentage, written the way the language writes it (``42%``,
-    ``42 %``)."""
-    return format_percent(value, locale=t.language)
-
-
-def variant_names(t: Texts, options: Options) -> list[str]:
-    """The variants that are on, in the language of ``t`` (empty for the standard game)."""
-    keys = [
-        key
-        for key, on in (
-            ("uneven_bids", options.uneven_bids),
-            ("hidden", options.bidding is Bidding.HIDDEN),
-            ("secret", options.bidding is Bidding.SECRET),
-            ("clairvoyance", options.clairvoyance),
-            ("canadian", options.canadian),
-            ("magic_twos", options.magic_twos),
-            ("single_suit", options.single_suit),
-        )
-        if on
-    ]
-    return [t(VARIANT_LABELS[key]) for key in keys]
-
-
-def options_text(t: Texts, options: Options) -> str:
-    """The options as one phrase: the variants, or "standard rules"."""
-    return ", ".join(variant_names(t, options)) or t("standard rules")
-
-
-def line_name(t: Texts, line: BoardLine) -> str:
-    """The name a board shows for a line (a computer level in words)."""
-    if line.level is not None:
-        return "🤖 " + t(LEVEL_LABELS.get(line.level, N_("Computer")))
-    return discord.utils.escape_markdown(line.name)
-
-
-def rank_text(t: Texts, own: OwnRank) -> str:
-    """A player's place on a board, or why they have none yet."""
-    if own.rank is not None:
-        return t("#{rank} of {total}", rank=own.rank, total=own.total)
-    if own.games == 0:
-        return t("no finished game yet")
-    return t.plural("unranked: {n} more game needed", "unranked: {n} more games needed", own.needed)
-
-
-# Translators: the note under a rating, on the leaderboard and in /wizard stats.
-RATING_NOTE: Final = N_(
-    "Rating: your skill as your games show it so far, counted cautiously: it grows as you "
-    "play and win, most against strong players."
-)
-
-
-def rating_text(t: Texts, rating: float, *, provisional: bool) -> str:
-    """A rating as one number a player reads at a glance (the cautious estimate, whole),
-    marked ≈ and "provisional" until the server's minimum number of games: never the
-    model's own figures (μ, σ)."""
-    value = _bold(number(t, round(rating), 0))  # round first: never "-0"
-    if provisional:
-        # Translators: a rating before the server's minimum number of games, e.g. “≈ **3**”.
-        return t("≈ {rating} (provisional)", rating=value)
-    return value
-
-
-def _bold(text: str) -> str:
-    return f"**{text}**"
-
-
-def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: int = 1) -> str:
-    """What a line of the board is sorted by, and its games."""
-    games = t.plural("{n} game", "{n} games", line.games)
-    if order is LeaderboardOrder.RATING:
-        value = rating_text(
-            t, line.rating, provisional=not line.is_computer and line.games < min_games
-        )
-    elif order is LeaderboardOrder.WINS:
-        value = (
-            t.plural("**{n}** win", "**{n}** wins", line.wins) + f" ({percent(t, line.win_rate)})"
-        )
-    else:
-        value = t("**{points}** points per game", points=number(t, line.average))
-    return f"{value} · {games}"
-
-
-def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
-    """A leaderboard page; ``whose`` names the reader on a public page (``None``: "Your
-    rank", on the reader's private copy)."""
-    title = t("🏆 Leaderboard · {order}", order=t(ORDER_LABELS[board.order]))
-    lines = []
-    for line in board.lines:
-        medal = MEDALS.get(line.rank, f"`#{line.rank}`")
-        lines.append(
-            f"{medal} {line_name(t, line)} — {board_value(t, board.order, line, board.min_games)}"
-        )
-    if not lines:
-        if board.min_games > 1:
-            lines.append(
-                t.plural(
-                    "Nobody has finished {n} game on this server yet: play and come back!",
-                    "Nobody has finished {n} games on this server yet: play and come back!",
-                    board.min_games,
-                )
-            )
-        else:
-            lines.append(t("Nobody has finished a game on this server yet: be the first!"))
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF0B232)
-    if board.you is not None:
-        label = t("Your rank") if whose is None else t("{name}'s rank", name=whose)
-        embed.add_field(name=label, value=rank_text(t, board.you), inline=False)
-    notes = []
-    if board.min_games > 1:
-        notes.append(
-            t.plural(
-                "Ranked after {n} game, so that one lucky game does not top the board.",
-                "Ranked after {n} games, so that one lucky game does not top the board.",
-                board.min_games,
-            )
-        )
-    if board.order is LeaderboardOrder.RATING:
-        notes.append(t(RATING_NOTE))
-    if board.computers:
-        notes.append(t("🤖 Computer players are shown; they keep the starting rating."))
-    notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
-    embed.set_footer(text="\n".join(notes))
-    return embed
-
-
-def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
-    """``/wizard stats``: everything about one player on one server."""
-    embed = discord.Embed(
-        title=t("📊 {name} at Wizard", name=discord.utils.escape_markdown(name)),
-        colour=0x57B4E9,
-    )
-    embed.add_field(
-        name=t("Games"),
-        value=t.plural("{n} played", "{n} played", card.games)
-        + " · "
-        + t.plural("{n} won", "{n} won", card.wins)
-        + f" ({percent(t, card.win_rate)})",
-        inline=False,
-    )
-    best = "–" if card.best_score is None else str(card.best_score)
-    embed.add_field(
-        name=t("Scores"),
-        value=t(
-            "average {average} · best {best}", average=number(t, card.average_score), best=best
-        ),
-        inline=False,
-    )
-    embed.add_field(
-        name=t("Bids"),
-        value=t(
-            "{accuracy} made exactly ({exact} of {rounds} rounds)",
-            accuracy=percent(t, card.bid_accuracy),
-            exact=card.exact_bids,
-            rounds=card.bids,
-        ),
-        inline=False,
-    )
-    rating = rating_text(t, card.rating, provisional=card.rank.needed > 0)
-    embed.add_field(name=t("Rating"), value=f"{rating} · {rank_text(t, card.rank)}", inline=False)
-    if card.favourite is not None:
-        embed.add_field(
-            name=t("Favourite options"),
-            value=t(
-                "{options} ({share} of games)",
-                options=options_text(t, card.favourite.options),
-                share=percent(t, card.favourite.share),
-            ),
-            inline=False,
-        )
-    if card.form:
-        form = " · ".join(
-            f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
-            for f in card.form
-        )
-        embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
-    embed.set_footer(text=t(RATING_NOTE))
-    return embed
-
-
-def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discord.Embed:
-    """A page of the server's history, newest first."""
-    lines = []
-    for game in games:
-        people = " · ".join(
-            f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)} {s.score}"
-            for s in game.standings
-        )
-        lines.append(
-            t(
-                "**Game {game}** · <t:{when}:R> · {people}",
-                game=game.id,
-                when=int(game.finished_at),
-                people=people,
-            )
-        )
-    if not lines:
-        lines.append(
-            t("No older games.") if older else t("No game has finished on this server yet.")
-        )
-    embed = discord.Embed(title=t("📜 Recent games"), description="\n".join(lines), colour=0x9B84EC)
-    if games:
-        embed.set_footer(text=t("Pick a game below for its scorepad and its record."))
-    return embed
-
-
-def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
-    """A finished game picked from the history: standings, options, the scorepad picture."""
-    lines = [
-        f"{MEDALS.get(s.place, f'{s.place}.')} **{discord.utils.escape_markdown(s.name)}**: "
-        + t.plural("{n} point", "{n} points", s.score)
-        for s in game.standings
-    ]
-    lines.append("")
-    lines.append(t("Options: {options}", options=options_text(t, game.options)))
-    if game.finished_at is not None:
-        lines.append(t("Finished <t:{when}:f>", when=int(game.finished_at)))
-    lines.append(
-        t(
-            "The record file replays with `python -m wizard replay {file}`.",
-            file=record_filename(game.id),
-        )
-    )
-    embed = discord.Embed(
-        title=t("Game {game} · scorepad", game=game.id),
-        description="\n".join(lines),
-        colour=0x9B84EC,
-    )
-    embed.set_image(url=f"attachment://{picture}")
-    return embed
-
-
-def record_filename(game_id: int) -> str:
-    """The name of a game's record file (the same as on the final standings)."""
-    return f"wizard-game-{game_id}.json"
-
-
-def refusal(t: Texts, error: ServiceError) -> str:
-    """What a reader sees when the service refuses a community query."""
-    if isinstance(error, GameNotFoundError):
-        return "❓ " + t("That game is not in this server's history.")
-    if isinstance(error, InvalidSettingsError):
-        reason = refusal_reason(*refusal_of(error), t=t)
-        return "⚠️ " + t("That is not a valid choice: {reason}", reason=reason)
-    if isinstance(error, StorageError):
-        return "⚠️ " + t("The game database is not available right now. Try again in a moment.")
-    return refusal_text(error, t=t)
-
-
-# --------------------------------------------------------------------------- components
+from wizard.service.boards import Board, FinishedGame
 
 
 def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
@@ -407,8 +109,12 @@ BOARD_ID: Final = re.compile(
 )
 """A leaderboard button: previous or next page (``p``, ``n``) or another order (``o``), on
 the board of ``owner`` (whose rank the page shows)."""
+
+
 HISTORY_PAGE_ID: Final = re.compile(rf"{PREFIX}:hist:page:(?P<before>[0-9]{{1,20}})")
 """A history page: the games that finished before game ``before`` (0: the newest)."""
+
+
 HISTORY_PICK_ID: Final = re.compile(rf"{PREFIX}:hist:pick:(?P<before>[0-9]{{1,20}})")
 """The select of a history page's games; picking one shows its scorepad and record."""
 
@@ -588,9 +294,6 @@ COMMUNITY_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (Communi
 """The restart-proof components of this module (``bot.add_dynamic_items``)."""
 
 
-# --------------------------------------------------------------------------- the cog
-
-
 class CommunityCog(commands.Cog, name=COG_NAME):
     """Leaderboards, statistics and history of one server, read from the game service."""
 
@@ -754,19 +457,8 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         )
 
 
-def all_items() -> tuple[type[discord.ui.DynamicItem[Any]], ...]:
-    """Every ``wizb:`` component class (those of the settings panel too)."""
-    from bot.cogs.settings_panel import SETTINGS_ITEMS
-
-    return COMMUNITY_ITEMS + SETTINGS_ITEMS
-
-
-# --------------------------------------------------------------------------- commands
-
-
 def community_commands(cog: CommunityCog) -> list[app_commands.Command[Any, ..., Any]]:
-    """The ``/wizard`` subcommands of the community: leaderboard, stats, history, settings."""
-    from bot.cogs.settings_panel import settings_command
+    """The ``/wizard`` subcommands of the community: leaderboard, stats, history."""
 
     @app_commands.command(
         name=command_name("leaderboard"),
@@ -796,7 +488,7 @@ def community_commands(cog: CommunityCog) -> list[app_commands.Command[Any, ...,
     async def history(interaction: discord.Interaction[Any]) -> None:
         await guarded(interaction, cog.history(interaction))
 
-    return [leaderboard, stats, history, settings_command(cog.service)]
+    return [leaderboard, stats, history]
 
 
 async def install_community(
@@ -808,7 +500,7 @@ async def install_community(
     existing = bot.get_cog(COG_NAME)
     if isinstance(existing, CommunityCog):
         return existing
-    bot.add_dynamic_items(*all_items())
+    bot.add_dynamic_items(*COMMUNITY_ITEMS)
     cog = CommunityCog(bot, service)
     await bot.add_cog(cog)
     for command in community_commands(cog):

@@ -17,20 +17,19 @@ from typing import Any, Final, Self
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
+from discord.ext import commands
 
-from bot.cogs.community import (
+from bot.cogs.replies import refusal_of, refusal_reason
+from bot.features.community.cog import chosen_values, community_cog, guarded
+from bot.features.community.words import (
     NOT_READY,
     OUTDATED,
     PREFIX,
     SERVER_ONLY,
     THEME_LABELS,
     VARIANT_LABELS,
-    chosen_values,
-    community_cog,
-    guarded,
     options_text,
 )
-from bot.cogs.replies import refusal_of, refusal_reason
 from bot.features.lobby import next_level
 from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
 from bot.i18n.commands import command_name
@@ -38,14 +37,26 @@ from bot.ui.buttons import detached_view, reply_privately
 from bot.vocabulary import LEVEL_CHOICES_TEXT, level_name
 from wizard.cards import Theme
 from wizard.options import Bidding, Options, conflicts
-from wizard.service import GameService, GuildSettings, ServiceError
+from wizard.service import (
+    GameService,
+    GuildSettings,
+    ServiceError,
+)
 
 TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
 """Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
+
+
 VARIANT_KEYS: Final = tuple(VARIANT_LABELS)
+
+
 BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
 """The panel offers both bidding modes in one list; the options hold one."""
+
+
 OUT_OF_DATE: Final = N_("This panel is out of date: open it again.")
+
+
 NOT_MANAGER: Final = N_(
     "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
 )
@@ -147,8 +158,12 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
 
 SELECT_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>variants|timer|language|theme)")
 """One select of the panel: the setting is the values picked."""
+
+
 TOGGLE_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>threads|computers):(?P<value>on|off)")
 """A switch of the panel; its custom id holds the value it sets."""
+
+
 LEVEL_ID: Final = re.compile(rf"{PREFIX}:set:level:(?P<value>easy|normal|hard)")
 """The panel's computer level button: shows the level, and a click sets the next one (held
 in its custom id)."""
@@ -481,11 +496,15 @@ LANGUAGE_CHOICES: Final = [
     for code, name in LANGUAGE_NAMES.items()
     if code in GuildSettings.LANGUAGES
 ]
+
+
 LEVEL_CHOICES: Final = [
     app_commands.Choice(name=locale_str(LEVEL_CHOICES_TEXT[level]), value=level)
     for level in GuildSettings.USER_LEVELS
 ]
 """The levels people may choose, each with its one-line description."""
+
+
 THEME_CHOICES: Final = [
     app_commands.Choice(name=locale_str("classic colours (B R G Y)"), value=Theme.CLASSIC.value),
     app_commands.Choice(name=locale_str("standard deck (♠ ♥ ♦ ♣)"), value=Theme.STANDARD.value),
@@ -554,3 +573,12 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
         await guarded(interaction, apply_changes(service, interaction, changes, edit=False))
 
     return settings
+
+
+def install_settings(
+    bot: commands.Bot | commands.AutoShardedBot, service: GameService, group: app_commands.Group
+) -> None:
+    """Add ``/wizard settings`` (to ``group``) and the panel's restart-proof components to
+    ``bot``; call it once, in ``setup_hook`` before the commands are synced."""
+    bot.add_dynamic_items(*SETTINGS_ITEMS)
+    group.add_command(settings_command(service))
