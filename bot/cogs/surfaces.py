@@ -55,7 +55,8 @@ from bot.features.pings import ping_text
 from bot.features.summaries import and_list, final_embed, play_again_view, round_end_embed
 from bot.features.table import bids_on_table, table_embed, table_view
 from bot.i18n import Texts, language_of, texts
-from bot.images import scorepad_labels, scorepad_png
+from bot.images.canvas import scorepad_labels
+from bot.images.scorepad import scorepad_png
 from bot.ui.custom_ids import Verb
 from wizard.cards import Theme
 from wizard.options import MAX_PLAYERS, Bidding

@@ -54,7 +54,9 @@ from bot.features.community.words import (
 )
 from bot.i18n import Texts, texts
 from bot.i18n.commands import command_name
-from bot.images import chart_labels, score_chart_png, scorepad_labels, scorepad_png
+from bot.images.canvas import chart_labels, scorepad_labels
+from bot.images.chart import score_chart_png
+from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import detached_view, reply_privately
 from wizard.service import (
     GameService,
