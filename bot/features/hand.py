@@ -3,13 +3,19 @@ cards, "Take my seat back")."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import discord
 
-from bot.features.table import bids_on_table, trick_text
-from bot.i18n import N_, Texts
+from bot.cogs.clicks import (
+    _on_table,
+)
+from bot.cogs.homes import public_theme
+from bot.cogs.replies import STALE, refusal_of, refusal_text
+from bot.features.table import TableClicks, bids_on_table, trick_text
+from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
 from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS
@@ -25,6 +31,16 @@ from bot.vocabulary import (
     suit_text,
 )
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
+from wizard.service import (
+    GameStatusError,
+    MakeBid,
+    Move,
+    NameTrump,
+    PlayCard,
+    PlayHiddenCard,
+    ServiceError,
+    StaleVersionError,
+)
 from wizard.state import Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, public_table
 
@@ -277,3 +293,118 @@ def hand_view(
         return None
     assert len(view.children) <= MAX_BUTTONS
     return view
+
+
+def _move_of(cid: CustomId) -> Move:
+    """The service move a hand button stands for."""
+    if cid.verb is Verb.BID:
+        return MakeBid(cid.bid)
+    if cid.verb is Verb.PLAY:
+        return PlayCard(cid.card)
+    if cid.verb is Verb.TRUMP:
+        return NameTrump(cid.suit)
+    if cid.verb is Verb.PLAYHIDDEN:
+        return PlayHiddenCard()
+    raise ValueError(f"{cid.verb} is not a move")
+
+
+class HandClicks(TableClicks):
+    """The hand's buttons: Show my hand, a bid, trump or card, Take my seat back (a bid
+    clicked on the table goes to :class:`TableClicks`)."""
+
+    async def _hand(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        await self._open_hand(interaction, cid.game, note=None, edit=False)
+
+    async def _open_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        *,
+        note: str | None,
+        edit: bool,
+    ) -> None:
+        """Show the player's hand (in their language): a new ephemeral message, or the clicked
+        hand redrawn.
+
+        Only a private message is ever redrawn as a hand: a hand button on a public message
+        (which the bot never draws) gets a new private message instead.
+        """
+        user = interaction.user.id
+        t = texts(interaction.locale)
+        content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t)
+        clicked = interaction.message
+        message_id: int | None
+        if edit and clicked is not None and clicked.flags.ephemeral:
+            await self._edit_clicked(interaction, content=content, view=view)
+            message_id = clicked.id
+        else:
+            message_id = await self._send_private(interaction, content, view)
+        self.surfaces.remember_hand(
+            game_id, user, seat, interaction, (content, view), message_id=message_id
+        )
+
+    async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        move = _move_of(cid)
+        user = interaction.user.id
+        key = (cid.game, user, cid.format())
+        # A second click of the same button while this one is under way (a double click)
+        # waits for it, then is answered like it (see ``_click_done``).
+        flight = None
+        if key not in self._in_flight:
+            flight = self._in_flight[key] = asyncio.Event()
+        try:
+            update = await self._timely(
+                interaction,
+                self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
+                update=True,
+            )
+            if _on_table(interaction, cid):
+                await self._bid_on_table(interaction, cid, update)
+                return
+            # Recorded before anything else can run, so that the updates of the computer
+            # moves that follow this one are rendered after it.
+            self.surfaces.after_update(update, actor_user_id=user)
+            note = await self._remember_done(interaction, cid, update)
+            await self._open_hand(interaction, cid.game, note=note, edit=True)
+        finally:
+            if flight is not None:
+                flight.set()
+                del self._in_flight[key]
+
+    async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user.id
+        update = await self._timely(
+            interaction, self.service.take_back(cid.game, user), update=True
+        )
+        self.surfaces.after_update(update, actor_user_id=user)
+        t = texts(interaction.locale)
+        note = "🙋 " + t("You are playing your seat again.")
+        await self._open_hand(interaction, cid.game, note=note, edit=True)
+
+    async def _hand_refused(
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
+    ) -> None:
+        """A refused click on a hand: the hand is redrawn as it is now, the reason on top
+        (a stale click gets the current hand instead, as the issue asks)."""
+        done = await self._click_done(interaction, cid)
+        t = texts(interaction.locale)
+        if done is not None and done[0] == cid.format():
+            # A repeated click of the move just made (a double click): not a refusal, the
+            # hand as it is now, with what the first click did on top.
+            note: str | None = done[1] or "✅ " + t("Already done.")
+        elif refusal_of(error)[0] == "already_bid":
+            note = None  # the bid was made (from another hand): the hand shows it as it is
+        elif isinstance(error, StaleVersionError):
+            note = t(STALE)
+        elif isinstance(error, GameStatusError):
+            note = None  # the redrawn hand says that the game is over or cancelled
+        else:
+            try:  # a suit is named as the table shows it
+                theme = await public_theme(self.service, interaction.guild_id)
+            except ServiceError:
+                theme = Theme.CLASSIC
+            note = refusal_text(error, t=t, theme=theme)
+        try:
+            await self._open_hand(interaction, cid.game, note=note, edit=True)
+        except ServiceError:
+            await self._refuse(interaction, error)

@@ -4,18 +4,40 @@ computers' levels), the invitation to play again and the cancelled game's embed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, Texts
+from bot.cogs.clicks import (
+    ClickBase,
+    _interaction_user_is_manager,
+)
+from bot.cogs.messages import (
+    GameMessages,
+    Surface,
+    public_look,
+)
+from bot.features.table import table_parts
+from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
 from bot.ui.layout import BLUE, GREEN, GREY, RED
-from bot.vocabulary import COLOUR, _bold, _escape, _relative, level_name, timer_text, variants_text
+from bot.vocabulary import (
+    COLOUR,
+    _bold,
+    _escape,
+    _relative,
+    level_name,
+    timer_text,
+    variants_text,
+)
 from wizard.errors import OptionsError
-from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options, check_setup
-from wizard.service import GameInfo, GuildSettings
+from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
+from wizard.service import (
+    GameInfo,
+    GameStatus,
+    GuildSettings,
+)
 
 # The labels of the lobby's buttons, beside the texts that name them too.
 # Translators: a button of the lobby.
@@ -221,3 +243,156 @@ def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
         max_seats=seat_limit(info.options),
         computers=[(s.seat, s.name, s.level) for s in info.seats if s.is_computer],
     )
+
+
+SINGLE_SUIT_SEATS = 4
+"""Single suit (R7.7) is for 3 or 4 players."""
+
+
+def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
+    """The lobby message of ``info``, in the language of ``t`` (the server's)."""
+    host = info.seat_of(info.host_id)
+    return lobby_embed(
+        t=t,
+        game_id=info.id,
+        seats=[(s.name, s.is_computer) for s in info.seats],
+        levels=[s.level if s.is_computer else None for s in info.seats],
+        lobby_level=info.computer_level,
+        host_seat=host,
+        options=info.options,
+        turn_seconds=info.turn_seconds,
+        max_seats=SINGLE_SUIT_SEATS if info.options.single_suit else MAX_PLAYERS,
+        deadline=info.deadline,
+    )
+
+
+class LobbyMessages(GameMessages):
+    """Publishing the lobby: what no click's own response redraws."""
+
+    async def _lobby(self, surface: Surface, info: GameInfo) -> None:
+        if surface.lobby_id is None:
+            return
+        # Clicks redraw the lobby in their own responses; this covers what no click answers
+        # (a kick by command), so it is never skipped as "already shown".
+        t, _ = await public_look(self.service, info.guild_id)
+        lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
+        await self._edit(surface, surface.lobby_id, **lobby)
+
+
+class LobbyClicks(ClickBase):
+    """The lobby's buttons: Join, Leave, Add computer, a computer's level, Start, Cancel."""
+
+    async def _join(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user
+        info = await self._timely(
+            interaction, self.service.join(cid.game, user.id, user.display_name), update=True
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _leave(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        info = await self._timely(
+            interaction, self.service.leave(cid.game, interaction.user.id), update=True
+        )
+        if info.status is GameStatus.CANCELLED:
+            await self._show_cancelled(interaction, info, "empty")
+            return
+        if info.status is GameStatus.ACTIVE:
+            # Leaving a running game hands the seat to a computer player.
+            self.surfaces.request(self.surfaces.adopt(info))
+            t = texts(interaction.locale)
+            await self._send_private(
+                interaction,
+                "🤖 " + t("A computer player now plays your seat. Open your hand to return."),
+            )
+            return
+        await self._show_lobby(interaction, info)
+
+    async def _addbot(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        info = await self._timely(
+            interaction,
+            self.service.add_computer(
+                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _level(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        seat, level = cid.seat_level
+        info = await self._timely(
+            interaction,
+            self.service.set_computer_level(
+                cid.game,
+                interaction.user.id,
+                level,
+                seat=seat,
+                is_manager=_interaction_user_is_manager(interaction),
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _show_lobby(self, interaction: discord.Interaction[Any], info: GameInfo) -> None:
+        """The clicked lobby redrawn (public: in the server's language)."""
+        await self._edit_clicked(interaction, **await self._lobby_parts(info))
+
+    async def _show_cancelled(
+        self, interaction: discord.Interaction[Any], info: GameInfo, reason: str
+    ) -> None:
+        """The clicked lobby or table becomes the cancellation; the game's thread retires."""
+        t, _ = await public_look(self.service, info.guild_id)
+        embed = cancelled_embed(info.id, reason, t=t)
+        surface = self.surfaces.adopt(info)
+        self.surfaces.note_cancelled(surface, embed)
+        await self._edit_clicked(interaction, embed=embed, view=None)
+        self.surfaces.refresh_hands(info.id, None)
+        await self.surfaces.retire(surface)
+
+    async def _start(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        update = await self._timely(
+            interaction,
+            self.service.start(
+                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        message = interaction.message
+        assert message is not None
+        # The lobby message becomes the table: one edit, and the table's id is the lobby's.
+        # The surface is set up and locked before anything can yield, so that computer moves
+        # made meanwhile are rendered after (and on top of) this edit.
+        surface = self.surfaces.get(cid.game)
+        surface.loaded = True
+        surface.channel_id = interaction.channel_id
+        surface.guild_id = interaction.guild_id
+        surface.lobby_id = surface.table_id = message.id
+        try:
+            async with surface.lock:
+                self.surfaces.after_update(update)
+                info = await self.service.get_game(cid.game)
+                surface.open_bidding = info.options.bidding is Bidding.OPEN
+                t, theme = await public_look(self.service, info.guild_id)
+                embed, view = table_parts(info, t=t, theme=theme)
+                # A "Play again" lobby's invitation is no part of the table.
+                content = "" if message.content else None
+                await self._edit_clicked(interaction, content=content, embed=embed, view=view)
+                # Not before the edit succeeded: if it failed, the sync task edits it again.
+                self.surfaces.note_table(surface, message.id, embed, view)
+        finally:
+            await self.service.set_message_ids(cid.game, table_message_id=message.id)
+
+    async def _cancel(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user.id
+        info = await self._timely(
+            interaction,
+            self.service.cancel(
+                cid.game, user, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")
+
+    async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
+        """The lobby message of ``info`` (embed and buttons), in the server's language."""
+        t, _ = await public_look(self.service, info.guild_id)
+        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}

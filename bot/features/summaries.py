@@ -3,20 +3,39 @@ the "Play again" button."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import io
+import logging
 from collections.abc import Sequence
 from functools import reduce
-from typing import Final
+from typing import Any, Final
 
 import discord
 
+from bot.cogs.messages import (
+    GameMessages,
+    RoundEnd,
+    Surface,
+    public_look,
+)
 from bot.features.table import won_trick_text
 from bot.i18n import N_, Texts
+from bot.images.canvas import scorepad_labels
+from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
 from bot.ui.layout import GREEN
 from bot.vocabulary import COLOUR, _bold, _escape, card_text, display_names, suit_text
 from wizard.cards import Theme
+from wizard.service import (
+    GameInfo,
+    GameOver,
+    ServiceError,
+)
 from wizard.view import RoundSummary, SeatCard, TableView
+
+log = logging.getLogger(__name__)
 
 # Translators: the button of the final standings: a new lobby like the finished game's.
 PLAY_AGAIN_LABEL: Final = N_("Play again")
@@ -215,3 +234,98 @@ def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
         )
     )
     return view
+
+
+async def _scorepad_picture(
+    game_id: int, table: TableView, *, t: Texts, theme: Theme
+) -> bytes | None:
+    """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
+    that would hold up every other game's clicks); ``None`` if it could not be drawn (the
+    standings then show the scorepad as text)."""
+    if not table.history:
+        return None
+    draw = functools.partial(
+        scorepad_png,
+        table.players,
+        table.history,
+        theme=theme,
+        title=t("Game {game} · scorepad", game=game_id),
+        labels=scorepad_labels(t),
+    )
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:
+        log.exception("game %s: the scorepad picture could not be drawn", game_id)
+        return None
+
+
+class SummaryMessages(GameMessages):
+    """Publishing round summaries and the final standings (with the record and scorepad)."""
+
+    async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
+        """The table becomes the round's summary; the next table is posted below it, so that
+        the live table stays at the bottom of the channel."""
+        table = info.table
+        assert table is not None
+        number = end.scored.round
+        if number > len(table.history):
+            return
+        trick = end.final_trick
+        t, theme = await public_look(self.service, info.guild_id)
+        embed = round_end_embed(
+            table.history[number - 1],
+            table.players,
+            num_rounds=table.num_rounds,
+            last_trick=trick.cards if trick is not None else (),
+            last_winner=trick.winner if trick is not None else None,
+            history=table.history[:number],
+            t=t,
+            theme=theme,
+        )
+        self.stats.summaries += 1
+        if surface.table_id is not None:
+            old = surface.table_id
+            surface.table_id = None
+            surface.shown = None
+            await self._remember_table(surface, None)
+            if await self._edit(surface, old, embed=embed, view=None):
+                return
+        await self._post(surface, embed=embed)
+
+    async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
+        """Post the final standings with the game record attached; True once posted."""
+        table = info.table
+        assert table is not None
+        t, theme = await public_look(self.service, info.guild_id)
+        files: list[discord.File] = []
+        try:
+            record = await self.service.game_record(info.id)
+        except ServiceError as error:
+            log.warning("game %s: no record to attach: %s", info.id, error.message)
+        else:
+            name = f"wizard-game-{info.id}.json"
+            files.append(discord.File(io.BytesIO(record.encode()), filename=name))
+        picture = await _scorepad_picture(info.id, table, t=t, theme=theme)
+        image = None
+        if picture is not None:
+            name = f"wizard-scorepad-{info.id}.png"
+            files.append(discord.File(io.BytesIO(picture), filename=name))
+            image = f"attachment://{name}"
+        embed = final_embed(table, scorepad_image=image, t=t)
+        winners = [
+            discord.utils.escape_markdown(s.name) for s in over.standings if s.seat in over.winners
+        ]
+        embed.set_footer(
+            text=t("Wizard · game {game} · the record of the game is attached", game=info.id)
+        )
+        names = and_list(winners, t=t) if winners else ""
+        content = "🏁 " + (
+            # Translators: {names} are the winners, joined by “and”.
+            t("**Game {game} is over.** Congratulations, {names}!", game=info.id, names=names)
+            if names
+            else t("**Game {game} is over.**", game=info.id)
+        )
+        extra: dict[str, Any] = {"files": files} if files else {}
+        again = play_again_view(info.id, info.version, t=t)
+        message = await self._post(surface, content=content, embed=embed, view=again, **extra)
+        return message is not None

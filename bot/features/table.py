@@ -3,12 +3,22 @@ its buttons (open bids, "Show my hand")."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, Texts
+from bot.cogs.clicks import (
+    ClickBase,
+)
+from bot.cogs.messages import (
+    SLACK,
+    GameMessages,
+    Surface,
+    public_look,
+)
+from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
@@ -27,8 +37,16 @@ from bot.vocabulary import (
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.rules import forbidden_bid_public
+from wizard.service import (
+    GameInfo,
+    GameUpdate,
+    ServiceError,
+    StaleVersionError,
+)
 from wizard.state import Phase
 from wizard.view import SeatCard, TableView
+
+log = logging.getLogger(__name__)
 
 # Translators: the button of the table that opens a player's private hand.
 SHOW_HAND_LABEL: Final = N_("Show my hand")
@@ -313,3 +331,173 @@ def table_view(
     )
     assert len(view.children) <= MAX_BUTTONS
     return view
+
+
+def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
+    """What a public message shows (its embed, and the buttons that act on the game),
+    comparable with what it showed before. The version on "Show my hand" is left out: that
+    button works whatever the version, so a new version alone is no reason to edit."""
+    rows = [] if view is None else view.to_components()
+    buttons = [
+        (c.get("custom_id"), c.get("disabled", False), c.get("style"))
+        for row in rows
+        for c in row.get("components", ())
+        if f":{Verb.HAND.value}:" not in str(c.get("custom_id", ""))
+    ]
+    return {"embed": embed.to_dict(), "buttons": buttons}
+
+
+def _buttons_of(shown: dict[str, Any] | None) -> Any:
+    """The game's buttons in what a public message shows (see :func:`_shown`)."""
+    return None if shown is None else shown.get("buttons")
+
+
+def table_parts(info: GameInfo, *, t: Texts, theme: Theme) -> tuple[discord.Embed, discord.ui.View]:
+    """The table message of a started game: its embed and its buttons (the open bids of a
+    person to bid, and "Show my hand")."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    view = table_view(info.id, info.version, t=t, table=info.table, computer=computer)
+    return table_embed_of(info, t=t, theme=theme), view
+
+
+def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
+    """The table message of a started game, from its public table only (R8.1), in the
+    server's language and card theme."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    deadline = info.deadline if info.turn_seconds is not None else None
+    return table_embed(
+        info.table,
+        computer=computer,
+        levels={s.seat: s.level for s in info.seats if s.computer_controlled and s.level},
+        away={s.seat for s in info.seats if s.away},
+        # Translators: the title of a game's table (the round follows it).
+        title=t("Wizard · game {game}", game=info.id),
+        deadline=deadline,
+        t=t,
+        theme=theme,
+    )
+
+
+class TableMessages(GameMessages):
+    """Publishing the table: posted once, then edited in place at a paced rate."""
+
+    async def _table(self, surface: Surface, info: GameInfo) -> bool:
+        """Edit the table (or post it if it has none, or if it was deleted); True if done or
+        held back for the trailing edit (see ``edit_interval``)."""
+        t, theme = await public_look(self.service, info.guild_id)
+        embed, view = table_parts(info, t=t, theme=theme)
+        shown = _shown(embed, view)
+        if surface.table_id is not None:
+            if shown == surface.shown:
+                return True
+            if _buttons_of(surface.shown) != shown["buttons"]:
+                # A person's bid buttons come or go (an open bid is made on the table): like
+                # a hand whose buttons change, the table is edited at once.
+                self._table_edited(surface)
+            elif self._hold_table(surface):
+                return True
+            done = await self._edit(surface, surface.table_id, embed=embed, view=view)
+            if done:
+                self.stats.table_edits += 1
+                surface.shown = shown
+                return True
+            if done is False:
+                return False
+            log.info("game %s: the table message is gone; posting it again", surface.game_id)
+            surface.table_id = None
+        self._table_edited(surface)
+        message = await self._post(surface, embed=embed, view=view)
+        if message is None:
+            return False
+        self.stats.table_posts += 1
+        surface.table_id = message.id
+        surface.shown = shown
+        await self._remember_table(surface, message.id)
+        return True
+
+    def _hold_table(self, surface: Surface) -> bool:
+        """Whether a table edit must wait for the end of the interval (a trailing edit is
+        then armed); if not, the edit about to be made starts a new interval."""
+        now = self.clock.now()
+        if now + SLACK >= surface.table_free_at:
+            self._table_edited(surface)
+            return False
+        if surface.table_timer is None:
+
+            def fire() -> None:
+                surface.table_timer = None
+                self.request(surface)
+
+            surface.table_timer = self.clock.call_at(surface.table_free_at, fire)
+        return True
+
+    def _table_edited(self, surface: Surface) -> None:
+        surface.table_free_at = self.clock.now() + self.config.edit_interval
+
+    def note_table(
+        self,
+        surface: Surface,
+        message_id: int,
+        embed: discord.Embed,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """The table is now ``message_id`` showing ``embed`` and ``view``, drawn by a click's
+        response (the game's start, a bid made on the table): that response was the latest
+        table edit, for the pacing, and shows the latest state, so no edit follows unless the
+        state moves on."""
+        surface.table_id = message_id
+        surface.shown = _shown(embed, view)
+        self._table_edited(surface)
+
+
+STALE_TABLE = N_(
+    "🔄 This has moved on since that was shown: the table shows the bids as they are now."
+)
+"""The private reply to a bid clicked on a table that showed an earlier moment."""
+
+
+class TableClicks(ClickBase):
+    """The table's buttons: an open bid made on the table (and its refusals)."""
+
+    async def _bid_on_table(
+        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
+    ) -> None:
+        """An open bid made with the table's buttons: the response redraws the table in place
+        (the next bidder's buttons), and that is the table edit of this move.
+
+        The surface's lock is taken before anything can yield after the update is recorded:
+        the sync task the update wakes then finds the table already showing the new state
+        and edits nothing more (unless the state moves on meanwhile). A bid button on
+        another public message (one the bot did not draw) gets a private note instead.
+        """
+        surface = self.surfaces.get(cid.game)
+        async with surface.lock:
+            # The bidder's own hand is not the message clicked: it is left to the usual rules.
+            self.surfaces.after_update(update)
+            note = await self._remember_done(interaction, cid, update)
+            info = await self.service.get_game(cid.game)
+            self.surfaces.adopt(info)
+            message = interaction.message
+            if message is None or message.id != surface.table_id or info.table is None:
+                await self._send_private(interaction, note or "✅")
+                return
+            t, theme = await public_look(self.service, info.guild_id)
+            embed, view = table_parts(info, t=t, theme=theme)
+            await self._edit_clicked(interaction, embed=embed, view=view)
+            self.surfaces.note_table(surface, message.id, embed, view)
+
+    async def _table_refused(
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
+    ) -> None:
+        """A refused bid on the table: a private reply, and the table is left as it is (a
+        double click is answered like the first click; a stale button says so)."""
+        done = await self._click_done(interaction, cid)
+        t = texts(interaction.locale)
+        if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
+            await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
+        elif isinstance(error, StaleVersionError):
+            await self._send_private(interaction, t(STALE_TABLE))
+        else:
+            await self._refuse(interaction, error)

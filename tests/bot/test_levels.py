@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.surfaces import table_embed_of
 from bot.features.lobby import next_level
+from bot.features.table import table_embed_of
 from bot.i18n import texts
 from tests.bot.conftest import buttons, message_text, record_file, simulation
 from wizard.cards import Theme
