@@ -13,7 +13,6 @@ from typing import Any
 import discord
 
 from bot.cogs.config import GameConfig
-from bot.cogs.homes import server_settings
 from bot.i18n import Texts, texts
 from wizard.cards import Theme
 from wizard.options import Bidding
@@ -22,6 +21,7 @@ from wizard.service import (
     GameInfo,
     GameOver,
     GameService,
+    GuildSettings,
     RoundScored,
     ServiceError,
     TimerHandle,
@@ -40,6 +40,21 @@ UNKNOWN_MESSAGE = 10008
 SLACK = 0.001
 """Seconds early a paced edit may go out: the clock reads whole microseconds, so a timer set
 for the end of an interval may read a hair before it when it fires."""
+
+
+async def server_settings(service: GameService, guild_id: int | None) -> GuildSettings:
+    """The server's settings (the defaults outside a server)."""
+    return GuildSettings() if guild_id is None else await service.get_settings(guild_id)
+
+
+async def public_texts(service: GameService, guild_id: int | None) -> Texts:
+    """The texts of a server's public messages: the language the server chose."""
+    return texts((await server_settings(service, guild_id)).language)
+
+
+async def public_theme(service: GameService, guild_id: int | None) -> Theme:
+    """How cards look in a server's messages and pictures (R1.5)."""
+    return (await server_settings(service, guild_id)).theme
 
 
 async def public_look(service: GameService, guild_id: int | None) -> tuple[Texts, Theme]:

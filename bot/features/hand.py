@@ -12,7 +12,7 @@ import discord
 from bot.cogs.clicks import (
     _on_table,
 )
-from bot.cogs.homes import public_theme
+from bot.cogs.messages import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.table import TableClicks, bids_on_table, trick_text
 from bot.i18n import N_, Texts, texts

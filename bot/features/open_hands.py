@@ -11,8 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.homes import server_settings
-from bot.cogs.messages import SLACK, GameMessages, LiveHand
+from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
 from bot.i18n import Texts, language_of, texts
 from wizard.service import GameStatus, ServiceError, TimerHandle
