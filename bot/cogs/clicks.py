@@ -168,9 +168,10 @@ class ClickBase:
 
     async def _remember_done(
         self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
-    ) -> str | None:
+    ) -> tuple[str | None, Theme]:
         """Remember the user's applied click ``cid`` (a double click is answered like it);
-        the note saying what they did."""
+        the note saying what they did, and the server's card theme it was written in (read
+        once per click: the hand drawn next uses it too)."""
         key = (cid.game, interaction.user.id)
         # Known at once (before anything can yield), so that a second click of a double
         # click answered meanwhile is taken for what it is, not for a refusal.
@@ -182,7 +183,7 @@ class ClickBase:
         note = _done_note(update, t=texts(interaction.locale), theme=theme)
         if self._done.get(key, ("",))[0] == cid.format():
             self._done[key] = (cid.format(), note)
-        return note
+        return note, theme
 
     async def _click_done(
         self, interaction: discord.Interaction[Any], cid: CustomId

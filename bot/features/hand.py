@@ -322,16 +322,17 @@ class HandClicks(TableClicks):
         *,
         note: str | None,
         edit: bool,
+        theme: Theme | None = None,
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
-        hand redrawn.
+        hand redrawn (``theme``: the server's card theme, if the click read it already).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
         """
         user = interaction.user.id
         t = texts(interaction.locale)
-        content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t)
+        content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t, theme=theme)
         clicked = interaction.message
         message_id: int | None
         if edit and clicked is not None and clicked.flags.ephemeral:
@@ -364,8 +365,8 @@ class HandClicks(TableClicks):
             # Recorded before anything else can run, so that the updates of the computer
             # moves that follow this one are rendered after it.
             self.surfaces.after_update(update, actor_user_id=user)
-            note = await self._remember_done(interaction, cid, update)
-            await self._open_hand(interaction, cid.game, note=note, edit=True)
+            note, theme = await self._remember_done(interaction, cid, update)
+            await self._open_hand(interaction, cid.game, note=note, edit=True, theme=theme)
         finally:
             if flight is not None:
                 flight.set()

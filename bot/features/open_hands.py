@@ -14,6 +14,7 @@ import discord
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
 from bot.i18n import Texts, language_of, texts
+from wizard.cards import Theme
 from wizard.service import GameStatus, ServiceError, TimerHandle
 
 
@@ -36,17 +37,25 @@ class OpenHands(GameMessages):
     """Publishing the open hands: redrawn when what they say changes, retired when replaced."""
 
     async def hand_parts(
-        self, game_id: int, user_id: int, note: str | None = None, *, t: Texts
+        self,
+        game_id: int,
+        user_id: int,
+        note: str | None = None,
+        *,
+        t: Texts,
+        theme: Theme | None = None,
     ) -> tuple[str, discord.ui.View | None, int]:
         """A player's private hand message: its text, its buttons and the player's seat, in
-        the player's language (``t``) and the server's card theme.
+        the player's language (``t``) and the server's card theme (``theme``, read here if
+        not given).
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat.
         """
         seat_view = await self.service.seat_view(game_id, user_id)
         info = await self.service.get_game(game_id)
-        theme = (await server_settings(self.service, info.guild_id)).theme
+        if theme is None:
+            theme = (await server_settings(self.service, info.guild_id)).theme
         row = info.seats[seat_view.seat]
         notes = [note] if note else []
         view: discord.ui.View | None = None

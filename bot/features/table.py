@@ -476,7 +476,7 @@ class TableClicks(ClickBase):
         async with surface.lock:
             # The bidder's own hand is not the message clicked: it is left to the usual rules.
             self.surfaces.after_update(update)
-            note = await self._remember_done(interaction, cid, update)
+            note, _ = await self._remember_done(interaction, cid, update)
             info = await self.service.get_game(cid.game)
             self.surfaces.adopt(info)
             message = interaction.message

@@ -135,9 +135,11 @@ async def test_public_in_the_servers_language_private_in_the_members(
         drawn: list[tuple[int, str]] = []
         original = surfaces.hand_parts
 
-        async def hand_parts(game_id: int, user_id: int, note: str | None = None, *, t: Any) -> Any:
+        async def hand_parts(
+            game_id: int, user_id: int, note: str | None = None, *, t: Any, **more: Any
+        ) -> Any:
             drawn.append((user_id, t.language))
-            return await original(game_id, user_id, note, t=t)
+            return await original(game_id, user_id, note, t=t, **more)
 
         monkeypatch.setattr(surfaces, "hand_parts", hand_parts)
 
