@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 from collections.abc import Awaitable, Sequence
 from typing import Any, Final, Self
@@ -29,6 +30,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.cogs.replies import query_refusal_text
 from bot.features.community.render import (
     board_embed,
     game_embed,
@@ -49,8 +51,6 @@ from bot.features.community.words import (
     PER_PAGE,
     PREFIX,
     SERVER_ONLY,
-    log,
-    refusal,
 )
 from bot.i18n import Texts, texts
 from bot.i18n.commands import command_name
@@ -65,6 +65,8 @@ from wizard.service import (
     ServiceError,
 )
 from wizard.service.boards import Board, FinishedGame
+
+log = logging.getLogger(__name__)
 
 
 def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
@@ -99,7 +101,7 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
     try:
         await work
     except ServiceError as error:
-        await reply_privately(interaction, refusal(t, error))
+        await reply_privately(interaction, query_refusal_text(error, t=t))
     except Exception:
         log.exception("community interaction failed")
         await reply_privately(interaction, t(FAILED))

@@ -3,7 +3,6 @@ ratings as a player reads them, and its replies."""
 
 from __future__ import annotations
 
-import logging
 from typing import Final
 
 import discord
@@ -11,21 +10,13 @@ from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.cogs.replies import refusal_of, refusal_reason, refusal_text
 from bot.i18n import N_, Texts
 from wizard.cards import Theme
 from wizard.options import Bidding, Options
 from wizard.service import (
-    GameNotFoundError,
-    InvalidSettingsError,
     LeaderboardOrder,
-    ServiceError,
-    StorageError,
 )
 from wizard.service.boards import BoardLine, OwnRank
-
-log = logging.getLogger(__name__)
-
 
 PREFIX: Final = "wizb"
 """Custom ids of the community's components start ``wizb:`` (the game's are ``wiz:``)."""
@@ -195,15 +186,3 @@ def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: i
     else:
         value = t("**{points}** points per game", points=number(t, line.average))
     return f"{value} · {games}"
-
-
-def refusal(t: Texts, error: ServiceError) -> str:
-    """What a reader sees when the service refuses a community query."""
-    if isinstance(error, GameNotFoundError):
-        return "❓ " + t("That game is not in this server's history.")
-    if isinstance(error, InvalidSettingsError):
-        reason = refusal_reason(*refusal_of(error), t=t)
-        return "⚠️ " + t("That is not a valid choice: {reason}", reason=reason)
-    if isinstance(error, StorageError):
-        return "⚠️ " + t("The game database is not available right now. Try again in a moment.")
-    return refusal_text(error, t=t)
