@@ -1,8 +1,11 @@
 """The game cog: ``/wizard new|cancel|kick|rules`` and every click on a Wizard button.
 
 A click takes one path (DESIGN.md, "One click, end to end"): the button's custom id is parsed
-by its ``DynamicItem`` and handed to :meth:`GameCog.on_component`, which calls the service
-once, answers the interaction once (usually by editing the message clicked) and hands the
+once by the one ``DynamicItem`` of game buttons (:class:`bot.ui.buttons.GameButton`) and
+handed to :meth:`GameCog.on_component`, which dispatches on its verb to the feature's clicks
+(:class:`~bot.features.lobby.LobbyClicks`, :class:`~bot.features.table.TableClicks`,
+:class:`~bot.features.hand.HandClicks`). The click calls the service once, answers the
+interaction once (usually by editing the message clicked) and hands the
 service's update to :class:`~bot.cogs.surfaces.Surfaces`, which brings the public messages
 and the other players' hands up to date in the background. Background updates (computer
 moves, turn timeouts, lobby expiry) reach the same place through the service's listener.

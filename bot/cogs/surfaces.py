@@ -1,6 +1,10 @@
 """Each game's messages kept in step with the service: lobby, table, round summaries, final
 standings, the turn ping, and the players' open hands.
 
+:class:`Surfaces` puts together each feature's publishing (``TableMessages``,
+``LobbyMessages``, ``SummaryMessages``, ``TurnPings``, ``OpenHands`` in :mod:`bot.features`,
+on the base :class:`bot.cogs.messages.GameMessages`) and runs it from one sync task per game.
+
 Everything the service reports (the result of a click, or a background move from a listener)
 goes through :meth:`Surfaces.after_update`, which only *records* what must be shown and
 wakes the game's sync task. The task renders from the service's current state, so updates
