@@ -33,6 +33,7 @@ from bot.vocabulary import (
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
     GameStatusError,
+    GameUpdate,
     MakeBid,
     Move,
     NameTrump,
@@ -323,16 +324,20 @@ class HandClicks(TableClicks):
         note: str | None,
         edit: bool,
         theme: Theme | None = None,
+        update: GameUpdate | None = None,
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
-        hand redrawn (``theme``: the server's card theme, if the click read it already).
+        hand redrawn (``theme``: the server's card theme, if the click read it already;
+        ``update``: what the click received, see :meth:`OpenHands.hand_parts`).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
         """
         user = interaction.user.id
         t = texts(interaction.locale)
-        content, view, seat = await self.surfaces.hand_parts(game_id, user, note, t=t, theme=theme)
+        content, view, seat = await self.surfaces.hand_parts(
+            game_id, user, note, t=t, theme=theme, update=update
+        )
         clicked = interaction.message
         message_id: int | None
         if edit and clicked is not None and clicked.flags.ephemeral:
@@ -366,7 +371,9 @@ class HandClicks(TableClicks):
             # moves that follow this one are rendered after it.
             self.surfaces.after_update(update, actor_user_id=user)
             note, theme = await self._remember_done(interaction, cid, update)
-            await self._open_hand(interaction, cid.game, note=note, edit=True, theme=theme)
+            await self._open_hand(
+                interaction, cid.game, note=note, edit=True, theme=theme, update=update
+            )
         finally:
             if flight is not None:
                 flight.set()

@@ -15,7 +15,7 @@ from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
 from bot.i18n import Texts, language_of, texts
 from wizard.cards import Theme
-from wizard.service import GameStatus, ServiceError, TimerHandle
+from wizard.service import GameStatus, GameUpdate, ServiceError, TimerHandle
 
 
 def hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
@@ -44,27 +44,35 @@ class OpenHands(GameMessages):
         *,
         t: Texts,
         theme: Theme | None = None,
+        update: GameUpdate | None = None,
     ) -> tuple[str, discord.ui.View | None, int]:
         """A player's private hand message: its text, its buttons and the player's seat, in
         the player's language (``t``) and the server's card theme (``theme``, read here if
         not given).
 
+        ``update``: what the player's own click just received. While the game is still at
+        its version, its status is the update's and the seat is the player's (they just
+        acted in it), so the game is not read again.
+
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat.
         """
         seat_view = await self.service.seat_view(game_id, user_id)
-        info = await self.service.get_game(game_id)
-        if theme is None:
-            theme = (await server_settings(self.service, info.guild_id)).theme
-        row = info.seats[seat_view.seat]
+        if update is not None and theme is not None and update.version == seat_view.version:
+            status, kicked = update.status, False
+        else:
+            info = await self.service.get_game(game_id)
+            status, kicked = info.status, info.seats[seat_view.seat].kicked
+            if theme is None:
+                theme = (await server_settings(self.service, info.guild_id)).theme
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
-        if info.status is GameStatus.CANCELLED:
+        if status is GameStatus.CANCELLED:
             notes.append("🛑 " + t("This game was cancelled."))
-        elif info.status is not GameStatus.ACTIVE:
+        elif status is not GameStatus.ACTIVE:
             notes.append("🏁 " + t("This game is over."))
-        elif row.kicked:
+        elif kicked:
             notes.append("🚫 " + t("You were removed from this game; a computer plays your seat."))
         elif seat_view.away:
             away = True
