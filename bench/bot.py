@@ -59,7 +59,7 @@ import simcord
 from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock
 from bot.cogs import GameConfig
-from bot.render import bids_on_table
+from bot.features.table import bids_on_table
 from bot.settings import Settings
 from tests.bot.simtools import VirtualTimers, rest_kinds
 from wizard.record import load

@@ -19,19 +19,14 @@ from discord.ext import commands
 
 from bot.clock import DiscordClock
 from bot.cogs.commands import game_commands
-from bot.cogs.community import install_community
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
+from bot.features.community.cog import install_community
+from bot.features.settings import install_settings
 from bot.i18n import N_, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
-from bot.ui.buttons import (
-    DYNAMIC_ITEMS,
-    OUTDATED,
-    ComponentHandler,
-    reply_privately,
-)
-from bot.ui.custom_ids import PREFIX
+from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, reply_privately
 from wizard.service import Clock, GameService
 
 log = logging.getLogger(__name__)
@@ -125,8 +120,9 @@ class WizardBot(commands.AutoShardedBot):
                     self.component_handler = cog
                 for command in game_commands(cog):
                     self.wizard_group.add_command(command)
-                # Leaderboard, stats, history and settings (it adds nothing a second time).
+                # Leaderboard, stats, history (it adds nothing a second time), and settings.
                 await install_community(self, self.service, self.wizard_group)
+                install_settings(self, self.service, self.wizard_group)
             # Armed here, inside the bot, so that the timers of recovered games (turn limits,
             # computer moves) run on the bot's clock (SimCord's virtual one in tests).
             self.service.start_clocks()
@@ -142,18 +138,6 @@ class WizardBot(commands.AutoShardedBot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer clicks on ``wiz:`` buttons that no current button class understands."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(PREFIX + ":"):
-            return
-        if any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in DYNAMIC_ITEMS):
-            return
-        await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
 
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

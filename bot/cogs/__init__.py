@@ -1,6 +1,5 @@
-"""The bot's features: the game cog (lobbies, tables, hands, commands) and its helpers."""
+"""The bot's game cog and its helpers (the game cog is :mod:`bot.cogs.game`)."""
 
 from bot.cogs.config import GameConfig
-from bot.cogs.game import GameCog
 
-__all__ = ["GameCog", "GameConfig"]
+__all__ = ["GameConfig"]

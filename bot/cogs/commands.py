@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.cogs.game import GameCog
-from bot.cogs.settings_panel import LEVEL_CHOICES
+from bot.features.settings import LEVEL_CHOICES
 from bot.i18n.commands import command_name
 from wizard.options import Bidding
 

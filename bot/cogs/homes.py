@@ -1,12 +1,11 @@
-"""Where a game lives and how it looks, from the server's settings: its own thread when the
-server wants games in threads, the language of its public messages, and the card theme.
+"""Where a game lives, from the server's settings: its own thread when the server wants
+games in threads (the language and card theme of its public messages are read in
+:mod:`bot.cogs.messages`).
 
 These are the pieces the lobby and table code calls (see each function for where):
 
 * :func:`game_home` before ``create_game`` in ``/wizard new``: the channel id to create the
   game in (the new thread's, or the channel's own when threads are off or impossible);
-* :func:`public_texts` and :func:`public_theme` wherever a public surface (lobby, table,
-  round summary, final standings) is rendered;
 * :func:`retire_home` after the final standings are posted: archives the game's thread.
 """
 
@@ -19,8 +18,7 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import Texts, texts
-from wizard.cards import Theme
-from wizard.service import GameService, GuildSettings
+from wizard.service import GuildSettings
 
 log = logging.getLogger(__name__)
 
@@ -124,18 +122,3 @@ async def retire_home(client: discord.Client, channel_id: int) -> None:
         await channel.edit(archived=True, reason="Wizard: the game is over")
     except discord.HTTPException as error:
         log.info("could not archive the thread %s of a finished game: %s", channel_id, error)
-
-
-async def server_settings(service: GameService, guild_id: int | None) -> GuildSettings:
-    """The server's settings (the defaults outside a server)."""
-    return GuildSettings() if guild_id is None else await service.get_settings(guild_id)
-
-
-async def public_texts(service: GameService, guild_id: int | None) -> Texts:
-    """The texts of a server's public messages: the language the server chose."""
-    return texts((await server_settings(service, guild_id)).language)
-
-
-async def public_theme(service: GameService, guild_id: int | None) -> Theme:
-    """How cards look in a server's messages and pictures (R1.5)."""
-    return (await server_settings(service, guild_id)).theme

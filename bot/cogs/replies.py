@@ -20,9 +20,15 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import N_, Texts, texts
-from bot.render import VARIANT_NAMES, card_text, suit_text
 from bot.ui.buttons import reply_privately as reply_private
+from bot.vocabulary import VARIANT_NAMES, card_text, suit_text
 from wizard.cards import Card, Suit, Theme
+from wizard.service import (
+    GameNotFoundError,
+    InvalidSettingsError,
+    ServiceError,
+    StorageError,
+)
 
 __all__ = [
     "BY_PARAM",
@@ -333,3 +339,16 @@ def _shown(name: str, value: object, *, t: Texts, theme: Theme) -> str | None:
     # Anything else is a number sent as text or English we must not show.
     text = str(value)
     return text if text.lstrip("-").isdigit() else None
+
+
+def query_refusal_text(error: ServiceError, *, t: Texts) -> str:
+    """What a reader sees when the service refuses a query of the boards, the statistics or
+    the history (a game not found, an invalid choice, the database away)."""
+    if isinstance(error, GameNotFoundError):
+        return "❓ " + t("That game is not in this server's history.")
+    if isinstance(error, InvalidSettingsError):
+        reason = refusal_reason(*refusal_of(error), t=t)
+        return "⚠️ " + t("That is not a valid choice: {reason}", reason=reason)
+    if isinstance(error, StorageError):
+        return "⚠️ " + t("The game database is not available right now. Try again in a moment.")
+    return refusal_text(error, t=t)

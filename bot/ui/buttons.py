@@ -1,20 +1,23 @@
-"""Restart-proof buttons: one ``DynamicItem`` class per verb, and no game logic in any of them.
+"""Restart-proof game buttons: one ``DynamicItem`` class, :class:`GameButton`, for every
+``wiz:`` custom id, and no game logic in it.
 
-A click is parsed from the button's custom id (:mod:`bot.ui.custom_ids`) and handed, as a
+A click's custom id is parsed once (:meth:`CustomId.parse`) and handed, as a
 :class:`~bot.ui.custom_ids.CustomId`, to the one :class:`ComponentHandler` the bot holds in
-``bot.component_handler`` (the game cog provides it). The items only route: they never
-touch the service, so a restart loses nothing and every click takes the same path.
+``bot.component_handler`` (the game cog provides it), which dispatches on the verb. The item
+only routes: it never touches the service, so a restart loses nothing and every click takes
+the same path. Its template matches every ``wiz:`` id, so an id no current verb understands
+(a button of an older bot) is answered here too, with :data:`OUTDATED`.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, Protocol, Self, runtime_checkable
 
 import discord
 
 from bot.i18n import N_, texts
-from bot.ui.custom_ids import CustomId, CustomIdError, Verb, template
+from bot.ui.custom_ids import PREFIX, CustomId, CustomIdError
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +28,11 @@ FAILED = N_("Something went wrong on our side with that click. Please try again.
 OUTDATED = N_(
     "This button is from an older version of the bot. Use the newest message of the game."
 )
-"""Reply to a click on a ``wiz:`` button that no current template matches (translated
+"""Reply to a click on a ``wiz:`` button that is not one of today's custom ids (translated
 where sent: ``texts(interaction.locale)(OUTDATED)``)."""
+
+FAMILY_TEMPLATE = rf"(?s){PREFIX}:.*"
+"""Every ``wiz:`` custom id, well-formed or not: :class:`GameButton` sorts them out."""
 
 
 @runtime_checkable
@@ -70,27 +76,14 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
         await interaction.client.on_error("wizard_component", interaction, cid)
 
 
-class WizardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=template()):
-    """A button whose custom id is a :class:`CustomId`; subclasses fix the verb."""
-
-    verb: ClassVar[Verb | None] = None
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY_TEMPLATE):
+    """A game button: its custom id is a :class:`CustomId` (``cid``), or, for a button of an
+    older bot that no verb of today understands, ``cid`` is ``None``."""
 
     def __init__(
-        self,
-        cid: CustomId,
-        *,
-        label: str | None = None,
-        emoji: str | discord.PartialEmoji | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
+        self, item: discord.ui.Button[Any], cid: CustomId | None, *, row: int | None = None
     ) -> None:
-        if self.verb is not None and cid.verb is not self.verb:
-            raise CustomIdError(f"{type(self).__name__} takes {self.verb.value!r} ids, not {cid}")
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
-        )
-        super().__init__(button, row=row)
+        super().__init__(item, row=row)
         self.cid = cid
 
     @classmethod
@@ -100,117 +93,41 @@ class WizardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=temp
         item: discord.ui.Item[Any],
         match: Any,
         /,
-    ) -> WizardButton:
-        """Rebuild the clicked button from its custom id (called by discord.py on a click)."""
-        cid = CustomId.parse(match.string)
-        if isinstance(item, discord.ui.Button):
-            return cls(
-                cid, label=item.label, emoji=item.emoji, style=item.style, disabled=item.disabled
-            )
-        return cls(cid)
+    ) -> Self:
+        """The clicked button, its custom id parsed (called by discord.py on a click)."""
+        text = str(match.string)
+        try:
+            cid: CustomId | None = CustomId.parse(text)
+        except CustomIdError:
+            cid = None
+        if not isinstance(item, discord.ui.Button):
+            item = discord.ui.Button(custom_id=text)
+        return cls(item, cid)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Delegate the click to the bot's component handler."""
+        """Delegate the click to the bot's component handler (or say the button is outdated)."""
+        if self.cid is None:
+            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            return
         await dispatch_component(interaction, self.cid)
 
 
-class JoinButton(WizardButton, template=template(Verb.JOIN)):
-    """Lobby: take a seat."""
+def detached_view() -> discord.ui.View:
+    """An empty view to fill with dynamic items, send and forget.
 
-    verb = Verb.JOIN
-
-
-class LeaveButton(WizardButton, template=template(Verb.LEAVE)):
-    """Lobby: give up one's seat."""
-
-    verb = Verb.LEAVE
-
-
-class AddBotButton(WizardButton, template=template(Verb.ADDBOT)):
-    """Lobby: add a computer player."""
-
-    verb = Verb.ADDBOT
+    Its items are dynamic items registered with ``bot.add_dynamic_items``, which discord.py
+    dispatches from the clicked message itself. The view is stopped before it is sent (the
+    public ``View.stop``), so discord.py does not store it: a stored view would only cost
+    memory (one per message sent or edited) and, for a private follow-up, a 15-minute
+    timeout whose expiry unregisters the dynamic item classes.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
 
 
-class StartButton(WizardButton, template=template(Verb.START)):
-    """Lobby (host): start the game."""
-
-    verb = Verb.START
-
-
-class CancelButton(WizardButton, template=template(Verb.CANCEL)):
-    """Lobby or table (host): cancel the game."""
-
-    verb = Verb.CANCEL
-
-
-class HandButton(WizardButton, template=template(Verb.HAND)):
-    """Table: show my hand."""
-
-    verb = Verb.HAND
-
-
-class BidButton(WizardButton, template=template(Verb.BID)):
-    """Hand: bid a number of tricks."""
-
-    verb = Verb.BID
-
-
-class PlayButton(WizardButton, template=template(Verb.PLAY)):
-    """Hand: play a card."""
-
-    verb = Verb.PLAY
-
-
-class TrumpButton(WizardButton, template=template(Verb.TRUMP)):
-    """Hand (dealer after a turned Wizard): choose trump."""
-
-    verb = Verb.TRUMP
-
-
-class PlayHiddenButton(WizardButton, template=template(Verb.PLAYHIDDEN)):
-    """Hand, clairvoyance round: play one's own unseen card."""
-
-    verb = Verb.PLAYHIDDEN
-
-
-class TakeBackButton(WizardButton, template=template(Verb.TAKEBACK)):
-    """Hand: take one's seat back from the computer player holding it."""
-
-    verb = Verb.TAKEBACK
-
-
-class AgainButton(WizardButton, template=template(Verb.AGAIN)):
-    """Final standings: play again (a new lobby like the finished game's)."""
-
-    verb = Verb.AGAIN
-
-
-class LevelButton(WizardButton, template=template(Verb.LEVEL)):
-    """Lobby (host): change a computer player's level."""
-
-    verb = Verb.LEVEL
-
-
-BUTTON_CLASSES: dict[Verb, type[WizardButton]] = {
-    Verb.JOIN: JoinButton,
-    Verb.LEAVE: LeaveButton,
-    Verb.ADDBOT: AddBotButton,
-    Verb.START: StartButton,
-    Verb.CANCEL: CancelButton,
-    Verb.HAND: HandButton,
-    Verb.BID: BidButton,
-    Verb.PLAY: PlayButton,
-    Verb.TRUMP: TrumpButton,
-    Verb.PLAYHIDDEN: PlayHiddenButton,
-    Verb.TAKEBACK: TakeBackButton,
-    Verb.AGAIN: AgainButton,
-    Verb.LEVEL: LevelButton,
-}
-"""The button class of each verb; register them all with ``bot.add_dynamic_items``."""
-
-DYNAMIC_ITEMS: tuple[type[WizardButton], ...] = tuple(BUTTON_CLASSES.values())
-"""Every dynamic item class of the bot (the catch-all :class:`WizardButton` is not one)."""
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton,)
+"""The game's dynamic item classes, for ``bot.add_dynamic_items``."""
 
 
 def button(
@@ -221,8 +138,9 @@ def button(
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,
     disabled: bool = False,
     row: int | None = None,
-) -> WizardButton:
-    """The button of ``cid``'s verb for ``cid``."""
-    return BUTTON_CLASSES[cid.verb](
-        cid, label=label, emoji=emoji, style=style, disabled=disabled, row=row
+) -> GameButton:
+    """The button of ``cid``."""
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
     )
+    return GameButton(item, cid, row=row)

@@ -30,7 +30,7 @@ from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock
 from bot.cogs import GameConfig
 from bot.cogs.game import GameCog
-from bot.render import bids_on_table
+from bot.features.table import bids_on_table
 from bot.settings import Settings
 from tests.bot.simtools import OPENAPI_ENV, DiscordContract, VirtualTimers, find_openapi
 from wizard.options import Bidding

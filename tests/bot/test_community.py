@@ -17,7 +17,8 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.cogs.community import COG_NAME, COMMUNITY_ITEMS, community_cog, install_community
+from bot.features.community.cog import COMMUNITY_ITEMS, community_cog, install_community
+from bot.features.community.words import COG_NAME
 from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation
 from wizard.record import load, replay
 from wizard.service import GameStatus

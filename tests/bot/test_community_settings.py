@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.community import community_cog, community_commands
+from bot.features.community.cog import community_cog
+from bot.features.settings import settings_command
 from bot.i18n import LANGUAGE_NAMES
 from tests.bot.conftest import buttons, simulation
 from wizard.cards import Theme
@@ -49,7 +50,7 @@ async def test_only_managers_change_settings(tmp_path: Path) -> None:
         # The command asks Discord to show it to managers only (applies when top-level).
         cog = community_cog(sim.bot)
         assert cog is not None
-        [settings] = [c for c in community_commands(cog) if c.name == "settings"]
+        settings = settings_command(cog.service)
         assert settings.default_permissions is not None
         assert settings.default_permissions.manage_guild
 

@@ -9,14 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui.buttons import (
-    BUTTON_CLASSES,
-    DYNAMIC_ITEMS,
-    BidButton,
-    PlayButton,
-    WizardButton,
-    button,
-)
+from bot.ui.buttons import DYNAMIC_ITEMS, FAMILY_TEMPLATE, GameButton, button
 from bot.ui.custom_ids import (
     ARG_PATTERNS,
     MAX_ID,
@@ -188,20 +181,15 @@ def test_for_bid_limits() -> None:
             CustomId.for_bid(1, bad, 0)
 
 
-def test_every_verb_has_an_argument_rule_and_a_button_class() -> None:
+def test_every_verb_has_an_argument_rule_and_one_button_class_serves_them_all() -> None:
     assert set(ARG_PATTERNS) == set(Verb)
-    assert set(BUTTON_CLASSES) == set(Verb)
-    assert len(DYNAMIC_ITEMS) == len(Verb)
-    assert WizardButton not in DYNAMIC_ITEMS
+    assert (GameButton,) == DYNAMIC_ITEMS
 
 
 @pytest.mark.parametrize("cid", valid_ids(), ids=str)
-def test_each_template_matches_its_own_verb_only(cid: CustomId) -> None:
+def test_the_one_template_matches_every_id(cid: CustomId) -> None:
     text = cid.format()
-    matching = [
-        cls for cls in DYNAMIC_ITEMS if cls.__discord_ui_compiled_template__.fullmatch(text)
-    ]
-    assert matching == [BUTTON_CLASSES[cid.verb]]
+    assert button(cid).template.fullmatch(text)
     assert re.fullmatch(template(), text)
 
 
@@ -214,18 +202,13 @@ def test_templates_have_the_named_groups() -> None:
 def test_button_carries_the_custom_id() -> None:
     cid = CustomId.for_bid(7, 2, 11)
     item = button(cid, label="2", disabled=True)
-    assert isinstance(item, BidButton)
+    assert isinstance(item, GameButton)
     assert item.custom_id == "wiz:7:bid:2:11"
     assert item.cid == cid
     data = item.to_component_dict()
     assert data["custom_id"] == "wiz:7:bid:2:11"
     assert data["disabled"] is True
     assert data["label"] == "2"
-
-
-def test_button_class_refuses_another_verb() -> None:
-    with pytest.raises(CustomIdError):
-        PlayButton(CustomId.for_bid(7, 2, 11))
 
 
 async def test_from_custom_id_rebuilds_the_button() -> None:
@@ -237,10 +220,18 @@ async def test_from_custom_id_rebuilds_the_button() -> None:
         custom_id=cid.format(),
         style=discord.ButtonStyle.primary,
     )
-    match = PlayButton.__discord_ui_compiled_template__.fullmatch(cid.format())
-    rebuilt = await PlayButton.from_custom_id(None, original, match)  # type: ignore[arg-type]
-    assert isinstance(rebuilt, PlayButton)
+    match = re.fullmatch(FAMILY_TEMPLATE, cid.format())
+    rebuilt = await GameButton.from_custom_id(None, original, match)  # type: ignore[arg-type]
+    assert isinstance(rebuilt, GameButton)
     assert rebuilt.cid == cid
     assert rebuilt.item.label == "R7"
     assert str(rebuilt.item.emoji) == "🟥"
     assert rebuilt.item.style is discord.ButtonStyle.primary
+
+
+async def test_an_id_no_verb_understands_is_still_a_game_button_without_a_custom_id() -> None:
+    old = discord.ui.Button(label="Fold", custom_id="wiz:3:fold::1")
+    match = re.fullmatch(FAMILY_TEMPLATE, "wiz:3:fold::1")
+    rebuilt = await GameButton.from_custom_id(None, old, match)  # type: ignore[arg-type]
+    assert rebuilt.cid is None
+    assert rebuilt.custom_id == "wiz:3:fold::1"

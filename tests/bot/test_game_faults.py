@@ -10,7 +10,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.cogs.surfaces import table_embed_of
+from bot.features.table import table_embed_of
 from bot.i18n import texts
 from tests.bot.conftest import Sim, simulation
 from wizard.cards import Theme

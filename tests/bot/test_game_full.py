@@ -163,7 +163,7 @@ async def test_standings_without_a_picture_show_the_scorepad_as_text(
     def broken(*args: object, **kwargs: object) -> bytes:
         raise OSError("no picture today")
 
-    monkeypatch.setattr("bot.cogs.surfaces.scorepad_png", broken)
+    monkeypatch.setattr("bot.features.summaries.scorepad_png", broken)
     async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
         info = await sim.lobby(ann, [], computers=2)
@@ -179,7 +179,7 @@ async def test_standings_without_a_picture_show_the_scorepad_as_text(
 
 def test_card_pattern_reads_rendered_cards() -> None:
     from bot.i18n import texts
-    from bot.render import card_text
+    from bot.vocabulary import card_text
 
     cards = (Card.parse(c) for c in ("B1", "R13", "G10", "Y7"))
     text = " ".join(card_text(card, t=texts("en")) for card in cards) + " 🧙Z 🃏N"

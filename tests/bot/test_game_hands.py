@@ -13,8 +13,8 @@ import pytest
 import simcord
 
 from bot.cogs import GameConfig
+from bot.features.hand import HAND_REPLACED
 from bot.i18n import texts
-from bot.render import HAND_REPLACED
 from tests.bot.conftest import (
     ACTION_VERBS,
     Sim,

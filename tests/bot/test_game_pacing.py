@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.cogs import GameConfig
-from bot.cogs.surfaces import table_embed_of
+from bot.features.table import table_embed_of
 from bot.i18n import texts
 from tests.bot.conftest import Sim, simulation
 from tests.bot.simtools import RestKind, rest_kinds

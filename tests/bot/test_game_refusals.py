@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE
-from bot.render import HAND_REPLACED
+from bot.features.hand import HAND_REPLACED
 from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
 from tests.bot.i18n_support import user_locales
 from wizard.cards import Card

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.features.hand import HAND_EXPIRY_NOTE, hand_message
+from bot.features.lobby import cancelled_embed, lobby_embed
+from bot.features.pings import ping_text
+from bot.features.rules import rules_text
+from bot.features.summaries import round_end_embed
 from bot.i18n import texts
-from bot.render import (
-    HAND_EXPIRY_NOTE,
-    cancelled_embed,
-    hand_message,
-    lobby_embed,
-    ping_text,
-    round_end_embed,
-    rules_text,
-    timer_text,
-)
+from bot.vocabulary import timer_text
 from wizard.cards import Card
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.game import STALE_TABLE
+from bot.features.table import STALE_TABLE
 from tests.bot.conftest import (
     Sim,
     buttons,

@@ -21,13 +21,9 @@ from babel.messages.pofile import write_po
 
 import bot.i18n
 from bot.cogs.config import GameConfig
-from bot.render import (
-    HAND_EXPIRY_NOTE,
-    PING_BID_ON_TABLE,
-    PING_TEXTS,
-    STANDARD_SUIT_EMOJI,
-    SUIT_SQUARES,
-)
+from bot.features.hand import HAND_EXPIRY_NOTE
+from bot.features.pings import PING_BID_ON_TABLE, PING_TEXTS
+from bot.vocabulary import STANDARD_SUIT_EMOJI, SUIT_SQUARES
 from tests.bot.conftest import Sim, buttons, message_text, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo
@@ -139,9 +135,11 @@ async def test_public_in_the_servers_language_private_in_the_members(
         drawn: list[tuple[int, str]] = []
         original = surfaces.hand_parts
 
-        async def hand_parts(game_id: int, user_id: int, note: str | None = None, *, t: Any) -> Any:
+        async def hand_parts(
+            game_id: int, user_id: int, note: str | None = None, *, t: Any, **more: Any
+        ) -> Any:
             drawn.append((user_id, t.language))
-            return await original(game_id, user_id, note, t=t)
+            return await original(game_id, user_id, note, t=t, **more)
 
         monkeypatch.setattr(surfaces, "hand_parts", hand_parts)
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.i18n import texts
-from bot.images import (
+from bot.images.canvas import (
     BOLD_FONT,
     CHART_HEIGHT,
     FONTS,
@@ -30,15 +30,12 @@ from bot.images import (
     ChartLabels,
     ScorepadLabels,
     chart_labels,
-    chart_layout,
     distinct_names,
     drawable_text,
-    final_winners,
-    score_chart_png,
     scorepad_labels,
-    scorepad_layout,
-    scorepad_png,
 )
+from bot.images.chart import chart_layout, score_chart_png
+from bot.images.scorepad import final_winners, scorepad_layout, scorepad_png
 from wizard.cards import Suit, Theme
 from wizard.options import Options
 from wizard.rules import apply, legal_actions, new_game

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.surfaces import table_embed_of
+from bot.features.lobby import next_level
+from bot.features.table import table_embed_of
 from bot.i18n import texts
-from bot.ui.views import next_level
 from tests.bot.conftest import buttons, message_text, record_file, simulation
 from wizard.cards import Theme
 from wizard.record import load, replay
@@ -77,7 +77,7 @@ async def test_new_takes_a_level_the_lobby_adds_and_the_host_changes(tmp_path: P
 async def test_hard_is_not_offered_until_it_is_stronger(tmp_path: Path) -> None:
     """``hard`` has not beaten ``normal`` in duplicate matches (docs/ai-strength.md): no
     choice, button or panel offers it."""
-    from bot.cogs.settings_panel import LEVEL_CHOICES
+    from bot.features.settings import LEVEL_CHOICES
 
     assert [c.value for c in LEVEL_CHOICES] == ["easy", "normal"]
     assert next_level("normal") == "easy" and next_level("hard") == "easy"

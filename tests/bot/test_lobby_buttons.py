@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import simcord
 
+from bot.features.lobby import lobby_view, seat_limit
 from bot.i18n import texts
-from bot.ui.views import lobby_view, seat_limit
 from tests.bot.conftest import buttons, simulation
 from wizard.options import Options
 from wizard.service import GameStatus

@@ -27,7 +27,7 @@ from bot.cogs.replies import (
     refusal_reason,
     refusal_text,
 )
-from bot.cogs.settings_panel import VARIANT_KEYS, NotSaved, options_of
+from bot.features.settings import VARIANT_KEYS, NotSaved, options_of
 from bot.i18n import Texts, texts
 from tests.bot.test_render_i18n import GREEK, Fullwidth, untranslated
 from tests.engine.test_refusal_codes import CASES

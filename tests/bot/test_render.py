@@ -11,8 +11,13 @@ from collections.abc import Iterator
 import discord
 import pytest
 
+from bot.features.hand import hand_text, hand_view, legal_bids, playable_cards, trump_choices
+from bot.features.lobby import lobby_view
+from bot.features.summaries import final_embed, round_summary_embed, scorepad_text, standings
+from bot.features.table import table_bids, table_embed, table_view
 from bot.i18n import texts
-from bot.render import (
+from bot.ui.custom_ids import CustomId, Verb
+from bot.vocabulary import (
     JESTER_EMOJI,
     STANDARD_SUIT_EMOJI,
     SUIT_SQUARES,
@@ -20,20 +25,8 @@ from bot.render import (
     card_emoji,
     card_text,
     cards_text,
-    final_embed,
-    hand_text,
-    legal_bids,
-    playable_cards,
-    round_summary_embed,
-    scorepad_text,
     sort_hand,
-    standings,
-    table_bids,
-    table_embed,
-    trump_choices,
 )
-from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import hand_view, lobby_view, table_view
 from wizard.cards import CARDS, JESTER, SUITS, WIZARD, Card, Theme, parse_cards
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -454,7 +447,7 @@ def test_clairvoyance_round_one_plays_the_unseen_card() -> None:
 
 def test_views_hold_only_restart_proof_buttons() -> None:
     # A static item beside dynamic ones would, on timeout, unregister the dynamic classes.
-    from bot.ui.buttons import WizardButton
+    from bot.ui.buttons import GameButton
 
     states = play_through(3, Options(), seed=3, rng_seed=3)
     bidding = first_state(states, lambda s: s.phase is Phase.BID and s.round == 3)
@@ -469,7 +462,7 @@ def test_views_hold_only_restart_proof_buttons() -> None:
     views.append(ui)
     for ui in views:
         assert ui.timeout is None
-        assert ui.children and all(isinstance(i, WizardButton) for i in ui.children)
+        assert ui.children and all(isinstance(i, GameButton) for i in ui.children)
 
 
 def test_lobby_and_table_buttons() -> None:

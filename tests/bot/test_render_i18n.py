@@ -1,4 +1,4 @@
-"""Every word of the rendered surfaces (bot.render, bot.ui.views, bot.ui.buttons) comes from
+"""Every word of the rendered surfaces (bot.vocabulary, bot.features, bot.ui.buttons) comes from
 the translation layer.
 
 The proof is a made-up language, :class:`Fullwidth`, whose catalogue turns every Latin letter
@@ -30,31 +30,22 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.i18n import Texts, catalogues, texts
-from bot.render import (
-    LEVEL_CHOICES_TEXT,
-    LEVEL_NAMES,
-    bids_on_table,
-    cancelled_embed,
+from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
+from bot.features.pings import ping_text
+from bot.features.rules import rules_text
+from bot.features.summaries import (
     final_embed,
-    hand_message,
-    invitation_text,
-    lobby_embed,
-    ping_text,
-    replaced_hand_message,
+    play_again_view,
     round_end_embed,
     round_summary_embed,
-    rules_text,
     scorepad_text,
-    suit_text,
-    table_embed,
-    timer_text,
-    trump_line,
-    variants_text,
 )
+from bot.features.table import bids_on_table, table_embed, table_view, trump_line
+from bot.i18n import Texts, catalogues, texts
 from bot.ui import buttons
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import hand_view, lobby_view, play_again_view, table_view, take_back_view
+from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_text, variants_text
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -63,8 +54,31 @@ from wizard.view import table_view as service_table_view
 from wizard.view import view
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKED = ("bot/render.py", "bot/ui/views.py")
-"""The modules whose every marked text the scenarios must render."""
+CHECKED = (
+    "bot/vocabulary.py",
+    "bot/features/lobby.py",
+    "bot/features/table.py",
+    "bot/features/hand.py",
+    "bot/features/summaries.py",
+    "bot/features/pings.py",
+    "bot/features/rules.py",
+)
+"""The modules whose every marked text the scenarios must render (but :data:`NOT_RENDERED`)."""
+NOT_RENDERED = frozenset(
+    {
+        "**Game {game} is over.**",
+        "**Game {game} is over.** Congratulations, {names}!",
+        "A computer player now plays your seat. Open your hand to return.",
+        "Already done.",
+        "Game {game} · scorepad",
+        "Wizard · game {game}",
+        "Wizard · game {game} · the record of the game is attached",
+        "You are playing your seat again.",
+        "🔄 This has moved on since that was shown: the table shows the bids as they are now.",
+    }
+)
+"""Texts of the features' publishing and clicks (in bot/cogs/surfaces.py and game.py before
+the features held them), which the scenarios here do not draw: the game tests show them."""
 
 GREEK = ("Άλφα", "Βήτα", "Γάμμα", "Δέλτα", "Έψιλον", "Ζήτα")
 """Player names without a Latin letter: whatever Latin letter is shown is a word."""
@@ -365,7 +379,8 @@ def test_every_word_of_every_surface_is_translated() -> None:
         shown += any(c in text for c in _FULLWIDTH.values())
     assert not leaks, leaks[:5]
     assert shown > 1000  # the check did see translated text
-    not_rendered = set().union(*(marked_texts(path) for path in CHECKED)) - catalogue.asked
+    marked = set().union(*(marked_texts(path) for path in CHECKED)) - NOT_RENDERED
+    not_rendered = marked - catalogue.asked
     assert not not_rendered, f"texts the scenarios never rendered: {sorted(not_rendered)}"
 
 

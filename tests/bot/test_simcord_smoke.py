@@ -11,11 +11,12 @@ import simcord
 from discord import app_commands
 
 from bot.app import WizardBot, create_bot, intents
+from bot.features.lobby import lobby_view
+from bot.features.table import table_view
 from bot.i18n import texts
 from bot.settings import Settings
 from bot.ui.buttons import FAILED, OUTDATED, UNAVAILABLE
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.views import lobby_view, table_view
 
 GAME = 42
 VERSION = 7
@@ -200,13 +201,13 @@ async def test_commands_sync_globally_or_to_the_development_server(dev_guild: in
 async def test_rendered_table_and_hand_pass_discord_validation() -> None:
     import random
 
-    from bot.render import hand_text, public_table, table_embed
-    from bot.ui.views import hand_view
+    from bot.features.hand import hand_text, hand_view
+    from bot.features.table import table_embed
     from wizard.cards import Theme
     from wizard.options import Bidding, Options
     from wizard.rules import apply, legal_actions, new_game
     from wizard.state import Phase
-    from wizard.view import view
+    from wizard.view import public_table, view
 
     rng = random.Random(1)
     state = new_game(["Ann", "Bob", "Cy"], Options(), seed=12)
@@ -304,7 +305,7 @@ async def test_buttons_survive_the_15_minute_timeout_of_ephemeral_views() -> Non
     # discord.py gives ephemeral views a 15-minute timeout; when a view that mixes dynamic
     # and static items times out, discord.py unregisters its dynamic item classes for every
     # message. Our views are purely dynamic, so a public button keeps working.
-    from bot.ui.views import hand_view
+    from bot.features.hand import hand_view
     from wizard.options import Bidding, Options
     from wizard.rules import apply, legal_actions, new_game
     from wizard.state import Phase

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.images import scorepad_layout
+from bot.images.scorepad import scorepad_layout
 from tests.bot.conftest import Sim, simulation
 from wizard.service import GameStatus
 

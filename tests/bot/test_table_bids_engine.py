@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import bids_on_table
+from bot.features.table import bids_on_table
 from tests.bot.conftest import buttons, is_bid_button, simulation, version_of
 from wizard.rules import forbidden_bid_public
 from wizard.service import GameStatus

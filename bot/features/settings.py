@@ -17,34 +17,46 @@ from typing import Any, Final, Self
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
+from discord.ext import commands
 
-from bot.cogs.community import (
+from bot.cogs.replies import refusal_of, refusal_reason
+from bot.features.community.cog import chosen_values, community_cog, guarded
+from bot.features.community.words import (
     NOT_READY,
+    OUTDATED,
     PREFIX,
     SERVER_ONLY,
     THEME_LABELS,
     VARIANT_LABELS,
-    chosen_values,
-    community_cog,
-    guarded,
     options_text,
 )
-from bot.cogs.replies import refusal_of, refusal_reason
+from bot.features.lobby import next_level
 from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
 from bot.i18n.commands import command_name
-from bot.render import LEVEL_CHOICES_TEXT, level_name
-from bot.ui.buttons import reply_privately
-from bot.ui.views import next_level
+from bot.ui.buttons import detached_view, reply_privately
+from bot.vocabulary import LEVEL_CHOICES_TEXT, level_name
 from wizard.cards import Theme
 from wizard.options import Bidding, Options, conflicts
-from wizard.service import GameService, GuildSettings, ServiceError
+from wizard.service import (
+    GameService,
+    GuildSettings,
+    ServiceError,
+)
 
 TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
 """Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
+
+
 VARIANT_KEYS: Final = tuple(VARIANT_LABELS)
+
+
 BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
 """The panel offers both bidding modes in one list; the options hold one."""
+
+
 OUT_OF_DATE: Final = N_("This panel is out of date: open it again.")
+
+
 NOT_MANAGER: Final = N_(
     "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
 )
@@ -144,33 +156,22 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
     return embed
 
 
-class SettingsSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"wizb:set:(?P<field>variants|timer|language|theme)",
-):
-    """One select of the settings panel."""
+SELECT_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>variants|timer|language|theme)")
+"""One select of the panel: the setting is the values picked."""
 
-    def __init__(
-        self,
-        field: str,
-        options: list[discord.SelectOption] | None = None,
-        *,
-        placeholder: str | None = None,
-        min_values: int = 1,
-        max_values: int = 1,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"{PREFIX}:set:{field}",
-                options=options or [],
-                placeholder=placeholder,
-                min_values=min_values,
-                max_values=max_values,
-            ),
-            row=row,
-        )
-        self.field = field
+
+TOGGLE_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>threads|computers):(?P<value>on|off)")
+"""A switch of the panel; its custom id holds the value it sets."""
+
+
+LEVEL_ID: Final = re.compile(rf"{PREFIX}:set:level:(?P<value>easy|normal|hard)")
+"""The panel's computer level button: shows the level, and a click sets the next one (held
+in its custom id)."""
+
+
+class SettingsItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=rf"(?s){PREFIX}:set:.*"):
+    """Every control of the settings panel (selects and buttons): a click is routed on its
+    custom id, read once, and saved through :func:`change_from_panel`."""
 
     @classmethod
     async def from_custom_id(
@@ -180,103 +181,76 @@ class SettingsSelect(
         match: re.Match[str],
         /,
     ) -> Self:
-        """The select used, from its custom id."""
-        if isinstance(item, discord.ui.Select):
-            return cls(
-                match["field"],
-                list(item.options),
-                min_values=item.min_values,
-                max_values=item.max_values,
-            )
-        return cls(match["field"])
+        """The control used, as it is in the message."""
+        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Save the choice."""
-        values = chosen_values(interaction)
-        await guarded(interaction, change_from_panel(interaction, self.field, values))
+        """Save the choice (or say the panel is from an older bot)."""
+        custom_id = self.custom_id
+        if select := SELECT_ID.fullmatch(custom_id):
+            field, values = select["field"], chosen_values(interaction)
+        elif toggle := TOGGLE_ID.fullmatch(custom_id):
+            field, values = toggle["field"], [toggle["value"]]
+        elif level := LEVEL_ID.fullmatch(custom_id):
+            field, values = "level", [level["value"]]
+        else:
+            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            return
+        await guarded(interaction, change_from_panel(interaction, field, values))
 
 
-class SettingsToggle(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"wizb:set:(?P<field>threads|computers):(?P<value>on|off)",
-):
-    """A switch of the settings panel; its custom id holds the value it sets."""
-
-    def __init__(
-        self,
-        field: str,
-        value: bool,
-        *,
-        label: str | None = None,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
-    ) -> None:
-        custom_id = f"{PREFIX}:set:{field}:{'on' if value else 'off'}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id), row=row)
-        self.field, self.value = field, value
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The switch clicked, from its custom id."""
-        return cls(match["field"], match["value"] == "on")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Save the new value."""
-        value = "on" if self.value else "off"
-        await guarded(interaction, change_from_panel(interaction, self.field, [value]))
+def settings_select(
+    field: str,
+    options: list[discord.SelectOption],
+    *,
+    placeholder: str | None = None,
+    min_values: int = 1,
+    max_values: int = 1,
+    row: int | None = None,
+) -> SettingsItem:
+    """One select of the panel (see :data:`SELECT_ID`)."""
+    item: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"{PREFIX}:set:{field}",
+        options=options,
+        placeholder=placeholder,
+        min_values=min_values,
+        max_values=max_values,
+    )
+    return SettingsItem(item, row=row)
 
 
-class SettingsLevel(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"wizb:set:level:(?P<value>easy|normal|hard)",
-):
-    """The panel's computer level button: shows the level, and a click sets the next one
-    (held in its custom id)."""
-
-    def __init__(self, value: str, *, label: str | None = None, row: int | None = None) -> None:
-        custom_id = f"{PREFIX}:set:level:{value}"
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label, emoji="🤖", custom_id=custom_id
-        )
-        super().__init__(button, row=row)
-        self.value = value
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The level button clicked, from its custom id."""
-        return cls(match["value"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Save the level."""
-        await guarded(interaction, change_from_panel(interaction, "level", [self.value]))
+def settings_toggle(
+    field: str,
+    value: bool,
+    *,
+    label: str | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    row: int | None = None,
+) -> SettingsItem:
+    """A switch of the panel setting ``field`` to ``value`` (see :data:`TOGGLE_ID`)."""
+    custom_id = f"{PREFIX}:set:{field}:{'on' if value else 'off'}"
+    item: discord.ui.Button[Any] = discord.ui.Button(label=label, style=style, custom_id=custom_id)
+    return SettingsItem(item, row=row)
 
 
-SETTINGS_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (
-    SettingsSelect,
-    SettingsToggle,
-    SettingsLevel,
-)
+def settings_level(value: str, *, label: str | None = None, row: int | None = None) -> SettingsItem:
+    """The panel's computer level button, setting ``value`` (see :data:`LEVEL_ID`)."""
+    item: discord.ui.Button[Any] = discord.ui.Button(
+        label=label, emoji="🤖", custom_id=f"{PREFIX}:set:level:{value}"
+    )
+    return SettingsItem(item, row=row)
+
+
+SETTINGS_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (SettingsItem,)
 """The restart-proof components of the panel (``bot.add_dynamic_items``)."""
 
 
 def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
     """The panel's controls, showing the current values."""
-    view = discord.ui.View(timeout=None)
+    view = detached_view()
     chosen = variant_keys(settings.default_options)
     view.add_item(
-        SettingsSelect(
+        settings_select(
             "variants",
             [
                 discord.SelectOption(label=t(VARIANT_LABELS[key]), value=key, default=key in chosen)
@@ -291,7 +265,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
     current = round(settings.turn_seconds or 0)
     presets = sorted({*TIMER_PRESETS, current})
     view.add_item(
-        SettingsSelect(
+        settings_select(
             "timer",
             [
                 discord.SelectOption(
@@ -305,7 +279,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
-        SettingsSelect(
+        settings_select(
             "language",
             [
                 discord.SelectOption(
@@ -320,7 +294,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
-        SettingsSelect(
+        settings_select(
             "theme",
             [
                 discord.SelectOption(
@@ -334,7 +308,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
-        SettingsToggle(
+        settings_toggle(
             "threads",
             not settings.threads,
             label=t("Game threads: {state}", state=on_off(t, settings.threads)),
@@ -345,7 +319,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
-        SettingsToggle(
+        settings_toggle(
             "computers",
             not settings.computers_on_boards,
             label=t("Computers on boards: {state}", state=on_off(t, settings.computers_on_boards)),
@@ -356,7 +330,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
-        SettingsLevel(
+        settings_level(
             next_level(settings.computer_level),
             label=t("Computer players: {level}", level=level_name(settings.computer_level, t=t)),
             row=4,
@@ -522,11 +496,15 @@ LANGUAGE_CHOICES: Final = [
     for code, name in LANGUAGE_NAMES.items()
     if code in GuildSettings.LANGUAGES
 ]
+
+
 LEVEL_CHOICES: Final = [
     app_commands.Choice(name=locale_str(LEVEL_CHOICES_TEXT[level]), value=level)
     for level in GuildSettings.USER_LEVELS
 ]
 """The levels people may choose, each with its one-line description."""
+
+
 THEME_CHOICES: Final = [
     app_commands.Choice(name=locale_str("classic colours (B R G Y)"), value=Theme.CLASSIC.value),
     app_commands.Choice(name=locale_str("standard deck (♠ ♥ ♦ ♣)"), value=Theme.STANDARD.value),
@@ -595,3 +573,12 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
         await guarded(interaction, apply_changes(service, interaction, changes, edit=False))
 
     return settings
+
+
+def install_settings(
+    bot: commands.Bot | commands.AutoShardedBot, service: GameService, group: app_commands.Group
+) -> None:
+    """Add ``/wizard settings`` (to ``group``) and the panel's restart-proof components to
+    ``bot``; call it once, in ``setup_hook`` before the commands are synced."""
+    bot.add_dynamic_items(*SETTINGS_ITEMS)
+    group.add_command(settings_command(service))

@@ -1,0 +1,83 @@
+"""Which files of ``bot/`` and ``wizard/service/`` one Bid click passes through.
+
+    python bench/click_path.py
+
+A 3-player game of people under hidden bidding (so the bid is clicked on the private hand)
+runs in SimCord with the real bot and service (SQLite in a temporary directory). ann opens
+her hand and clicks a bid; every Python function called from the interaction's arrival to
+the moment SimCord has settled (the click's response, the table edit and the other hands'
+redraws: the last REST call) is recorded with ``sys.setprofile``, and the files they live in
+are printed, with the service reads made after the service's answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)
+
+from tests.bot.conftest import buttons, simulation  # noqa: E402
+
+READS = ("get_game", "seat_view", "get_settings", "game_in_channel", "player_view")
+
+
+async def main() -> None:
+    """Play to ann's first bid, trace that click, print the files."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with simulation(Path(tmp), members=3) as sim:
+            ann, bob, cy = sim.members
+            info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+            hand = await sim.open_hand(ann)
+            bids = [b for b in buttons(hand) if b.get("label") == "0" and not b.get("disabled")]
+            assert bids, "ann's hand offers no bid"
+            files: Counter[str] = Counter()
+            reads: list[str] = []
+            acted = False
+
+            def profile(frame: FrameType, event: str, arg: Any) -> None:
+                nonlocal acted
+                if event != "call":
+                    return
+                path = Path(frame.f_code.co_filename)
+                try:
+                    rel = path.resolve().relative_to(ROOT)
+                except ValueError:
+                    return
+                top = rel.parts[0]
+                if top == "bot" or rel.parts[:2] == ("wizard", "service"):
+                    files[str(rel)] += 1
+                name = frame.f_code.co_name
+                if rel.parts[:2] == ("wizard", "service") and name == "act":
+                    acted = True
+                elif acted and rel.parts[:2] == ("wizard", "service") and name in READS:
+                    reads.append(name)
+
+            sys.setprofile(profile)
+            try:
+                result = await ann.click(hand, custom_id=bids[0]["custom_id"])
+            finally:
+                sys.setprofile(None)
+            assert result.acknowledged
+            bot_files = sorted(f for f in files if f.startswith("bot/"))
+            service_files = sorted(f for f in files if f.startswith("wizard/"))
+            print(f"game {info.id}: one Bid click on a hand (3 people, hidden bids)")
+            print(f"bot/ files: {len(bot_files)}")
+            for f in bot_files:
+                print(f"    {f}")
+            print(f"wizard/service/ files: {len(service_files)}")
+            for f in service_files:
+                print(f"    {f}")
+            print(f"in all: {len(bot_files) + len(service_files)}")
+            print(f"service reads after the service's answer: {len(reads)} {Counter(reads)}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

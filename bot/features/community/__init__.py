@@ -1,0 +1,1 @@
+"""Leaderboards, statistics and history of a server (``/wizard leaderboard|stats|history``)."""

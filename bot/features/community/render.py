@@ -1,0 +1,181 @@
+"""The community's embeds: a leaderboard page, a player's statistics, the history
+of games and one finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.features.community.words import (
+    MEDALS,
+    ORDER_LABELS,
+    RATING_NOTE,
+    board_value,
+    line_name,
+    number,
+    options_text,
+    percent,
+    rank_text,
+    rating_text,
+)
+from bot.i18n import Texts
+from wizard.service import (
+    GameSummary,
+    LeaderboardOrder,
+)
+from wizard.service.boards import Board, FinishedGame, PlayerCard
+
+
+def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
+    """A leaderboard page; ``whose`` names the reader on a public page (``None``: "Your
+    rank", on the reader's private copy)."""
+    title = t("🏆 Leaderboard · {order}", order=t(ORDER_LABELS[board.order]))
+    lines = []
+    for line in board.lines:
+        medal = MEDALS.get(line.rank, f"`#{line.rank}`")
+        lines.append(
+            f"{medal} {line_name(t, line)} — {board_value(t, board.order, line, board.min_games)}"
+        )
+    if not lines:
+        if board.min_games > 1:
+            lines.append(
+                t.plural(
+                    "Nobody has finished {n} game on this server yet: play and come back!",
+                    "Nobody has finished {n} games on this server yet: play and come back!",
+                    board.min_games,
+                )
+            )
+        else:
+            lines.append(t("Nobody has finished a game on this server yet: be the first!"))
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF0B232)
+    if board.you is not None:
+        label = t("Your rank") if whose is None else t("{name}'s rank", name=whose)
+        embed.add_field(name=label, value=rank_text(t, board.you), inline=False)
+    notes = []
+    if board.min_games > 1:
+        notes.append(
+            t.plural(
+                "Ranked after {n} game, so that one lucky game does not top the board.",
+                "Ranked after {n} games, so that one lucky game does not top the board.",
+                board.min_games,
+            )
+        )
+    if board.order is LeaderboardOrder.RATING:
+        notes.append(t(RATING_NOTE))
+    if board.computers:
+        notes.append(t("🤖 Computer players are shown; they keep the starting rating."))
+    notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
+    embed.set_footer(text="\n".join(notes))
+    return embed
+
+
+def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
+    """``/wizard stats``: everything about one player on one server."""
+    embed = discord.Embed(
+        title=t("📊 {name} at Wizard", name=discord.utils.escape_markdown(name)),
+        colour=0x57B4E9,
+    )
+    embed.add_field(
+        name=t("Games"),
+        value=t.plural("{n} played", "{n} played", card.games)
+        + " · "
+        + t.plural("{n} won", "{n} won", card.wins)
+        + f" ({percent(t, card.win_rate)})",
+        inline=False,
+    )
+    best = "–" if card.best_score is None else str(card.best_score)
+    embed.add_field(
+        name=t("Scores"),
+        value=t(
+            "average {average} · best {best}", average=number(t, card.average_score), best=best
+        ),
+        inline=False,
+    )
+    embed.add_field(
+        name=t("Bids"),
+        value=t(
+            "{accuracy} made exactly ({exact} of {rounds} rounds)",
+            accuracy=percent(t, card.bid_accuracy),
+            exact=card.exact_bids,
+            rounds=card.bids,
+        ),
+        inline=False,
+    )
+    rating = rating_text(t, card.rating, provisional=card.rank.needed > 0)
+    embed.add_field(name=t("Rating"), value=f"{rating} · {rank_text(t, card.rank)}", inline=False)
+    if card.favourite is not None:
+        embed.add_field(
+            name=t("Favourite options"),
+            value=t(
+                "{options} ({share} of games)",
+                options=options_text(t, card.favourite.options),
+                share=percent(t, card.favourite.share),
+            ),
+            inline=False,
+        )
+    if card.form:
+        form = " · ".join(
+            f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
+            for f in card.form
+        )
+        embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
+    embed.set_footer(text=t(RATING_NOTE))
+    return embed
+
+
+def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discord.Embed:
+    """A page of the server's history, newest first."""
+    lines = []
+    for game in games:
+        people = " · ".join(
+            f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)} {s.score}"
+            for s in game.standings
+        )
+        lines.append(
+            t(
+                "**Game {game}** · <t:{when}:R> · {people}",
+                game=game.id,
+                when=int(game.finished_at),
+                people=people,
+            )
+        )
+    if not lines:
+        lines.append(
+            t("No older games.") if older else t("No game has finished on this server yet.")
+        )
+    embed = discord.Embed(title=t("📜 Recent games"), description="\n".join(lines), colour=0x9B84EC)
+    if games:
+        embed.set_footer(text=t("Pick a game below for its scorepad and its record."))
+    return embed
+
+
+def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
+    """A finished game picked from the history: standings, options, the scorepad picture."""
+    lines = [
+        f"{MEDALS.get(s.place, f'{s.place}.')} **{discord.utils.escape_markdown(s.name)}**: "
+        + t.plural("{n} point", "{n} points", s.score)
+        for s in game.standings
+    ]
+    lines.append("")
+    lines.append(t("Options: {options}", options=options_text(t, game.options)))
+    if game.finished_at is not None:
+        lines.append(t("Finished <t:{when}:f>", when=int(game.finished_at)))
+    lines.append(
+        t(
+            "The record file replays with `python -m wizard replay {file}`.",
+            file=record_filename(game.id),
+        )
+    )
+    embed = discord.Embed(
+        title=t("Game {game} · scorepad", game=game.id),
+        description="\n".join(lines),
+        colour=0x9B84EC,
+    )
+    embed.set_image(url=f"attachment://{picture}")
+    return embed
+
+
+def record_filename(game_id: int) -> str:
+    """The name of a game's record file (the same as on the final standings)."""
+    return f"wizard-game-{game_id}.json"

@@ -1,0 +1,188 @@
+"""The community's words: leaderboard orders, option and level labels, numbers and
+ratings as a player reads them, and its replies."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import discord
+from babel.numbers import format_decimal, format_percent
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot.i18n import N_, Texts
+from wizard.cards import Theme
+from wizard.options import Bidding, Options
+from wizard.service import (
+    LeaderboardOrder,
+)
+from wizard.service.boards import BoardLine, OwnRank
+
+PREFIX: Final = "wizb"
+"""Custom ids of the community's components start ``wizb:`` (the game's are ``wiz:``)."""
+
+
+COG_NAME: Final = "WizardCommunity"
+
+
+PER_PAGE: Final = 10
+"""Lines of a leaderboard page."""
+
+
+HISTORY_PAGE: Final = 10
+"""Games of a history page (a select holds at most 25)."""
+
+
+ORDER_CODES: Final[dict[LeaderboardOrder, str]] = {
+    LeaderboardOrder.RATING: "r",
+    LeaderboardOrder.WINS: "w",
+    LeaderboardOrder.AVERAGE: "a",
+}
+
+
+ORDERS_BY_CODE: Final = {code: order for order, code in ORDER_CODES.items()}
+
+
+ORDER_LABELS: Final[dict[LeaderboardOrder, str]] = {
+    LeaderboardOrder.RATING: N_("Rating"),
+    LeaderboardOrder.WINS: N_("Wins"),
+    LeaderboardOrder.AVERAGE: N_("Average score"),
+}
+
+
+ORDER_CHOICES: Final = [
+    app_commands.Choice(name=locale_str("rating (skill, after a few games)"), value="rating"),
+    app_commands.Choice(name=locale_str("wins"), value="wins"),
+    app_commands.Choice(name=locale_str("average score per game"), value="average"),
+]
+
+
+LEVEL_LABELS: Final[dict[str, str]] = {
+    "random": N_("Computer (random)"),
+    "easy": N_("Computer (easy)"),
+    "normal": N_("Computer (normal)"),
+    "hard": N_("Computer (hard)"),
+}
+
+
+VARIANT_LABELS: Final[dict[str, str]] = {
+    "uneven_bids": N_("uneven bids"),
+    "hidden": N_("hidden bids"),
+    "secret": N_("secret bids"),
+    "clairvoyance": N_("clairvoyance"),
+    "canadian": N_("Canadian rule"),
+    "magic_twos": N_("magic twos"),
+    "single_suit": N_("single suit"),
+}
+"""The variants of R7 as lists of options show them (the keys name :class:`Options` fields,
+with ``hidden`` and ``secret`` for the two bidding modes)."""
+
+
+THEME_LABELS: Final[dict[Theme, str]] = {
+    Theme.CLASSIC: N_("classic colours (B R G Y)"),
+    Theme.STANDARD: N_("standard deck (♠ ♥ ♦ ♣)"),
+}
+
+
+MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+SERVER_ONLY: Final = N_("Wizard's commands work in a server's channels.")
+
+
+NOT_READY: Final = N_("Wizard is starting up. Try again in a moment.")
+
+
+FAILED: Final = N_("Something went wrong on our side. Please try again.")
+
+
+OUTDATED: Final = N_("This button is from an older version of the bot. Run the command again.")
+
+
+def number(t: Texts, value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals, written the way the language writes numbers."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=t.language)
+
+
+def percent(t: Texts, value: float) -> str:
+    """A share as a whole percentage, written the way the language writes it (``42%``,
+    ``42 %``)."""
+    return format_percent(value, locale=t.language)
+
+
+def variant_names(t: Texts, options: Options) -> list[str]:
+    """The variants that are on, in the language of ``t`` (empty for the standard game)."""
+    keys = [
+        key
+        for key, on in (
+            ("uneven_bids", options.uneven_bids),
+            ("hidden", options.bidding is Bidding.HIDDEN),
+            ("secret", options.bidding is Bidding.SECRET),
+            ("clairvoyance", options.clairvoyance),
+            ("canadian", options.canadian),
+            ("magic_twos", options.magic_twos),
+            ("single_suit", options.single_suit),
+        )
+        if on
+    ]
+    return [t(VARIANT_LABELS[key]) for key in keys]
+
+
+def options_text(t: Texts, options: Options) -> str:
+    """The options as one phrase: the variants, or "standard rules"."""
+    return ", ".join(variant_names(t, options)) or t("standard rules")
+
+
+def line_name(t: Texts, line: BoardLine) -> str:
+    """The name a board shows for a line (a computer level in words)."""
+    if line.level is not None:
+        return "🤖 " + t(LEVEL_LABELS.get(line.level, N_("Computer")))
+    return discord.utils.escape_markdown(line.name)
+
+
+def rank_text(t: Texts, own: OwnRank) -> str:
+    """A player's place on a board, or why they have none yet."""
+    if own.rank is not None:
+        return t("#{rank} of {total}", rank=own.rank, total=own.total)
+    if own.games == 0:
+        return t("no finished game yet")
+    return t.plural("unranked: {n} more game needed", "unranked: {n} more games needed", own.needed)
+
+
+# Translators: the note under a rating, on the leaderboard and in /wizard stats.
+RATING_NOTE: Final = N_(
+    "Rating: your skill as your games show it so far, counted cautiously: it grows as you "
+    "play and win, most against strong players."
+)
+
+
+def rating_text(t: Texts, rating: float, *, provisional: bool) -> str:
+    """A rating as one number a player reads at a glance (the cautious estimate, whole),
+    marked ≈ and "provisional" until the server's minimum number of games: never the
+    model's own figures (μ, σ)."""
+    value = _bold(number(t, round(rating), 0))  # round first: never "-0"
+    if provisional:
+        # Translators: a rating before the server's minimum number of games, e.g. “≈ **3**”.
+        return t("≈ {rating} (provisional)", rating=value)
+    return value
+
+
+def _bold(text: str) -> str:
+    return f"**{text}**"
+
+
+def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: int = 1) -> str:
+    """What a line of the board is sorted by, and its games."""
+    games = t.plural("{n} game", "{n} games", line.games)
+    if order is LeaderboardOrder.RATING:
+        value = rating_text(
+            t, line.rating, provisional=not line.is_computer and line.games < min_games
+        )
+    elif order is LeaderboardOrder.WINS:
+        value = (
+            t.plural("**{n}** win", "**{n}** wins", line.wins) + f" ({percent(t, line.win_rate)})"
+        )
+    else:
+        value = t("**{points}** points per game", points=number(t, line.average))
+    return f"{value} · {games}"

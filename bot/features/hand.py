@@ -1,0 +1,418 @@
+"""The hand: a player's private message, its text and its move buttons (bids, trump,
+cards, "Take my seat back")."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.clicks import (
+    _on_table,
+)
+from bot.cogs.messages import public_theme
+from bot.cogs.replies import STALE, refusal_of, refusal_text
+from bot.features.table import TableClicks, bids_on_table, trick_text
+from bot.i18n import N_, Texts, texts
+from bot.ui.buttons import button, detached_view
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS
+from bot.vocabulary import (
+    EMPTY,
+    _bold,
+    card_emoji,
+    card_label_text,
+    cards_text,
+    display_names,
+    sort_hand,
+    suit_emoji,
+    suit_text,
+)
+from wizard.cards import SUITS, Card, Suit, Theme, suit_label
+from wizard.service import (
+    GameStatusError,
+    GameUpdate,
+    MakeBid,
+    Move,
+    NameTrump,
+    PlayCard,
+    PlayHiddenCard,
+    ServiceError,
+    StaleVersionError,
+)
+from wizard.state import Bid, ChooseTrump, Phase, Play
+from wizard.view import PlayerView, public_table
+
+# Translators: a button of the private hand, while a computer player holds the seat.
+TAKE_BACK_LABEL: Final = N_("Take my seat back")
+
+
+# Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
+PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
+
+
+# Translators: “Show my hand” is the label of the table's button: translate it the same way.
+HAND_EXPIRY_NOTE: Final = N_(
+    "This private message updates itself for 15 minutes after you open it or click in it "
+    "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
+)
+
+
+HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
+"""What an older hand says once its player opened a newer one (it keeps no buttons)."""
+
+
+def legal_bids(view: PlayerView) -> tuple[int, ...]:
+    """The bids this seat may make now (empty when it is not bidding)."""
+    return tuple(a.bid for a in view.legal if isinstance(a, Bid))
+
+
+def playable_cards(view: PlayerView) -> frozenset[Card]:
+    """The cards this seat may play now (empty when it may not play, or cannot see its card)."""
+    return frozenset(a.card for a in view.legal if isinstance(a, Play))
+
+
+def trump_choices(view: PlayerView) -> tuple[Suit, ...]:
+    """The suits this seat may name as trump now (the dealer after a turned Wizard)."""
+    return tuple(a.suit for a in view.legal if isinstance(a, ChooseTrump))
+
+
+def must_play_hidden(view: PlayerView) -> bool:
+    """Round 1 under clairvoyance, this seat to play: it plays its own card unseen (R7.4)."""
+    return view.phase is Phase.PLAY and view.hand is None and view.my_turn
+
+
+def hand_text(
+    view: PlayerView,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
+) -> str:
+    """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
+    others'), its own bid even when hidden, and what it may do now."""
+    table = public_table(view)
+    shown = display_names(table, names)
+    seat = view.seat
+    lines: list[str] = []
+    if view.round == 0:
+        return t("The cards are being dealt.")
+    hand = view.hand
+    if hand is None:
+        lines.append(
+            t(
+                "**Round {round} of {rounds}: you cannot see your own card** (clairvoyance).",
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
+        others = [
+            f"{shown[i]} {cards_text(sort_hand(cards), theme, t=t)}"
+            for i, cards in enumerate(view.hands)
+            if i != seat and cards is not None
+        ]
+        lines.append(t("The others hold: {hands}", hands=" · ".join(others) or EMPTY))
+    else:
+        lines.append(
+            t.plural(
+                "**Round {round} of {rounds} · your hand** ({n} card):",
+                "**Round {round} of {rounds} · your hand** ({n} cards):",
+                len(hand),
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
+        lines.append(cards_text(sort_hand(hand), theme, t=t))
+    if view.trump is None:
+        facts = [t("Trump: none")]
+    else:
+        facts = [t("Trump: {suit}", suit=suit_text(view.trump, theme, t=t))]
+    own_bid = view.bids[seat]
+    if own_bid is not None:
+        facts.append(t("your bid: {bid}", bid=own_bid))
+    if view.phase in (Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER):
+        facts.append(t("tricks won: {tricks}", tricks=view.tricks[seat]))
+    lines.append(" · ".join(facts))
+    if view.my_turn and view.phase is Phase.PLAY and view.trick:
+        lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
+    if view.my_turn and view.phase is Phase.BID:
+        made = [(s, b) for s, b in enumerate(table.bids) if b is not None and s != seat]
+        if made:
+            lines.append(
+                t(
+                    "Bids so far: {bids} (total {total} of {tricks})",
+                    bids=", ".join(f"{shown[s]} {b}" for s, b in made),
+                    total=sum(b for _, b in made),
+                    tricks=view.round_tricks,
+                )
+            )
+    lines.append(_prompt(view, t=t))
+    return "\n".join(line for line in lines if line)
+
+
+def _prompt(view: PlayerView, *, t: Texts) -> str:
+    on_table = bids_on_table(public_table(view))
+    if not view.my_turn:
+        if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
+            names = display_names(public_table(view))
+            waiting = ", ".join(_bold(names[s]) for s in view.to_act)
+            if waiting:
+                line = t("Waiting for {players}.", players=waiting)
+            else:
+                line = t("Waiting for the others.")
+            if on_table:
+                line += " " + t("Bids are made with the buttons on the table.")
+            return line
+        return ""
+    if view.phase is Phase.CHOOSE_TRUMP:
+        return t("**Your turn:** you are the dealer, choose trump.")
+    if on_table:
+        return t("**Your turn:** bid with the buttons on the table.")
+    if view.phase is Phase.BID:
+        return t.plural(
+            "**Your turn:** will you win the one trick?",
+            "**Your turn:** how many of the {n} tricks will you win?",
+            view.round_tricks,
+        )
+    if must_play_hidden(view):
+        return t("**Your turn:** play your card, unseen.")
+    return t("**Your turn:** play a card.")
+
+
+def hand_message(
+    view: PlayerView,
+    *,
+    note: str | None = None,
+    away: bool = False,
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
+) -> str:
+    """The whole private hand message: an optional note on top (what just happened, or why
+    a click was refused, already in ``t``'s language), the hand, and when it stops updating
+    itself."""
+    lines = [note] if note else []
+    if away:
+        lines.append(
+            "🤖 "
+            + t(
+                "**A computer player is playing your seat.** Press {button} to play again "
+                "yourself.",
+                button=_bold(t(TAKE_BACK_LABEL)),
+            )
+        )
+    lines.append(hand_text(view, theme=theme, t=t))
+    if view.phase is not Phase.GAME_OVER:
+        lines.append("-# " + t(HAND_EXPIRY_NOTE))
+    return "\n".join(lines)
+
+
+def replaced_hand_message(*, t: Texts) -> str:
+    """What an older private hand shows once a newer one is open: no cards, so that it can
+    never show a card already played."""
+    return "🗂️ " + t(HAND_REPLACED)
+
+
+def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """The hand of a player whose seat a computer holds: one "Take my seat back" button."""
+    view = detached_view()
+    view.add_item(
+        button(
+            CustomId(game, Verb.TAKEBACK, "", version),
+            label=t(TAKE_BACK_LABEL),
+            emoji="🙋",
+            style=GREEN,
+        )
+    )
+    return view
+
+
+def hand_view(
+    pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC, *, t: Texts
+) -> discord.ui.View | None:
+    """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
+
+    Bidding (hidden or secret, R7.2, R7.3): one button per bid 0…r; open bids are made on
+    the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
+    four suits. Playing: one button per distinct card held (two Wizards are one button),
+    the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
+    Bids are numbers and suit cards and suits their codes (R1.4, R1.5), the same in every
+    language; ``t`` names Wizards and Jesters and translates the one labelled button.
+    """
+    if not pv.my_turn:
+        return None
+    view = detached_view()
+    if pv.phase is Phase.CHOOSE_TRUMP:
+        allowed = set(trump_choices(pv))
+        for suit in SUITS:
+            view.add_item(
+                button(
+                    CustomId.for_trump(game, suit, version),
+                    label=suit_label(suit, theme),
+                    emoji=suit_emoji(suit, theme),
+                    disabled=suit not in allowed,
+                )
+            )
+    elif pv.phase is Phase.BID and not bids_on_table(public_table(pv)):
+        allowed_bids = set(legal_bids(pv))
+        for bid in range(pv.round_tricks + 1):
+            view.add_item(
+                button(
+                    CustomId.for_bid(game, bid, version),
+                    label=str(bid),
+                    style=BLUE if bid in allowed_bids else GREY,
+                    disabled=bid not in allowed_bids,
+                )
+            )
+    elif pv.phase is Phase.PLAY:
+        if must_play_hidden(pv):
+            view.add_item(
+                button(
+                    CustomId(game, Verb.PLAYHIDDEN, "", version),
+                    label=t(PLAY_UNSEEN_LABEL),
+                    emoji="🎴",  # a real emoji: Discord refuses a button with any other
+                    style=BLUE,
+                )
+            )
+        else:
+            hand = pv.hand or ()
+            playable = playable_cards(pv)
+            for card in dict.fromkeys(sort_hand(hand)):
+                copies = hand.count(card)
+                label = card_label_text(card, theme, t=t) + (f" ×{copies}" if copies > 1 else "")
+                view.add_item(
+                    button(
+                        CustomId.for_play(game, card, version),
+                        label=label,
+                        emoji=card_emoji(card, theme),
+                        style=BLUE if card in playable else GREY,
+                        disabled=card not in playable,
+                    )
+                )
+    if not view.children:
+        return None
+    assert len(view.children) <= MAX_BUTTONS
+    return view
+
+
+def _move_of(cid: CustomId) -> Move:
+    """The service move a hand button stands for."""
+    if cid.verb is Verb.BID:
+        return MakeBid(cid.bid)
+    if cid.verb is Verb.PLAY:
+        return PlayCard(cid.card)
+    if cid.verb is Verb.TRUMP:
+        return NameTrump(cid.suit)
+    if cid.verb is Verb.PLAYHIDDEN:
+        return PlayHiddenCard()
+    raise ValueError(f"{cid.verb} is not a move")
+
+
+class HandClicks(TableClicks):
+    """The hand's buttons: Show my hand, a bid, trump or card, Take my seat back (a bid
+    clicked on the table goes to :class:`TableClicks`)."""
+
+    async def _hand(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        await self._open_hand(interaction, cid.game, note=None, edit=False)
+
+    async def _open_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        *,
+        note: str | None,
+        edit: bool,
+        theme: Theme | None = None,
+        update: GameUpdate | None = None,
+    ) -> None:
+        """Show the player's hand (in their language): a new ephemeral message, or the clicked
+        hand redrawn (``theme``: the server's card theme, if the click read it already;
+        ``update``: what the click received, see :meth:`OpenHands.hand_parts`).
+
+        Only a private message is ever redrawn as a hand: a hand button on a public message
+        (which the bot never draws) gets a new private message instead.
+        """
+        user = interaction.user.id
+        t = texts(interaction.locale)
+        content, view, seat = await self.surfaces.hand_parts(
+            game_id, user, note, t=t, theme=theme, update=update
+        )
+        clicked = interaction.message
+        message_id: int | None
+        if edit and clicked is not None and clicked.flags.ephemeral:
+            await self._edit_clicked(interaction, content=content, view=view)
+            message_id = clicked.id
+        else:
+            message_id = await self._send_private(interaction, content, view)
+        self.surfaces.remember_hand(
+            game_id, user, seat, interaction, (content, view), message_id=message_id
+        )
+
+    async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        move = _move_of(cid)
+        user = interaction.user.id
+        key = (cid.game, user, cid.format())
+        # A second click of the same button while this one is under way (a double click)
+        # waits for it, then is answered like it (see ``_click_done``).
+        flight = None
+        if key not in self._in_flight:
+            flight = self._in_flight[key] = asyncio.Event()
+        try:
+            update = await self._timely(
+                interaction,
+                self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
+                update=True,
+            )
+            if _on_table(interaction, cid):
+                await self._bid_on_table(interaction, cid, update)
+                return
+            # Recorded before anything else can run, so that the updates of the computer
+            # moves that follow this one are rendered after it.
+            self.surfaces.after_update(update, actor_user_id=user)
+            note, theme = await self._remember_done(interaction, cid, update)
+            await self._open_hand(
+                interaction, cid.game, note=note, edit=True, theme=theme, update=update
+            )
+        finally:
+            if flight is not None:
+                flight.set()
+                del self._in_flight[key]
+
+    async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user.id
+        update = await self._timely(
+            interaction, self.service.take_back(cid.game, user), update=True
+        )
+        self.surfaces.after_update(update, actor_user_id=user)
+        t = texts(interaction.locale)
+        note = "🙋 " + t("You are playing your seat again.")
+        await self._open_hand(interaction, cid.game, note=note, edit=True)
+
+    async def _hand_refused(
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
+    ) -> None:
+        """A refused click on a hand: the hand is redrawn as it is now, the reason on top
+        (a stale click gets the current hand instead, as the issue asks)."""
+        done = await self._click_done(interaction, cid)
+        t = texts(interaction.locale)
+        if done is not None and done[0] == cid.format():
+            # A repeated click of the move just made (a double click): not a refusal, the
+            # hand as it is now, with what the first click did on top.
+            note: str | None = done[1] or "✅ " + t("Already done.")
+        elif refusal_of(error)[0] == "already_bid":
+            note = None  # the bid was made (from another hand): the hand shows it as it is
+        elif isinstance(error, StaleVersionError):
+            note = t(STALE)
+        elif isinstance(error, GameStatusError):
+            note = None  # the redrawn hand says that the game is over or cancelled
+        else:
+            try:  # a suit is named as the table shows it
+                theme = await public_theme(self.service, interaction.guild_id)
+            except ServiceError:
+                theme = Theme.CLASSIC
+            note = refusal_text(error, t=t, theme=theme)
+        try:
+            await self._open_hand(interaction, cid.game, note=note, edit=True)
+        except ServiceError:
+            await self._refuse(interaction, error)

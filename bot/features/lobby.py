@@ -1,0 +1,398 @@
+"""The lobby: its embed, its buttons (Join, Leave, Add computer, Start, Cancel,
+computers' levels), the invitation to play again and the cancelled game's embed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.clicks import (
+    ClickBase,
+    _interaction_user_is_manager,
+)
+from bot.cogs.messages import (
+    GameMessages,
+    Surface,
+    public_look,
+)
+from bot.features.table import table_parts
+from bot.i18n import N_, Texts, texts
+from bot.ui.buttons import button, detached_view
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.layout import BLUE, GREEN, GREY, RED
+from bot.vocabulary import (
+    COLOUR,
+    _bold,
+    _escape,
+    _relative,
+    level_name,
+    timer_text,
+    variants_text,
+)
+from wizard.errors import OptionsError
+from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
+from wizard.service import (
+    GameInfo,
+    GameStatus,
+    GuildSettings,
+)
+
+# The labels of the lobby's buttons, beside the texts that name them too.
+# Translators: a button of the lobby.
+JOIN_LABEL: Final = N_("Join")
+
+
+# Translators: a button of the lobby.
+LEAVE_LABEL: Final = N_("Leave")
+
+
+# Translators: a button of the lobby.
+ADD_COMPUTER_LABEL: Final = N_("Add computer player")
+
+
+# Translators: a button of the lobby (the host starts the game).
+START_LABEL: Final = N_("Start")
+
+
+# Translators: a button of the lobby (the host cancels the game).
+CANCEL_LABEL: Final = N_("Cancel")
+
+
+def lobby_embed(
+    *,
+    game_id: int,
+    seats: Sequence[tuple[str, bool]],
+    host_seat: int | None,
+    options: Options,
+    turn_seconds: float | None,
+    max_seats: int,
+    deadline: float | None = None,
+    t: Texts,
+    levels: Sequence[str | None] = (),
+    lobby_level: str | None = None,
+) -> discord.Embed:
+    """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs, ``levels`` the
+    level of each computer seat), the level of computers added, the variants, the turn timer
+    and how to start."""
+    names = _escape(name for name, _ in seats)
+    lines = [
+        t("**Players ({players} of 3–{max_seats}):**", players=len(seats), max_seats=max_seats)
+    ]
+    for seat, (name, (_, computer)) in enumerate(zip(names, seats, strict=True)):
+        tags = []
+        if computer:
+            # Translators: a tag after a name in the lobby: a computer player.
+            tags.append("🤖 " + t("computer"))
+            if seat < len(levels) and levels[seat] is not None:
+                tags.append(level_name(levels[seat], t=t))
+        if seat == host_seat:
+            # Translators: a tag after a name in the lobby: who opened the game.
+            tags.append(t("host"))
+        suffix = f" ({', '.join(tags)})" if tags else ""
+        lines.append(f"{seat + 1}. **{name}**{suffix}")
+    lines += [
+        "",
+        t("**Variants:** {variants}", variants=variants_text(options, t=t)),
+        t("**Timer:** {timer}", timer=timer_text(turn_seconds, t=t)),
+        *(
+            [
+                # Translators: the level of the computer players the lobby's button adds.
+                t("**Computer players:** {level}", level=level_name(lobby_level, t=t))
+            ]
+            if lobby_level is not None
+            else []
+        ),
+        "",
+        t(
+            # Translators: {join} and {start} are the lobby's buttons.
+            "Press {join} to take a seat. The host presses {start} once 3 to {max_seats} "
+            "players are in (add computer players to fill seats).",
+            join=_bold(t(JOIN_LABEL)),
+            start=_bold(t(START_LABEL)),
+            max_seats=max_seats,
+        ),
+    ]
+    if deadline is not None:
+        lines.append(
+            t("This lobby closes {when} unless the game starts.", when=_relative(deadline))
+        )
+    embed = discord.Embed(title=t("Wizard · game {game} · lobby", game=game_id), colour=COLOUR)
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def invitation_text(game_id: int, previous: int, mentions: Sequence[str], *, t: Texts) -> str:
+    """The line above a "Play again" lobby: who played game ``previous`` (``mentions``,
+    each told once, by Discord) and how they take their seat again."""
+    line = t(
+        "🔁 **Game {game}:** a rematch of game {previous}, same options and computers.",
+        game=game_id,
+        previous=previous,
+    )
+    if mentions:
+        line += "\n" + t(
+            # Translators: {players} are mentions; {join} is the lobby's button.
+            "{players}: press {join} to take your seat again.",
+            players=" ".join(mentions),
+            join=_bold(t(JOIN_LABEL)),
+        )
+    return line
+
+
+CANCEL_REASONS: Final[dict[str, str]] = {
+    "host": N_("The host cancelled the game."),
+    "manager": N_("A server manager cancelled the game."),
+    "expired": N_("Nobody started the game in time, so the lobby closed."),
+    "empty": N_("Everyone left the lobby."),
+}
+
+
+CANCELLED: Final = N_("The game was cancelled.")
+"""Why a game was cancelled, for a reason :data:`CANCEL_REASONS` does not know."""
+
+
+def cancelled_embed(game_id: int, reason: str, *, t: Texts) -> discord.Embed:
+    """A lobby or table that will not go on."""
+    text = t(CANCEL_REASONS.get(reason, CANCELLED))
+    embed = discord.Embed(title=t("Wizard · game {game} · cancelled", game=game_id), colour=COLOUR)
+    embed.description = f"🛑 {text} " + t("No result is recorded.")
+    return embed
+
+
+def seat_limit(options: Options) -> int:
+    """The most players a game with ``options`` can have, as the engine says (R2.1; single
+    suit is for 3 or 4, R7.7)."""
+    for players in range(MAX_PLAYERS, MIN_PLAYERS - 1, -1):
+        try:
+            check_setup(options, players)
+        except OptionsError:
+            continue
+        return players
+    return MAX_PLAYERS  # options that no table size fixes: the start will say why
+
+
+def lobby_view(
+    game: int,
+    version: int,
+    *,
+    t: Texts,
+    players: int | None = None,
+    max_seats: int = MAX_PLAYERS,
+    computers: Sequence[tuple[int, str, str | None]] = (),
+) -> discord.ui.View:
+    """Join, Leave, Add computer player, Start (host), Cancel (host); and a button per
+    computer (``computers``: seat, name, level) that moves it to the next level (host).
+
+    With ``players`` (the seats taken) known: "Add computer player" is disabled once the
+    table is full and Start until :data:`~wizard.options.MIN_PLAYERS` have joined, each
+    with the count that says why in its label ("Add computer player (6/6)", "Start (2/3)").
+    """
+    full = players is not None and players >= max_seats
+    too_few = players is not None and players < MIN_PLAYERS
+    add = t(ADD_COMPUTER_LABEL) + (f" ({players}/{max_seats})" if full else "")
+    start = t(START_LABEL) + (f" ({players}/{MIN_PLAYERS})" if too_few else "")
+    view = detached_view()
+    view.add_item(button(CustomId(game, Verb.JOIN, "", version), label=t(JOIN_LABEL), style=GREEN))
+    view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label=t(LEAVE_LABEL)))
+    view.add_item(
+        button(CustomId(game, Verb.ADDBOT, "", version), label=add, emoji="🤖", disabled=full)
+    )
+    view.add_item(
+        button(
+            CustomId(game, Verb.START, "", version),
+            label=start,
+            style=GREY if too_few else BLUE,
+            disabled=too_few,
+        )
+    )
+    view.add_item(
+        button(CustomId(game, Verb.CANCEL, "", version), label=t(CANCEL_LABEL), style=RED)
+    )
+    for seat, name, level in computers[: MAX_PLAYERS - 1]:
+        # The label says the level now; the click moves on to the next one.
+        following = next_level(level)
+        view.add_item(
+            button(
+                CustomId.for_level(game, seat, following, version),
+                label=f"{name}: {level_name(level, t=t)}"[:80],
+                emoji="🤖",
+                row=1,
+            )
+        )
+    return view
+
+
+def next_level(level: str | None) -> str:
+    """The level a computer's level button moves to: the next of the levels people are
+    offered (Easy → Normal → Easy), or the first for a level they are not offered."""
+    order = GuildSettings.USER_LEVELS
+    if level not in order:
+        return order[0]
+    return order[(order.index(level) + 1) % len(order)]
+
+
+def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
+    """The lobby buttons of ``info``, disabled where its seats say so (:func:`lobby_view`)."""
+    return lobby_view(
+        info.id,
+        info.version,
+        t=t,
+        players=len(info.seats),
+        max_seats=seat_limit(info.options),
+        computers=[(s.seat, s.name, s.level) for s in info.seats if s.is_computer],
+    )
+
+
+SINGLE_SUIT_SEATS = 4
+"""Single suit (R7.7) is for 3 or 4 players."""
+
+
+def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
+    """The lobby message of ``info``, in the language of ``t`` (the server's)."""
+    host = info.seat_of(info.host_id)
+    return lobby_embed(
+        t=t,
+        game_id=info.id,
+        seats=[(s.name, s.is_computer) for s in info.seats],
+        levels=[s.level if s.is_computer else None for s in info.seats],
+        lobby_level=info.computer_level,
+        host_seat=host,
+        options=info.options,
+        turn_seconds=info.turn_seconds,
+        max_seats=SINGLE_SUIT_SEATS if info.options.single_suit else MAX_PLAYERS,
+        deadline=info.deadline,
+    )
+
+
+class LobbyMessages(GameMessages):
+    """Publishing the lobby: what no click's own response redraws."""
+
+    async def _lobby(self, surface: Surface, info: GameInfo) -> None:
+        if surface.lobby_id is None:
+            return
+        # Clicks redraw the lobby in their own responses; this covers what no click answers
+        # (a kick by command), so it is never skipped as "already shown".
+        t, _ = await public_look(self.service, info.guild_id)
+        lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
+        await self._edit(surface, surface.lobby_id, **lobby)
+
+
+class LobbyClicks(ClickBase):
+    """The lobby's buttons: Join, Leave, Add computer, a computer's level, Start, Cancel."""
+
+    async def _join(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user
+        info = await self._timely(
+            interaction, self.service.join(cid.game, user.id, user.display_name), update=True
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _leave(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        info = await self._timely(
+            interaction, self.service.leave(cid.game, interaction.user.id), update=True
+        )
+        if info.status is GameStatus.CANCELLED:
+            await self._show_cancelled(interaction, info, "empty")
+            return
+        if info.status is GameStatus.ACTIVE:
+            # Leaving a running game hands the seat to a computer player.
+            self.surfaces.request(self.surfaces.adopt(info))
+            t = texts(interaction.locale)
+            await self._send_private(
+                interaction,
+                "🤖 " + t("A computer player now plays your seat. Open your hand to return."),
+            )
+            return
+        await self._show_lobby(interaction, info)
+
+    async def _addbot(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        info = await self._timely(
+            interaction,
+            self.service.add_computer(
+                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _level(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        seat, level = cid.seat_level
+        info = await self._timely(
+            interaction,
+            self.service.set_computer_level(
+                cid.game,
+                interaction.user.id,
+                level,
+                seat=seat,
+                is_manager=_interaction_user_is_manager(interaction),
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _show_lobby(self, interaction: discord.Interaction[Any], info: GameInfo) -> None:
+        """The clicked lobby redrawn (public: in the server's language)."""
+        await self._edit_clicked(interaction, **await self._lobby_parts(info))
+
+    async def _show_cancelled(
+        self, interaction: discord.Interaction[Any], info: GameInfo, reason: str
+    ) -> None:
+        """The clicked lobby or table becomes the cancellation; the game's thread retires."""
+        t, _ = await public_look(self.service, info.guild_id)
+        embed = cancelled_embed(info.id, reason, t=t)
+        surface = self.surfaces.adopt(info)
+        self.surfaces.note_cancelled(surface, embed)
+        await self._edit_clicked(interaction, embed=embed, view=None)
+        self.surfaces.refresh_hands(info.id, None)
+        await self.surfaces.retire(surface)
+
+    async def _start(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        update = await self._timely(
+            interaction,
+            self.service.start(
+                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        message = interaction.message
+        assert message is not None
+        # The lobby message becomes the table: one edit, and the table's id is the lobby's.
+        # The surface is set up and locked before anything can yield, so that computer moves
+        # made meanwhile are rendered after (and on top of) this edit.
+        surface = self.surfaces.get(cid.game)
+        surface.loaded = True
+        surface.channel_id = interaction.channel_id
+        surface.guild_id = interaction.guild_id
+        surface.lobby_id = surface.table_id = message.id
+        try:
+            async with surface.lock:
+                self.surfaces.after_update(update)
+                info = await self.service.get_game(cid.game)
+                surface.open_bidding = info.options.bidding is Bidding.OPEN
+                t, theme = await public_look(self.service, info.guild_id)
+                embed, view = table_parts(info, t=t, theme=theme)
+                # A "Play again" lobby's invitation is no part of the table.
+                content = "" if message.content else None
+                await self._edit_clicked(interaction, content=content, embed=embed, view=view)
+                # Not before the edit succeeded: if it failed, the sync task edits it again.
+                self.surfaces.note_table(surface, message.id, embed, view)
+        finally:
+            await self.service.set_message_ids(cid.game, table_message_id=message.id)
+
+    async def _cancel(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user.id
+        info = await self._timely(
+            interaction,
+            self.service.cancel(
+                cid.game, user, is_manager=_interaction_user_is_manager(interaction)
+            ),
+            update=True,
+        )
+        await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")
+
+    async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
+        """The lobby message of ``info`` (embed and buttons), in the server's language."""
+        t, _ = await public_look(self.service, info.guild_id)
+        return {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}

@@ -1,0 +1,138 @@
+"""The turn ping: who is mentioned and what it says."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import discord
+
+from bot.cogs.messages import (
+    GameMessages,
+    Surface,
+    public_look,
+)
+from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
+from bot.i18n import N_, Texts
+from bot.vocabulary import _bold
+from wizard.service import (
+    GameInfo,
+)
+from wizard.state import Phase
+
+PING_TEXTS: Final[dict[Phase, str]] = {
+    Phase.CHOOSE_TRUMP: N_(
+        "{players}: your turn to choose trump (Wizard, round {round}). Press {button}."
+    ),
+    Phase.BID: N_("{players}: your turn to bid (Wizard, round {round}). Press {button}."),
+    Phase.PLAY: N_("{players}: your turn to play (Wizard, round {round}). Press {button}."),
+}
+"""The turn reminder by phase: ``{players}`` are mentions, ``{button}`` the table's button."""
+
+
+PING_ACT: Final = N_("{players}: your turn to act (Wizard, round {round}). Press {button}.")
+"""The turn reminder in any other phase."""
+
+
+PING_BID_ON_TABLE: Final = N_(
+    "{players}: your turn to bid (Wizard, round {round}), with the buttons on the table."
+)
+"""The turn reminder for an open bid, made on the table (:func:`bids_on_table`)."""
+
+
+def ping_text(
+    mentions: Sequence[str], phase: Phase, round_no: int, *, t: Texts, on_table: bool = False
+) -> str:
+    """The turn reminder: who is awaited and for what (``on_table``: a bid made with the
+    table's buttons)."""
+    text = t(
+        PING_BID_ON_TABLE if on_table else PING_TEXTS.get(phase, PING_ACT),
+        players=" ".join(mentions),
+        round=round_no,
+        button=_bold(t(SHOW_HAND_LABEL)),
+    )
+    return f"🔔 {text}"
+
+
+class TurnPings(GameMessages):
+    """Publishing the turn ping: the players the game waits on, mentioned once, after a delay."""
+
+    def _waiting_users(self, info: GameInfo) -> frozenset[int]:
+        table = info.table
+        if table is None or table.phase not in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+            return frozenset()
+        out = set()
+        for seat in table.to_act:
+            row = info.seats[seat]
+            if not row.computer_controlled and row.user_id is not None:
+                out.add(row.user_id)
+        return frozenset(out)
+
+    async def _ping(self, surface: Surface, info: GameInfo) -> None:
+        """Arm the reminder for the players the game waits on; drop a reminder that is done."""
+        waiting = self._waiting_users(info)
+        key = (waiting, info.version)
+        if key == surface.ping_key:
+            return
+        surface.ping_key = key
+        if surface.ping_timer is not None:
+            surface.ping_timer.cancel()
+            surface.ping_timer = None
+        if surface.ping_id is not None and not surface.ping_users <= waiting:
+            await self._clear_ping(surface)
+        delay = self.config.ping_delay
+        if not waiting or delay is None or surface.ping_users == waiting:
+            return
+        if delay <= 0:
+            await self._post_ping(surface, key)
+            return
+
+        def fire() -> None:
+            surface.ping_timer = None
+            self._spawn(self._ping_due(surface, key))
+
+        surface.ping_timer = self.clock.call_at(self.clock.now() + delay, fire)
+
+    async def _ping_due(self, surface: Surface, key: tuple[frozenset[int], int]) -> None:
+        async with surface.lock:
+            if surface.ping_key == key and not surface.closed:
+                await self._post_ping(surface, key)
+
+    async def _post_ping(self, surface: Surface, key: tuple[frozenset[int], int]) -> None:
+        info = await self.service.get_game(surface.game_id)
+        if info.table is None or info.version != key[1]:
+            return
+        waiting = key[0]
+        mentions = [f"<@{user}>" for user in sorted(waiting)]
+        t, _ = await public_look(self.service, info.guild_id)
+        message = await self._post(
+            surface,
+            content=ping_text(
+                mentions,
+                info.table.phase,
+                info.table.round,
+                t=t,
+                on_table=bids_on_table(info.table),
+            ),
+            view=table_view(info.id, info.version, t=t),
+            # The text mentions exactly the waiting players, so allowing user mentions pings
+            # them and nobody else. (A list of users would be sent as integer ids, which
+            # Discord's published request schema does not allow: it says strings.)
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        if message is None:
+            return
+        self.stats.pings += 1
+        old = surface.ping_id
+        surface.ping_id = message.id
+        surface.ping_users = waiting
+        if old is not None:
+            await self._delete(surface, old)
+
+    async def _clear_ping(self, surface: Surface) -> None:
+        if surface.ping_timer is not None:
+            surface.ping_timer.cancel()
+            surface.ping_timer = None
+        old, surface.ping_id, surface.ping_users = surface.ping_id, None, frozenset()
+        if old is not None:
+            await self._delete(surface, old)

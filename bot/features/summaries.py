@@ -1,0 +1,331 @@
+"""Round summaries and final standings: their embeds, the text scorepad and
+the "Play again" button."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import logging
+from collections.abc import Sequence
+from functools import reduce
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.messages import (
+    GameMessages,
+    RoundEnd,
+    Surface,
+    public_look,
+)
+from bot.features.table import won_trick_text
+from bot.i18n import N_, Texts
+from bot.images.canvas import scorepad_labels
+from bot.images.scorepad import scorepad_png
+from bot.ui.buttons import button, detached_view
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.layout import GREEN
+from bot.vocabulary import COLOUR, _bold, _escape, card_text, display_names, suit_text
+from wizard.cards import Theme
+from wizard.service import (
+    GameInfo,
+    GameOver,
+    ServiceError,
+)
+from wizard.view import RoundSummary, SeatCard, TableView
+
+log = logging.getLogger(__name__)
+
+# Translators: the button of the final standings: a new lobby like the finished game's.
+PLAY_AGAIN_LABEL: Final = N_("Play again")
+
+
+def round_summary_embed(
+    summary: RoundSummary,
+    players: Sequence[str],
+    *,
+    num_rounds: int | None = None,
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
+) -> discord.Embed:
+    """After a round: each player's bid, tricks and points, and the new totals."""
+    names = _escape(players)
+    if num_rounds:
+        title = t("Round {round} of {rounds} scored", round=summary.round, rounds=num_rounds)
+    else:
+        title = t("Round {round} scored", round=summary.round)
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if summary.trump is None:
+        # Translators: {trump} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        trump = t("no trump")
+    else:
+        # Translators: {trump} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        trump = t("trump {suit}", suit=suit_text(summary.trump, theme, t=t))
+    if summary.turned is None:
+        # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        turned = t("nothing turned")
+    else:
+        # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
+        turned = t("turned {card}", card=card_text(summary.turned, theme, t=t))
+    lines = [
+        # Translators: {turned} is “turned {card}” or “nothing turned”; {trump} is
+        # “trump {suit}” or “no trump”.
+        t(
+            "Dealer {dealer} · {turned} · {trump}",
+            dealer=_bold(names[summary.dealer]),
+            turned=turned,
+            trump=trump,
+        ),
+        "",
+    ]
+    for seat, name in enumerate(names):
+        bid, won, points = summary.bids[seat], summary.tricks[seat], summary.points[seat]
+        mark = "✅" if bid == won else "❌"
+        line = t(
+            # Translators: {points} is signed (+30, −10); {total} is the new score, in bold.
+            "{player}: bid {bid}, won {won} → {points} (total {total})",
+            player=_bold(name),
+            bid=bid,
+            won=won,
+            points=f"{points:+d}",
+            total=_bold(summary.totals[seat]),
+        )
+        lines.append(f"{mark} {line}")
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t: Texts) -> str:
+    """The scorepad so far as narrow lines, one per player, best first: place, name, total
+    and, round by round, ✅ (bid made) or ❌ (missed).
+
+    No table: a table's width grows with the players and their names (6 names of 32
+    characters are wider than Discord shows a code block on a phone), while these lines wrap
+    like any text. The bids and tricks of every round are in that round's summary and on the
+    final scorepad picture.
+    """
+    if not history:
+        return t("(no round scored yet)")
+    names = _escape(players)
+    totals = history[-1].totals
+    lines = []
+    for place, seat in standings(totals):
+        medal = MEDALS.get(place) or t("{place}.", place=place)
+        marks = bid_marks(history, seat)
+        lines.append(f"{medal} {_bold(names[seat])} · {_bold(totals[seat])} · {marks}")
+    return "\n".join(lines)
+
+
+def bid_marks(history: Sequence[RoundSummary], seat: int) -> str:
+    """A seat's rounds at a glance: ✅ where its bid was made, ❌ where it was missed."""
+    return "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
+
+
+def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
+    """``(place, seat)`` pairs, best first; tied scores share a place (1, 1, 3)."""
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    out: list[tuple[int, int]] = []
+    for index, seat in enumerate(order):
+        tied = index > 0 and scores[seat] == scores[order[index - 1]]
+        out.append((out[-1][0] if tied else index + 1, seat))
+    return out
+
+
+MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def and_list(items: Sequence[str], *, t: Texts) -> str:
+    """``A``, ``A and B``, ``A and B and C``."""
+
+    def pair(first: str, second: str) -> str:
+        # Translators: names joined: “Ann and Bob”; {first} may itself be “Ann and Bob”.
+        return t("{first} and {second}", first=first, second=second)
+
+    return reduce(pair, items)
+
+
+def final_embed(
+    table: TableView,
+    *,
+    names: Sequence[str] | None = None,
+    scorepad_image: str | None = None,
+    t: Texts,
+) -> discord.Embed:
+    """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
+    the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
+    it each player's rounds as made/missed marks (:func:`bid_marks`)."""
+    shown = display_names(table, names)
+    ranking = standings(table.scores)
+    best = table.scores[ranking[0][1]] if ranking else 0
+    winners = [shown[s] for _, s in ranking if table.scores[s] == best]
+    lines = [
+        # Translators: a line of the final standings; {place} is a medal (🥇) or “4.”.
+        t.plural(
+            "{place} {player}: {n} point",
+            "{place} {player}: {n} points",
+            table.scores[seat],
+            # Translators: a place below the medals in the final standings: 4., 5., 6.
+            place=MEDALS.get(place) or t("{place}.", place=place),
+            player=_bold(shown[seat]),
+        )
+        for place, seat in ranking
+    ]
+    title = t.plural(
+        "🏆 Winner: {players}",
+        "🏆 Winners: {players}",
+        len(winners),
+        players=and_list(winners, t=t) if winners else "",
+    )
+    embed = discord.Embed(title=title, colour=COLOUR)
+    pad = []
+    if table.history:  # the text fallback of the picture: each player's rounds, made or not
+        # Translators: the heading of the final standings' rounds when no picture is shown.
+        pad = ["", t("**Rounds** (✅ bid made, ❌ missed)")]
+        pad += [f"{_bold(shown[s])} {bid_marks(table.history, s)}" for _, s in ranking]
+    if scorepad_image is not None:
+        embed.set_image(url=scorepad_image)
+        pad = []
+    embed.description = "\n".join([*lines, *pad])
+    return embed
+
+
+def round_end_embed(
+    summary: RoundSummary,
+    players: Sequence[str],
+    *,
+    num_rounds: int | None = None,
+    last_trick: Sequence[SeatCard] = (),
+    last_winner: int | None = None,
+    history: Sequence[RoundSummary] = (),
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
+) -> discord.Embed:
+    """A scored round as posted in the channel: the summary, the round's final trick (it is
+    no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
+    wrap, so that 6 players with 32-character names fit a phone as well as a desktop."""
+    embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme, t=t)
+    names = _escape(players)
+    if last_trick:
+        embed.add_field(
+            name=t("Final trick"),
+            value=won_trick_text(last_trick, names, last_winner, theme, t=t),
+            inline=False,
+        )
+    if history:
+        # In the description (4096 characters), not a field (1024): 6 long names must fit.
+        # Translators: the heading of the standings under a round summary.
+        heading = t("**Standings** (✅ bid made, ❌ missed, round by round)")
+        embed.description = (
+            f"{embed.description}\n\n{heading}\n{scorepad_text(history, players, t=t)}"
+        )
+    return embed
+
+
+def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """The final standings' one button: play again (a new lobby like game ``game``'s)."""
+    view = detached_view()
+    view.add_item(
+        button(
+            CustomId(game, Verb.AGAIN, "", version),
+            label=t(PLAY_AGAIN_LABEL),
+            emoji="🔁",
+            style=GREEN,
+        )
+    )
+    return view
+
+
+async def _scorepad_picture(
+    game_id: int, table: TableView, *, t: Texts, theme: Theme
+) -> bytes | None:
+    """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
+    that would hold up every other game's clicks); ``None`` if it could not be drawn (the
+    standings then show the scorepad as text)."""
+    if not table.history:
+        return None
+    draw = functools.partial(
+        scorepad_png,
+        table.players,
+        table.history,
+        theme=theme,
+        title=t("Game {game} · scorepad", game=game_id),
+        labels=scorepad_labels(t),
+    )
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:
+        log.exception("game %s: the scorepad picture could not be drawn", game_id)
+        return None
+
+
+class SummaryMessages(GameMessages):
+    """Publishing round summaries and the final standings (with the record and scorepad)."""
+
+    async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
+        """The table becomes the round's summary; the next table is posted below it, so that
+        the live table stays at the bottom of the channel."""
+        table = info.table
+        assert table is not None
+        number = end.scored.round
+        if number > len(table.history):
+            return
+        trick = end.final_trick
+        t, theme = await public_look(self.service, info.guild_id)
+        embed = round_end_embed(
+            table.history[number - 1],
+            table.players,
+            num_rounds=table.num_rounds,
+            last_trick=trick.cards if trick is not None else (),
+            last_winner=trick.winner if trick is not None else None,
+            history=table.history[:number],
+            t=t,
+            theme=theme,
+        )
+        self.stats.summaries += 1
+        if surface.table_id is not None:
+            old = surface.table_id
+            surface.table_id = None
+            surface.shown = None
+            await self._remember_table(surface, None)
+            if await self._edit(surface, old, embed=embed, view=None):
+                return
+        await self._post(surface, embed=embed)
+
+    async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
+        """Post the final standings with the game record attached; True once posted."""
+        table = info.table
+        assert table is not None
+        t, theme = await public_look(self.service, info.guild_id)
+        files: list[discord.File] = []
+        try:
+            record = await self.service.game_record(info.id)
+        except ServiceError as error:
+            log.warning("game %s: no record to attach: %s", info.id, error.message)
+        else:
+            name = f"wizard-game-{info.id}.json"
+            files.append(discord.File(io.BytesIO(record.encode()), filename=name))
+        picture = await _scorepad_picture(info.id, table, t=t, theme=theme)
+        image = None
+        if picture is not None:
+            name = f"wizard-scorepad-{info.id}.png"
+            files.append(discord.File(io.BytesIO(picture), filename=name))
+            image = f"attachment://{name}"
+        embed = final_embed(table, scorepad_image=image, t=t)
+        winners = [
+            discord.utils.escape_markdown(s.name) for s in over.standings if s.seat in over.winners
+        ]
+        embed.set_footer(
+            text=t("Wizard · game {game} · the record of the game is attached", game=info.id)
+        )
+        names = and_list(winners, t=t) if winners else ""
+        content = "🏁 " + (
+            # Translators: {names} are the winners, joined by “and”.
+            t("**Game {game} is over.** Congratulations, {names}!", game=info.id, names=names)
+            if names
+            else t("**Game {game} is over.**", game=info.id)
+        )
+        extra: dict[str, Any] = {"files": files} if files else {}
+        again = play_again_view(info.id, info.version, t=t)
+        message = await self._post(surface, content=content, embed=embed, view=again, **extra)
+        return message is not None

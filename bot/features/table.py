@@ -1,0 +1,503 @@
+"""The table: the public embed (round, trump, bids, tricks, trick, whose turn) and
+its buttons (open bids, "Show my hand")."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.clicks import (
+    ClickBase,
+)
+from bot.cogs.messages import (
+    SLACK,
+    GameMessages,
+    Surface,
+    public_look,
+)
+from bot.i18n import N_, Texts, texts
+from bot.ui.buttons import button, detached_view
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
+from bot.vocabulary import (
+    BID_MARKS,
+    COLOUR,
+    EMPTY,
+    _bold,
+    _relative,
+    card_text,
+    display_names,
+    level_name,
+    suit_text,
+    variant_names,
+)
+from wizard.cards import Theme
+from wizard.options import Bidding
+from wizard.rules import forbidden_bid_public
+from wizard.service import (
+    GameInfo,
+    GameUpdate,
+    ServiceError,
+    StaleVersionError,
+)
+from wizard.state import Phase
+from wizard.view import SeatCard, TableView
+
+log = logging.getLogger(__name__)
+
+# Translators: the button of the table that opens a player's private hand.
+SHOW_HAND_LABEL: Final = N_("Show my hand")
+
+
+def trump_line(
+    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+) -> str:
+    """The turned card and the trump of the round, in words."""
+    if table.round == 0:
+        return t("The first round is being dealt.")
+    if table.options.single_suit:
+        return t("No trump: every player draws from their own suit (single suit).")
+    turned = table.turned
+    if turned is None:
+        return t("No card is turned in the last round: no trump.")
+    shown = card_text(turned, theme, t=t)
+    if turned.is_jester:
+        return t("Turned {card}: no trump this round.", card=shown)
+    dealer = _bold(names[table.dealer])
+    if turned.is_wizard:
+        if table.trump is None:
+            return t(
+                "Turned {card}: {dealer} (dealer) is choosing trump.",
+                card=shown,
+                dealer=dealer,
+            )
+        return t(
+            "Turned {card}: {dealer} chose {suit}.",
+            card=shown,
+            dealer=dealer,
+            suit=suit_text(table.trump, theme, t=t),
+        )
+    assert table.trump is not None
+    return t("Turned {card}: trump is {suit}.", card=shown, suit=suit_text(table.trump, theme, t=t))
+
+
+def status_line(
+    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+) -> str:
+    """What the game waits for, and from whom."""
+    phase = table.phase
+    if phase is Phase.GAME_OVER:
+        return "🏁 " + t("The game is over.")
+    if phase is Phase.ROUND_OVER:
+        if table.round == 0:
+            return "🔀 " + t("Dealing round {round}…", round=1)
+        scored = t("Round {round} is scored.", round=table.round)
+        return f"✅ {scored} " + t("Dealing round {round}…", round=table.round + 1)
+    waiting = ", ".join(_bold(names[s]) for s in table.to_act) or EMPTY
+    if phase is Phase.CHOOSE_TRUMP:
+        return "⏳ " + t("{player} to choose trump.", player=waiting)
+    if phase is Phase.BID:
+        if table.turn is None:
+            return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
+        # One seat to bid: an open bid, made with the table's buttons (bids_on_table).
+        return "⏳ " + t(
+            "{player} to bid, with the buttons below.", player=_bold(names[table.turn])
+        )
+    assert phase is Phase.PLAY
+    who = _bold(names[table.turn]) if table.turn is not None else waiting
+    line = "⏳ " + t("{player} to play.", player=who)
+    if table.follow is not None:
+        line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
+    return line
+
+
+def bid_text(table: TableView, seat: int, *, t: Texts) -> str:
+    """A seat's bid as everyone may see it: the number, a hidden/secret mark, or a dash."""
+    bid = table.bids[seat]
+    if table.bids_revealed and bid is not None:
+        return str(bid)
+    if not table.has_bid[seat]:
+        return EMPTY
+    mark, word = BID_MARKS[
+        Bidding.SECRET if table.options.bidding is Bidding.SECRET else Bidding.HIDDEN
+    ]
+    return f"{mark} {t(word)}"
+
+
+def seat_lines(
+    table: TableView,
+    names: Sequence[str],
+    computer: Collection[int] = (),
+    *,
+    t: Texts,
+    levels: Mapping[int, str] | None = None,
+    away: Collection[int] = (),
+) -> list[str]:
+    """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score.
+
+    A computer seat is marked 🤖 with its level (``levels``: seat → level); a person's seat
+    in ``away`` says that a computer of that level plays it for them."""
+    levels = levels or {}
+    lines = []
+    playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+    for seat, name in enumerate(names):
+        marker = "▶️" if playing and seat in table.to_act else "▫️"
+        bot = " 🤖" if seat in computer else ""
+        if seat in computer and seat in levels:
+            level = level_name(levels[seat], t=t)
+            if seat in away:
+                # Translators: after a person's name on the table: a computer of this level
+                # plays their seat (after timeouts, or they left).
+                bot = " 🤖 " + t("played by a computer ({level})", level=level)
+            else:
+                bot = f" 🤖 {level}"
+        # Translators: after a player's name on the table: this player deals the round.
+        dealer = " · 🔀 " + t("dealer") if table.round > 0 and seat == table.dealer else ""
+        parts = [f"{marker} **{name}**{bot}{dealer}"]
+        if table.round > 0:
+            # Translators: a player's bid on the table: a number, a dash or a hidden mark.
+            parts.append(t("bid {bid}", bid=bid_text(table, seat, t=t)))
+            # Translators: the number of tricks a player has won so far this round.
+            parts.append(t("won {tricks}", tricks=table.tricks[seat]))
+            if playing:
+                size = table.hand_sizes[seat]
+                # Translators: how many cards a player still holds.
+                parts.append(t.plural("{n} card", "{n} cards", size))
+        # Translators: a player's total score (points), in bold.
+        parts.append(t("{points} pts", points=_bold(table.scores[seat])))
+        lines.append(" · ".join(parts))
+    return lines
+
+
+def trick_text(cards: Sequence[SeatCard], names: Sequence[str], theme: Theme, *, t: Texts) -> str:
+    """A trick as ``Ann 🟦B7 · Bob 🧙Z`` in the order played."""
+    return (
+        " · ".join(f"{names[seat]} {card_text(card, theme, t=t)}" for seat, card in cards) or EMPTY
+    )
+
+
+def won_trick_text(
+    cards: Sequence[SeatCard],
+    names: Sequence[str],
+    winner: int | None,
+    theme: Theme,
+    *,
+    t: Texts,
+) -> str:
+    """A finished trick and who won it: ``Ann 🟦B7 · Bob 🧙Z → won by **Bob**``."""
+    trick = trick_text(cards, names, theme, t=t)
+    if winner is None:
+        return trick
+    # Translators: {trick} is the cards played, as “Ann 🟦B7 · Bob 🧙Z”.
+    return t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
+
+
+def table_embed(
+    table: TableView,
+    *,
+    names: Sequence[str] | None = None,
+    theme: Theme = Theme.CLASSIC,
+    computer: Collection[int] = (),
+    title: str | None = None,
+    deadline: float | None = None,
+    t: Texts,
+    levels: Mapping[int, str] | None = None,
+    away: Collection[int] = (),
+) -> discord.Embed:
+    """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
+    whose turn it is and the running scores (and, with ``deadline``, when the turn timer
+    runs out, as a Unix time). ``title`` (already in ``t``'s language) defaults to the
+    game's name."""
+    shown = display_names(table, names)
+    if title is None:
+        # Translators: the name of the game (not the card), as a title.
+        title = t.context("game name", "Wizard")
+    if table.round == 0:
+        # Translators: the table's title before the first round; {title} names the game.
+        heading = t("{title} · starting", title=title)
+    else:
+        heading = t.plural(
+            "{title} · round {round} of {rounds} ({n} trick)",
+            "{title} · round {round} of {rounds} ({n} tricks)",
+            table.round_tricks,
+            title=title,
+            round=table.round,
+            rounds=table.num_rounds,
+        )
+    embed = discord.Embed(title=heading, colour=COLOUR)
+    embed.description = "\n".join(
+        [
+            trump_line(table, shown, theme, t=t),
+            status_line(table, shown, theme, t=t),
+            "",
+            *seat_lines(table, shown, computer, t=t, levels=levels, away=away),
+        ]
+    )
+    if table.round > 0:
+        current = trick_text(table.trick, shown, theme, t=t)
+        if table.phase is Phase.PLAY and not table.trick:
+            current = t("{player} leads.", player=_bold(shown[table.leader]))
+        embed.add_field(name=t("Current trick"), value=current, inline=False)
+        if table.last_trick:
+            embed.add_field(
+                name=t("Last trick"),
+                value=won_trick_text(table.last_trick, shown, table.last_winner, theme, t=t),
+                inline=False,
+            )
+    if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
+        embed.add_field(
+            name=t("Turn timer"),
+            value="⏰ "
+            + t(
+                # Translators: {when} is a time Discord shows as “in 5 minutes”.
+                "Time runs out {when}: then a computer moves for whoever has not acted yet.",
+                when=_relative(deadline),
+            ),
+            inline=False,
+        )
+    variants = variant_names(table.options, t=t)
+    embed.set_footer(
+        text=t("Variants: {variants}", variants=", ".join(variants))
+        if variants
+        else t("Variants: none (classic)")
+    )
+    return embed
+
+
+def bids_on_table(table: TableView) -> bool:
+    """Whether the bid awaited now is made with buttons on the public table: open bidding
+    (every bid is public anyway, R4.2), one seat to bid. Hidden and secret bids (R7.2, R7.3)
+    are made in the private hands."""
+    return (
+        table.phase is Phase.BID
+        and table.options.bidding is Bidding.OPEN
+        and table.turn is not None
+    )
+
+
+def table_bids(table: TableView) -> tuple[int, ...]:
+    """The bids the seat to bid may make now, from the public table alone (empty unless
+    :func:`bids_on_table`): 0 to the round's tricks, without the dealer's forbidden bid, as
+    the engine answers it from the public table (:func:`wizard.rules.forbidden_bid_public`)."""
+    if not bids_on_table(table):
+        return ()
+    forbidden = forbidden_bid_public(table)
+    bad = None if forbidden is None else forbidden[0]
+    return tuple(b for b in range(table.round_tricks + 1) if b != bad)
+
+
+def table_view(
+    game: int,
+    version: int,
+    *,
+    t: Texts,
+    table: TableView | None = None,
+    computer: Collection[int] = (),
+) -> discord.ui.View:
+    """The table's buttons: under open bidding, while a person (not a seat in ``computer``)
+    is to bid, one button per bid 0…r with the forbidden one disabled (R7.1, R7.5,
+    :func:`table_bids`), then "Show my hand".
+
+    Bids take rows of five; "Show my hand" gets a row of its own when one is left (up to 20
+    bids), else it closes the last row (21 bids, round 20 with 3 players: 22 buttons).
+    """
+    view = detached_view()
+    row: int | None = None
+    if table is not None and bids_on_table(table) and table.turn not in computer:
+        allowed = set(table_bids(table))
+        count = table.round_tricks + 1
+        for bid in range(count):
+            view.add_item(
+                button(
+                    CustomId.for_bid(game, bid, version),
+                    label=str(bid),
+                    style=BLUE if bid in allowed else GREY,
+                    disabled=bid not in allowed,
+                    row=bid // ROW_WIDTH,
+                )
+            )
+        row = min(-(-count // ROW_WIDTH), MAX_ROWS - 1)
+    view.add_item(
+        button(
+            CustomId(game, Verb.HAND, "", version),
+            label=t(SHOW_HAND_LABEL),
+            emoji="🎴",
+            style=BLUE,
+            row=row,
+        )
+    )
+    assert len(view.children) <= MAX_BUTTONS
+    return view
+
+
+def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
+    """What a public message shows (its embed, and the buttons that act on the game),
+    comparable with what it showed before. The version on "Show my hand" is left out: that
+    button works whatever the version, so a new version alone is no reason to edit."""
+    rows = [] if view is None else view.to_components()
+    buttons = [
+        (c.get("custom_id"), c.get("disabled", False), c.get("style"))
+        for row in rows
+        for c in row.get("components", ())
+        if f":{Verb.HAND.value}:" not in str(c.get("custom_id", ""))
+    ]
+    return {"embed": embed.to_dict(), "buttons": buttons}
+
+
+def _buttons_of(shown: dict[str, Any] | None) -> Any:
+    """The game's buttons in what a public message shows (see :func:`_shown`)."""
+    return None if shown is None else shown.get("buttons")
+
+
+def table_parts(info: GameInfo, *, t: Texts, theme: Theme) -> tuple[discord.Embed, discord.ui.View]:
+    """The table message of a started game: its embed and its buttons (the open bids of a
+    person to bid, and "Show my hand")."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    view = table_view(info.id, info.version, t=t, table=info.table, computer=computer)
+    return table_embed_of(info, t=t, theme=theme), view
+
+
+def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
+    """The table message of a started game, from its public table only (R8.1), in the
+    server's language and card theme."""
+    assert info.table is not None
+    computer = {s.seat for s in info.seats if s.computer_controlled}
+    deadline = info.deadline if info.turn_seconds is not None else None
+    return table_embed(
+        info.table,
+        computer=computer,
+        levels={s.seat: s.level for s in info.seats if s.computer_controlled and s.level},
+        away={s.seat for s in info.seats if s.away},
+        # Translators: the title of a game's table (the round follows it).
+        title=t("Wizard · game {game}", game=info.id),
+        deadline=deadline,
+        t=t,
+        theme=theme,
+    )
+
+
+class TableMessages(GameMessages):
+    """Publishing the table: posted once, then edited in place at a paced rate."""
+
+    async def _table(self, surface: Surface, info: GameInfo) -> bool:
+        """Edit the table (or post it if it has none, or if it was deleted); True if done or
+        held back for the trailing edit (see ``edit_interval``)."""
+        t, theme = await public_look(self.service, info.guild_id)
+        embed, view = table_parts(info, t=t, theme=theme)
+        shown = _shown(embed, view)
+        if surface.table_id is not None:
+            if shown == surface.shown:
+                return True
+            if _buttons_of(surface.shown) != shown["buttons"]:
+                # A person's bid buttons come or go (an open bid is made on the table): like
+                # a hand whose buttons change, the table is edited at once.
+                self._table_edited(surface)
+            elif self._hold_table(surface):
+                return True
+            done = await self._edit(surface, surface.table_id, embed=embed, view=view)
+            if done:
+                self.stats.table_edits += 1
+                surface.shown = shown
+                return True
+            if done is False:
+                return False
+            log.info("game %s: the table message is gone; posting it again", surface.game_id)
+            surface.table_id = None
+        self._table_edited(surface)
+        message = await self._post(surface, embed=embed, view=view)
+        if message is None:
+            return False
+        self.stats.table_posts += 1
+        surface.table_id = message.id
+        surface.shown = shown
+        await self._remember_table(surface, message.id)
+        return True
+
+    def _hold_table(self, surface: Surface) -> bool:
+        """Whether a table edit must wait for the end of the interval (a trailing edit is
+        then armed); if not, the edit about to be made starts a new interval."""
+        now = self.clock.now()
+        if now + SLACK >= surface.table_free_at:
+            self._table_edited(surface)
+            return False
+        if surface.table_timer is None:
+
+            def fire() -> None:
+                surface.table_timer = None
+                self.request(surface)
+
+            surface.table_timer = self.clock.call_at(surface.table_free_at, fire)
+        return True
+
+    def _table_edited(self, surface: Surface) -> None:
+        surface.table_free_at = self.clock.now() + self.config.edit_interval
+
+    def note_table(
+        self,
+        surface: Surface,
+        message_id: int,
+        embed: discord.Embed,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """The table is now ``message_id`` showing ``embed`` and ``view``, drawn by a click's
+        response (the game's start, a bid made on the table): that response was the latest
+        table edit, for the pacing, and shows the latest state, so no edit follows unless the
+        state moves on."""
+        surface.table_id = message_id
+        surface.shown = _shown(embed, view)
+        self._table_edited(surface)
+
+
+STALE_TABLE = N_(
+    "🔄 This has moved on since that was shown: the table shows the bids as they are now."
+)
+"""The private reply to a bid clicked on a table that showed an earlier moment."""
+
+
+class TableClicks(ClickBase):
+    """The table's buttons: an open bid made on the table (and its refusals)."""
+
+    async def _bid_on_table(
+        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
+    ) -> None:
+        """An open bid made with the table's buttons: the response redraws the table in place
+        (the next bidder's buttons), and that is the table edit of this move.
+
+        The surface's lock is taken before anything can yield after the update is recorded:
+        the sync task the update wakes then finds the table already showing the new state
+        and edits nothing more (unless the state moves on meanwhile). A bid button on
+        another public message (one the bot did not draw) gets a private note instead.
+        """
+        surface = self.surfaces.get(cid.game)
+        async with surface.lock:
+            # The bidder's own hand is not the message clicked: it is left to the usual rules.
+            self.surfaces.after_update(update)
+            note, _ = await self._remember_done(interaction, cid, update)
+            info = await self.service.get_game(cid.game)
+            self.surfaces.adopt(info)
+            message = interaction.message
+            if message is None or message.id != surface.table_id or info.table is None:
+                await self._send_private(interaction, note or "✅")
+                return
+            t, theme = await public_look(self.service, info.guild_id)
+            embed, view = table_parts(info, t=t, theme=theme)
+            await self._edit_clicked(interaction, embed=embed, view=view)
+            self.surfaces.note_table(surface, message.id, embed, view)
+
+    async def _table_refused(
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
+    ) -> None:
+        """A refused bid on the table: a private reply, and the table is left as it is (a
+        double click is answered like the first click; a stale button says so)."""
+        done = await self._click_done(interaction, cid)
+        t = texts(interaction.locale)
+        if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
+            await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
+        elif isinstance(error, StaleVersionError):
+            await self._send_private(interaction, t(STALE_TABLE))
+        else:
+            await self._refuse(interaction, error)
