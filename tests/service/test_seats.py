@@ -246,6 +246,7 @@ async def test_history_shows_holders_across_takes_and_restarts(
         finished = await svc.finished_game(info.guild_id, game_id)
         assert finished.players[2] == "Newcomer"
         assert finished.user_ids[2] == STRANGER
+        assert finished.holders == holders
         assert await svc.seat_history(game_id) == holders  # history kept after the end
     finally:
         await svc.close()
@@ -294,3 +295,27 @@ async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> N
         assert (await svc.get_game(running)).seats[2].name == "Late"
     finally:
         await svc.close()
+
+
+async def test_a_hand_over_after_timeouts_is_in_the_history(
+    service: GameService, clock: VirtualClock
+) -> None:
+    await service.update_settings(1000, max_timeouts=1)
+    game_id = await new_game(service, 3, 0, seed=31, turn_seconds=30)
+    await service.start(game_id, 1)
+    table = await service.table(game_id)
+    late = table.to_act[0]
+    await clock.advance(31.0)
+    updates = await service.run_due()
+    assert updates
+    info = await service.get_game(game_id)
+    assert info.seats[late].away
+    log = action_log(service.store.path, game_id)
+    timed_out = next(seq for seq, seat, _, _ in log if seat == late)
+    holders = [h for h in await service.seat_history(game_id) if h.seat == late]
+    # The timeout's own move was made for the player; the computer holds the seat after it.
+    assert [(h.from_action, h.user_id, h.level) for h in holders] == [
+        (0, late + 1, None),
+        (timed_out, None, "normal"),
+    ]
+    assert info.seats_open_to(late + 1) == (late,)
