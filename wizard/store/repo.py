@@ -409,11 +409,3 @@ async def fetch_seat_extras(store: Store, game_id: int) -> sqlite3.Row | None:
     return await store.fetchone(
         "SELECT allow_seat_taking, hints_used FROM games WHERE id = ?", (game_id,)
     )
-
-
-async def fetch_hints_used(conn: aiosqlite.Connection, game_id: int) -> int:
-    """A game's ``hints_used`` bits, inside a write transaction."""
-    rows = await conn.execute_fetchall("SELECT hints_used FROM games WHERE id = ?", (game_id,))
-    for r in rows:
-        return int(r[0] or 0)
-    return 0
