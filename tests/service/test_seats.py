@@ -15,6 +15,7 @@ from wizard.cards import Card
 from wizard.options import Options
 from wizard.service import (
     AlreadySeatedError,
+    GameOver,
     GameService,
     GameStatus,
     NotAwayError,
@@ -27,6 +28,7 @@ from wizard.service import (
     VirtualClock,
 )
 from wizard.service.game import decode_action, fold
+from wizard.service.results import default_rating, ordinal
 from wizard.state import Phase
 from wizard.store import LATEST
 
@@ -243,6 +245,12 @@ async def test_history_shows_holders_across_takes_and_restarts(
         assert seat1 == [(0, 2, None), (left_at, None, "normal"), (back_at, 2, None)]
         updates = await play_out(svc, game_id, [1, 2, STRANGER], random.Random(1))
         assert updates[-1].status is GameStatus.FINISHED
+        over = next(e for e in updates[-1].events if isinstance(e, GameOver))
+        # The person who took the seat over is not rated for it; the others are.
+        assert sorted(r.user_id for r in over.ratings) == [1, 2]
+        stats = await svc.player_stats(info.guild_id, STRANGER)
+        assert stats is not None and stats.games == 1
+        assert stats.rating == pytest.approx(ordinal(*default_rating()))
         finished = await svc.finished_game(info.guild_id, game_id)
         assert finished.players[2] == "Newcomer"
         assert finished.user_ids[2] == STRANGER

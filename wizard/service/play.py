@@ -241,6 +241,14 @@ class Playing(ServiceBase):
 
             async def item(conn: aiosqlite.Connection) -> tuple[RatingChange, ...] | None:
                 await run_statements(conn, write)
+                # A person who took a seat over mid-game is not rated for it: a seat taken
+                # on the last trick must not earn its winner's rating.
+                first = await repo.fetch_first_holders(conn, game_id)
+                late = frozenset(
+                    s.seat
+                    for s in seats
+                    if s.user_id is not None and s.seat in first and first[s.seat] != s.user_id
+                )
                 return await record_results(
                     conn,
                     game_id=game_id,
@@ -249,6 +257,7 @@ class Playing(ServiceBase):
                     standings=final,
                     now=now,
                     rated=not hinted,
+                    unrated_seats=late,
                 )
 
         else:

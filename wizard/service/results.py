@@ -36,12 +36,14 @@ async def record_results(
     standings: Sequence[Standing],
     now: float,
     rated: bool = True,
+    unrated_seats: frozenset[int] = frozenset(),
 ) -> tuple[RatingChange, ...]:
     """Store results and update the players' ratings and statistics; the rating changes.
 
     A game that is not ``rated`` (a hint was used) is stored in the history and counts in
     the players' statistics (games, wins, scores, bids), but changes no rating: its
-    players keep their mu and sigma, and no rating change is returned.
+    players keep their mu and sigma, and no rating change is returned. The same holds for
+    the person in each of ``unrated_seats`` alone (one who took the seat over mid-game).
 
     Runs inside the write transaction of the game's last action, so the players' rows are
     read and rewritten atomically even when two games of a server end at once. Computer
@@ -81,7 +83,8 @@ async def record_results(
         result = by_seat[seat.seat]
         old = current.get(seat.user_id)
         mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
-        mu, sigma = (team[0].mu, team[0].sigma) if rated else (mu0, sigma0)
+        counts = rated and seat.seat not in unrated_seats
+        mu, sigma = (team[0].mu, team[0].sigma) if counts else (mu0, sigma0)
         best = old.best_score if old else None
         better = best is None or result.score > best
         rows.append(
@@ -102,7 +105,7 @@ async def record_results(
                 updated_at=now,
             )
         )
-        if rated:
+        if counts:
             changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
     await repo.upsert_players(conn, rows)
     return tuple(changes)

@@ -409,3 +409,13 @@ async def fetch_seat_extras(store: Store, game_id: int) -> sqlite3.Row | None:
     return await store.fetchone(
         "SELECT allow_seat_taking, hints_used FROM games WHERE id = ?", (game_id,)
     )
+
+
+async def fetch_first_holders(conn: aiosqlite.Connection, game_id: int) -> dict[int, int | None]:
+    """Seat → the person who held it from the first action (``None``: a computer), inside a
+    write transaction."""
+    rows = await conn.execute_fetchall(
+        "SELECT seat, user_id FROM seat_holders WHERE game_id = ? AND from_action = 0",
+        (game_id,),
+    )
+    return {int(r[0]): r[1] for r in rows}
