@@ -4,6 +4,7 @@ marked (stored, on the standings) and not rated."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -174,3 +175,36 @@ async def test_a_hint_on_the_trump_choice(service: GameService) -> None:
             return
         await service.cancel(game_id, 1)
     pytest.skip("no seed below 200 turns a Wizard in round 1")
+
+
+@pytest.mark.parametrize("processes", [0, 1])
+async def test_a_hint_goes_alongside_another_games_moves(
+    db_path: Path, clock: VirtualClock, processes: int
+) -> None:
+    """Off the event loop (a worker process, or a thread without workers): another game's
+    moves are made while a hint is being worked out."""
+    config = ServiceConfig(computer_delay=0.0, ai_processes=processes)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        await svc.update_settings(GUILD, hints_allowed=True)
+        first = await new_game(svc, 3, 0, seed=3, channel=1)
+        other = await new_game(svc, 3, 0, seed=4, channel=2)
+        await svc.start(first, 1)
+        await svc.start(other, 1)
+        uid = await user_to_act(svc, first, [1, 2, 3])
+        assert uid is not None
+        rng = random.Random(4)
+
+        async def moves() -> int:
+            made = 0
+            for _ in range(5):
+                made += await human_move(svc, other, [1, 2, 3], rng, tag="o") is not None
+            return made
+
+        hint, made = await asyncio.gather(svc.hint(first, uid), moves())
+        assert made == 5
+        assert hint.seat == uid - 1
+        assert (await svc.get_game(first)).hints_used == (uid - 1,)
+        assert (await svc.get_game(other)).hints_used == ()
+    finally:
+        await svc.close()
