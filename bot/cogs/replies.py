@@ -94,6 +94,9 @@ SERVICE_CODES: Final = (
     "storage",
     "busy",
     "game_damaged",
+    "seat_taking_off",
+    "seat_held",
+    "hints_off",
 )
 """The codes of the game service's refusals (``wizard.service.errors``)."""
 
@@ -145,6 +148,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "storage": Refusal("⚠️", N_("The game could not be saved. Please try again.")),
     "busy": Refusal("⏳", N_("The game is busy. Please try again in a moment.")),
     "game_damaged": Refusal("⚠️", DAMAGED),
+    "seat_taking_off": Refusal(
+        "🚫", N_("The host has not allowed taking over computer seats in this game.")
+    ),
+    "seat_held": Refusal("🚫", N_("A person plays that seat, not a computer.")),
+    "hints_off": Refusal("🚫", N_("Hints are not allowed on this server.")),
     # --- the engine: setting up (R2.1, R2.3, R7.8)
     "players_out_of_range": Refusal(
         "⏳",

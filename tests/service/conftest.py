@@ -128,7 +128,9 @@ def downgrade(path: Path, version: int) -> None:
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "ALTER TABLE games DROP COLUMN computer_level;"
+            "DROP TABLE seat_holders; ALTER TABLE games DROP COLUMN allow_seat_taking;"
+            " ALTER TABLE games DROP COLUMN hints_used;"
+            " ALTER TABLE games DROP COLUMN computer_level;"
             " ALTER TABLE games DROP COLUMN seq; ALTER TABLE games DROP COLUMN computer_turn;"
             " ALTER TABLE games ADD COLUMN snapshot TEXT;"
         )

@@ -45,13 +45,17 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
     conn = sqlite3.connect(db_path)
     try:
         conn.executescript(
-            "ALTER TABLE games DROP COLUMN computer_level;"
-            f" DELETE FROM schema_migrations WHERE version = {LATEST};"
+            # Migration 8 undone first (seat taking and hints), then migration 7.
+            "DROP TABLE seat_holders;"
+            " ALTER TABLE games DROP COLUMN allow_seat_taking;"
+            " ALTER TABLE games DROP COLUMN hints_used;"
+            " ALTER TABLE games DROP COLUMN computer_level;"
+            " DELETE FROM schema_migrations WHERE version >= 7;"
         )
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 7
+    assert LATEST == 8
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

@@ -14,12 +14,16 @@ Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave``, ``kick``
 Play (return :class:`GameUpdate`): ``act(game_id, user_id, move, expected_version,
 request_id=...)`` with a :data:`Move` (``PlayCard``, ``MakeBid``, ``NameTrump``,
 ``PlayHiddenCard`` for clairvoyance) or an engine action of the user's seat;
-``take_back`` after a computer held the seat; ``run_computer_turns`` and ``run_due``
+``take_seat(game_id, user_id, seat=..., name=...)`` to take over a computer's seat (when the
+host allows it: ``set_seat_taking``) or, without a seat, to take one's own back (``take_back``);
+``hint(game_id, user_id)`` (a :class:`Hint`, where the server allows hints);
+``run_computer_turns`` and ``run_due``
 to drive computer moves and timeouts by hand (tests, or a front end without clocks).
 
 Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
 (private :class:`SeatView` with the version for buttons), ``table``,
-``game_record`` (RULES §9 JSON of a finished game), ``recent_games`` (a server's
+``game_record`` (RULES §9 JSON of a finished game), ``seat_history`` (who held each seat
+from which action: :class:`SeatHolder`), ``recent_games`` (a server's
 history, :class:`GameSummary`), ``player_stats``, ``leaderboard``; settings:
 ``get_settings``, ``update_settings``, ``set_settings``.
 
@@ -40,6 +44,7 @@ from wizard.service.errors import (
     GameDamagedError,
     GameNotFoundError,
     GameStatusError,
+    HintsOffError,
     IllegalMoveError,
     InvalidOptionsError,
     InvalidSettingsError,
@@ -49,7 +54,9 @@ from wizard.service.errors import (
     NotHostError,
     NotSeatedError,
     NotYourTurnError,
+    SeatHeldError,
     SeatNotFoundError,
+    SeatTakingOffError,
     ServiceError,
     StaleVersionError,
     StorageError,
@@ -71,6 +78,7 @@ from wizard.service.events import (
     RoundScored,
     SeatHandedToComputer,
     SeatTakenBack,
+    SeatTakenOver,
     Standing,
     TrickWon,
     TrumpChosen,
@@ -81,11 +89,13 @@ from wizard.service.settings import GuildSettings, ServiceConfig
 from wizard.service.types import (
     GameInfo,
     GameSummary,
+    Hint,
     LeaderboardEntry,
     LeaderboardOrder,
     LeaderboardPage,
     PlayerStats,
     RecoveryReport,
+    SeatHolder,
     SeatInfo,
     SeatView,
 )
@@ -115,6 +125,8 @@ __all__ = [
     "GameUpdate",
     "GuildFilter",
     "GuildSettings",
+    "Hint",
+    "HintsOffError",
     "IllegalMoveError",
     "InvalidOptionsError",
     "InvalidSettingsError",
@@ -141,9 +153,13 @@ __all__ = [
     "RoundScored",
     "SeatCard",
     "SeatHandedToComputer",
+    "SeatHeldError",
+    "SeatHolder",
     "SeatInfo",
     "SeatNotFoundError",
     "SeatTakenBack",
+    "SeatTakenOver",
+    "SeatTakingOffError",
     "SeatView",
     "ServiceConfig",
     "ServiceError",

@@ -27,7 +27,7 @@ from wizard.service.errors import GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import GuildSettings
-from wizard.service.types import LeaderboardOrder
+from wizard.service.types import LeaderboardOrder, SeatHolder
 from wizard.store import boards as sql
 from wizard.store import repo
 from wizard.store.models import PlayerRow
@@ -206,6 +206,11 @@ class FinishedGame:
     finished_at: float | None
     record: str
     """The game record (RULES §9) as JSON text, as ``python -m wizard replay`` reads it."""
+    holders: tuple[SeatHolder, ...] = ()
+    """Who played each seat from which action (``GameService.seat_history``): beside the
+    record, whose format has no place for it."""
+    hints_used: tuple[int, ...] = ()
+    """Seats that asked for hints: the game was not rated."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` played, if any."""
@@ -244,6 +249,8 @@ class BoardQueries:
         async def get_settings(self, guild_id: int) -> GuildSettings: ...
 
         async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
+
+        async def seat_history(self, game_id: int) -> tuple[SeatHolder, ...]: ...
 
     async def board(
         self,
@@ -397,6 +404,8 @@ class BoardQueries:
             started_at=live.started_at,
             finished_at=live.finished_at,
             record=dumps(state),
+            holders=await self.seat_history(game_id),
+            hints_used=tuple(sorted(live.hints_used)),
         )
 
     # --- internals ----------------------------------------------------------------------------

@@ -14,7 +14,8 @@ game_not_found      game_id; reason* (``unknown``, ``other_process``, ``not_in_h
 game_status         game_id; status* (``lobby``, ``active``, ``finished``, ``cancelled``);
                     action* (``play``, ``join``, ``record``, ``view``, ``change``)
 game_damaged        game_id; reason (the operator's text, English)
-not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``)
+not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``,
+                    ``away``)
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
@@ -32,6 +33,9 @@ illegal_move        rule; reason* (``cards_visible``, ``not_a_move``); or the en
                     error's code and params (e.g. ``must_follow_suit`` with ``suit``)
 not_your_turn       rule, player; or the engine error's code and params
 not_away            (none)
+seat_taking_off     seat (1-based): the host has not allowed taking computer seats
+seat_held           seat (1-based), name: a person plays that seat
+hints_off           (none): the server does not allow hints
 storage             reason* (``write_failed``, ``closing``)
 busy                seconds (the busy timeout)
 ==================  ==========================================================================
@@ -94,6 +98,10 @@ MESSAGES: dict[str, str] = {
     "illegal_move.cards_visible": "You can see your cards: choose one to play",
     "not_your_turn": "It is not your turn",
     "not_away": "You are already playing your seat",
+    "not_seated.away": "A computer is playing your seat: take it back first",
+    "seat_taking_off": "The host has not allowed taking over computer seats in this game",
+    "seat_held": "Seat {seat} is played by {name}, not by a computer",
+    "hints_off": "Hints are not allowed on this server",
     "storage": "The game could not be saved; please try again",
     "storage.closing": "The game service is shutting down",
     "busy": "The game's database is busy; please try again in a moment",
@@ -318,6 +326,24 @@ class NotAwayError(ServiceError):
     code = "not_away"
 
 
+class SeatTakingOffError(ServiceError):
+    """Taking over a computer's seat, in a game whose host has not allowed it."""
+
+    code = "seat_taking_off"
+
+
+class SeatHeldError(ServiceError):
+    """Taking over a seat that a person plays."""
+
+    code = "seat_held"
+
+
+class HintsOffError(ServiceError):
+    """Asking for a hint on a server that does not allow them."""
+
+    code = "hints_off"
+
+
 class StorageError(ServiceError):
     """The database refused a write; nothing of the call was applied."""
 
@@ -343,6 +369,7 @@ __all__ = [
     "GameDamagedError",
     "GameNotFoundError",
     "GameStatusError",
+    "HintsOffError",
     "IllegalMoveError",
     "InvalidOptionsError",
     "InvalidSettingsError",
@@ -352,7 +379,9 @@ __all__ = [
     "NotHostError",
     "NotSeatedError",
     "NotYourTurnError",
+    "SeatHeldError",
     "SeatNotFoundError",
+    "SeatTakingOffError",
     "ServiceError",
     "StaleVersionError",
     "StorageError",

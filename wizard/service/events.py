@@ -130,6 +130,8 @@ class Standing:
     place: int
     exact_bids: int
     rounds: int
+    hints_used: bool = False
+    """This seat asked for hints during the game (the game is then not rated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +189,18 @@ class SeatTakenBack:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatTakenOver:
+    """A person who was not seated took over a seat a computer played; the game goes on
+    from the same state, the seat now carries their name."""
+
+    seat: int
+    user_id: int
+    name: str
+    previous: str
+    """The seat's name before (the computer's, or the player's who left)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameCancelled:
     """The game ended without a result."""
 
@@ -208,6 +222,7 @@ Event = (
     | PlayerTimedOut
     | SeatHandedToComputer
     | SeatTakenBack
+    | SeatTakenOver
     | GameCancelled
 )
 """Anything a front end may have to render."""

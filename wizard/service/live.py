@@ -42,6 +42,10 @@ class LiveGame:
     seats: list[SeatRow]
     computer_level: str | None = None
     """Level of the computers this lobby adds (``None``: the server's default)."""
+    allow_seat_taking: bool = False
+    """People who are not seated may take over computer seats (the host's choice)."""
+    hints_used: frozenset[int] = frozenset()
+    """Seats that asked for a hint (stored as bits in ``games.hints_used``)."""
     state: GameState | None = None
     actions: list[Action] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
@@ -120,6 +124,8 @@ class LiveGame:
             standings=self.standings,
             broken_reason=self.broken_reason,
             computer_level=self.computer_level,
+            allow_seat_taking=self.allow_seat_taking,
+            hints_used=tuple(sorted(self.hints_used)),
         )
 
 

@@ -329,6 +329,16 @@ class Lobby(ServiceBase):
                     deadline=deadline,
                     computer_turn=int(self._computer_seat(live, live.seats, state) is not None),
                 )
+                # Who holds each seat from the first action on (the seats' history).
+                await conn.executemany(
+                    repo.INSERT_HOLDER,
+                    [
+                        repo.holder_params(
+                            live.id, s.seat, 0, user_id=s.user_id, level=s.level, name=s.name
+                        )
+                        for s in live.seats
+                    ],
+                )
 
             await self._write_game(live, item)
             live.status = GameStatus.ACTIVE

@@ -1,9 +1,10 @@
-"""Play: bids, trump choices and card plays, seats taken back, and the one path that applies,
-logs and commits an action."""
+"""Play: bids, trump choices and card plays, seats handed to computers, and the one path that
+applies, logs and commits an action."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import aiosqlite
 
@@ -12,7 +13,7 @@ from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
 from wizard.rules import to_act, winners
 from wizard.service.base import ServiceBase, shielded
-from wizard.service.errors import IllegalMoveError, NotAwayError, NotSeatedError
+from wizard.service.errors import IllegalMoveError, NotSeatedError
 from wizard.service.events import (
     Actor,
     Event,
@@ -86,24 +87,6 @@ class Playing(ServiceBase):
         self._arm(live)
         return update
 
-    @shielded
-    async def take_back(self, game_id: int, user_id: int) -> GameUpdate:
-        """Play one's own seat again after a computer held it (not after a kick)."""
-        live = await self._get(game_id)
-        async with live.lock:
-            self._check_status(live, GameStatus.ACTIVE)
-            row = live.seat_of(user_id)
-            if row is None:
-                raise NotSeatedError()
-            if row.kicked:
-                raise NotSeatedError(reason="kicked")
-            if not row.away:
-                raise NotAwayError()
-            new = row.model_copy(update={"away": False, "timeouts": 0})
-            update = await self._change_seat(live, new, (SeatTakenBack(row.seat),))
-        self._arm(live)
-        return update
-
     async def _set_away(self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str) -> None:
         settings = await self.get_settings(live.guild_id)
         new = row.model_copy(
@@ -121,10 +104,13 @@ class Playing(ServiceBase):
     async def _change_seat(
         self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
     ) -> GameUpdate:
-        """Store a seat's control change (lock held) and re-time the turn."""
+        """Store a seat's control change (lock held), or its new person, and re-time the turn."""
         state = live.state
         assert state is not None
+        old = live.seats[new.seat]
         seats = [new if s.seat == new.seat else s for s in live.seats]
+        renamed = old.user_id != new.user_id or old.name != new.name
+        holder = _holder_change(live, old, new, live.seq)
         now = self.clock.now()
         version = live.version + 1
         deadline = self._turn_deadline(live, seats, state, now, keep=True)
@@ -141,9 +127,18 @@ class Playing(ServiceBase):
                 deadline=deadline,
                 computer_turn=computer_turn,
             )
-            await repo.update_seat(conn, new)
+            if renamed:
+                await conn.execute(repo.UPDATE_SEAT_PERSON, repo.seat_person_params(new))
+            else:
+                await repo.update_seat(conn, new)
+            if holder is not None:
+                await conn.execute(repo.INSERT_HOLDER, holder)
 
         await self._write_game(live, item)
+        if renamed:
+            # The engine's state names the seats: the table shows the new person's name.
+            names = tuple(s.name for s in seats)
+            state = live.state = state._replace(players=names)
         live.seats = seats
         live.version = live.last_non_bid_version = version
         live.deadline = deadline
@@ -207,8 +202,11 @@ class Playing(ServiceBase):
         kind, arg = encode_action(action)
         action_row = (live.id, seq, seat, kind, arg, actor.value, user_id, request_id, version, now)
         final: tuple[Standing, ...] = ()
+        hinted = live.hints_used
         if over:
             final = standings(state, [s.user_id for s in seats])
+            if hinted:
+                final = tuple(replace(s, hints_used=s.seat in hinted) for s in final)
         game_id, guild_id = live.id, live.guild_id
         # The version check first: a game moved on by another process fails it (a conflict,
         # answered as a stale click) before the log's key would refuse the action.
@@ -231,12 +229,26 @@ class Playing(ServiceBase):
         ]
         if changed is not None:
             statements.append((repo.UPDATE_SEAT, repo.seat_params(changed)))
+            # A hand-over after this timeout holds the seat from the next action on; a
+            # player back from away plays this one.
+            at = live.seq + 1 if actor is Actor.TIMEOUT else live.seq
+            holder = _holder_change(live, row, changed, at)
+            if holder is not None:
+                statements.append((repo.INSERT_HOLDER, holder))
         write = Statements(tuple(statements), checked=(0,))
         item: WriteItem[tuple[RatingChange, ...] | None]
         if over:
 
             async def item(conn: aiosqlite.Connection) -> tuple[RatingChange, ...] | None:
                 await run_statements(conn, write)
+                # A person who took a seat over mid-game is not rated for it: a seat taken
+                # on the last trick must not earn its winner's rating.
+                first = await repo.fetch_first_holders(conn, game_id)
+                late = frozenset(
+                    s.seat
+                    for s in seats
+                    if s.user_id is not None and s.seat in first and first[s.seat] != s.user_id
+                )
                 return await record_results(
                     conn,
                     game_id=game_id,
@@ -244,6 +256,8 @@ class Playing(ServiceBase):
                     seats=seats,
                     standings=final,
                     now=now,
+                    rated=not hinted,
+                    unrated_seats=late,
                 )
 
         else:
@@ -309,6 +323,16 @@ class Playing(ServiceBase):
             Actor.PLAYER,
             duplicate=True,
         )
+
+
+def _holder_change(live: LiveGame, old: SeatRow, new: SeatRow, at: int) -> tuple[Any, ...] | None:
+    """The ``seat_holders`` row of a seat whose holder changes at action index ``at``
+    (a computer takes over, a person takes it back or over), or ``None``."""
+    if computer_controlled(old) == computer_controlled(new) and old.user_id == new.user_id:
+        return None
+    level = new.level or live.computer_level or "normal"
+    user_id = None if computer_controlled(new) else new.user_id
+    return repo.holder_params(live.id, new.seat, at, user_id=user_id, level=level, name=new.name)
 
 
 def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:

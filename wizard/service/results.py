@@ -35,8 +35,15 @@ async def record_results(
     seats: Sequence[SeatRow],
     standings: Sequence[Standing],
     now: float,
+    rated: bool = True,
+    unrated_seats: frozenset[int] = frozenset(),
 ) -> tuple[RatingChange, ...]:
     """Store results and update the players' ratings and statistics; the rating changes.
+
+    A game that is not ``rated`` (a hint was used) is stored in the history and counts in
+    the players' statistics (games, wins, scores, bids), but changes no rating: its
+    players keep their mu and sigma, and no rating change is returned. The same holds for
+    the person in each of ``unrated_seats`` alone (one who took the seat over mid-game).
 
     Runs inside the write transaction of the game's last action, so the players' rows are
     read and rewritten atomically even when two games of a server end at once. Computer
@@ -67,16 +74,17 @@ async def record_results(
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None
         teams.append([_MODEL.rating(mu=row.mu, sigma=row.sigma) if row else _MODEL.rating()])
-    rated = _MODEL.rate(teams, scores=[float(by_seat[s.seat].score) for s in seats])
+    new_ratings = _MODEL.rate(teams, scores=[float(by_seat[s.seat].score) for s in seats])
     rows = []
     changes = []
-    for seat, team in zip(seats, rated, strict=True):
+    for seat, team in zip(seats, new_ratings, strict=True):
         if seat.user_id is None:
             continue
         result = by_seat[seat.seat]
         old = current.get(seat.user_id)
         mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
-        mu, sigma = team[0].mu, team[0].sigma
+        counts = rated and seat.seat not in unrated_seats
+        mu, sigma = (team[0].mu, team[0].sigma) if counts else (mu0, sigma0)
         best = old.best_score if old else None
         better = best is None or result.score > best
         rows.append(
@@ -97,6 +105,7 @@ async def record_results(
                 updated_at=now,
             )
         )
-        changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
+        if counts:
+            changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
     await repo.upsert_players(conn, rows)
     return tuple(changes)

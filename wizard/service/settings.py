@@ -47,6 +47,9 @@ class GuildSettings(BaseModel):
     """Language of the public messages (lobby, table, summaries): one of :attr:`LANGUAGES`."""
     theme: Theme = Theme.CLASSIC
     """How cards look: the classic colour codes, or a standard deck's suits (R1.5)."""
+    hints_allowed: bool = False
+    """Players may ask what the ``normal`` computer would do in their place
+    (``GameService.hint``); a game in which a hint was used is not rated."""
 
     LANGUAGES: ClassVar[tuple[str, ...]] = ("en", "de", "it", "es", "pt", "ca")
     """Language codes with a catalogue (the bot's translation layer has the same list; the

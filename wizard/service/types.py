@@ -7,6 +7,8 @@ from enum import StrEnum
 
 from wizard.options import Options
 from wizard.service.events import GameStatus, Standing
+from wizard.service.moves import Move
+from wizard.state import Phase
 from wizard.view import PlayerView, TableView
 
 
@@ -64,6 +66,10 @@ class GameInfo:
     broken_reason: str | None = None
     computer_level: str | None = None
     """Level of the computers the lobby adds (``None``: the server's default)."""
+    allow_seat_taking: bool = False
+    """The host lets people who are not seated take over computer seats (``take_seat``)."""
+    hints_used: tuple[int, ...] = ()
+    """Seats that asked for a hint; a game with any is not rated."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""
@@ -71,6 +77,65 @@ class GameInfo:
             if s.user_id == user_id:
                 return s.seat
         return None
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game's result changes ratings (not once a hint was used)."""
+        return not self.hints_used
+
+    def seats_open_to(self, user_id: int) -> tuple[int, ...]:
+        """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
+        computer holds it (not after a kick); or, if not seated and the host allows it,
+        every seat a computer plays. Empty unless the game is running."""
+        if self.status is not GameStatus.ACTIVE:
+            return ()
+        own = next((s for s in self.seats if s.user_id == user_id), None)
+        if own is not None:
+            return (own.seat,) if own.away and not own.kicked else ()
+        if not self.allow_seat_taking:
+            return ()
+        return tuple(s.seat for s in self.seats if s.computer_controlled)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHolder:
+    """Who played a seat from an action on: a person, or a computer at a level."""
+
+    seat: int
+    from_action: int
+    """0-based index in the game's log of the first action this holder plays (the number
+    of actions logged before it took over); it holds the seat until the seat's next holder."""
+    user_id: int | None
+    """The person, or ``None`` for a computer."""
+    level: str | None
+    """The computer's level (``None`` for a person)."""
+    name: str
+    """The seat's name while this holder played it."""
+
+    @property
+    def is_computer(self) -> bool:
+        """A computer played the seat."""
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What the ``normal`` computer would do in a player's place, for that player only."""
+
+    game_id: int
+    version: int
+    """The game's version the hint was made for (its turn)."""
+    seat: int
+    phase: Phase
+    move: Move
+    """The suggestion, as ``act`` takes it: ``MakeBid``, ``NameTrump``, ``PlayCard``, or
+    ``PlayHiddenCard`` when the player cannot see their card (clairvoyance, R7.4)."""
+    expected_tricks: float
+    """The computer's estimate of the tricks this seat wins in the whole round, those won
+    already included: between ``tricks_won`` and ``tricks_won`` + cards in hand."""
+    tricks_won: int
+    """Tricks this seat has won so far this round."""
+    level: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -359,3 +359,63 @@ async def put_settings(
         " updated_at = excluded.updated_at",
         (guild_id, settings_json, now),
     )
+
+
+# --- seat holders, seat taking and hints (migration 8) ----------------------------------------
+
+HOLDER_COLUMNS = "game_id, seat, from_action, user_id, level, name"
+INSERT_HOLDER = f"INSERT OR REPLACE INTO seat_holders ({HOLDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+"""A seat's holder from an action index on (a second change at the same index replaces it)."""
+UPDATE_SEAT_PERSON = (
+    "UPDATE seats SET user_id = ?, name = ?, level = ?, away = ?, kicked = ?, timeouts = ?"
+    " WHERE game_id = ? AND seat = ?"
+)
+"""A seat taken over by another person: its user and name change too."""
+MARK_HINT = "UPDATE games SET hints_used = hints_used | ? WHERE id = ?"
+"""Mark a seat (its bit) as having used a hint."""
+
+
+def holder_params(
+    game_id: int, seat: int, from_action: int, *, user_id: int | None, level: str | None, name: str
+) -> tuple[Any, ...]:
+    """The parameters of :data:`INSERT_HOLDER`."""
+    return (game_id, seat, from_action, user_id, None if user_id is not None else level, name)
+
+
+def seat_person_params(seat: SeatRow) -> tuple[Any, ...]:
+    """The parameters of :data:`UPDATE_SEAT_PERSON` for a seat."""
+    return (
+        seat.user_id,
+        seat.name,
+        seat.level,
+        int(seat.away),
+        int(seat.kicked),
+        seat.timeouts,
+        seat.game_id,
+        seat.seat,
+    )
+
+
+async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:
+    """Every holder of a game's seats, by seat and action index."""
+    return await store.fetchall(
+        f"SELECT {HOLDER_COLUMNS} FROM seat_holders WHERE game_id = ? ORDER BY seat, from_action",
+        (game_id,),
+    )
+
+
+async def fetch_seat_extras(store: Store, game_id: int) -> sqlite3.Row | None:
+    """A game's ``allow_seat_taking`` and ``hints_used`` columns."""
+    return await store.fetchone(
+        "SELECT allow_seat_taking, hints_used FROM games WHERE id = ?", (game_id,)
+    )
+
+
+async def fetch_first_holders(conn: aiosqlite.Connection, game_id: int) -> dict[int, int | None]:
+    """Seat → the person who held it from the first action (``None``: a computer), inside a
+    write transaction."""
+    rows = await conn.execute_fetchall(
+        "SELECT seat, user_id FROM seat_holders WHERE game_id = ? AND from_action = 0",
+        (game_id,),
+    )
+    return {int(r[0]): r[1] for r in rows}

@@ -1,0 +1,329 @@
+"""Taking a computer's seat in a running game (issue 11): the host's permission, the same
+state going on under the new person's name, refusals, racing takes, the seats' history
+across takes and restarts, and the migration from a version 7 database."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from wizard.cards import Card
+from wizard.options import Options
+from wizard.service import (
+    AlreadySeatedError,
+    GameOver,
+    GameService,
+    GameStatus,
+    NotAwayError,
+    NotHostError,
+    SeatHeldError,
+    SeatTakenOver,
+    SeatTakingOffError,
+    ServiceConfig,
+    ServiceError,
+    VirtualClock,
+)
+from wizard.service.game import decode_action, fold
+from wizard.service.results import default_rating, ordinal
+from wizard.state import Phase
+from wizard.store import LATEST
+
+from .conftest import action_log, human_move, new_game, play_out
+
+STRANGER = 99
+
+
+async def to_computer_turn_mid_round(svc: GameService, game_id: int, seat: int) -> None:
+    """Play (humans at random, computers one move at a time) until ``seat``, a computer,
+    is to play a card in round 2 after at least one card of that round was played."""
+    rng = random.Random(5)
+    humans = [s.user_id for s in (await svc.get_game(game_id)).seats if s.user_id is not None]
+    for _ in range(500):
+        table = await svc.table(game_id)
+        played = len(table.trick) + sum(1 for _ in table.last_trick)
+        if table.round >= 2 and table.phase is Phase.PLAY and table.turn == seat and played:
+            return
+        info = await svc.get_game(game_id)
+        if any(info.seats[s].computer_controlled for s in table.to_act):
+            await svc.run_computer_turns(game_id, max_moves=1)
+        else:
+            assert await human_move(svc, game_id, humans, rng) is not None
+    raise AssertionError("the computer's turn in round 2 never came")
+
+
+async def started(svc: GameService, *, allow: bool, seed: int = 7) -> int:
+    """Users 1 and 2 and one computer (seat 2); the host allows seat taking or not."""
+    game_id = await new_game(svc, 2, 1, seed=seed)
+    if allow:
+        info = await svc.set_seat_taking(game_id, 1, True)
+        assert info.allow_seat_taking
+    await svc.start(game_id, 1)
+    return game_id
+
+
+def hand_of(path: Path, game_id: int, seat: int) -> tuple[Card, ...]:
+    """The hand of a seat, recomputed from the stored log (what a computer holds is seen by
+    nobody through the service's API)."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM seats WHERE game_id = ?", (game_id,))]
+        options_json, seed = conn.execute(
+            "SELECT options, seed FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+    finally:
+        conn.close()
+    actions = [decode_action(k, s, a) for _, s, k, a in action_log(path, game_id)]
+    return fold(names, Options.model_validate_json(options_json), seed, actions).hands[seat]
+
+
+def computer_moved_since(path: Path, game_id: int, seat: int, after: int) -> bool:
+    """Whether ``seat`` made an action after the first ``after`` of the log."""
+    return any(seq > after and s == seat for seq, s, _, _ in action_log(path, game_id))
+
+
+async def test_taking_a_computer_seat_mid_round_keeps_the_state(service: GameService) -> None:
+    game_id = await started(service, allow=True)
+    await to_computer_turn_mid_round(service, game_id, 2)
+    before = await service.table(game_id)
+    hand = hand_of(service.store.path, game_id, 2)
+    info = await service.get_game(game_id)
+    assert info.seats_open_to(STRANGER) == (2,)
+    assert info.seats_open_to(1) == ()
+
+    update = await service.take_seat(game_id, STRANGER, seat=2, name="  New\u200bcomer ")
+    assert update.version == info.version + 1
+    taken = [e for e in update.events if isinstance(e, SeatTakenOver)]
+    assert taken == [SeatTakenOver(2, STRANGER, "Newcomer", "Merlin")]
+
+    after = await service.table(game_id)
+    assert after.players == ("P1", "P2", "Newcomer")
+    for field in ("round", "phase", "turn", "bids", "tricks", "scores", "trick", "hand_sizes"):
+        assert getattr(after, field) == getattr(before, field), field
+    seat_view = await service.seat_view(game_id, STRANGER)
+    assert seat_view.seat == 2 and not seat_view.away
+    assert seat_view.view.hand == hand
+    assert seat_view.view.my_turn
+
+    # The computer no longer plays it; the new person does.
+    assert await service.run_computer_turns(game_id) == []
+    move = seat_view.view.legal[0]
+    done = await service.act(game_id, STRANGER, move, seat_view.version)
+    assert done.seat == 2 and done.action == move
+    row = sqlite3.connect(service.store.path).execute(
+        "SELECT user_id, actor FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+        (game_id,),
+    )
+    assert row.fetchone() == (STRANGER, "player")
+
+
+async def test_refused_when_not_allowed_seated_or_held(service: GameService) -> None:
+    game_id = await started(service, allow=False)
+    with pytest.raises(SeatTakingOffError) as off:
+        await service.take_seat(game_id, STRANGER, seat=2, name="X")
+    assert off.value.code == "seat_taking_off"
+    assert "not allowed" in off.value.message
+    assert (await service.get_game(game_id)).seats_open_to(STRANGER) == ()
+
+    with pytest.raises(NotHostError):
+        await service.set_seat_taking(game_id, 2, True)
+    info = await service.set_seat_taking(game_id, 1, True)  # also in a running game
+    assert info.allow_seat_taking
+
+    with pytest.raises(AlreadySeatedError):
+        await service.take_seat(game_id, 2, seat=2, name="P2 again")
+    with pytest.raises(SeatHeldError) as held:
+        await service.take_seat(game_id, STRANGER, seat=1, name="X")
+    assert held.value.code == "seat_held"
+    assert held.value.params == {"seat": 2, "name": "P2"}
+    with pytest.raises(ServiceError) as missing:
+        await service.take_seat(game_id, STRANGER, seat=5, name="X")
+    assert missing.value.code == "seat_not_found"
+    # The owner's take-back is the same call without a seat; a seat they play is refused.
+    with pytest.raises(NotAwayError):
+        await service.take_seat(game_id, 1)
+    # Nothing of a refusal was written.
+    assert (await service.get_game(game_id)).seats[2].user_id is None
+
+
+async def test_the_seat_of_a_player_who_left(service: GameService) -> None:
+    game_id = await started(service, allow=True)
+    await service.leave(game_id, 2)
+    info = await service.get_game(game_id)
+    assert info.seats_open_to(2) == (1,)
+    assert info.seats_open_to(STRANGER) == (1, 2)
+    await service.take_seat(game_id, STRANGER, seat=1, name="Helper")
+    info = await service.get_game(game_id)
+    assert info.seats[1].user_id == STRANGER and info.seats[1].name == "Helper"
+    assert not info.seats[1].away
+    assert info.seat_of(2) is None  # the seat is the new person's now
+
+
+async def test_take_back_is_the_same_call(service: GameService) -> None:
+    game_id = await started(service, allow=False)
+    await service.leave(game_id, 2)
+    update = await service.take_back(game_id, 2)  # the old name still works
+    assert update.status is GameStatus.ACTIVE
+    assert not (await service.get_game(game_id)).seats[1].away
+    await service.leave(game_id, 2)
+    await service.take_seat(game_id, 2, seat=1)
+    assert not (await service.get_game(game_id)).seats[1].away
+
+
+async def test_racing_takes_of_one_seat_one_wins(service: GameService) -> None:
+    game_id = await started(service, allow=True)
+    takers = range(100, 110)
+    results = await asyncio.gather(
+        *(service.take_seat(game_id, uid, seat=2, name=f"T{uid}") for uid in takers),
+        return_exceptions=True,
+    )
+    won = [uid for uid, r in zip(takers, results, strict=True) if not isinstance(r, Exception)]
+    lost = [r for r in results if isinstance(r, Exception)]
+    assert len(won) == 1
+    assert all(isinstance(e, SeatHeldError) for e in lost), lost
+    assert (await service.get_game(game_id)).seats[2].user_id == won[0]
+    # One person racing for two seats gets one.
+    await service.leave(game_id, 2)
+    results = await asyncio.gather(
+        service.take_seat(game_id, 200, seat=1, name="A"),
+        service.take_seat(game_id, 200, seat=2, name="A"),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, Exception) for r in results) <= 1
+    assert [s.seat for s in (await service.get_game(game_id)).seats if s.user_id == 200] in (
+        [1],
+        [],
+    )
+
+
+async def test_history_shows_holders_across_takes_and_restarts(
+    db_path: Path, clock: VirtualClock
+) -> None:
+    config = ServiceConfig(computer_delay=0.0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        game_id = await started(svc, allow=True)
+        await to_computer_turn_mid_round(svc, game_id, 2)
+        taken_at = len(action_log(db_path, game_id))
+        await svc.take_seat(game_id, STRANGER, seat=2, name="Newcomer")
+        table = await svc.table(game_id)
+    finally:
+        await svc.close()
+
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        assert await svc.table(game_id) == table  # the same state and names after a restart
+        info = await svc.get_game(game_id)
+        assert info.allow_seat_taking
+        assert info.seats[2].user_id == STRANGER
+        sv = await svc.seat_view(game_id, STRANGER)
+        assert sv.view.my_turn
+        holders = await svc.seat_history(game_id)
+        assert [(h.seat, h.from_action, h.user_id, h.level, h.name) for h in holders] == [
+            (0, 0, 1, None, "P1"),
+            (1, 0, 2, None, "P2"),
+            (2, 0, None, "normal", "Merlin"),
+            (2, taken_at, STRANGER, None, "Newcomer"),
+        ]
+        # A hand-over to a computer and a take-back are recorded too.
+        await svc.leave(game_id, 2)
+        left_at = len(action_log(db_path, game_id))
+        rng = random.Random(3)
+        while not any(
+            seq > left_at and seat == 1 for seq, seat, _, _ in action_log(db_path, game_id)
+        ):
+            await svc.run_computer_turns(game_id)
+            await human_move(svc, game_id, [1, STRANGER], rng)
+        await svc.run_computer_turns(game_id)
+        back_at = len(action_log(db_path, game_id))
+        await svc.take_back(game_id, 2)
+        holders = await svc.seat_history(game_id)
+        seat1 = [(h.from_action, h.user_id, h.level) for h in holders if h.seat == 1]
+        assert seat1 == [(0, 2, None), (left_at, None, "normal"), (back_at, 2, None)]
+        updates = await play_out(svc, game_id, [1, 2, STRANGER], random.Random(1))
+        assert updates[-1].status is GameStatus.FINISHED
+        over = next(e for e in updates[-1].events if isinstance(e, GameOver))
+        # The person who took the seat over is not rated for it; the others are.
+        assert sorted(r.user_id for r in over.ratings) == [1, 2]
+        stats = await svc.player_stats(info.guild_id, STRANGER)
+        assert stats is not None and stats.games == 1
+        assert stats.rating == pytest.approx(ordinal(*default_rating()))
+        finished = await svc.finished_game(info.guild_id, game_id)
+        assert finished.players[2] == "Newcomer"
+        assert finished.user_ids[2] == STRANGER
+        assert finished.holders == holders
+        assert await svc.seat_history(game_id) == holders  # history kept after the end
+    finally:
+        await svc.close()
+
+
+def as_version_7(path: Path) -> None:
+    """Undo migration 8 in a database file: the schema and rows as version 7 left them."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(
+            "DROP TABLE seat_holders;"
+            " ALTER TABLE games DROP COLUMN allow_seat_taking;"
+            " ALTER TABLE games DROP COLUMN hints_used;"
+            " DELETE FROM schema_migrations WHERE version = 8;"
+        )
+        conn.commit()
+    finally:
+        conn.close()
+
+
+async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> None:
+    assert LATEST == 8
+    config = ServiceConfig(computer_delay=0.0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        running = await started(svc, allow=False)
+        await svc.run_computer_turns(running)
+        lobby = await new_game(svc, 1, 0, channel=7)
+    finally:
+        await svc.close()
+    as_version_7(db_path)
+
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        info = await svc.get_game(running)
+        assert not info.allow_seat_taking and info.hints_used == ()
+        holders = await svc.seat_history(running)
+        assert [(h.seat, h.from_action, h.user_id, h.level) for h in holders] == [
+            (0, 0, 1, None),
+            (1, 0, 2, None),
+            (2, 0, None, "normal"),
+        ]
+        assert await svc.seat_history(lobby) == ()
+        await svc.set_seat_taking(running, 1, True)
+        await svc.take_seat(running, STRANGER, seat=2, name="Late")
+        assert (await svc.get_game(running)).seats[2].name == "Late"
+    finally:
+        await svc.close()
+
+
+async def test_a_hand_over_after_timeouts_is_in_the_history(
+    service: GameService, clock: VirtualClock
+) -> None:
+    await service.update_settings(1000, max_timeouts=1)
+    game_id = await new_game(service, 3, 0, seed=31, turn_seconds=30)
+    await service.start(game_id, 1)
+    table = await service.table(game_id)
+    late = table.to_act[0]
+    await clock.advance(31.0)
+    updates = await service.run_due()
+    assert updates
+    info = await service.get_game(game_id)
+    assert info.seats[late].away
+    log = action_log(service.store.path, game_id)
+    timed_out = next(seq for seq, seat, _, _ in log if seat == late)
+    holders = [h for h in await service.seat_history(game_id) if h.seat == late]
+    # The timeout's own move was made for the player; the computer holds the seat after it.
+    assert [(h.from_action, h.user_id, h.level) for h in holders] == [
+        (0, late + 1, None),
+        (timed_out, None, "normal"),
+    ]
+    assert info.seats_open_to(late + 1) == (late,)

@@ -1,0 +1,177 @@
+"""Seats in a running game: taken over from a computer, or taken back; who held them when.
+
+A person who is not seated may take over a seat a computer plays when the host allows it
+(:meth:`Seats.set_seat_taking`); the seat's own player may always take it back (unless
+kicked). The game goes on from the same state; the seat takes the new person's name.
+Every change of a seat's holder is stored (``seat_holders``, migration 8), so the history
+shows who played which moves (:meth:`Seats.seat_history`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from wizard.service.base import _clean_name, shielded, unique_name
+from wizard.service.errors import (
+    AlreadySeatedError,
+    GameNotFoundError,
+    NotAwayError,
+    NotSeatedError,
+    SeatHeldError,
+    SeatNotFoundError,
+    SeatTakingOffError,
+)
+from wizard.service.events import Event, GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
+from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.loading import Loading
+from wizard.service.types import GameInfo, SeatHolder
+from wizard.store import repo
+from wizard.store.models import SeatRow
+
+DEFAULT_NAME = "Player"
+"""The name of a person who takes a seat without giving one."""
+
+
+class Seats(Loading):
+    """Taking over and taking back seats of running games, and the seats' history."""
+
+    if TYPE_CHECKING:
+
+        async def _change_seat(
+            self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
+        ) -> GameUpdate: ...
+
+    @shielded
+    async def take_seat(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        seat: int | None = None,
+        name: str | None = None,
+    ) -> GameUpdate:
+        """Play a seat a computer holds, from the game's current state on.
+
+        The seat's own player (``seat`` left out, or their own) takes it back: refused with
+        ``not_away`` if they already play it, ``not_seated`` (kicked) after a kick. Anyone
+        else names a ``seat`` (0-based) and their ``name`` (cleaned, made unique): refused
+        with ``already_seated`` if they play another seat of this game, ``seat_taking_off``
+        if the host has not allowed it, ``seat_held`` if a person plays that seat, and
+        ``seat_not_found`` for no such seat. Of two people taking one seat at once,
+        exactly one gets it (the game's lock).
+        """
+        live = await self._get(game_id)
+        async with live.lock:
+            self._check_status(live, GameStatus.ACTIVE)
+            own = live.seat_of(user_id)
+            if own is not None:
+                if own.kicked:
+                    raise NotSeatedError(reason="kicked")
+                if seat is not None and seat != own.seat:
+                    raise AlreadySeatedError()
+                if not own.away:
+                    raise NotAwayError()
+                new = own.model_copy(update={"away": False, "timeouts": 0})
+                update = await self._change_seat(live, new, (SeatTakenBack(own.seat),))
+            else:
+                if seat is None or not 0 <= seat < len(live.seats):
+                    raise SeatNotFoundError(reason="seat", seat=None if seat is None else seat + 1)
+                if not live.allow_seat_taking:
+                    raise SeatTakingOffError(seat=seat + 1)
+                row = live.seats[seat]
+                if not computer_controlled(row):
+                    raise SeatHeldError(seat=seat + 1, name=row.name)
+                others = [s for s in live.seats if s.seat != seat]
+                cleaned = _clean_name(name) if name is not None else ""
+                seat_name = unique_name(cleaned or DEFAULT_NAME, others)
+                new = row.model_copy(
+                    update={
+                        "user_id": user_id,
+                        "name": seat_name,
+                        "away": False,
+                        "kicked": False,
+                        "timeouts": 0,
+                    }
+                )
+                taken = SeatTakenOver(seat, user_id, seat_name, row.name)
+                update = await self._change_seat(live, new, (taken,))
+        self._arm(live)
+        return update
+
+    async def take_back(self, game_id: int, user_id: int) -> GameUpdate:
+        """Play one's own seat again after a computer held it (not after a kick): the same
+        as :meth:`take_seat` without a seat."""
+        return await self.take_seat(game_id, user_id)
+
+    async def set_seat_taking(
+        self, game_id: int, by_user_id: int, allowed: bool, *, is_manager: bool = False
+    ) -> GameInfo:
+        """Let people who are not seated take over computer seats, or not (host or server
+        manager; ``not_host`` for others). In a lobby or a running game."""
+        live = await self._get(game_id)
+        return await self._shielded(self._set_seat_taking(live, by_user_id, allowed, is_manager))
+
+    async def _set_seat_taking(
+        self, live: LiveGame, by_user_id: int, allowed: bool, is_manager: bool
+    ) -> GameInfo:
+        async with live.lock:
+            if live.status is not GameStatus.LOBBY:
+                self._check_status(live, GameStatus.ACTIVE, "change")
+            self._check_host(live, by_user_id, is_manager, "change_options")
+            if live.allow_seat_taking == allowed:
+                return live.info()
+            # A lobby redraws on a new version; a running game keeps its version, so that
+            # no player's hand turns stale for a change that does not touch the cards.
+            lobby = live.status is GameStatus.LOBBY
+            version = live.version + 1 if lobby else live.version
+            now = self.clock.now()
+
+            async def item(conn: aiosqlite.Connection) -> None:
+                fields: dict[str, object] = {"allow_seat_taking": int(allowed)}
+                if lobby:
+                    fields.update(version=version, updated_at=now)
+                await repo.update_game(conn, live.id, live.version, **fields)
+
+            await self._write_game(live, item)
+            live.allow_seat_taking = allowed
+            if lobby:
+                live.version = live.last_non_bid_version = version
+        return live.info()
+
+    async def seat_history(self, game_id: int) -> tuple[SeatHolder, ...]:
+        """Who held each seat of a started game over time, by seat and action index: a
+        holder plays the seat's moves from ``from_action`` until the seat's next holder.
+        Computer moves for a timed-out player before the hand-over show in the log's
+        ``actor`` only. ``game_not_found`` for no such game; empty before the start."""
+        rows = await repo.fetch_holders(self._store, game_id)
+        if not rows and await repo.fetch_seat_extras(self._store, game_id) is None:
+            raise GameNotFoundError(game_id)
+        return tuple(
+            SeatHolder(
+                seat=int(r["seat"]),
+                from_action=int(r["from_action"]),
+                user_id=r["user_id"],
+                level=r["level"],
+                name=str(r["name"]),
+            )
+            for r in rows
+        )
+
+    async def _load(self, game_id: int) -> LiveGame | None:
+        """A game as :meth:`Loading._load` reads it, with its seat taking and hints."""
+        live = await super()._load(game_id)
+        if live is None or live.status is GameStatus.BROKEN:
+            return live
+        extras = await repo.fetch_seat_extras(self._store, game_id)
+        if extras is not None:
+            live.allow_seat_taking = bool(extras["allow_seat_taking"])
+            bits = int(extras["hints_used"] or 0)
+            live.hints_used = frozenset(s for s in range(6) if bits >> s & 1)
+            if live.hints_used and live.standings:
+                live.standings = tuple(
+                    replace(s, hints_used=s.seat in live.hints_used) for s in live.standings
+                )
+        return live
