@@ -86,7 +86,7 @@ class Loading(ServiceBase):
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
-            notes=(f"quick_check: {self._store.integrity}",),
+            notes=("quick_check: " + "; ".join(self._store.integrity or ["not checked"]),),
         )
 
     async def damaged_games(self) -> list[tuple[int, str]]:

@@ -350,8 +350,9 @@ class Store:
         self._write_conn = write
         self._read_conn = read
         self.writer = writer
-        self.integrity = "not checked"
-        """The result of ``PRAGMA quick_check`` at open (``ok``, or what failed)."""
+        self.integrity: tuple[str, ...] | None = None
+        """The lines of ``PRAGMA quick_check`` at open (``("ok",)``, or what failed); ``None``
+        if not checked. The start-up summary reuses them rather than checking twice."""
 
     @classmethod
     async def open(
@@ -375,7 +376,7 @@ class Store:
             opened.append(write)
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
             await migrate(write, LATEST if target_version is None else target_version)
-            integrity = await quick_check(write) if check else "not checked"
+            integrity = await quick_check(write) if check else None
             # From now on the writer waits for the lock itself, without blocking (see Writer).
             await write.execute("PRAGMA busy_timeout = 0")
             read = await connect(path, readonly=True)
@@ -429,23 +430,22 @@ def _text(raw: bytes) -> str | bytes:
         return raw
 
 
-async def quick_check(conn: aiosqlite.Connection) -> str:
-    """``PRAGMA quick_check``: ``ok``, or the first problems it found, on one line; logged."""
+async def quick_check(conn: aiosqlite.Connection) -> tuple[str, ...]:
+    """``PRAGMA quick_check``: ``("ok",)``, or the problems it found (at most 20); logged."""
     try:
-        rows = await conn.execute_fetchall("PRAGMA quick_check(5)")
-        found = [str(r[0]) for r in rows]
+        rows = await conn.execute_fetchall("PRAGMA quick_check(20)")
+        found = tuple(str(r[0]) for r in rows)
     except sqlite3.DatabaseError as e:
-        found = [str(e)]
-    result = "ok" if found == ["ok"] else "; ".join(found)
-    if result == "ok":
+        found = (str(e),)
+    if found == ("ok",):
         log.info("database quick_check: ok")
     else:
         log.error(
             "database quick_check FAILED: %s (restore a backup; damaged games are"
             " quarantined as they are found)",
-            result,
+            "; ".join(found),
         )
-    return result
+    return found
 
 
 class ShardClaim:
