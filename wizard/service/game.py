@@ -26,6 +26,7 @@ from wizard.service.events import (
     TurnChanged,
 )
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
+from wizard.store.models import ResultRow
 
 _ROUND_OVER = Phase.ROUND_OVER
 ActionCode = tuple[str, str]
@@ -130,6 +131,14 @@ def dealt_event(state: GameState) -> RoundDealt:
 def turn_event(state: GameState, deadline: float | None) -> TurnChanged:
     """Who acts next."""
     return TurnChanged(state.phase, state.round, to_act(state), deadline)
+
+
+def stored_standings(rows: Iterable[ResultRow]) -> tuple[Standing, ...]:
+    """Final places as the ``results`` rows hold them, best first (ties by seat)."""
+    made = (
+        Standing(r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds) for r in rows
+    )
+    return tuple(sorted(made, key=lambda s: (s.place, s.seat)))
 
 
 def standings(state: GameState, user_ids: Sequence[int | None]) -> tuple[Standing, ...]:

@@ -16,7 +16,8 @@ from wizard.service.errors import (
     InvalidSettingsError,
     NotSeatedError,
 )
-from wizard.service.events import GameStatus, Standing
+from wizard.service.events import GameStatus
+from wizard.service.game import stored_standings
 from wizard.service.types import (
     GameInfo,
     GameSummary,
@@ -164,12 +165,7 @@ class Queries(ServiceBase):
                     rounds=max(r.rounds for r in rows),
                     started_at=game.started_at,
                     finished_at=game.finished_at,
-                    standings=tuple(
-                        Standing(
-                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
-                        )
-                        for r in sorted(rows, key=lambda r: (r.place, r.seat))
-                    ),
+                    standings=stored_standings(rows),
                 )
             )
         return out
