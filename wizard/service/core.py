@@ -9,10 +9,9 @@ from wizard.service.base import GuildFilter, Listener
 from wizard.service.boards import BoardQueries
 from wizard.service.clock import Clock
 from wizard.service.loading import Loading
-from wizard.service.lobby import COMPUTER_NAMES, Lobby
+from wizard.service.lobby import Lobby
 from wizard.service.play import Playing
 from wizard.service.queries import Queries
-from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import ServiceConfig
 from wizard.service.turns import Turns
 from wizard.store.db import DEFAULT_PATH, ShardClaim, Store, unavailable
@@ -92,11 +91,4 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
         await self.close()
 
 
-__all__ = [
-    "COMPUTER_NAMES",
-    "GameService",
-    "GuildFilter",
-    "Listener",
-    "default_rating",
-    "ordinal",
-]
+__all__ = ["GameService", "GuildFilter", "Listener"]
