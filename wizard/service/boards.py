@@ -27,7 +27,7 @@ from wizard.service.errors import GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import GuildSettings
-from wizard.service.types import LeaderboardOrder
+from wizard.service.types import LeaderboardOrder, PlayerStats
 from wizard.store import boards as sql
 from wizard.store import repo
 from wizard.store.models import PlayerRow
@@ -144,23 +144,10 @@ class Favourite:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerCard:
-    """Everything ``/wizard stats`` shows about a player on a server."""
+class PlayerCard(PlayerStats):
+    """Everything ``/wizard stats`` shows about a player on a server: their statistics, their
+    rank, favourite options and recent form."""
 
-    guild_id: int
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    total_score: int
-    best_score: int | None
-    best_game_id: int | None
-    bids: int
-    exact_bids: int
-    mu: float
-    sigma: float
-    rating: float
-    """mu − 3·sigma: the rating the boards show (99.7 % sure the skill is at least this)."""
     rank: OwnRank
     """Their place on the rating board (or the games they still need)."""
     favourite: Favourite | None
@@ -171,16 +158,6 @@ class PlayerCard:
     def win_rate(self) -> float:
         """Games won / games played."""
         return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_score(self) -> float:
-        """Mean final score per game."""
-        return self.total_score / self.games if self.games else 0.0
-
-    @property
-    def bid_accuracy(self) -> float:
-        """Rounds in which the bid was made exactly / rounds played."""
-        return self.exact_bids / self.bids if self.bids else 0.0
 
     @property
     def latest_game_id(self) -> int | None:
@@ -254,7 +231,6 @@ class BoardQueries:
         _store: Store
 
         async def get_settings(self, guild_id: int) -> GuildSettings: ...
-
         async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
 
     async def board(
@@ -335,8 +311,8 @@ class BoardQueries:
         if row is None:
             return None
         rank = await self.own_rank(guild_id, user_id, order=LeaderboardOrder.RATING)
-        recent = await sql.fetch_form(self._store, guild_id, user_id, max(1, form))
-        counts = await sql.fetch_option_counts(self._store, guild_id, user_id)
+        recent = await self._store.fetchall(sql.FORM_SQL, (guild_id, user_id, max(1, form)))
+        counts = await self._store.fetchall(sql.OPTION_COUNTS_SQL, (guild_id, user_id))
         return PlayerCard(
             **row.model_dump(exclude={"updated_at"}),
             rank=rank,
@@ -350,7 +326,9 @@ class BoardQueries:
         :class:`GameNotFoundError` for a game of another server, or one not finished
         (lobbies, running, cancelled and broken games are not history).
         """
-        row = await sql.fetch_finished_game(self._store, guild_id, game_id)
+        row = await self._store.fetchone(
+            "SELECT status FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
+        )
         if row is None or row["status"] != GameStatus.FINISHED.value:
             raise GameNotFoundError(game_id, reason="not_in_history")
         live = await self._get(game_id, finished_ok=True)

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -162,13 +162,14 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error)
 
 
+@dataclass(slots=True)
 class _Pending(Generic[T]):
-    __slots__ = ("due", "future", "item")
-
-    def __init__(self, item: WriteItem[T] | None, due: float) -> None:
-        self.item = item
-        self.due = due
-        self.future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    item: WriteItem[T] | None
+    """``None``: the writer stops after this batch."""
+    due: float
+    future: asyncio.Future[T] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class Writer:
@@ -195,6 +196,7 @@ class Writer:
         self._busy_timeout = busy_timeout
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
+        """Transactions committed (with :attr:`writes`: how much group commit merges)."""
         self.writes = 0
 
     def start(self) -> None:
@@ -292,7 +294,8 @@ class Writer:
             # meanwhile fails the rest at once rather than making each wait again.
             for k, p in enumerate(batch):
                 await self._commit([p])
-                if isinstance(_exception(p.future), LockTimeout):
+                failed = p.future.done() and not p.future.cancelled() and p.future.exception()
+                if isinstance(failed, LockTimeout):
                     for rest in batch[k + 1 :]:
                         if not rest.future.done():
                             rest.future.set_exception(LockTimeout("the database is locked"))
@@ -333,24 +336,23 @@ class Writer:
             log.debug("rollback: %s", e)
 
 
-def _exception(future: asyncio.Future[Any]) -> BaseException | None:
-    if future.done() and not future.cancelled():
-        return future.exception()
-    return None
-
-
 class Store:
     """The database of one process: a write connection behind a :class:`Writer` and a
     read one."""
 
     def __init__(
-        self, path: Path, write: aiosqlite.Connection, read: aiosqlite.Connection, writer: Writer
+        self,
+        path: Path,
+        write: aiosqlite.Connection,
+        read: aiosqlite.Connection,
+        writer: Writer,
+        integrity: tuple[str, ...] | None = None,
     ) -> None:
         self.path = path
         self._write_conn = write
         self._read_conn = read
         self.writer = writer
-        self.integrity: tuple[str, ...] | None = None
+        self.integrity = integrity
         """The lines of ``PRAGMA quick_check`` at open (``("ok",)``, or what failed); ``None``
         if not checked. The start-up summary reuses them rather than checking twice."""
 
@@ -382,19 +384,15 @@ class Store:
             read = await connect(path, readonly=True)
             opened.append(read)
             read.text_factory = _text
-        except (sqlite3.Error, OSError, MigrationError) as e:
+        except BaseException as e:
             for conn in opened:
                 await conn.close()
-            raise unavailable(path, e) from e
-        except BaseException:
-            for conn in opened:
-                await conn.close()
+            if isinstance(e, sqlite3.Error | OSError | MigrationError):
+                raise unavailable(path, e) from e
             raise
         writer = Writer(write, batch_limit=batch_limit, busy_timeout=busy_timeout)
         writer.start()
-        store = cls(path, write, read, writer)
-        store.integrity = integrity
-        return store
+        return cls(path, write, read, writer, integrity)
 
     async def write(self, item: WriteItem[T]) -> T:
         """Run ``item`` in a committed transaction (see :class:`Writer`)."""
