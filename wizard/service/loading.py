@@ -93,13 +93,13 @@ class Loading(ServiceBase):
 
     async def damaged_games(self) -> list[tuple[int, str]]:
         """Every quarantined game: id and the reason (for the operator)."""
-        rows = await repo.fetch_damaged(self._store)
-        out = []
-        for r in rows:
-            reason = r["reason"]
-            text = bytes(reason).decode("utf-8", "replace") if reason is not None else "damaged"
-            out.append((int(r["id"]), text))
-        return out
+        return [
+            (
+                int(r["id"]),
+                "damaged" if r["reason"] is None else r["reason"].decode(errors="replace"),
+            )
+            for r in await repo.fetch_damaged(self._store)
+        ]
 
     async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame:
         live = self._games.get(game_id)

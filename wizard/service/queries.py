@@ -172,10 +172,7 @@ class Queries(ServiceBase):
 
 
 def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
-    out: dict[int, list[sqlite3.Row]] = {}
-    for key, group in itertools.groupby(rows, key=lambda r: r["game_id"]):
-        out[int(key)] = list(group)
-    return out
+    return {int(k): list(g) for k, g in itertools.groupby(rows, key=lambda r: r["game_id"])}
 
 
 def _stats(row: PlayerRow) -> PlayerStats:
