@@ -300,13 +300,8 @@ def _clean_name(name: str) -> str:
 def unique_name(name: str, seats: list[SeatRow]) -> str:
     """``name``, or ``name (2)``, ``name (3)``… if a seat already has it."""
     used = {s.name for s in seats}
-    if name not in used:
-        return name
-    for k in itertools.count(2):
-        candidate = f"{name} ({k})"
-        if candidate not in used:
-            return candidate
-    raise AssertionError("unreachable")
+    candidates = itertools.chain([name], (f"{name} ({k})" for k in itertools.count(2)))
+    return next(c for c in candidates if c not in used)
 
 
 def new_seat(

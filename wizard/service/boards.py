@@ -194,9 +194,13 @@ def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:
     try:
         return LeaderboardOrder(order)
     except ValueError:
-        raise InvalidSettingsError(
-            f"Unknown leaderboard order {order!r}: use rating, wins or average"
-        ) from None
+        raise InvalidSettingsError(None, setting="leaderboard_order", detail=str(order)) from None
+
+
+def check_page_size(per_page: int, most: int) -> None:
+    """:class:`InvalidSettingsError` unless a page holds 1 to ``most`` lines."""
+    if not 1 <= per_page <= most:
+        raise InvalidSettingsError(None, setting="page_size", min=1, max=most)
 
 
 def min_games_for(order: LeaderboardOrder, settings: GuildSettings) -> int:
@@ -248,8 +252,7 @@ class BoardQueries:
         computer players appear, one line per level, when the server shows them.
         """
         key = board_order(order)
-        if not 1 <= per_page <= MAX_PER_PAGE:
-            raise InvalidSettingsError(f"A leaderboard page has 1 to {MAX_PER_PAGE} lines")
+        check_page_size(per_page, MAX_PER_PAGE)
         frame = await self._frame(guild_id, key)
         computers, total, min_games = frame.computers, frame.total, frame.min_games
         # Computer i stands after the players ahead of it and the i computers before it.

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from wizard.record import dumps
 from wizard.service.base import ServiceBase, describe, log
+from wizard.service.boards import board_order, check_page_size
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
@@ -106,14 +107,8 @@ class Queries(ServiceBase):
         min_games: int = 1,
     ) -> LeaderboardPage:
         """One page (from 1) of a server's players by rating, wins or average score."""
-        try:
-            key = LeaderboardOrder(order)
-        except ValueError:
-            raise InvalidSettingsError(
-                None, setting="leaderboard_order", detail=str(order)
-            ) from None
-        if not 1 <= per_page <= 100:
-            raise InvalidSettingsError(None, setting="page_size", min=1, max=100)
+        key = board_order(order)
+        check_page_size(per_page, 100)
         page = max(1, page)
         total, rows = await repo.fetch_leaderboard(
             self._store,
