@@ -107,9 +107,11 @@ class LiveGame:
         )
 
 
-_INFO_FIELDS = tuple(f.name for f in fields(GameInfo) if f.name not in ("seats", "table"))
-"""What :class:`GameInfo` takes from a live game as it is (the same names)."""
-_SEAT_FIELDS = tuple(f.name for f in fields(SeatInfo))
+_LIVE_FIELDS = {f.name for f in fields(LiveGame)} - {"seats"}
+_INFO_FIELDS = tuple(f.name for f in fields(GameInfo) if f.name in _LIVE_FIELDS)
+"""What :class:`GameInfo` takes from a live game as it is (the same names; a field the game
+does not have keeps its default)."""
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatInfo) if f.name in SeatRow.model_fields)
 
 
 def computer_controlled(row: SeatRow) -> bool:
