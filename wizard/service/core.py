@@ -61,11 +61,10 @@ class GameService(Lobby, Playing, Turns, Loading, Queries, BoardQueries):
         try:
             if recover:
                 await service.recover()
-        except sqlite3.DatabaseError as e:  # damaged beyond reading the clocks' columns
+        except BaseException as e:
             await service.close()
-            raise unavailable(Path(path), e) from e
-        except BaseException:
-            await service.close()
+            if isinstance(e, sqlite3.DatabaseError):  # damaged beyond reading the clocks' columns
+                raise unavailable(Path(path), e) from e
             raise
         return service
 
