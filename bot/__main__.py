@@ -217,7 +217,7 @@ async def open_service(
         except BaseException:
             await service.close()
             raise
-    await log_health(settings.database_path)
+    await log_health(settings.database_path, service.store.integrity)
     log.info(
         "database %s: recovered %d unfinished games of this process's servers "
         "(%d of other shards left alone, %d broken) in %.2f s",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from bot.exits import (
@@ -70,10 +71,11 @@ def check_command(database: Path) -> int:
     return EXIT_DAMAGED_GAMES if health.damaged else EXIT_OK
 
 
-async def log_health(database: Path) -> Health | None:
-    """Log the health report of the open database at start (warnings if not healthy)."""
+async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:
+    """Log the health report of the open database at start (warnings if not healthy);
+    ``checked``: the store's own quick check at open, reused rather than run again."""
     try:
-        health = await asyncio.to_thread(check, database)
+        health = await asyncio.to_thread(check, database, checked=checked)
     except (sqlite3.Error, OSError) as error:
         log.warning("health check of %s failed: %s", database, error)
         return None

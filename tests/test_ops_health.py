@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
+
+from bot.__main__ import open_service
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from bot.settings import Settings
 from tests.ops_support import (
     assert_one_line_failure,
     free_port,
@@ -14,7 +20,8 @@ from tests.ops_support import (
     run_bot,
     run_bot_against,
 )
-from wizard.store import LATEST
+from wizard.store import LATEST, health
+from wizard.store import db as store_db
 from wizard.store.health import check
 
 
@@ -115,3 +122,31 @@ def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
     assert f"health: schema version: {LATEST}" in result.stderr
     assert "health: games: 2 lobby" in result.stderr
     assert "health: integrity: ok" in result.stderr
+
+
+async def test_start_up_runs_quick_check_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """The store checks the file when it opens; the start-up summary reuses that result."""
+    db = tmp_path / "wizard.db"
+    await asyncio.to_thread(make_database, db, games=2)  # it runs a loop of its own
+    statements: list[str] = []
+    real_connect, real_open_readonly = store_db.connect, health.open_readonly
+
+    async def traced_connect(path: Path | str, **kwargs: Any) -> aiosqlite.Connection:
+        conn = await real_connect(path, **kwargs)
+        await conn.set_trace_callback(statements.append)
+        return conn
+
+    def traced_open_readonly(path: Path) -> sqlite3.Connection:
+        conn = real_open_readonly(path)
+        conn.set_trace_callback(statements.append)
+        return conn
+
+    monkeypatch.setattr(store_db, "connect", traced_connect)
+    monkeypatch.setattr(health, "open_readonly", traced_open_readonly)
+    service, _ = await open_service(Settings(database_path=db, shard_count=1))
+    integrity = service.store.integrity
+    await service.close()
+    checks = [s for s in statements if "quick_check" in s.lower()]
+    assert len(checks) == 1, checks
+    assert integrity == ("ok",)
+    assert any("GROUP BY status" in s for s in statements)  # the summary did run

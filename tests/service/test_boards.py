@@ -134,11 +134,14 @@ async def test_empty_boards_and_a_newcomer(service: GameService) -> None:
     # A page far past the end is the last page.
     assert (await service.board(GUILD, page=99)).page == 1
     assert await service.player_card(GUILD, 1) is None
-    with pytest.raises(InvalidSettingsError):
+    with pytest.raises(InvalidSettingsError) as order_refused:
         await service.board(GUILD, order="luck")
+    assert order_refused.value.params["setting"] == "leaderboard_order"
     for per_page in (0, 26):
-        with pytest.raises(InvalidSettingsError):
+        with pytest.raises(InvalidSettingsError) as size_refused:
             await service.board(GUILD, per_page=per_page)
+        # Rendered from code and params, like every refusal: the range is in the params.
+        assert size_refused.value.params == {"setting": "page_size", "min": 1, "max": 25}
     assert board_order("wins") is LeaderboardOrder.WINS
 
 

@@ -234,24 +234,17 @@ class ServiceBase:
     if TYPE_CHECKING:
 
         async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
-
         async def _refresh(self, live: LiveGame) -> None: ...
-
         async def _load(self, game_id: int) -> LiveGame | None: ...
-
         def _arm(self, live: LiveGame) -> None: ...
-
         def _arm_wake(self, game_id: int) -> None: ...
-
         def _computer_due(self, live: LiveGame, now: float) -> float | None: ...
-
         def _computer_seat(
             self,
             live: LiveGame,
             seats: list[SeatRow] | None = None,
             state: GameState | None = None,
         ) -> int | None: ...
-
         def _turn_deadline(
             self,
             live: LiveGame,
@@ -261,9 +254,7 @@ class ServiceBase:
             *,
             keep: bool = False,
         ) -> float | None: ...
-
         async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate: ...
-
         async def _apply(
             self,
             live: LiveGame,
@@ -274,7 +265,6 @@ class ServiceBase:
             user_id: int | None,
             request_id: str | None,
         ) -> GameUpdate: ...
-
         async def _set_away(
             self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str
         ) -> None: ...
@@ -310,13 +300,8 @@ def _clean_name(name: str) -> str:
 def unique_name(name: str, seats: list[SeatRow]) -> str:
     """``name``, or ``name (2)``, ``name (3)``… if a seat already has it."""
     used = {s.name for s in seats}
-    if name not in used:
-        return name
-    for k in itertools.count(2):
-        candidate = f"{name} ({k})"
-        if candidate not in used:
-            return candidate
-    raise AssertionError("unreachable")
+    candidates = itertools.chain([name], (f"{name} ({k})" for k in itertools.count(2)))
+    return next(c for c in candidates if c not in used)
 
 
 def new_seat(

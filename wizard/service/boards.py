@@ -16,10 +16,10 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from wizard.options import Options
 from wizard.record import dumps
@@ -27,7 +27,7 @@ from wizard.service.errors import GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.results import default_rating, ordinal
 from wizard.service.settings import GuildSettings
-from wizard.service.types import LeaderboardOrder, SeatHolder
+from wizard.service.types import LeaderboardOrder, PlayerStats, SeatHolder
 from wizard.store import boards as sql
 from wizard.store import repo
 from wizard.store.models import PlayerRow
@@ -144,23 +144,10 @@ class Favourite:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerCard:
-    """Everything ``/wizard stats`` shows about a player on a server."""
+class PlayerCard(PlayerStats):
+    """Everything ``/wizard stats`` shows about a player on a server: their statistics, their
+    rank, favourite options and recent form."""
 
-    guild_id: int
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    total_score: int
-    best_score: int | None
-    best_game_id: int | None
-    bids: int
-    exact_bids: int
-    mu: float
-    sigma: float
-    rating: float
-    """mu − 3·sigma: the rating the boards show (99.7 % sure the skill is at least this)."""
     rank: OwnRank
     """Their place on the rating board (or the games they still need)."""
     favourite: Favourite | None
@@ -171,16 +158,6 @@ class PlayerCard:
     def win_rate(self) -> float:
         """Games won / games played."""
         return self.wins / self.games if self.games else 0.0
-
-    @property
-    def average_score(self) -> float:
-        """Mean final score per game."""
-        return self.total_score / self.games if self.games else 0.0
-
-    @property
-    def bid_accuracy(self) -> float:
-        """Rounds in which the bid was made exactly / rounds played."""
-        return self.exact_bids / self.bids if self.bids else 0.0
 
     @property
     def latest_game_id(self) -> int | None:
@@ -222,9 +199,13 @@ def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:
     try:
         return LeaderboardOrder(order)
     except ValueError:
-        raise InvalidSettingsError(
-            f"Unknown leaderboard order {order!r}: use rating, wins or average"
-        ) from None
+        raise InvalidSettingsError(None, setting="leaderboard_order", detail=str(order)) from None
+
+
+def check_page_size(per_page: int, most: int) -> None:
+    """:class:`InvalidSettingsError` unless a page holds 1 to ``most`` lines."""
+    if not 1 <= per_page <= most:
+        raise InvalidSettingsError(None, setting="page_size", min=1, max=most)
 
 
 def min_games_for(order: LeaderboardOrder, settings: GuildSettings) -> int:
@@ -240,6 +221,18 @@ class _Computer:
     """Players strictly ahead of this line."""
 
 
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """What every page and rank of one board needs."""
+
+    order: LeaderboardOrder
+    computers_shown: bool
+    min_games: int
+    computers: list[_Computer]
+    """The computer lines in board order (none when the server does not show them)."""
+    total: int
+
+
 class BoardQueries:
     """Leaderboards, statistics and history pages (a base of ``GameService``)."""
 
@@ -247,7 +240,6 @@ class BoardQueries:
         _store: Store
 
         async def get_settings(self, guild_id: int) -> GuildSettings: ...
-
         async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
 
         async def seat_history(self, game_id: int) -> tuple[SeatHolder, ...]: ...
@@ -267,18 +259,12 @@ class BoardQueries:
         computer players appear, one line per level, when the server shows them.
         """
         key = board_order(order)
-        if not 1 <= per_page <= MAX_PER_PAGE:
-            raise InvalidSettingsError(f"A leaderboard page has 1 to {MAX_PER_PAGE} lines")
-        settings = await self.get_settings(guild_id)
-        min_games = min_games_for(key, settings)
-        computers = (
-            await self._computers(guild_id, key, min_games) if settings.computers_on_boards else []
-        )
+        check_page_size(per_page, MAX_PER_PAGE)
+        frame = await self._frame(guild_id, key)
+        computers, total, min_games = frame.computers, frame.total, frame.min_games
         # Computer i stands after the players ahead of it and the i computers before it.
         positions = [c.ahead + i + 1 for i, c in enumerate(computers)]
-        total = await self._total(guild_id, min_games, computers)
-        pages = max(1, -(-total // per_page))
-        page = min(max(1, page), pages)
+        page = min(max(1, page), max(1, -(-total // per_page)))
         start = (page - 1) * per_page
         here = {
             p: c.line
@@ -296,19 +282,14 @@ class BoardQueries:
         lines: list[BoardLine] = []
         people = iter(rows)
         for position in range(start + 1, start + per_page + 1):
-            computer = here.get(position)
-            if computer is not None:
-                lines.append(_ranked(computer, position))
-                continue
-            row = next(people, None)
-            if row is None:
-                break
-            lines.append(_ranked(_line(row), position))
-        you = None
-        if viewer_id is not None:
-            you = await self._own_rank(
-                guild_id, viewer_id, key, min_games=min_games, computers=computers, total=total
-            )
+            line = here.get(position)
+            if line is None:
+                row = next(people, None)
+                if row is None:
+                    break
+                line = _line(row)
+            lines.append(replace(line, rank=position))
+        you = None if viewer_id is None else await self._own_rank(guild_id, viewer_id, frame)
         return Board(
             guild_id=guild_id,
             order=key,
@@ -316,7 +297,7 @@ class BoardQueries:
             per_page=per_page,
             total=total,
             min_games=min_games,
-            computers=settings.computers_on_boards,
+            computers=frame.computers_shown,
             lines=tuple(lines),
             you=you,
         )
@@ -329,16 +310,8 @@ class BoardQueries:
         order: LeaderboardOrder | str = LeaderboardOrder.RATING,
     ) -> OwnRank:
         """Where ``user_id`` stands on a server's board (or how many games they still need)."""
-        key = board_order(order)
-        settings = await self.get_settings(guild_id)
-        min_games = min_games_for(key, settings)
-        computers = (
-            await self._computers(guild_id, key, min_games) if settings.computers_on_boards else []
-        )
-        total = await self._total(guild_id, min_games, computers)
-        return await self._own_rank(
-            guild_id, user_id, key, min_games=min_games, computers=computers, total=total
-        )
+        frame = await self._frame(guild_id, board_order(order))
+        return await self._own_rank(guild_id, user_id, frame)
 
     async def player_card(
         self, guild_id: int, user_id: int, *, form: int = FORM_GAMES
@@ -348,35 +321,13 @@ class BoardQueries:
         if row is None:
             return None
         rank = await self.own_rank(guild_id, user_id, order=LeaderboardOrder.RATING)
-        recent = await sql.fetch_form(self._store, guild_id, user_id, max(1, form))
-        counts = await sql.fetch_option_counts(self._store, guild_id, user_id)
+        recent = await self._store.fetchall(sql.FORM_SQL, (guild_id, user_id, max(1, form)))
+        counts = await self._store.fetchall(sql.OPTION_COUNTS_SQL, (guild_id, user_id))
         return PlayerCard(
-            guild_id=guild_id,
-            user_id=user_id,
-            name=row.name,
-            games=row.games,
-            wins=row.wins,
-            total_score=row.total_score,
-            best_score=row.best_score,
-            best_game_id=row.best_game_id,
-            bids=row.bids,
-            exact_bids=row.exact_bids,
-            mu=row.mu,
-            sigma=row.sigma,
-            rating=row.rating,
+            **row.model_dump(exclude={"updated_at"}),
             rank=rank,
             favourite=_favourite(counts),
-            form=tuple(
-                FormGame(
-                    game_id=int(r["game_id"]),
-                    seat=int(r["seat"]),
-                    place=int(r["place"]),
-                    seats=int(r["seats"]),
-                    score=int(r["score"]),
-                    finished_at=float(r["finished_at"]),
-                )
-                for r in recent
-            ),
+            form=tuple(_FORM_GAME.validate_python(dict(r)) for r in recent),
         )
 
     async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame:
@@ -385,7 +336,9 @@ class BoardQueries:
         :class:`GameNotFoundError` for a game of another server, or one not finished
         (lobbies, running, cancelled and broken games are not history).
         """
-        row = await sql.fetch_finished_game(self._store, guild_id, game_id)
+        row = await self._store.fetchone(
+            "SELECT status FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
+        )
         if row is None or row["status"] != GameStatus.FINISHED.value:
             raise GameNotFoundError(game_id, reason="not_in_history")
         live = await self._get(game_id, finished_ok=True)
@@ -410,39 +363,31 @@ class BoardQueries:
 
     # --- internals ----------------------------------------------------------------------------
 
-    async def _computers(
-        self, guild_id: int, order: LeaderboardOrder, min_games: int
-    ) -> list[_Computer]:
-        """The server's computer lines in board order, each with the players ahead of it."""
-        rows = await sql.fetch_computers(self._store, guild_id, min_games=min_games)
-        lines = sorted((_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order))
-        out = []
-        for line in lines:
-            ahead = await sql.count_ahead(
-                self._store,
-                guild_id,
-                order=order.value,
-                min_games=min_games,
-                key=_key(line, order, sql.HUMAN_AFTER_TIES),
-            )
-            out.append(_Computer(line, ahead))
-        return out
-
-    async def _total(self, guild_id: int, min_games: int, computers: Sequence[_Computer]) -> int:
-        """Lines on a board: ranked players (a range of ``players_by_games``) and computers."""
+    async def _frame(self, guild_id: int, order: LeaderboardOrder) -> _Frame:
+        """A board's settings, its computer lines (each with the players ahead of it) and its
+        size: ranked players (a range of ``players_by_games``) and computers."""
+        settings = await self.get_settings(guild_id)
+        min_games = min_games_for(order, settings)
+        computers = []
+        if settings.computers_on_boards:
+            rows = await sql.fetch_computers(self._store, guild_id, min_games=min_games)
+            for line in sorted(
+                (_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order)
+            ):
+                ahead = await sql.count_ahead(
+                    self._store,
+                    guild_id,
+                    order=order.value,
+                    min_games=min_games,
+                    key=_key(line, order, sql.HUMAN_AFTER_TIES),
+                )
+                computers.append(_Computer(line, ahead))
         humans = await self._store.fetchone(repo.LEADERBOARD_COUNT, (guild_id, min_games))
-        return (int(humans[0]) if humans else 0) + len(computers)
+        total = (int(humans[0]) if humans else 0) + len(computers)
+        return _Frame(order, settings.computers_on_boards, min_games, computers, total)
 
-    async def _own_rank(
-        self,
-        guild_id: int,
-        user_id: int,
-        order: LeaderboardOrder,
-        *,
-        min_games: int,
-        computers: Sequence[_Computer],
-        total: int,
-    ) -> OwnRank:
+    async def _own_rank(self, guild_id: int, user_id: int, frame: _Frame) -> OwnRank:
+        min_games, total = frame.min_games, frame.total
         row = await repo.fetch_player(self._store, guild_id, user_id)
         if row is None:
             return OwnRank(user_id, None, 0, min_games, None, total)
@@ -452,29 +397,22 @@ class BoardQueries:
         ahead = await sql.count_ahead(
             self._store,
             guild_id,
-            order=order.value,
+            order=frame.order.value,
             min_games=min_games,
-            key=_key(line, order, user_id),
+            key=_key(line, frame.order, user_id),
         )
         # A computer line is ahead of the player when fewer players are ahead of it.
-        rank = ahead + 1 + sum(1 for c in computers if c.ahead <= ahead)
-        return OwnRank(user_id, rank, row.games, 0, _ranked(line, rank), total)
+        rank = ahead + 1 + sum(1 for c in frame.computers if c.ahead <= ahead)
+        return OwnRank(user_id, rank, row.games, 0, replace(line, rank=rank), total)
+
+
+_FORM_GAME = TypeAdapter(FormGame)
+"""A row of ``sql.FORM_SQL`` as a :class:`FormGame`, validated."""
+_LINE_FIELDS = tuple(f.name for f in fields(BoardLine) if f.name not in ("rank", "level"))
 
 
 def _line(row: PlayerRow) -> BoardLine:
-    return BoardLine(
-        rank=0,
-        name=row.name,
-        user_id=row.user_id,
-        level=None,
-        games=row.games,
-        wins=row.wins,
-        total_score=row.total_score,
-        best_score=row.best_score,
-        mu=row.mu,
-        sigma=row.sigma,
-        rating=row.rating,
-    )
+    return BoardLine(rank=0, level=None, **{k: getattr(row, k) for k in _LINE_FIELDS})
 
 
 def _computer_line(row: sqlite3.Row) -> BoardLine:
@@ -491,22 +429,6 @@ def _computer_line(row: sqlite3.Row) -> BoardLine:
         mu=mu,
         sigma=sigma,
         rating=ordinal(mu, sigma),
-    )
-
-
-def _ranked(line: BoardLine, rank: int) -> BoardLine:
-    return BoardLine(
-        rank=rank,
-        name=line.name,
-        user_id=line.user_id,
-        level=line.level,
-        games=line.games,
-        wins=line.wins,
-        total_score=line.total_score,
-        best_score=line.best_score,
-        mu=line.mu,
-        sigma=line.sigma,
-        rating=line.rating,
     )
 
 
@@ -547,18 +469,3 @@ def _favourite(rows: Sequence[sqlite3.Row]) -> Favourite | None:
     total = sum(g for g, _ in counts.values())
     best = max(counts.items(), key=lambda item: item[1])
     return Favourite(best[0], best[1][0], best[1][0] / total)
-
-
-__all__ = [
-    "FORM_GAMES",
-    "Board",
-    "BoardLine",
-    "BoardQueries",
-    "Favourite",
-    "FinishedGame",
-    "FormGame",
-    "OwnRank",
-    "PlayerCard",
-    "board_order",
-    "min_games_for",
-]

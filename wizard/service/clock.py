@@ -7,6 +7,7 @@ import heapq
 import itertools
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -43,13 +44,11 @@ class SystemClock:
         return loop.call_later(max(0.0, when - time.time()), callback)
 
 
+@dataclass(slots=True)
 class _VirtualTimer:
-    __slots__ = ("callback", "cancelled", "when")
-
-    def __init__(self, when: float, callback: Callable[[], None]) -> None:
-        self.when = when
-        self.callback = callback
-        self.cancelled = False
+    when: float
+    callback: Callable[[], None]
+    cancelled: bool = False
 
     def cancel(self) -> None:
         self.cancelled = True

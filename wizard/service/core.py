@@ -10,10 +10,9 @@ from wizard.service.boards import BoardQueries
 from wizard.service.clock import Clock
 from wizard.service.hints import Hints
 from wizard.service.loading import Loading
-from wizard.service.lobby import COMPUTER_NAMES, Lobby
+from wizard.service.lobby import Lobby
 from wizard.service.play import Playing
 from wizard.service.queries import Queries
-from wizard.service.results import default_rating, ordinal
 from wizard.service.seats import Seats
 from wizard.service.settings import ServiceConfig
 from wizard.service.turns import Turns
@@ -64,11 +63,10 @@ class GameService(Seats, Hints, Lobby, Playing, Turns, Loading, Queries, BoardQu
         try:
             if recover:
                 await service.recover()
-        except sqlite3.DatabaseError as e:  # damaged beyond reading the clocks' columns
+        except BaseException as e:
             await service.close()
-            raise unavailable(Path(path), e) from e
-        except BaseException:
-            await service.close()
+            if isinstance(e, sqlite3.DatabaseError):  # damaged beyond reading the clocks' columns
+                raise unavailable(Path(path), e) from e
             raise
         return service
 
@@ -94,11 +92,4 @@ class GameService(Seats, Hints, Lobby, Playing, Turns, Loading, Queries, BoardQu
         await self.close()
 
 
-__all__ = [
-    "COMPUTER_NAMES",
-    "GameService",
-    "GuildFilter",
-    "Listener",
-    "default_rating",
-    "ordinal",
-]
+__all__ = ["GameService", "GuildFilter", "Listener"]

@@ -155,6 +155,17 @@ class ServiceError(Exception):
         self.message = _sentence(message) if message else render(self.code, params)
         super().__init__(self.message)
 
+    def _adopt(self, error: object) -> None:
+        """Carry an engine refusal whole (``wizard.errors``): its code and params, if any,
+        so that a front end renders it as the engine's own."""
+        self.code = getattr(error, "code", self.code)  # type: ignore[misc]
+        raw: Any = getattr(error, "params", None)
+        if isinstance(raw, dict) and raw:
+            self.params = {
+                str(k): v if v is None or isinstance(v, str | int | float) else str(v)
+                for k, v in raw.items()
+            }
+
 
 class GameNotFoundError(ServiceError):
     """No game has this id (or it belongs to another shard of the bot)."""
@@ -246,17 +257,6 @@ class NotEnoughPlayersError(ServiceError):
     code = "not_enough_players"
 
 
-def _engine_params(error: object) -> Params:
-    """The params of an engine error (``wizard.errors``), when it carries them."""
-    raw: Any = getattr(error, "params", None)
-    if not isinstance(raw, dict):
-        return {}
-    return {
-        str(k): v if v is None or isinstance(v, str | int | float) else str(v)
-        for k, v in raw.items()
-    }
-
-
 class InvalidOptionsError(ServiceError):
     """Game options that are malformed, out of range or that cannot be combined (R7.8)."""
 
@@ -270,8 +270,7 @@ class InvalidOptionsError(ServiceError):
     def from_engine(cls, error: Any) -> InvalidOptionsError:
         """The refusal for an engine ``OptionsError``, with its code and params if it has them."""
         made = cls(error.message, error.rule)
-        made.code = getattr(error, "code", cls.code)  # type: ignore[misc]
-        made.params = _engine_params(error) or made.params
+        made._adopt(error)
         return made
 
 
@@ -308,9 +307,7 @@ class IllegalMoveError(ServiceError):
 
         kind = NotYourTurnError if isinstance(error, EngineNotYourTurnError) else cls
         made = kind(error.rule, error.message)
-        # The engine's refusal whole: a front end renders it as the engine's code and params.
-        made.code = getattr(error, "code", kind.code)  # type: ignore[misc]
-        made.params = _engine_params(error) or made.params
+        made._adopt(error)
         return made
 
 
@@ -358,32 +355,3 @@ class BusyError(ServiceError):
     nothing of the call was applied: try again."""
 
     code = "busy"
-
-
-__all__ = [
-    "MESSAGES",
-    "VARIANTS",
-    "AlreadySeatedError",
-    "BusyError",
-    "ChannelBusyError",
-    "GameDamagedError",
-    "GameNotFoundError",
-    "GameStatusError",
-    "HintsOffError",
-    "IllegalMoveError",
-    "InvalidOptionsError",
-    "InvalidSettingsError",
-    "LobbyFullError",
-    "NotAwayError",
-    "NotEnoughPlayersError",
-    "NotHostError",
-    "NotSeatedError",
-    "NotYourTurnError",
-    "SeatHeldError",
-    "SeatNotFoundError",
-    "SeatTakingOffError",
-    "ServiceError",
-    "StaleVersionError",
-    "StorageError",
-    "render",
-]

@@ -8,6 +8,7 @@ state: a game is replayed from it when it is first needed (milliseconds).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from wizard.cards import Card, Suit
@@ -26,6 +27,7 @@ from wizard.service.events import (
     TurnChanged,
 )
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
+from wizard.store.models import ResultRow
 
 _ROUND_OVER = Phase.ROUND_OVER
 ActionCode = tuple[str, str]
@@ -43,22 +45,10 @@ def encode_action(action: Action) -> ActionCode:
     raise TypeError(f"only player actions are logged, not {action!r}")
 
 
-_DECODED: dict[tuple[str, int, str], Action] = {}
-"""Every decoded action: a log has a few hundred distinct ones, replayed many times."""
-
-
+# Valid actions number about 500, replayed many times; a bounded cache never grows without end.
+@functools.lru_cache(maxsize=4096)
 def decode_action(kind: str, seat: int, arg: str) -> Action:
     """The action of a log row; ``ValueError`` if the row cannot be one."""
-    key = (kind, seat, arg)
-    action = _DECODED.get(key)
-    if action is None:
-        action = _decode(kind, seat, arg)
-        if len(_DECODED) < 4096:  # valid actions number about 500; never grow without bound
-            _DECODED[key] = action
-    return action
-
-
-def _decode(kind: str, seat: int, arg: str) -> Action:
     if kind == "play":
         return Play(seat, Card.parse(arg))
     if kind == "bid":
@@ -130,6 +120,14 @@ def dealt_event(state: GameState) -> RoundDealt:
 def turn_event(state: GameState, deadline: float | None) -> TurnChanged:
     """Who acts next."""
     return TurnChanged(state.phase, state.round, to_act(state), deadline)
+
+
+def stored_standings(rows: Iterable[ResultRow]) -> tuple[Standing, ...]:
+    """Final places as the ``results`` rows hold them, best first (ties by seat)."""
+    made = (
+        Standing(r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds) for r in rows
+    )
+    return tuple(sorted(made, key=lambda s: (s.place, s.seat)))
 
 
 def standings(state: GameState, user_ids: Sequence[int | None]) -> tuple[Standing, ...]:

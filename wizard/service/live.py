@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from wizard.ai import ComputerPlayer, make_player
 from wizard.options import Options
@@ -29,17 +29,17 @@ class LiveGame:
     channel_id: int
     host_id: int
     status: GameStatus
-    options: Options
-    seed: int
     version: int
-    turn_seconds: float | None
-    deadline: float | None
-    lobby_message_id: int | None
-    table_message_id: int | None
-    created_at: float
-    started_at: float | None
-    finished_at: float | None
-    seats: list[SeatRow]
+    options: Options = field(default_factory=Options)
+    seed: int = 0
+    turn_seconds: float | None = None
+    deadline: float | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    created_at: float = 0.0
+    started_at: float | None = None
+    finished_at: float | None = None
+    seats: list[SeatRow] = field(default_factory=list)
     computer_level: str | None = None
     """Level of the computers this lobby adds (``None``: the server's default)."""
     allow_seat_taking: bool = False
@@ -105,41 +105,18 @@ class LiveGame:
     def info(self) -> GameInfo:
         """The front end's picture of the game."""
         return GameInfo(
-            id=self.id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            host_id=self.host_id,
-            status=self.status,
-            options=self.options,
-            version=self.version,
-            seats=tuple(seat_info(s) for s in self.seats),
-            turn_seconds=self.turn_seconds,
-            deadline=self.deadline,
-            lobby_message_id=self.lobby_message_id,
-            table_message_id=self.table_message_id,
-            created_at=self.created_at,
-            started_at=self.started_at,
-            finished_at=self.finished_at,
+            **{name: getattr(self, name) for name in _INFO_FIELDS},
+            seats=tuple(SeatInfo(**{k: getattr(s, k) for k in _SEAT_FIELDS}) for s in self.seats),
             table=table_view(self.state) if self.state is not None else None,
-            standings=self.standings,
-            broken_reason=self.broken_reason,
-            computer_level=self.computer_level,
-            allow_seat_taking=self.allow_seat_taking,
             hints_used=tuple(sorted(self.hints_used)),
         )
 
 
-def seat_info(row: SeatRow) -> SeatInfo:
-    """The public picture of a seat row."""
-    return SeatInfo(
-        seat=row.seat,
-        user_id=row.user_id,
-        name=row.name,
-        level=row.level,
-        away=row.away,
-        kicked=row.kicked,
-        timeouts=row.timeouts,
-    )
+_LIVE_FIELDS = {f.name for f in fields(LiveGame)} - {"seats", "hints_used"}
+_INFO_FIELDS = tuple(f.name for f in fields(GameInfo) if f.name in _LIVE_FIELDS)
+"""What :class:`GameInfo` takes from a live game as it is (the same names; a field the game
+does not have keeps its default)."""
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatInfo) if f.name in SeatRow.model_fields)
 
 
 def computer_controlled(row: SeatRow) -> bool:

@@ -18,11 +18,11 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from wizard.errors import IllegalActionError, OptionsError
-from wizard.options import Bidding, Options
+from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
 from wizard.service.errors import GameNotFoundError, StorageError
-from wizard.service.events import GameStatus, Standing
-from wizard.service.game import decode_action, fold
+from wizard.service.events import GameStatus
+from wizard.service.game import decode_action, fold, stored_standings
 from wizard.service.live import LiveGame
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
@@ -31,6 +31,8 @@ from wizard.store.models import ACTION_LOG, GameRow, SeatRow, parse
 
 _KEPT = frozenset({"lock", "timer", "computers", "recent"})
 """Fields of a game in memory that a reload from the file keeps."""
+_FROM_ROW = {f.name for f in dataclasses.fields(LiveGame)} & set(GameRow.model_fields) - {"status"}
+"""Fields of a game in memory taken from its row as they are."""
 
 
 class _Broken(Exception):
@@ -86,18 +88,18 @@ class Loading(ServiceBase):
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
-            notes=(f"quick_check: {self._store.integrity}",),
+            notes=("quick_check: " + "; ".join(self._store.integrity or ["not checked"]),),
         )
 
     async def damaged_games(self) -> list[tuple[int, str]]:
         """Every quarantined game: id and the reason (for the operator)."""
-        rows = await repo.fetch_damaged(self._store)
-        out = []
-        for r in rows:
-            reason = r["reason"]
-            text = bytes(reason).decode("utf-8", "replace") if reason is not None else "damaged"
-            out.append((int(r["id"]), text))
-        return out
+        return [
+            (
+                int(r["id"]),
+                "damaged" if r["reason"] is None else r["reason"].decode(errors="replace"),
+            )
+            for r in await repo.fetch_damaged(self._store)
+        ]
 
     async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame:
         live = self._games.get(game_id)
@@ -167,18 +169,7 @@ class Loading(ServiceBase):
             live.state, live.actions, live.versions, live.request_ids = replayed
             self._resume_hidden_bids(live)
         if live.status is GameStatus.FINISHED:
-            results = await repo.fetch_results(self._store, game_id)
-            live.standings = tuple(
-                sorted(
-                    (
-                        Standing(
-                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
-                        )
-                        for r in results
-                    ),
-                    key=lambda s: (s.place, s.seat),
-                )
-            )
+            live.standings = stored_standings(await repo.fetch_results(self._store, game_id))
         return live
 
     async def _refresh(self, live: LiveGame) -> None:
@@ -209,26 +200,8 @@ class Loading(ServiceBase):
         status = GameStatus(row.status)
         if status is GameStatus.BROKEN:
             raise _Broken(row.broken_reason or "marked broken")
-        live = LiveGame(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            host_id=row.host_id,
-            status=status,
-            options=row.options,
-            seed=row.seed,
-            version=row.version,
-            turn_seconds=row.turn_seconds,
-            deadline=row.deadline,
-            lobby_message_id=row.lobby_message_id,
-            table_message_id=row.table_message_id,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            finished_at=row.finished_at,
-            seats=seats,
-            computer_level=row.computer_level,
-            last_non_bid_version=row.version,
-        )
+        same = {name: value for name, value in row if name in _FROM_ROW}
+        live = LiveGame(**same, status=status, seats=seats, last_non_bid_version=row.version)
         return live, row.seq
 
     @staticmethod
@@ -316,16 +289,6 @@ class Loading(ServiceBase):
             channel_id=number("channel_id"),
             host_id=number("host_id"),
             status=GameStatus.BROKEN,
-            options=Options(),
-            seed=0,
             version=number("version"),
-            turn_seconds=None,
-            deadline=None,
-            lobby_message_id=None,
-            table_message_id=None,
-            created_at=0.0,
-            started_at=None,
-            finished_at=None,
-            seats=[],
             broken_reason=reason,
         )

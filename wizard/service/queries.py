@@ -10,13 +10,15 @@ from pydantic import ValidationError
 
 from wizard.record import dumps
 from wizard.service.base import ServiceBase, describe, log
+from wizard.service.boards import board_order, check_page_size
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
     InvalidSettingsError,
     NotSeatedError,
 )
-from wizard.service.events import GameStatus, Standing
+from wizard.service.events import GameStatus
+from wizard.service.game import stored_standings
 from wizard.service.types import (
     GameInfo,
     GameSummary,
@@ -105,14 +107,8 @@ class Queries(ServiceBase):
         min_games: int = 1,
     ) -> LeaderboardPage:
         """One page (from 1) of a server's players by rating, wins or average score."""
-        try:
-            key = LeaderboardOrder(order)
-        except ValueError:
-            raise InvalidSettingsError(
-                None, setting="leaderboard_order", detail=str(order)
-            ) from None
-        if not 1 <= per_page <= 100:
-            raise InvalidSettingsError(None, setting="page_size", min=1, max=100)
+        key = board_order(order)
+        check_page_size(per_page, 100)
         page = max(1, page)
         total, rows = await repo.fetch_leaderboard(
             self._store,
@@ -164,22 +160,14 @@ class Queries(ServiceBase):
                     rounds=max(r.rounds for r in rows),
                     started_at=game.started_at,
                     finished_at=game.finished_at,
-                    standings=tuple(
-                        Standing(
-                            r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds
-                        )
-                        for r in sorted(rows, key=lambda r: (r.place, r.seat))
-                    ),
+                    standings=stored_standings(rows),
                 )
             )
         return out
 
 
 def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
-    out: dict[int, list[sqlite3.Row]] = {}
-    for key, group in itertools.groupby(rows, key=lambda r: r["game_id"]):
-        out[int(key)] = list(group)
-    return out
+    return {int(k): list(g) for k, g in itertools.groupby(rows, key=lambda r: r["game_id"])}
 
 
 def _stats(row: PlayerRow) -> PlayerStats:

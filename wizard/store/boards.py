@@ -74,31 +74,14 @@ FORM_SQL: Final = (
     " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
     " ORDER BY g.finished_at DESC, g.id DESC LIMIT ?3"
 )
-"""A player's last games on a server; parameters: guild, user, limit."""
+"""A player's last finished games on a server, newest first: game id, seat, place, score,
+finishing time and number of seats (the player's results, sorted: a few thousand rows for
+the keenest player); parameters: guild, user, limit."""
 OPTION_COUNTS_SQL: Final = (
     "SELECT g.options, COUNT(*) AS games, MAX(g.finished_at) AS last"
     " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
     " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
     " GROUP BY g.options"
 )
-"""Games per options text of a player on a server; parameters: guild, user."""
-
-
-async def fetch_form(store: Store, guild_id: int, user_id: int, limit: int) -> list[sqlite3.Row]:
-    """A player's last ``limit`` finished games on a server, newest first: game id, seat,
-    place, score, finishing time and number of seats (:data:`FORM_SQL`: the player's
-    results, sorted; a few thousand rows for the keenest player)."""
-    return await store.fetchall(FORM_SQL, (guild_id, user_id, limit))
-
-
-async def fetch_option_counts(store: Store, guild_id: int, user_id: int) -> list[sqlite3.Row]:
-    """How often a player played each stored options text on a server, with the newest
-    finishing time of each (ties of the favourite go to the most recent)."""
-    return await store.fetchall(OPTION_COUNTS_SQL, (guild_id, user_id))
-
-
-async def fetch_finished_game(store: Store, guild_id: int, game_id: int) -> sqlite3.Row | None:
-    """Id and status of a game of a server (``None`` for another server's or no game)."""
-    return await store.fetchone(
-        "SELECT id, status FROM games WHERE id = ? AND guild_id = ?", (game_id, guild_id)
-    )
+"""How often a player played each stored options text on a server, with the newest finishing
+time of each (ties of the favourite go to the most recent); parameters: guild, user."""

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -162,13 +162,14 @@ def _is_busy(error: sqlite3.Error) -> bool:
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error)
 
 
+@dataclass(slots=True)
 class _Pending(Generic[T]):
-    __slots__ = ("due", "future", "item")
-
-    def __init__(self, item: WriteItem[T] | None, due: float) -> None:
-        self.item = item
-        self.due = due
-        self.future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    item: WriteItem[T] | None
+    """``None``: the writer stops after this batch."""
+    due: float
+    future: asyncio.Future[T] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class Writer:
@@ -195,6 +196,7 @@ class Writer:
         self._busy_timeout = busy_timeout
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
+        """Transactions committed (with :attr:`writes`: how much group commit merges)."""
         self.writes = 0
 
     def start(self) -> None:
@@ -292,7 +294,8 @@ class Writer:
             # meanwhile fails the rest at once rather than making each wait again.
             for k, p in enumerate(batch):
                 await self._commit([p])
-                if isinstance(_exception(p.future), LockTimeout):
+                failed = p.future.done() and not p.future.cancelled() and p.future.exception()
+                if isinstance(failed, LockTimeout):
                     for rest in batch[k + 1 :]:
                         if not rest.future.done():
                             rest.future.set_exception(LockTimeout("the database is locked"))
@@ -333,25 +336,25 @@ class Writer:
             log.debug("rollback: %s", e)
 
 
-def _exception(future: asyncio.Future[Any]) -> BaseException | None:
-    if future.done() and not future.cancelled():
-        return future.exception()
-    return None
-
-
 class Store:
     """The database of one process: a write connection behind a :class:`Writer` and a
     read one."""
 
     def __init__(
-        self, path: Path, write: aiosqlite.Connection, read: aiosqlite.Connection, writer: Writer
+        self,
+        path: Path,
+        write: aiosqlite.Connection,
+        read: aiosqlite.Connection,
+        writer: Writer,
+        integrity: tuple[str, ...] | None = None,
     ) -> None:
         self.path = path
         self._write_conn = write
         self._read_conn = read
         self.writer = writer
-        self.integrity = "not checked"
-        """The result of ``PRAGMA quick_check`` at open (``ok``, or what failed)."""
+        self.integrity = integrity
+        """The lines of ``PRAGMA quick_check`` at open (``("ok",)``, or what failed); ``None``
+        if not checked. The start-up summary reuses them rather than checking twice."""
 
     @classmethod
     async def open(
@@ -375,25 +378,21 @@ class Store:
             opened.append(write)
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
             await migrate(write, LATEST if target_version is None else target_version)
-            integrity = await quick_check(write) if check else "not checked"
+            integrity = await quick_check(write) if check else None
             # From now on the writer waits for the lock itself, without blocking (see Writer).
             await write.execute("PRAGMA busy_timeout = 0")
             read = await connect(path, readonly=True)
             opened.append(read)
             read.text_factory = _text
-        except (sqlite3.Error, OSError, MigrationError) as e:
+        except BaseException as e:
             for conn in opened:
                 await conn.close()
-            raise unavailable(path, e) from e
-        except BaseException:
-            for conn in opened:
-                await conn.close()
+            if isinstance(e, sqlite3.Error | OSError | MigrationError):
+                raise unavailable(path, e) from e
             raise
         writer = Writer(write, batch_limit=batch_limit, busy_timeout=busy_timeout)
         writer.start()
-        store = cls(path, write, read, writer)
-        store.integrity = integrity
-        return store
+        return cls(path, write, read, writer, integrity)
 
     async def write(self, item: WriteItem[T]) -> T:
         """Run ``item`` in a committed transaction (see :class:`Writer`)."""
@@ -429,23 +428,22 @@ def _text(raw: bytes) -> str | bytes:
         return raw
 
 
-async def quick_check(conn: aiosqlite.Connection) -> str:
-    """``PRAGMA quick_check``: ``ok``, or the first problems it found, on one line; logged."""
+async def quick_check(conn: aiosqlite.Connection) -> tuple[str, ...]:
+    """``PRAGMA quick_check``: ``("ok",)``, or the problems it found (at most 20); logged."""
     try:
-        rows = await conn.execute_fetchall("PRAGMA quick_check(5)")
-        found = [str(r[0]) for r in rows]
+        rows = await conn.execute_fetchall("PRAGMA quick_check(20)")
+        found = tuple(str(r[0]) for r in rows)
     except sqlite3.DatabaseError as e:
-        found = [str(e)]
-    result = "ok" if found == ["ok"] else "; ".join(found)
-    if result == "ok":
+        found = (str(e),)
+    if found == ("ok",):
         log.info("database quick_check: ok")
     else:
         log.error(
             "database quick_check FAILED: %s (restore a backup; damaged games are"
             " quarantined as they are found)",
-            result,
+            "; ".join(found),
         )
-    return result
+    return found
 
 
 class ShardClaim:

@@ -7,6 +7,7 @@ write lock, and it never creates a file that is not there.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,15 +115,16 @@ def wal_path(path: Path) -> Path:
     return path.with_name(path.name + "-wal")
 
 
-def check(path: Path) -> Health:
-    """Examine the database at ``path`` without changing it.
+def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
+    """Examine the database at ``path`` without changing it; ``checked`` is the result of a
+    quick check already run on it (``Store.integrity``), so that it is not run twice.
 
     Raises ``sqlite3.Error`` when the file cannot be opened or read as a database at all.
     """
     path = Path(path)
     conn = open_readonly(path)
     try:
-        result = integrity(conn)
+        result = integrity(conn) if checked is None else list(checked)
         version = schema_version(conn)
         has_games = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"

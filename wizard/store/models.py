@@ -15,7 +15,6 @@ from wizard.options import Options
 
 GameStatusValue = Literal["lobby", "active", "finished", "cancelled", "broken"]
 ActionKind = Literal["bid", "trump", "play"]
-ActorValue = Literal["player", "computer", "timeout"]
 
 
 class Row(BaseModel):
