@@ -199,6 +199,7 @@ def test_the_spec_is_found_beside_the_repository(tmp_path: Path) -> None:
         # ...while outside CI the same run passes with a warning that says so.
         ("false", False, "OpenAPI description is missing"),
     ],
+    ids=["in CI", "outside CI"],
 )
 def test_a_missing_description_fails_loudly_in_ci(
     tmp_path: Path, ci: str, fails: bool, says: str
