@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -117,3 +119,35 @@ def run_bot_against(base: str, tmp_path: Path) -> subprocess.CompletedProcess[st
         timeout=PROCESS_TIMEOUT,
         check=False,
     )
+
+
+_HOLDER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+if sys.argv[2] == "write":
+    conn.execute("BEGIN EXCLUSIVE")
+else:
+    conn.execute("SELECT COUNT(*) FROM games").fetchone()
+print("holding", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextlib.contextmanager
+def database_held(path: Path, *, write: bool = False) -> Iterator[None]:
+    """Another process has the database at ``path`` open while the block runs: idle, no
+    transaction (an idle bot); or, with ``write``, in the middle of a write, holding the write
+    lock. The block starts once the child says it holds the file (a readiness line, not a
+    sleep); the child lets go and exits when the block ends."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLDER, str(path), "write" if write else "open"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding", "the holder process failed"
+        yield
+    finally:
+        holder.communicate("", timeout=PROCESS_TIMEOUT)

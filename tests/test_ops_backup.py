@@ -14,6 +14,7 @@ from tests.ops_support import (
     PROCESS_TIMEOUT,
     assert_one_line_failure,
     clean_env,
+    database_held,
     make_database,
     make_future_schema,
     run_bot,
@@ -147,32 +148,12 @@ def test_restore_refuses_while_another_process_has_the_database_open(tmp_path: P
     make_database(db, games=1)
     copy = tmp_path / "copy.db"
     assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
-    # An idle bot: the database open, no transaction, waiting.
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sqlite3, sys\n"
-            "c = sqlite3.connect(sys.argv[1])\n"
-            "c.execute('SELECT COUNT(*) FROM games').fetchone()\n"
-            "print('open', flush=True)\n"
-            "sys.stdin.read()\n",
-            str(db),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline().strip() == "open"
+    with database_held(db):  # an idle bot: the database open, no transaction, waiting
         line = assert_one_line_failure(
             run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
         )
         assert "in use" in line
         assert "stop the bot" in line.lower()
-    finally:
-        holder.communicate("", timeout=PROCESS_TIMEOUT)
     restored = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
     assert restored.returncode == EXIT_OK, restored.stderr
 

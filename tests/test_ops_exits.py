@@ -24,6 +24,7 @@ from tests.ops_support import (
     PROCESS_TIMEOUT,
     assert_one_line_failure,
     clean_env,
+    database_held,
     free_port,
     make_database,
     make_future_schema,
@@ -169,28 +170,8 @@ def test_discord_refusing_the_token_exits_1(tmp_path: Path) -> None:
 def test_demo_on_a_database_locked_by_another_process_exits_3(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)
-    # Another process in the middle of a write: it holds the write lock until told to stop.
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sqlite3, sys\n"
-            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-            "c.execute('BEGIN EXCLUSIVE')\n"
-            "print('locked', flush=True)\n"
-            "sys.stdin.read()\n",
-            str(db),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline().strip() == "locked"
+    with database_held(db, write=True):  # another process in the middle of a write
         result = run_bot("demo", "--db", str(db), cwd=tmp_path)
-    finally:
-        holder.communicate("", timeout=PROCESS_TIMEOUT)
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert "locked" in line
     assert "another process" in line.lower()

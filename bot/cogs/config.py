@@ -35,7 +35,15 @@ class GameConfig:
     """How long after its last interaction a hand is still edited (Discord allows 15 minutes;
     the margin keeps an edit from racing the expiry)."""
     defer_after: float = 2.0
-    """Seconds a click may wait for the service before it is deferred (Discord: 3 s)."""
+    """Seconds a click may wait for the service before it is deferred (Discord: 3 s).
+
+    Discord's 3 s run from when it sent the interaction, this wait from when the handler
+    starts: the gateway's delivery, a busy event loop waking late and the deferral's own
+    request all come out of the last second, which is why it is not closer to 3. A service
+    answer takes milliseconds, so only a stalled disk or worker meets it, not ordinary load.
+    The wait is on the event loop's clock: under SimCord a simulated one, which SimCord
+    still moves on the real clock when a click outlasts this many real seconds; tests that
+    count a click's REST calls exactly therefore give it a bound only a hang reaches."""
     retry_after: float = 20.0
     """Seconds before a failed table update is tried again (any new move also retries it)."""
     seeds: Callable[[], int | None] | None = None

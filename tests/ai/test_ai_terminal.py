@@ -17,6 +17,9 @@ from wizard.play import Terminal, add_arguments, run
 from wizard.record import load, replay
 
 ROOT = Path(__file__).parents[2]
+HANG_BOUND = 300
+"""Seconds after which a child process counts as hung: only a guard against a hang, far
+above the few seconds it takes on a loaded machine (no test measures how long it takes)."""
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -106,7 +109,8 @@ def test_play_from_standard_input() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "wizard", "play", "--players", "4", "--level", "easy",
          "--no-variants", "--seed", "3", "--theme", "standard"],
-        input="0\nW9\nq\n", capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        input="0\nW9\nq\n", capture_output=True, text=True, cwd=ROOT, check=False,
+        timeout=HANG_BOUND,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert "Your bid (0-1): 0" in done.stdout  # the piped answer is echoed after the prompt

@@ -46,6 +46,16 @@ what counts as settled is unchanged. Lowered for these tests, which click a few 
 times, through the keyword default of the pinned SimCord's settle loop."""
 
 
+SETTLE_TIMEOUT = 30.0
+"""Real seconds SimCord gives the bot to settle after each click or ``advance_time``: only a
+bound on the bot's own work (a click with the computer moves it sets off takes a fraction
+of a second, a few seconds on a loaded machine), reached by a hang alone. Every bot and
+service timer runs on virtual time here (:class:`VirtualTimers`), so none is waited for in
+real time however long this is; only timers of the real event loop (the 2 s deferral of a
+slow click, a computer worker's 3 s decision deadline) still are, and they are far
+shorter."""
+
+
 ROOT = Path(__file__).resolve().parents[2]
 INVALID_REST = "invalid_rest_requests"
 """Marks a test that sends requests Discord would refuse on purpose (to prove the check)."""
@@ -181,8 +191,9 @@ class Sim:
     """Bids clicked on the table (open bidding)."""
     last_clicked: Any = None
     """The message whose button :meth:`act` clicked last (the table or a hand), as it was."""
-    virtual_timers: bool = False
-    """The bot's timers fire only through ``env.advance_time`` (see ``VirtualTimers``)."""
+    virtual_timers: bool = True
+    """The bot's and the service's timers fire only through ``env.advance_time`` (see
+    ``VirtualTimers``)."""
 
     @property
     def bot(self) -> WizardBot:
@@ -202,14 +213,11 @@ class Sim:
     async def restart(self) -> None:
         """A new process: close the service, open it again on the same file, new bot."""
         await self.service.close()
-        clock = DiscordClock()
+        # The same kind of clock as before the restart: a turn timer resumed from the
+        # database must not start waiting on the real clock.
+        clock = bot_clock(self.env) if self.virtual_timers else DiscordClock()
         self.service = await GameService.open(self.path, clock=clock, config=self.service_config)
-        bot = create_bot(
-            self.settings,
-            service=self.service,
-            clock=bot_clock(self.env) if self.virtual_timers else clock,
-            game_config=self.config,
-        )
+        bot = create_bot(self.settings, service=self.service, clock=clock, game_config=self.config)
         await self.env.restart_bot(bot)
 
     # --- reading the channel ---------------------------------------------------------------
@@ -538,28 +546,35 @@ async def simulation(
     members: int = 3,
     config: GameConfig | None = None,
     computer_delay: float = 0.0,
-    settle_timeout: float = 5.0,
+    settle_timeout: float = SETTLE_TIMEOUT,
     seed: int | None = 1,
     test_buttons: bool = False,
-    virtual_timers: bool = False,
+    virtual_timers: bool = True,
 ) -> AsyncIterator[Sim]:
     """The bot with a real service on a file under ``tmp_path``, a server, a channel and
-    ``members`` members (ann, bob, cy, ...). With ``virtual_timers`` the bot's own timers
-    (edit pacing, pings, retries) fire only when the test advances SimCord's clock."""
+    ``members`` members (ann, bob, cy, ...).
+
+    With ``virtual_timers`` (the default) the bot's timers (edit pacing, pings, retries) and
+    the service's (computer delays, turn timers, lobby expiry) fire only when the test
+    advances SimCord's clock, never on the real one: what a test sees does not depend on how
+    fast the machine runs, and the settle timeout can be a bound only a hang reaches.
+    Without it they use the real :class:`DiscordClock`: SimCord then waits, inside a click,
+    for a timer due within the settle timeout, and fires a later one on the real clock once
+    that many real seconds have passed."""
     path = tmp_path / "wizard.db"
-    clock = DiscordClock()
+    timers = VirtualTimers() if virtual_timers else None
+    clock = DiscordClock() if timers is None else timers
     service_config = ServiceConfig(computer_delay=computer_delay)
     service = await GameService.open(path, clock=clock, config=service_config)
     seeds = None
     if seed is not None:
         counter = iter(range(seed, seed + 10_000))
         seeds = lambda: next(counter)  # noqa: E731
-    # No edit pacing unless a test asks for it: SimCord would wait for each trailing edit's
-    # timer in real time (it is shorter than the settle timeout).
+    # No edit pacing unless a test asks for it: each trailing edit would wait for the test to
+    # move the clock.
     game_config = config or GameConfig(ping_delay=None, edit_interval=0.0, seeds=seeds)
     settings = Settings(shard_count=1)
-    timers = VirtualTimers() if virtual_timers else None
-    bot = create_bot(settings, service=service, clock=timers or clock, game_config=game_config)
+    bot = create_bot(settings, service=service, clock=clock, game_config=game_config)
     if test_buttons:
         with_test_buttons(bot)
     sim: Sim | None = None

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ESC = "\x1b"
 GAME = ["play", "--players", "3", "--level", "easy", "--no-variants", "--seed", "3"]
 ANSWERS = "0\nq\n"
+HANG_BOUND = 300
+"""Seconds after which a child process counts as hung: only a guard against a hang, far
+above the few seconds it takes on a loaded machine (no test measures how long it takes)."""
 """A bid, then quit: enough for a table, a hand and the scorepad to be printed."""
 
 
@@ -42,7 +45,7 @@ def _help() -> str:
         text=True,
         cwd=ROOT,
         env=_env(COLUMNS="80"),
-        timeout=120,
+        timeout=HANG_BOUND,
         check=False,
     )
     assert done.returncode == 0, done.stderr
@@ -120,7 +123,7 @@ def _play_on_a_terminal(**env: str | None) -> str:
             break
         chunks.append(chunk)
     os.close(leader)
-    assert process.wait(timeout=120) == 1  # quit before the end
+    assert process.wait(timeout=HANG_BOUND) == 1  # quit before the end
     return b"".join(chunks).decode()
 
 
@@ -147,7 +150,7 @@ def test_no_colour_when_piped() -> None:
         text=True,
         cwd=ROOT,
         env=_env(),
-        timeout=120,
+        timeout=HANG_BOUND,
         check=False,
     )
     assert done.returncode == 1, done.stderr

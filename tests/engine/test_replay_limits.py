@@ -19,6 +19,9 @@ from wizard.__main__ import main
 from wizard.record import MAX_RECORD_BYTES, RecordTooLargeError, UnreadableRecordError, load
 
 ROOT = Path(__file__).resolve().parents[2]
+HANG_BOUND = 300
+"""Seconds after which a child process counts as hung: only a guard against a hang, far
+above the few seconds it takes on a loaded machine (no test measures how long it takes)."""
 EVIL = "\x1b]0;pwned\x07\x1b[2J\x1b[31mEve\u202e"
 """A window title, a clear screen, red text and a right-to-left override."""
 
@@ -30,7 +33,7 @@ def run(*args: str, stdin: bytes | None = None, **env: str) -> subprocess.Comple
         capture_output=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-        timeout=120,
+        timeout=HANG_BOUND,
         check=False,
     )
 

@@ -254,10 +254,13 @@ async def test_the_writer_waits_for_another_connection_without_blocking(db_path:
         write = asyncio.ensure_future(
             store.write(Statements((("INSERT INTO guild_settings VALUES (1, '{}', 0)", ()),)))
         )
-        await asyncio.sleep(0.1)
-        assert not write.done() and ticks >= 10  # waiting, and the loop runs on
+        # The loop runs on while the write waits: counted in ticks, not in seconds, so a
+        # slow machine only makes this take longer.
+        while ticks < 10:
+            await asyncio.sleep(0.01)
+        assert not write.done()
         other.execute("COMMIT")
-        await asyncio.wait_for(write, 5)
+        await asyncio.wait_for(write, 60)  # it follows the commit; only a hang waits 60 s
         running.cancel()
         rows = await store.fetchall("SELECT guild_id FROM guild_settings")
         assert [r[0] for r in rows] == [1]
