@@ -7,7 +7,7 @@ runs in SimCord with the real bot and service (SQLite in a temporary directory).
 her hand and clicks a bid; every Python function called from the interaction's arrival to
 the moment SimCord has settled (the click's response, the table edit and the other hands'
 redraws: the last REST call) is recorded with ``sys.setprofile``, and the files they live in
-are printed, with the service reads made after the service's answer.
+are printed, with the service reads the bot makes after the service's answer.
 """
 
 from __future__ import annotations
@@ -58,7 +58,11 @@ async def main() -> None:
                 if rel.parts[:2] == ("wizard", "service") and name == "act":
                     acted = True
                 elif acted and rel.parts[:2] == ("wizard", "service") and name in READS:
-                    reads.append(name)
+                    # A read by the bot (the service reading its own settings while it
+                    # makes the update is no re-read of what the update carries).
+                    caller = frame.f_back
+                    if caller is not None and "/bot/" in caller.f_code.co_filename:
+                        reads.append(name)
 
             sys.setprofile(profile)
             try:
@@ -76,7 +80,8 @@ async def main() -> None:
             for f in service_files:
                 print(f"    {f}")
             print(f"in all: {len(bot_files) + len(service_files)}")
-            print(f"service reads after the service's answer: {len(reads)} {Counter(reads)}")
+            counted = f"{len(reads)} {Counter(reads)}"
+            print(f"service reads by the bot after the service's answer: {counted}")
 
 
 if __name__ == "__main__":

@@ -170,8 +170,8 @@ class ClickBase:
         self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
     ) -> tuple[str | None, Theme]:
         """Remember the user's applied click ``cid`` (a double click is answered like it);
-        the note saying what they did, and the server's card theme it was written in (read
-        once per click: the hand drawn next uses it too)."""
+        the note saying what they did, and the server's card theme it was written in (the one
+        the update carries, or read once: the hand drawn next uses it too)."""
         key = (cid.game, interaction.user.id)
         # Known at once (before anything can yield), so that a second click of a double
         # click answered meanwhile is taken for what it is, not for a refusal.
@@ -179,7 +179,10 @@ class ClickBase:
         self._done.move_to_end(key)
         while len(self._done) > DONE_KEPT:
             self._done.popitem(last=False)
-        _, theme = await public_look(self.service, interaction.guild_id)
+        if update.settings is not None and interaction.guild_id is not None:
+            theme = update.settings.theme  # the settings the move was made under
+        else:
+            _, theme = await public_look(self.service, interaction.guild_id)
         note = _done_note(update, t=texts(interaction.locale), theme=theme)
         if self._done.get(key, ("",))[0] == cid.format():
             self._done[key] = (cid.format(), note)

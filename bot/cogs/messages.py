@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,9 +44,43 @@ SLACK = 0.001
 for the end of an interval may read a hair before it when it fires."""
 
 
+@dataclass(eq=False)
+class _Known:
+    """A server's settings as the update being rendered carried them."""
+
+    service: GameService
+    guild_id: int
+    settings: GuildSettings
+    live: bool = True
+    """Only while the render runs: a timer or task armed meanwhile copies the context, and
+    must read the settings as they are when it fires."""
+
+
+_KNOWN: ContextVar[_Known | None] = ContextVar("wizard_known_settings", default=None)
+
+
+@contextmanager
+def known_settings(service: GameService, guild_id: int, settings: GuildSettings) -> Iterator[None]:
+    """Within the block (one sync task rendering an update), ``service``'s settings of
+    ``guild_id`` are ``settings``: the ones the update was made under, so that every
+    feature's rendering of it speaks the server's language without reading them again."""
+    known = _Known(service, guild_id, settings)
+    token = _KNOWN.set(known)
+    try:
+        yield
+    finally:
+        known.live = False
+        _KNOWN.reset(token)
+
+
 async def server_settings(service: GameService, guild_id: int | None) -> GuildSettings:
     """The server's settings (the defaults outside a server)."""
-    return GuildSettings() if guild_id is None else await service.get_settings(guild_id)
+    if guild_id is None:
+        return GuildSettings()
+    known = _KNOWN.get()
+    if known is not None and known.live and known.service is service and known.guild_id == guild_id:
+        return known.settings
+    return await service.get_settings(guild_id)
 
 
 async def public_texts(service: GameService, guild_id: int | None) -> Texts:
@@ -132,6 +168,14 @@ class Surface:
     to_act: frozenset[int] = frozenset()
     """The seats whose turn it was at the last update seen: their turn ends when they leave
     it, and their open hands must stop saying it is their turn."""
+    latest: GameInfo | None = None
+    """The game as the newest update showed it (``GameUpdate.info``): what the next sync
+    renders, unless ``must_read``."""
+    latest_settings: GuildSettings | None = None
+    """The server's settings that update was made under (``GameUpdate.settings``)."""
+    must_read: bool = True
+    """Something changed that no update showed (a kick, a player leaving, a retry): the next
+    sync reads the game from the service instead of rendering ``latest``."""
 
 
 @dataclass

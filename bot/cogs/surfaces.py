@@ -6,9 +6,12 @@ standings, the turn ping, and the players' open hands.
 on the base :class:`bot.cogs.messages.GameMessages`) and runs it from one sync task per game.
 
 Everything the service reports (the result of a click, or a background move from a listener)
-goes through :meth:`Surfaces.after_update`, which only *records* what must be shown and
-wakes the game's sync task. The task renders from the service's current state, so updates
-that arrive while an edit is in flight merge into the next edit.
+goes through :meth:`Surfaces.after_update`, which only *records* what must be shown (with the
+newest picture of the game an update carried, ``GameUpdate.info``, and the server's settings
+it was made under) and wakes the game's sync task. The task renders that newest picture, so
+updates that arrive while an edit is in flight merge into the next edit, and a click's update
+is shown without reading the service again. A change no update showed (a kick, a player
+leaving, a retry) is rendered after a read of the game (:meth:`Surfaces.request`).
 
 Edits are paced (``GameConfig.edit_interval``, 0.75 s): a game's table is edited at most once
 per interval. The first change after a quiet spell goes out at once; the changes that follow
@@ -50,6 +53,7 @@ from bot.cogs.homes import retire_home
 from bot.cogs.messages import (
     RoundEnd,
     Surface,
+    known_settings,
     public_look,
 )
 from bot.features.lobby import LobbyMessages, cancelled_embed
@@ -131,7 +135,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                     seats.update(now)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
-        self.request(surface)
+        self._record(surface, update)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
         if dealt and not everyone:
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
@@ -146,7 +150,23 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         self.refresh_hands(game_id, None)
 
     def request(self, surface: Surface) -> None:
-        """Bring the game's messages up to date soon (merged with any edit in flight)."""
+        """Bring the game's messages up to date soon (merged with any edit in flight), reading
+        the game first: something changed that no update showed."""
+        surface.must_read = True
+        self._wake(surface)
+
+    def _record(self, surface: Surface, update: GameUpdate) -> None:
+        """Keep the newest picture of the game an update carried, for the next sync."""
+        info = update.info
+        if info is None:
+            surface.must_read = True
+        elif surface.latest is None or info.version >= surface.latest.version:
+            # Updates may arrive out of order (a click's and a computer's): the newest wins.
+            surface.latest = info
+            surface.latest_settings = update.settings
+        self._wake(surface)
+
+    def _wake(self, surface: Surface) -> None:
         surface.dirty = True
         if surface.task is None:
             surface.task = asyncio.ensure_future(self._run(surface))
@@ -189,13 +209,28 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
     async def _sync(self, surface: Surface) -> None:
         if surface.closed:
             return
-        try:
-            info = await self.service.get_game(surface.game_id)
-        except ServiceError as error:
-            log.info("game %s: not shown any more: %s", surface.game_id, error.message)
-            surface.closed = True
-            return
+        info, settings = surface.latest, surface.latest_settings
+        if info is None or surface.must_read:
+            surface.must_read = False  # before the read: a change meanwhile asks again
+            try:
+                info = await self.service.get_game(surface.game_id)
+            except ServiceError as error:
+                log.info("game %s: not shown any more: %s", surface.game_id, error.message)
+                surface.closed = True
+                return
+            settings = None
+            if surface.latest is None or info.version >= surface.latest.version:
+                surface.latest, surface.latest_settings = info, None
         self.adopt(info)
+        if settings is None or info.guild_id is None:
+            await self._render(surface, info)
+            return
+        # The update's settings: its rendering (table, summaries, ping) reads none again.
+        with known_settings(self.service, info.guild_id, settings):
+            await self._render(surface, info)
+
+    async def _render(self, surface: Surface, info: GameInfo) -> None:
+        """Bring the game's messages up to date with ``info`` (the surface's lock held)."""
         for number in sorted(surface.round_ends):
             await self._round_end(surface, info, surface.round_ends[number])
             del surface.round_ends[number]

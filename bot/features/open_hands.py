@@ -15,7 +15,14 @@ from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
 from bot.i18n import Texts, language_of, texts
 from wizard.cards import Theme
-from wizard.service import GameStatus, GameUpdate, ServiceError, TimerHandle
+from wizard.service import (
+    GameInfo,
+    GameStatus,
+    GameUpdate,
+    SeatView,
+    ServiceError,
+    TimerHandle,
+)
 
 
 def hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
@@ -24,6 +31,11 @@ def hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
 
 
 log = logging.getLogger(__name__)
+
+
+def _at(info: GameInfo | None, version: int) -> bool:
+    """Whether ``info`` shows the game at ``version``."""
+    return info is not None and info.version == version
 
 
 def hold(hand: LiveHand, timer: TimerHandle | None) -> None:
@@ -51,20 +63,39 @@ class OpenHands(GameMessages):
         not given).
 
         ``update``: what the player's own click just received. While the game is still at
-        its version, its status is the update's and the seat is the player's (they just
-        acted in it), so the game is not read again.
+        its version (no newer update has reached the bot), the hand is drawn from it: the
+        player's own view, the game's status and the server's theme it carries, so nothing
+        is read again.
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat.
         """
-        seat_view = await self.service.seat_view(game_id, user_id)
-        if update is not None and theme is not None and update.version == seat_view.version:
-            status, kicked = update.status, False
+        own = self._own_view(game_id, user_id, update)
+        seat_view = own or await self.service.seat_view(game_id, user_id)
+        surface = self._games.get(game_id)
+        info: GameInfo | None
+        if own is not None and update is not None and update.info is not None:
+            info = update.info
+            if theme is None and update.settings is not None:
+                theme = update.settings.theme
+        elif update is not None and theme is not None and update.version == seat_view.version:
+            info = None  # the player just acted in this version: not kicked, status known
+        elif surface is not None and _at(surface.latest, seat_view.version):
+            # The newest update's picture is of the version this view shows (another
+            # player's move just redraws this hand): the game need not be read again.
+            info = surface.latest
+            if theme is None and surface.latest_settings is not None:
+                theme = surface.latest_settings.theme
         else:
             info = await self.service.get_game(game_id)
+        if info is None:
+            assert update is not None
+            status, kicked = update.status, False
+        else:
             status, kicked = info.status, info.seats[seat_view.seat].kicked
-            if theme is None:
-                theme = (await server_settings(self.service, info.guild_id)).theme
+        if theme is None:
+            guild_id = info.guild_id if info is not None else None
+            theme = (await server_settings(self.service, guild_id)).theme
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
@@ -83,6 +114,21 @@ class OpenHands(GameMessages):
             seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
         )
         return text, view, seat_view.seat
+
+    def _own_view(self, game_id: int, user_id: int, update: GameUpdate | None) -> SeatView | None:
+        """The player's view their own move's ``update`` carries, while it is the newest
+        picture of the game the bot has (a computer's move since makes it old: then ``None``,
+        and the hand is read)."""
+        if update is None or update.view is None or update.info is None or update.duplicate:
+            return None
+        seat = update.info.seats[update.view.seat]
+        if update.game_id != game_id or seat.user_id != user_id:
+            return None
+        surface = self._games.get(game_id)
+        latest = surface.latest if surface is not None else None
+        if latest is not None and latest.version > update.version:
+            return None
+        return update.view
 
     def remember_hand(
         self,

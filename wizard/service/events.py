@@ -2,18 +2,24 @@
 
 Every event carries public information only (RULES §8.1): it is safe to show in
 the channel. Private things (a hand, a hidden bid) are read through
-:meth:`GameService.seat_view`.
+:meth:`GameService.seat_view`, except the acting player's own view, which the update of
+their own move carries (:attr:`GameUpdate.view`) for them alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from wizard.cards import Card, Suit
 from wizard.options import Options
 from wizard.state import Action, Phase
 from wizard.view import SeatCard
+
+if TYPE_CHECKING:  # the front end's values are built on the events (types imports this module)
+    from wizard.service.settings import GuildSettings
+    from wizard.service.types import GameInfo, SeatView
 
 """A card on the table and the seat that played it."""
 
@@ -244,3 +250,14 @@ class GameUpdate:
     actor: Actor | None = None
     duplicate: bool = False
     """True when this request id was already applied: nothing new happened."""
+    info: GameInfo | None = None
+    """The public picture of the game right after this change (what ``get_game`` would have
+    answered then), so that a front end renders the change without reading the game again.
+    ``None`` on a duplicate: its moment has passed, the game may have moved on since."""
+    view: SeatView | None = None
+    """The acting person's own view right after their move (their hand, their next legal
+    moves): private, for the caller of ``act`` alone; ``None`` for computers' and background
+    moves and on a duplicate. Other players' views are still read with ``seat_view``."""
+    settings: GuildSettings | None = None
+    """The server's settings the change was made under (the language and card theme of its
+    messages), so that rendering it needs no read of them; ``None`` on a duplicate."""

@@ -353,7 +353,14 @@ class Lobby(ServiceBase):
                 turn_event(state, deadline),
             )
         self._arm(live)
-        return GameUpdate(live.id, version, live.status, events)
+        return GameUpdate(
+            live.id,
+            version,
+            live.status,
+            events,
+            info=live.info(),
+            settings=await self.get_settings(live.guild_id),
+        )
 
     @shielded
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
@@ -391,7 +398,14 @@ class Lobby(ServiceBase):
         live.deadline = None
         live.computer_due = None
         self._forget(live)
-        return GameUpdate(live.id, version, live.status, (GameCancelled(reason),))
+        return GameUpdate(
+            live.id,
+            version,
+            live.status,
+            (GameCancelled(reason),),
+            info=live.info(),
+            settings=await self.get_settings(live.guild_id),
+        )
 
     @shielded
     async def _lobby_change(

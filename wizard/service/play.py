@@ -30,11 +30,12 @@ from wizard.service.game import encode_action, fold, standings, step, turn_event
 from wizard.service.live import LiveGame, computer_controlled
 from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
 from wizard.service.results import record_results
+from wizard.service.types import SeatView
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
 from wizard.store import repo
 from wizard.store.db import Statements, WriteItem, run_statements
 from wizard.store.models import SeatRow
-from wizard.view import own_hand_hidden
+from wizard.view import own_hand_hidden, view
 
 
 class Playing(ServiceBase):
@@ -143,7 +144,14 @@ class Playing(ServiceBase):
         live.version = live.last_non_bid_version = version
         live.deadline = deadline
         live.computer_due = self._computer_due(live, now)
-        return GameUpdate(live.id, version, live.status, (*events, turn_event(state, deadline)))
+        return GameUpdate(
+            live.id,
+            version,
+            live.status,
+            (*events, turn_event(state, deadline)),
+            info=live.info(),
+            settings=await self.get_settings(live.guild_id),
+        )
 
     async def _apply(
         self,
@@ -285,7 +293,18 @@ class Playing(ServiceBase):
         else:
             live.computer_due = self._computer_due(live, now)
             events.append(turn_event(state, deadline))
-        return GameUpdate(live.id, version, live.status, tuple(events), seat, action, actor)
+        return GameUpdate(
+            live.id,
+            version,
+            live.status,
+            tuple(events),
+            seat,
+            action,
+            actor,
+            info=live.info(),
+            view=_seat_view(live, live.seats[seat]) if actor is Actor.PLAYER else None,
+            settings=await self.get_settings(live.guild_id),
+        )
 
     def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
         """The update an already applied request made, marked ``duplicate``.
@@ -302,7 +321,8 @@ class Playing(ServiceBase):
         """
         recent = live.recent.get(request_id)
         if recent is not None:
-            return replace(recent, duplicate=True)
+            # Its snapshots (game, view, settings) are of a moment that has passed.
+            return replace(recent, duplicate=True, info=None, view=None, settings=None)
         names = [s.name for s in live.seats]
         before = fold(names, live.options, live.seed, live.actions[: seq - 1])
         action = live.actions[seq - 1]
@@ -333,6 +353,15 @@ def _holder_change(live: LiveGame, old: SeatRow, new: SeatRow, at: int) -> tuple
     level = new.level or live.computer_level or "normal"
     user_id = None if computer_controlled(new) else new.user_id
     return repo.holder_params(live.id, new.seat, at, user_id=user_id, level=level, name=new.name)
+
+
+def _seat_view(live: LiveGame, row: SeatRow) -> SeatView:
+    """``row``'s player's own view of ``live`` as it is now (the lock held), as
+    :meth:`Queries.seat_view` answers it."""
+    state = live.state
+    assert state is not None
+    hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
+    return SeatView(live.id, live.version, row.seat, view(state, row.seat), hidden, row.away)
 
 
 def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:
