@@ -298,10 +298,11 @@ def hand_view(
                         disabled=card not in playable,
                     )
                 )
-    if not view.children:
-        return None
+    # On the table's bids too (open bidding): the hand then has only this button.
     if hints and len(view.children) < MAX_BUTTONS:
         view.add_item(hint_button(game, version, t=t))
+    if not view.children:
+        return None
     assert len(view.children) <= MAX_BUTTONS
     return view
 
