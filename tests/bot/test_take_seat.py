@@ -10,9 +10,17 @@ from typing import Any
 
 import pytest
 
+from bot.features.community.render import game_embed, round_starts
+from bot.i18n import texts
 from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
 from tests.bot.i18n_support import user_locales
-from wizard.service import GameStatus
+from wizard.options import Options
+from wizard.record import dumps, load
+from wizard.rules import apply, legal_actions, new_game
+from wizard.service import GameStatus, SeatHolder
+from wizard.service.boards import FinishedGame
+from wizard.service.game import standings
+from wizard.state import Deal, Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -139,3 +147,47 @@ async def test_refused_in_german_when_the_host_has_not_allowed_it(
         )
         info = await sim.service.get_game(game)
         assert bob.id not in [s.user_id for s in info.seats]
+
+
+def test_history_shows_who_played_a_seat_that_changed_hands() -> None:
+    """A finished game in the history: "Merlin (computer, Normal) → Sam from round 3", the
+    round found from the record (the log holds the players' actions only)."""
+    rng = random.Random(4)
+    state = new_game(["ann", "Merlin", "cy"], Options(), seed=9)
+    logged = 0
+    starts: list[int] = []
+    while state.phase is not Phase.GAME_OVER:
+        action = rng.choice(legal_actions(state))
+        if isinstance(action, Deal):
+            starts.append(logged)
+        else:
+            logged += 1
+        state = apply(state, action)
+    record = dumps(state)
+    assert round_starts(load(record)) == starts
+    holders = (
+        SeatHolder(0, 0, 1, None, "ann"),
+        SeatHolder(1, 0, None, "normal", "Merlin"),
+        SeatHolder(1, starts[2] + 1, 2, None, "Sam"),
+        SeatHolder(2, 0, 3, None, "cy"),
+    )
+    game = FinishedGame(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        players=("ann", "Sam", "cy"),
+        user_ids=(1, 2, 3),
+        options=Options(),
+        history=(),
+        standings=standings(state, [1, 2, 3]),
+        started_at=None,
+        finished_at=None,
+        record=record,
+        holders=holders,
+    )
+    text = game_embed(texts("en"), game, "x.png").description or ""
+    assert "Seats that changed hands:" in text
+    assert "Merlin (computer, Normal) → Sam from round 3" in text
+    assert "hints used" not in text
+    german = game_embed(texts("de"), game, "x.png").description or ""
+    assert "Merlin (Computer, Normal) → Sam ab Runde 3" in german
