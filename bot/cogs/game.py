@@ -4,7 +4,8 @@ A click takes one path (DESIGN.md, "One click, end to end"): the button's custom
 once by the one ``DynamicItem`` of game buttons (:class:`bot.ui.buttons.GameButton`) and
 handed to :meth:`GameCog.on_component`, which dispatches on its verb to the feature's clicks
 (:class:`~bot.features.lobby.LobbyClicks`, :class:`~bot.features.table.TableClicks`,
-:class:`~bot.features.hand.HandClicks`). The click calls the service once, answers the
+:class:`~bot.features.hand.HandClicks`, :class:`~bot.features.seats.SeatClicks`,
+:class:`~bot.features.hints.HintClicks`). The click calls the service once, answers the
 interaction once (usually by editing the message clicked) and hands the
 service's update to :class:`~bot.cogs.surfaces.Surfaces`, which brings the public messages
 and the other players' hands up to date in the background. Background updates (computer
@@ -37,12 +38,13 @@ from bot.cogs.homes import GameHome, game_home
 from bot.cogs.messages import public_look
 from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
-from bot.features.hand import HandClicks
+from bot.features.hints import HintClicks
 from bot.features.lobby import (
     LobbyClicks,
     invitation_text,
 )
 from bot.features.rules import rules_text
+from bot.features.seats import SeatClicks
 from bot.i18n import N_, Texts, texts
 from bot.ui.custom_ids import CustomId, Verb
 from wizard.errors import OptionsError
@@ -138,7 +140,7 @@ async def _drop_thread(thread: discord.Thread | None) -> None:
         log.info("could not delete the unused thread %s: %s", thread.id, error)
 
 
-class GameCog(LobbyClicks, HandClicks, commands.Cog):
+class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     """Lobbies, tables and hands of Wizard games, for the service given."""
 
     def __init__(
@@ -205,12 +207,15 @@ class GameCog(LobbyClicks, HandClicks, commands.Cog):
             Verb.START: self._start,
             Verb.CANCEL: self._cancel,
             Verb.LEVEL: self._level,
+            Verb.SEATTAKING: self._seat_taking,
             Verb.HAND: self._hand,
             Verb.BID: self._act,
             Verb.PLAY: self._act,
             Verb.TRUMP: self._act,
             Verb.PLAYHIDDEN: self._act,
             Verb.TAKEBACK: self._take_back,
+            Verb.TAKESEAT: self._take_seat,
+            Verb.HINT: self._hint,
             Verb.AGAIN: self._again,
         }[verb]
 

@@ -14,6 +14,7 @@ from bot.cogs.clicks import (
 )
 from bot.cogs.messages import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
+from bot.features.hints import hint_button
 from bot.features.table import TableClicks, bids_on_table, trick_text
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
@@ -229,7 +230,13 @@ def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
 
 
 def hand_view(
-    pv: PlayerView, game: int, version: int, theme: Theme = Theme.CLASSIC, *, t: Texts
+    pv: PlayerView,
+    game: int,
+    version: int,
+    theme: Theme = Theme.CLASSIC,
+    *,
+    t: Texts,
+    hints: bool = False,
 ) -> discord.ui.View | None:
     """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
 
@@ -239,6 +246,7 @@ def hand_view(
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
     Bids are numbers and suit cards and suits their codes (R1.4, R1.5), the same in every
     language; ``t`` names Wizards and Jesters and translates the one labelled button.
+    With ``hints`` (the server allows them) the buttons end with 💡 Hint.
     """
     if not pv.my_turn:
         return None
@@ -290,6 +298,9 @@ def hand_view(
                         disabled=card not in playable,
                     )
                 )
+    # On the table's bids too (open bidding): the hand then has only this button.
+    if hints and len(view.children) < MAX_BUTTONS:
+        view.add_item(hint_button(game, version, t=t))
     if not view.children:
         return None
     assert len(view.children) <= MAX_BUTTONS

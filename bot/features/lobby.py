@@ -60,6 +60,17 @@ START_LABEL: Final = N_("Start")
 CANCEL_LABEL: Final = N_("Cancel")
 
 
+# Translators: the host's switch in the lobby; {state} is “on” or “off”.
+SEAT_TAKING_LABEL: Final = N_("Let others take computer seats: {state}")
+
+
+def seat_taking_line(allowed: bool, *, t: Texts) -> str:
+    """The lobby's line saying whether people who are not seated may take computer seats."""
+    if allowed:
+        return "🙋 " + t("People who are not playing may take over a computer's seat.")
+    return "🙋 " + t("Only players take back their own seats from computers.")
+
+
 def lobby_embed(
     *,
     game_id: int,
@@ -72,6 +83,7 @@ def lobby_embed(
     t: Texts,
     levels: Sequence[str | None] = (),
     lobby_level: str | None = None,
+    seat_taking: bool | None = None,
 ) -> discord.Embed:
     """The lobby: who has joined (``seats`` are ``(name, is_computer)`` pairs, ``levels`` the
     level of each computer seat), the level of computers added, the variants, the turn timer
@@ -104,6 +116,7 @@ def lobby_embed(
             if lobby_level is not None
             else []
         ),
+        *([] if seat_taking is None else [seat_taking_line(seat_taking, t=t)]),
         "",
         t(
             # Translators: {join} and {start} are the lobby's buttons.
@@ -181,9 +194,11 @@ def lobby_view(
     players: int | None = None,
     max_seats: int = MAX_PLAYERS,
     computers: Sequence[tuple[int, str, str | None]] = (),
+    seat_taking: bool | None = None,
 ) -> discord.ui.View:
-    """Join, Leave, Add computer player, Start (host), Cancel (host); and a button per
-    computer (``computers``: seat, name, level) that moves it to the next level (host).
+    """Join, Leave, Add computer player, Start (host), Cancel (host); a button per
+    computer (``computers``: seat, name, level) that moves it to the next level (host); and,
+    with ``seat_taking`` known, the host's switch letting others take computer seats.
 
     With ``players`` (the seats taken) known: "Add computer player" is disabled once the
     table is full and Start until :data:`~wizard.options.MIN_PLAYERS` have joined, each
@@ -221,7 +236,23 @@ def lobby_view(
                 row=1,
             )
         )
+    if seat_taking is not None:
+        # The id holds the value a click sets: a double click sets it once.
+        view.add_item(
+            button(
+                CustomId(game, Verb.SEATTAKING, "0" if seat_taking else "1", version),
+                label=t(SEAT_TAKING_LABEL, state=on_off(seat_taking, t=t)),
+                emoji="🙋",
+                style=GREEN if seat_taking else GREY,
+                row=2,
+            )
+        )
     return view
+
+
+def on_off(value: bool, *, t: Texts) -> str:
+    """A switch's state in words."""
+    return t("on") if value else t("off")
 
 
 def next_level(level: str | None) -> str:
@@ -242,6 +273,7 @@ def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
         players=len(info.seats),
         max_seats=seat_limit(info.options),
         computers=[(s.seat, s.name, s.level) for s in info.seats if s.is_computer],
+        seat_taking=info.allow_seat_taking,
     )
 
 
@@ -263,6 +295,7 @@ def lobby_embed_of(info: GameInfo, *, t: Texts) -> discord.Embed:
         turn_seconds=info.turn_seconds,
         max_seats=SINGLE_SUIT_SEATS if info.options.single_suit else MAX_PLAYERS,
         deadline=info.deadline,
+        seat_taking=info.allow_seat_taking,
     )
 
 
@@ -326,6 +359,20 @@ class LobbyClicks(ClickBase):
                 interaction.user.id,
                 level,
                 seat=seat,
+                is_manager=_interaction_user_is_manager(interaction),
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info)
+
+    async def _seat_taking(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """The host's switch: others may take computer seats, or not (``not_host`` else)."""
+        info = await self._timely(
+            interaction,
+            self.service.set_seat_taking(
+                cid.game,
+                interaction.user.id,
+                cid.switch,
                 is_manager=_interaction_user_is_manager(interaction),
             ),
             update=True,

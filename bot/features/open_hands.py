@@ -13,6 +13,7 @@ import discord
 
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.hints import hints_on
 from bot.i18n import Texts, language_of, texts
 from wizard.cards import Theme
 from wizard.service import (
@@ -109,7 +110,12 @@ class OpenHands(GameMessages):
             away = True
             view = take_back_view(game_id, seat_view.version, t=t)
         else:
-            view = hand_view(seat_view.view, game_id, seat_view.version, theme=theme, t=t)
+            hints = seat_view.view.my_turn and await hints_on(
+                self.service, self.get(game_id).guild_id, game_id
+            )
+            view = hand_view(
+                seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
+            )
         text = hand_message(
             seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
         )

@@ -31,6 +31,7 @@ from bot.features.community.words import (
     options_text,
 )
 from bot.features.lobby import next_level
+from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text, on_off
 from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
 from bot.i18n.commands import command_name
 from bot.ui.buttons import detached_view, reply_privately
@@ -65,23 +66,6 @@ NOT_MANAGER: Final = N_(
 def is_manager(interaction: discord.Interaction[Any]) -> bool:
     """Whether the member may change the server's settings (Manage Server)."""
     return interaction.guild_id is not None and interaction.permissions.manage_guild
-
-
-def duration_text(t: Texts, seconds: float | None) -> str:
-    """A turn limit in words."""
-    if not seconds:
-        return t("no time limit")
-    whole = round(seconds)
-    if whole % 3600 == 0:
-        return t.plural("{n} hour", "{n} hours", whole // 3600)
-    if whole % 60 == 0:
-        return t.plural("{n} minute", "{n} minutes", whole // 60)
-    return t.plural("{n} second", "{n} seconds", whole)
-
-
-def on_off(t: Texts, value: bool) -> str:
-    """A switch's state in words."""
-    return t("on") if value else t("off")
 
 
 def variant_keys(options: Options) -> set[str]:
@@ -135,6 +119,7 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
         (t("Each game in its own thread"), on_off(t, settings.threads)),
         (t("Computer players on the leaderboards"), on_off(t, settings.computers_on_boards)),
         (t("Level of computer players"), level_name(settings.computer_level, t=t)),
+        (t("Hints for learners"), f"{on_off(t, settings.hints_allowed)} · " + t(HINTS_ABOUT)),
         (
             t("Ranked on the rating and average boards after"),
             t.plural("{n} game", "{n} games", settings.rated_min_games),
@@ -160,7 +145,7 @@ SELECT_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>variants|timer|language|
 """One select of the panel: the setting is the values picked."""
 
 
-TOGGLE_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>threads|computers):(?P<value>on|off)")
+TOGGLE_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>threads|computers|hints):(?P<value>on|off)")
 """A switch of the panel; its custom id holds the value it sets."""
 
 
@@ -330,6 +315,17 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     view.add_item(
+        settings_toggle(
+            "hints",
+            not settings.hints_allowed,
+            label=t("Hints: {state}", state=on_off(t, settings.hints_allowed)),
+            style=discord.ButtonStyle.success
+            if settings.hints_allowed
+            else discord.ButtonStyle.secondary,
+            row=4,
+        )
+    )
+    view.add_item(
         settings_level(
             next_level(settings.computer_level),
             label=t("Computer players: {level}", level=level_name(settings.computer_level, t=t)),
@@ -337,52 +333,6 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     return view
-
-
-def confirmation(
-    t: Texts, before: GuildSettings, after: GuildSettings, interaction: discord.Interaction[Any]
-) -> str:
-    """What changed, in words (and what to know about it)."""
-    lines = []
-    if after.default_options != before.default_options:
-        lines.append(
-            t("Default options: {options}", options=options_text(t, after.default_options))
-        )
-    if after.turn_seconds != before.turn_seconds:
-        lines.append(t("Turn time limit: {limit}", limit=duration_text(t, after.turn_seconds)))
-    if after.threads != before.threads:
-        lines.append(t("Game threads: {state}", state=on_off(t, after.threads)))
-        allowed = interaction.app_permissions
-        if after.threads and not (
-            allowed.create_public_threads and allowed.send_messages_in_threads
-        ):
-            lines.append(
-                "⚠️ "
-                + t(
-                    "In this channel I lack **Create Public Threads** or **Send Messages in "
-                    "Threads**: games here will stay in the channel until I have them."
-                )
-            )
-    if after.computers_on_boards != before.computers_on_boards:
-        lines.append(t("Computers on boards: {state}", state=on_off(t, after.computers_on_boards)))
-    if after.computer_level != before.computer_level:
-        lines.append(t("Computer players: {level}", level=level_name(after.computer_level, t=t)))
-    if after.rated_min_games != before.rated_min_games:
-        lines.append(
-            t.plural("Ranked after {n} game", "Ranked after {n} games", after.rated_min_games)
-        )
-    if after.language != before.language:
-        lines.append(
-            t(
-                "Public messages in {language}",
-                language=LANGUAGE_NAMES.get(after.language, after.language),
-            )
-        )
-    if after.theme != before.theme:
-        lines.append(t("Cards: {theme}", theme=t(THEME_LABELS[after.theme])))
-    if not lines:
-        return "ℹ️ " + t("Nothing changed.")
-    return "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
 
 
 def _service(interaction: discord.Interaction[Any]) -> GameService | None:
@@ -457,6 +407,8 @@ async def change_from_panel(
             changes["threads"] = values[0] == "on"
         elif field == "computers":
             changes["computers_on_boards"] = values[0] == "on"
+        elif field == "hints":
+            changes["hints_allowed"] = values[0] == "on"
         elif field == "level":
             if values[0] not in GuildSettings.USER_LEVELS:
                 raise ValueError(values[0])

@@ -7,7 +7,7 @@ import asyncio
 import functools
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import reduce
 from typing import Any, Final
 
@@ -151,10 +151,12 @@ def final_embed(
     names: Sequence[str] | None = None,
     scorepad_image: str | None = None,
     t: Texts,
+    hinted: Collection[int] = (),
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
     the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
-    it each player's rounds as made/missed marks (:func:`bid_marks`)."""
+    it each player's rounds as made/missed marks (:func:`bid_marks`). The seats in
+    ``hinted`` asked for hints: they are marked 💡 and the game is said not to be rated."""
     shown = display_names(table, names)
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
@@ -171,6 +173,13 @@ def final_embed(
         )
         for place, seat in ranking
     ]
+    if hinted:
+        lines = [
+            f"{line} 💡" if seat in hinted else line
+            for line, (_, seat) in zip(lines, ranking, strict=True)
+        ]
+        # Translators: under the final standings of a game in which hints were asked for.
+        lines += ["", "💡 " + t("hints used — not rated")]
     title = t.plural(
         "🏆 Winner: {players}",
         "🏆 Winners: {players}",
@@ -311,7 +320,8 @@ class SummaryMessages(GameMessages):
             name = f"wizard-scorepad-{info.id}.png"
             files.append(discord.File(io.BytesIO(picture), filename=name))
             image = f"attachment://{name}"
-        embed = final_embed(table, scorepad_image=image, t=t)
+        hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
+        embed = final_embed(table, scorepad_image=image, t=t, hinted=hinted)
         winners = [
             discord.utils.escape_markdown(s.name) for s in over.standings if s.seat in over.winners
         ]

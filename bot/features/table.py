@@ -21,7 +21,7 @@ from bot.cogs.messages import (
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
+from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
 from bot.vocabulary import (
     BID_MARKS,
     COLOUR,
@@ -50,6 +50,21 @@ log = logging.getLogger(__name__)
 
 # Translators: the button of the table that opens a player's private hand.
 SHOW_HAND_LABEL: Final = N_("Show my hand")
+
+# Translators: the button of the table that lets a person take over a computer's seat.
+TAKE_SEAT_LABEL: Final = N_("Take a seat")
+
+
+def seats_to_take(info: GameInfo) -> bool:
+    """Whether someone may take a seat of the running game now: a person who is not seated
+    while the host allows it and a computer plays a seat, or a player whose own seat a
+    computer holds (not after a kick), as :meth:`GameInfo.seats_open_to` says for each."""
+    if info.table is None:
+        return False
+    return any(
+        (info.allow_seat_taking and s.computer_controlled) or (s.away and not s.kicked)
+        for s in info.seats
+    )
 
 
 def trump_line(
@@ -296,10 +311,11 @@ def table_view(
     t: Texts,
     table: TableView | None = None,
     computer: Collection[int] = (),
+    seatable: bool = False,
 ) -> discord.ui.View:
     """The table's buttons: under open bidding, while a person (not a seat in ``computer``)
     is to bid, one button per bid 0…r with the forbidden one disabled (R7.1, R7.5,
-    :func:`table_bids`), then "Show my hand".
+    :func:`table_bids`), then "Show my hand" (and "Take a seat" when ``seatable``).
 
     Bids take rows of five; "Show my hand" gets a row of its own when one is left (up to 20
     bids), else it closes the last row (21 bids, round 20 with 3 players: 22 buttons).
@@ -329,6 +345,16 @@ def table_view(
             row=row,
         )
     )
+    if seatable and len(view.children) < MAX_BUTTONS:
+        view.add_item(
+            button(
+                CustomId(game, Verb.TAKESEAT, "", version),
+                label=t(TAKE_SEAT_LABEL),
+                emoji="🙋",
+                style=GREEN,
+                row=row,
+            )
+        )
     assert len(view.children) <= MAX_BUTTONS
     return view
 
@@ -336,14 +362,22 @@ def table_view(
 def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
     """What a public message shows (its embed, and the buttons that act on the game),
     comparable with what it showed before. The version on "Show my hand" is left out: that
-    button works whatever the version, so a new version alone is no reason to edit."""
+    button works whatever the version, so a new version alone is no reason to edit; "Take a
+    seat" counts by its presence only, for the same reason."""
     rows = [] if view is None else view.to_components()
     buttons = [
         (c.get("custom_id"), c.get("disabled", False), c.get("style"))
         for row in rows
         for c in row.get("components", ())
         if f":{Verb.HAND.value}:" not in str(c.get("custom_id", ""))
+        and f":{Verb.TAKESEAT.value}:" not in str(c.get("custom_id", ""))
     ]
+    if any(
+        f":{Verb.TAKESEAT.value}:" in str(c.get("custom_id", ""))
+        for row in rows
+        for c in row.get("components", ())
+    ):
+        buttons.append((Verb.TAKESEAT.value, False, None))
     return {"embed": embed.to_dict(), "buttons": buttons}
 
 
@@ -357,7 +391,14 @@ def table_parts(info: GameInfo, *, t: Texts, theme: Theme) -> tuple[discord.Embe
     person to bid, and "Show my hand")."""
     assert info.table is not None
     computer = {s.seat for s in info.seats if s.computer_controlled}
-    view = table_view(info.id, info.version, t=t, table=info.table, computer=computer)
+    view = table_view(
+        info.id,
+        info.version,
+        t=t,
+        table=info.table,
+        computer=computer,
+        seatable=seats_to_take(info),
+    )
     return table_embed_of(info, t=t, theme=theme), view
 
 

@@ -64,6 +64,14 @@ class Verb(StrEnum):
     LEVEL = "level"
     """Lobby (host): set the computer in seat ``arg[0]`` to the level ``arg[1]`` (see
     :data:`LEVEL_CODES`)."""
+    SEATTAKING = "seattaking"
+    """Lobby (host): let people who are not seated take computer seats (``arg`` ``1``) or
+    not (``0``); the custom id holds the value it sets, so a double click sets it once."""
+    TAKESEAT = "takeseat"
+    """Table: take a computer's seat (one's own back, the only one open, or a choice);
+    with ``arg`` (a 0-based seat), from the private choice of seats: that seat."""
+    HINT = "hint"
+    """Hand (servers that allow hints): what the ``normal`` computer would do now."""
 
 
 _NUMBER = r"0|[1-9][0-9]{0,18}"
@@ -72,6 +80,8 @@ _CARD = r"[BRGY](?:[1-9]|1[0-3])|Z|N"
 _SUIT = r"[BRGY]"
 _BID = r"0|[1-9][0-9]?"
 _LEVEL = r"[0-5][enh]"
+_SWITCH = r"[01]"
+_SEAT = r"[0-5]?"
 
 LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
 """The one-letter code of each level a person may choose, in a ``level`` custom id."""
@@ -90,6 +100,9 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.TAKEBACK: "",
     Verb.AGAIN: "",
     Verb.LEVEL: _LEVEL,
+    Verb.SEATTAKING: _SWITCH,
+    Verb.TAKESEAT: _SEAT,
+    Verb.HINT: "",
 }
 """The argument each verb takes, as a regular expression (empty: no argument)."""
 
@@ -212,6 +225,18 @@ class CustomId:
         if level not in codes or not 0 <= seat <= 5:
             raise CustomIdError(f"no level button for seat {seat!r} and level {level!r}")
         return cls(game, Verb.LEVEL, f"{seat}{codes[level]}", version)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat (0-based) a ``takeseat`` button takes, or ``None`` (the table's button)."""
+        self._expect(Verb.TAKESEAT)
+        return int(self.arg) if self.arg else None
+
+    @property
+    def switch(self) -> bool:
+        """The value a ``seattaking`` button sets."""
+        self._expect(Verb.SEATTAKING)
+        return self.arg == "1"
 
     def _expect(self, verb: Verb) -> None:
         if self.verb is not verb:

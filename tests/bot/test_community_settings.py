@@ -85,7 +85,11 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         )
         await boss.click(sim.message(panel.id), label="Game threads: off")
         await boss.click(sim.message(panel.id), label="Computers on boards: off")
+        assert fields(sim.message(panel.id))["Hints for learners"].startswith("off · a 💡 button")
+        await boss.click(sim.message(panel.id), label="Hints: off")
+        assert "Hints: on" in sim.message(panel.id).content
         saved = await sim.service.get_settings(sim.guild.id)
+        assert saved.hints_allowed
         assert saved.language == "it" and saved.theme is Theme.STANDARD
         assert saved.turn_seconds == 120.0
         assert saved.default_options == Options(bidding=Bidding.HIDDEN, magic_twos=True)
@@ -98,6 +102,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         assert {b["label"] for b in buttons(panel)} == {
             "Game threads: on",
             "Computers on boards: on",
+            "Hints: on",
             "Computer players: Normal",
         }
 

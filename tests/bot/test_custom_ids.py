@@ -26,6 +26,8 @@ SAMPLE_ARGS: dict[Verb, list[str]] = {
     Verb.PLAY: ["B1", "R7", "G10", "Y13", "Z", "N"],
     Verb.TRUMP: ["B", "R", "G", "Y"],
     Verb.LEVEL: ["0e", "3n", "5h"],
+    Verb.SEATTAKING: ["0", "1"],
+    Verb.TAKESEAT: ["", "0", "5"],
 }
 
 
@@ -77,6 +79,8 @@ def test_round_trip_property(game: int, version: int, data: st.DataObject) -> No
         level = data.draw(st.sampled_from(["easy", "normal", "hard"]))
         cid = CustomId.for_level(game, data.draw(st.integers(0, 5)), level, version)
         assert cid.seat_level[1] == level
+    elif verb is Verb.SEATTAKING:
+        cid = CustomId(game, verb, data.draw(st.sampled_from(["0", "1"])), version)
     else:
         cid = CustomId(game, verb, "", version)
     assert CustomId.parse(cid.format()) == cid

@@ -31,9 +31,11 @@ import discord
 import pytest
 
 from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.hints import hint_text
 from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
+from bot.features.seats import CHOOSE_SEAT, seat_choice_view, taken_over_text
 from bot.features.summaries import (
     final_embed,
     play_again_view,
@@ -49,6 +51,15 @@ from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_tex
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
+from wizard.service import (
+    Hint,
+    MakeBid,
+    NameTrump,
+    PlayCard,
+    PlayHiddenCard,
+    SeatInfo,
+    SeatTakenOver,
+)
 from wizard.state import ChooseTrump, Deal, GameState, Phase
 from wizard.view import table_view as service_table_view
 from wizard.view import view
@@ -62,6 +73,8 @@ CHECKED = (
     "bot/features/summaries.py",
     "bot/features/pings.py",
     "bot/features/rules.py",
+    "bot/features/seats.py",
+    "bot/features/hints.py",
 )
 """The modules whose every marked text the scenarios must render (but :data:`NOT_RENDERED`)."""
 NOT_RENDERED = frozenset(
@@ -74,6 +87,7 @@ NOT_RENDERED = frozenset(
         "Wizard · game {game}",
         "Wizard · game {game} · the record of the game is attached",
         "You are playing your seat again.",
+        "You now play this seat: your hand is below.",
         "🔄 This has moved on since that was shown: the table shows the bids as they are now.",
     }
 )
@@ -241,7 +255,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
     for seat in range(players):
         pv = view(state, seat)
         yield f"{where} hand {seat}", hand_message(pv, away=seat == 1, theme=theme, t=t)
-        for label in labels(hand_view(pv, 3, 4, theme, t=t)):
+        for label in labels(hand_view(pv, 3, 4, theme, t=t, hints=seat == 0)):
             yield f"{where} hand {seat} button", label
     if table.history:
         summary = table.history[-1]
@@ -269,6 +283,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         yield f"{where} final image", embed_text(final_embed(table, scorepad_image="x", t=t))
         tied = dataclasses.replace(table, scores=(40,) * players)
         yield f"{where} final tie", embed_text(final_embed(tied, t=t))
+        yield f"{where} final hinted", embed_text(final_embed(table, hinted={0}, t=t))
     yield f"{where} ping", ping_text(["<@1>", "<@2>"], state.phase, state.round, t=t)
     if bids_on_table(table):
         yield (
@@ -331,10 +346,44 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         ("table", table_view(1, 2, t=t)),
         ("take back", take_back_view(1, 2, t=t)),
         ("play again", play_again_view(1, 2, t=t)),
+        ("lobby, seat taking off", lobby_view(1, 2, t=t, seat_taking=False)),
+        ("lobby, seat taking on", lobby_view(1, 2, t=t, seat_taking=True)),
+        ("table, a seat to take", table_view(1, 2, t=t, seatable=True)),
     ):
         for label in labels(ui):
             yield f"{name} button", label
     yield "play again lobby", invitation_text(8, 7, ["<@1>", "<@2>"], t=t)
+    yield from _seats_and_hints(t)
+
+
+def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
+    """The lobby's seat-taking line, the choice of seats, the channel's notes and hints."""
+    for allowed in (False, True):
+        lobby = lobby_embed(
+            game_id=3,
+            seats=[(GREEK[0], False), ("Ωμέγα 1", True)],
+            host_seat=0,
+            options=Options(),
+            turn_seconds=None,
+            max_seats=6,
+            seat_taking=allowed,
+            t=t,
+        )
+        yield f"lobby, seat taking {allowed}", embed_text(lobby)
+    yield "choice of seats", t(CHOOSE_SEAT)
+    computer = SeatInfo(1, None, "Ωμέγα", "normal", False, False, 0)
+    away = SeatInfo(1, 7, "Ωμέγα", "easy", True, False, 0)
+    taken = SeatTakenOver(1, 8, GREEK[1], "Ωμέγα")
+    for before in (computer, away, None):
+        yield f"seat taken from {before}", taken_over_text(taken, before, t=t)
+    info = SimpleNamespace(id=1, version=2, seats=(away, computer))
+    for label in labels(seat_choice_view(info, [0, 1], t=t)):  # type: ignore[arg-type]
+        yield "seat choice button", label
+    moves = (MakeBid(2), NameTrump(SUITS[0]), PlayCard(WIZARD), PlayHiddenCard())
+    for move in moves:
+        for won in (0, 1, 2):
+            hint = Hint(1, 2, 0, Phase.BID, move, 1.6 + won, won)
+            yield f"hint {move} {won}", hint_text(hint, t=t)
 
 
 def marked_texts(path: str) -> set[str]:

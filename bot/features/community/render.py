@@ -20,9 +20,14 @@ from bot.features.community.words import (
     rating_text,
 )
 from bot.i18n import Texts
+from bot.vocabulary import level_name
+from wizard.cards import WIZARD
+from wizard.errors import RecordError
+from wizard.record import GameRecord, load
 from wizard.service import (
     GameSummary,
     LeaderboardOrder,
+    SeatHolder,
 )
 from wizard.service.boards import Board, FinishedGame, PlayerCard
 
@@ -150,13 +155,63 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     return embed
 
 
+def round_starts(record: GameRecord) -> list[int]:
+    """The index in the game's log of each round's first action (the log holds the players'
+    actions only: a trump chosen after a turned Wizard, the bids, the plays)."""
+    starts, count = [], 0
+    for rnd in record.rounds:
+        starts.append(count)
+        chose = rnd.turned == WIZARD.code and rnd.trump is not None
+        count += int(chose) + sum(b is not None for b in rnd.bids) + len(rnd.plays)
+    return starts
+
+
+def holder_name(holder: SeatHolder, *, t: Texts) -> str:
+    """A seat's holder: a person's name, or a computer's with its level."""
+    name = discord.utils.escape_markdown(holder.name)
+    if holder.is_computer:
+        level = level_name(holder.level, t=t) if holder.level else ""
+        # Translators: a computer that played a seat, in a finished game's history.
+        return t("{name} (computer, {level})", name=name, level=level) if level else name
+    return name
+
+
+def seat_changes(t: Texts, game: FinishedGame) -> list[str]:
+    """One line per seat that changed hands: "Merlin (computer, Normal) → Sam from round 3"."""
+    try:
+        starts = round_starts(load(game.record))
+    except RecordError:
+        starts = []
+    lines = []
+    for seat in sorted({h.seat for h in game.holders}):
+        holders = [h for h in game.holders if h.seat == seat]
+        if len(holders) < 2:
+            continue
+        parts = [holder_name(holders[0], t=t)]
+        for holder in holders[1:]:
+            number = sum(1 for start in starts if start <= holder.from_action) or 1
+            # Translators: who played a seat from a round on, in a finished game's history.
+            parts.append(
+                t("{player} from round {round}", player=holder_name(holder, t=t), round=number)
+            )
+        lines.append(" → ".join(parts))
+    return lines
+
+
 def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
-    """A finished game picked from the history: standings, options, the scorepad picture."""
+    """A finished game picked from the history: standings (seats that used hints marked),
+    who played the seats that changed hands, options, the scorepad picture."""
     lines = [
         f"{MEDALS.get(s.place, f'{s.place}.')} **{discord.utils.escape_markdown(s.name)}**: "
         + t.plural("{n} point", "{n} points", s.score)
+        + (" 💡" if s.hints_used or s.seat in game.hints_used else "")
         for s in game.standings
     ]
+    if game.hints_used or any(s.hints_used for s in game.standings):
+        lines.append("💡 " + t("hints used — not rated"))
+    changes = seat_changes(t, game)
+    if changes:
+        lines += ["", "🔁 " + t("Seats that changed hands:"), *changes]
     lines.append("")
     lines.append(t("Options: {options}", options=options_text(t, game.options)))
     if game.finished_at is not None:

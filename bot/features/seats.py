@@ -1,0 +1,125 @@
+"""Taking a seat in a running game: the table's "Take a seat", the private choice of seats
+when several computers play, the person's hand right away and the table's note of it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Final
+
+import discord
+
+from bot.cogs.messages import public_look
+from bot.features.hand import HandClicks
+from bot.i18n import N_, Texts, texts
+from bot.ui.buttons import button, detached_view
+from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.layout import GREEN
+from bot.vocabulary import _bold, _escape, level_name
+from wizard.service import GameInfo, GameUpdate, SeatInfo, SeatTakenOver
+
+log = logging.getLogger(__name__)
+
+CHOOSE_SEAT: Final = N_("Which computer's seat do you take? You play it from where it is now.")
+
+
+def seat_label(seat: SeatInfo, *, t: Texts) -> str:
+    """A seat on the choice's button: the computer's name and level."""
+    level = level_name(seat.level, t=t) if seat.level else t("computer")
+    return f"{seat.name} ({level})"[:80]
+
+
+def seat_choice_view(info: GameInfo, seats: Sequence[int], *, t: Texts) -> discord.ui.View:
+    """One button per seat in ``seats`` (computer seats the clicker may take)."""
+    view = detached_view()
+    for seat in seats[:5]:
+        view.add_item(
+            button(
+                CustomId(info.id, Verb.TAKESEAT, str(seat), info.version),
+                label=seat_label(info.seats[seat], t=t),
+                emoji="🤖",
+                style=GREEN,
+            )
+        )
+    return view
+
+
+def taken_over_text(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:
+    """The channel's note of a seat taken over, e.g. "Sam took over Merlin's seat (was a
+    computer, Normal)"."""
+    name, previous = _escape([event.name, event.previous])
+    level = level_name(before.level, t=t) if before is not None and before.level else None
+    if before is not None and before.is_computer and level is not None:
+        # Translators: {player} took over the seat of the computer {previous} ({level}).
+        return "🙋 " + t(
+            "{player} took over {previous}'s seat (was a computer, {level}).",
+            player=_bold(name),
+            previous=_bold(previous),
+            level=level,
+        )
+    # Translators: {player} took over the seat {previous} left (a computer played it).
+    return "🙋 " + t(
+        "{player} took over {previous}'s seat (a computer was playing it).",
+        player=_bold(name),
+        previous=_bold(previous),
+    )
+
+
+def _probe(info: GameInfo) -> int:
+    """A seat to ask the service for when none is open to the clicker, so that its refusal
+    says why (seat taking off, a person plays it, already seated)."""
+    return next((s.seat for s in info.seats if s.computer_controlled), 0)
+
+
+class SeatClicks(HandClicks):
+    """The table's "Take a seat" and the private choice of seats it may open."""
+
+    async def _take_seat(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        user = interaction.user
+        info = await self.service.get_game(cid.game)
+        t = texts(interaction.locale)
+        own = info.seat_of(user.id)
+        seat = cid.seat
+        if seat is None:
+            open_seats = info.seats_open_to(user.id)
+            if len(open_seats) > 1:
+                view = seat_choice_view(info, open_seats, t=t)
+                await self._send_private(interaction, "🙋 " + t(CHOOSE_SEAT), view)
+                return
+            seat = open_seats[0] if open_seats else _probe(info)
+        before = info.seats[seat] if 0 <= seat < len(info.seats) else None
+        update = await self._timely(
+            interaction,
+            self.service.take_seat(
+                cid.game,
+                user.id,
+                # A seated player takes back their own seat (the service checks which).
+                seat=None if own is not None and own == seat else seat,
+                name=user.display_name,
+            ),
+            update=True,
+        )
+        self.surfaces.after_update(update, actor_user_id=user.id)
+        taken = next((e for e in update.events if isinstance(e, SeatTakenOver)), None)
+        if taken is None:
+            note = "🙋 " + t("You are playing your seat again.")
+        else:
+            note = "🙋 " + t("You now play this seat: your hand is below.")
+        # From the private choice the choice becomes the hand; from the table, a new one.
+        await self._open_hand(interaction, cid.game, note=note, edit=cid.seat is not None)
+        if taken is not None:
+            await self._note_taken(info, update, taken, before)
+
+    async def _note_taken(
+        self, info: GameInfo, update: GameUpdate, taken: SeatTakenOver, before: SeatInfo | None
+    ) -> None:
+        """Tell the channel who plays the seat now (in the server's language)."""
+        t, _ = await public_look(self.service, info.guild_id)
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        try:
+            await channel.send(
+                taken_over_text(taken, before, t=t),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: the seat's new player not announced: %s", update.game_id, error)

@@ -1,0 +1,82 @@
+"""What the settings panel says in words: durations, switches, and what a change saved."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import discord
+
+from bot.features.community.words import THEME_LABELS, options_text
+from bot.i18n import LANGUAGE_NAMES, N_, Texts
+from bot.vocabulary import level_name
+from wizard.service import GuildSettings
+
+HINTS_ABOUT: Final = N_(
+    "a 💡 button on a player's hand shows what the Normal computer would do; games where "
+    "it is used are not rated."
+)
+
+
+def duration_text(t: Texts, seconds: float | None) -> str:
+    """A turn limit in words."""
+    if not seconds:
+        return t("no time limit")
+    whole = round(seconds)
+    if whole % 3600 == 0:
+        return t.plural("{n} hour", "{n} hours", whole // 3600)
+    if whole % 60 == 0:
+        return t.plural("{n} minute", "{n} minutes", whole // 60)
+    return t.plural("{n} second", "{n} seconds", whole)
+
+
+def on_off(t: Texts, value: bool) -> str:
+    """A switch's state in words."""
+    return t("on") if value else t("off")
+
+
+def confirmation(
+    t: Texts, before: GuildSettings, after: GuildSettings, interaction: discord.Interaction[Any]
+) -> str:
+    """What changed, in words (and what to know about it)."""
+    lines = []
+    if after.default_options != before.default_options:
+        lines.append(
+            t("Default options: {options}", options=options_text(t, after.default_options))
+        )
+    if after.turn_seconds != before.turn_seconds:
+        lines.append(t("Turn time limit: {limit}", limit=duration_text(t, after.turn_seconds)))
+    if after.threads != before.threads:
+        lines.append(t("Game threads: {state}", state=on_off(t, after.threads)))
+        allowed = interaction.app_permissions
+        if after.threads and not (
+            allowed.create_public_threads and allowed.send_messages_in_threads
+        ):
+            lines.append(
+                "⚠️ "
+                + t(
+                    "In this channel I lack **Create Public Threads** or **Send Messages in "
+                    "Threads**: games here will stay in the channel until I have them."
+                )
+            )
+    if after.computers_on_boards != before.computers_on_boards:
+        lines.append(t("Computers on boards: {state}", state=on_off(t, after.computers_on_boards)))
+    if after.hints_allowed != before.hints_allowed:
+        lines.append(t("Hints: {state}", state=on_off(t, after.hints_allowed)))
+    if after.computer_level != before.computer_level:
+        lines.append(t("Computer players: {level}", level=level_name(after.computer_level, t=t)))
+    if after.rated_min_games != before.rated_min_games:
+        lines.append(
+            t.plural("Ranked after {n} game", "Ranked after {n} games", after.rated_min_games)
+        )
+    if after.language != before.language:
+        lines.append(
+            t(
+                "Public messages in {language}",
+                language=LANGUAGE_NAMES.get(after.language, after.language),
+            )
+        )
+    if after.theme != before.theme:
+        lines.append(t("Cards: {theme}", theme=t(THEME_LABELS[after.theme])))
+    if not lines:
+        return "ℹ️ " + t("Nothing changed.")
+    return "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)

@@ -1,0 +1,193 @@
+"""Taking a computer's seat through the bot (issue 11, "Take a seat"): the host's switch in
+the lobby, the table's button, the private choice of seats, the hand right away, the
+channel's note, and the refusal (in the member's language) when the host has not allowed it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.features.community.render import game_embed, round_starts
+from bot.i18n import texts
+from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
+from tests.bot.i18n_support import user_locales
+from wizard.options import Options
+from wizard.record import dumps, load
+from wizard.rules import apply, legal_actions, new_game
+from wizard.service import GameStatus, SeatHolder
+from wizard.service.boards import FinishedGame
+from wizard.service.game import standings
+from wizard.state import Deal, Phase
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def description(message: Any) -> str:
+    return message.embeds[0].description or ""
+
+
+def take_seat_button(message: Any) -> dict[str, Any] | None:
+    found = [b for b in buttons(message) if verb_of(b) == "takeseat"]
+    return found[0] if found else None
+
+
+async def open_lobby_with_computers(sim: Sim, allow: bool) -> int:
+    """Ann's lobby with two computers (and, if ``allow``, seat taking switched on); started."""
+    ann = sim.members[0]
+    info = await sim.new_game(ann)
+    lobby = sim.message(sim.raw()[-1].id)
+    for _ in range(2):
+        await ann.click(lobby, label="Add computer player")
+    lobby = sim.message(lobby.id)
+    assert "Only players take back their own seats" in description(lobby)
+    assert "Let others take computer seats: off" in [b.get("label") for b in buttons(lobby)]
+    if allow:
+        bob = sim.members[1]
+        refused = await bob.click(lobby, label="Let others take computer seats: off")
+        assert refused.ephemeral  # only the host
+        assert not (await sim.service.get_game(info.id)).allow_seat_taking
+        await ann.click(lobby, label="Let others take computer seats: off")
+        lobby = sim.message(lobby.id)
+        assert "People who are not playing may take over a computer's seat." in description(lobby)
+        assert "Let others take computer seats: on" in [b.get("label") for b in buttons(lobby)]
+        assert (await sim.service.get_game(info.id)).allow_seat_taking
+    await ann.click(lobby, label="Start")
+    return info.id
+
+
+async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        game = await open_lobby_with_computers(sim, allow=True)
+        rng = random.Random(3)
+        # Mid-round: the computer in seat 1 has bid already.
+        while True:
+            info = await sim.service.get_game(game)
+            assert info.status is GameStatus.ACTIVE and info.table is not None
+            if info.table.has_bid[1]:
+                break
+            await sim.act(ann, rng.choice)
+        table = sim.table_of(info)
+        show = take_seat_button(table)
+        assert show is not None and show["label"] == "Take a seat"
+
+        # Two computers: a private choice of seats, each with its level.
+        choice = await bob.click(table, custom_id=show["custom_id"])
+        assert choice.ephemeral and choice.response is not None
+        labels = [b.get("label") for b in buttons(choice.response)]
+        assert labels == ["Merlin (Normal)", "Morgana (Normal)"]
+        taken = await bob.click(choice.response, label="Merlin (Normal)")
+        assert taken.response is not None and taken.response.ephemeral
+        hand = message_text(taken.response)
+        assert "You now play this seat" in hand and "your hand" in hand
+        sim.hands[bob.id] = taken.response.id
+
+        info = await sim.service.get_game(game)
+        assert info.seats[1].user_id == bob.id and info.seats[1].name == "bob"
+        assert not info.seats[1].computer_controlled
+        notes = [m.content for m in sim.public() if "took over" in m.content]
+        assert notes == ["🙋 **bob** took over **Merlin**'s seat (was a computer, Normal)."]
+        table = sim.table_of(info)
+        assert "**bob**" in description(table) and "Merlin" not in description(table)
+
+        # The game waits for bob at seat 1's turn (the computer no longer plays it); bob
+        # plays it with his hand's buttons.
+        while True:
+            info = await sim.service.get_game(game)
+            assert info.table is not None
+            if 1 in info.table.to_act:
+                break
+            assert info.status is GameStatus.ACTIVE
+            await sim.act(ann, rng.choice)
+        log_before = info.version
+        await sim.act(bob, rng.choice)
+        info = await sim.service.get_game(game)
+        assert info.version > log_before
+        holders = await sim.service.seat_history(game)
+        seat1 = [h for h in holders if h.seat == 1]
+        assert [h.user_id for h in seat1][-1] == bob.id
+        assert seat1[0].is_computer and seat1[0].level == "normal"
+        assert seat1[-1].from_action > 0
+
+        # Nobody else may take it now; a seated player has nothing to take.
+        cy = sim.guild.add_member(sim.env.create_user("cy"))
+        table = sim.table_of(info)
+        show = take_seat_button(table)
+        assert show is not None  # Morgana is still a computer
+        only = await cy.click(table, custom_id=show["custom_id"])
+        assert only.ephemeral and only.response is not None  # Morgana taken at once
+        assert "You now play this seat" in message_text(only.response)
+        info = await sim.service.get_game(game)
+        assert [s.user_id for s in info.seats] == [ann.id, bob.id, cy.id]
+        assert take_seat_button(sim.table_of(info)) is None
+
+
+async def test_refused_in_german_when_the_host_has_not_allowed_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=2, test_buttons=True) as sim:
+        ann, bob = sim.members
+        locales[bob] = "de"
+        game = await open_lobby_with_computers(sim, allow=False)
+        info = await sim.service.get_game(game)
+        table = sim.table_of(info)
+        assert take_seat_button(table) is None  # not offered
+        # A button drawn before (or crafted) is refused, in bob's language.
+        custom_id = f"wiz:{game}:takeseat::{info.version}"
+        crafted = await post_buttons(sim, ann, custom_id)
+        refused = await bob.click(crafted, custom_id=custom_id)
+        assert refused.ephemeral and refused.response is not None
+        assert str(refused.response.content) == (
+            "🚫 Der Gastgeber hat in dieser Partie nicht erlaubt, Plätze von Computern zu "
+            "übernehmen."
+        )
+        info = await sim.service.get_game(game)
+        assert bob.id not in [s.user_id for s in info.seats]
+
+
+def test_history_shows_who_played_a_seat_that_changed_hands() -> None:
+    """A finished game in the history: "Merlin (computer, Normal) → Sam from round 3", the
+    round found from the record (the log holds the players' actions only)."""
+    rng = random.Random(4)
+    state = new_game(["ann", "Merlin", "cy"], Options(), seed=9)
+    logged = 0
+    starts: list[int] = []
+    while state.phase is not Phase.GAME_OVER:
+        action = rng.choice(legal_actions(state))
+        if isinstance(action, Deal):
+            starts.append(logged)
+        else:
+            logged += 1
+        state = apply(state, action)
+    record = dumps(state)
+    assert round_starts(load(record)) == starts
+    holders = (
+        SeatHolder(0, 0, 1, None, "ann"),
+        SeatHolder(1, 0, None, "normal", "Merlin"),
+        SeatHolder(1, starts[2] + 1, 2, None, "Sam"),
+        SeatHolder(2, 0, 3, None, "cy"),
+    )
+    game = FinishedGame(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        players=("ann", "Sam", "cy"),
+        user_ids=(1, 2, 3),
+        options=Options(),
+        history=(),
+        standings=standings(state, [1, 2, 3]),
+        started_at=None,
+        finished_at=None,
+        record=record,
+        holders=holders,
+    )
+    text = game_embed(texts("en"), game, "x.png").description or ""
+    assert "Seats that changed hands:" in text
+    assert "Merlin (computer, Normal) → Sam from round 3" in text
+    assert "hints used" not in text
+    german = game_embed(texts("de"), game, "x.png").description or ""
+    assert "Merlin (Computer, Normal) → Sam ab Runde 3" in german
