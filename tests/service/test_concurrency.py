@@ -111,7 +111,10 @@ async def test_hidden_bids_do_not_make_other_surfaces_stale(service: GameService
 async def _play_games(
     path: Path, seeds: list[int], concurrent: bool
 ) -> dict[int, list[tuple[int, int, str, str]]]:
-    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0.0))
+    # A deadline no healthy decision reaches: a loaded machine must not hand a computer's
+    # move to the fallback player in one run and not the other.
+    config = ServiceConfig(computer_delay=0.0, ai_deadline=120.0)
+    svc = await GameService.open(path, config=config)
     try:
         ids = []
         for k, seed in enumerate(seeds):
@@ -119,7 +122,7 @@ async def _play_games(
             await svc.start(ids[-1], 1)
 
         async def one(game_id: int, seed: int) -> None:
-            # Random computer players are seeded per game and seat; humans by this rng.
+            # Computer players are seeded per game and seat; humans by this rng.
             await play_out(svc, game_id, [1, 2, 3], random.Random(seed))
 
         if concurrent:
