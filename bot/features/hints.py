@@ -9,7 +9,7 @@ from typing import Any, Final
 import discord
 
 from bot.cogs.clicks import ClickBase
-from bot.cogs.messages import public_theme
+from bot.cogs.messages import public_theme, server_settings
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button
 from bot.ui.custom_ids import CustomId, Verb
@@ -72,7 +72,7 @@ async def hints_on(service: GameService, guild_id: int | None, game_id: int) -> 
     """Whether the server of ``game_id`` (``guild_id``, if known) allows hints."""
     if guild_id is None:
         guild_id = (await service.get_game(game_id)).guild_id
-    return (await service.get_settings(guild_id)).hints_allowed
+    return (await server_settings(service, guild_id)).hints_allowed
 
 
 class HintClicks(ClickBase):

@@ -20,6 +20,7 @@ from wizard.service import (
     GameInfo,
     GameStatus,
     GameUpdate,
+    GuildSettings,
     SeatView,
     ServiceError,
     TimerHandle,
@@ -75,8 +76,10 @@ class OpenHands(GameMessages):
         seat_view = own or await self.service.seat_view(game_id, user_id)
         surface = self._games.get(game_id)
         info: GameInfo | None
+        known: GuildSettings | None = None  # the settings an update carried, if any
         if own is not None and update is not None and update.info is not None:
             info = update.info
+            known = update.settings
             if theme is None and update.settings is not None:
                 theme = update.settings.theme
         elif update is not None and theme is not None and update.version == seat_view.version:
@@ -85,6 +88,7 @@ class OpenHands(GameMessages):
             # The newest update's picture is of the version this view shows (another
             # player's move just redraws this hand): the game need not be read again.
             info = surface.latest
+            known = surface.latest_settings
             if theme is None and surface.latest_settings is not None:
                 theme = surface.latest_settings.theme
         else:
@@ -110,8 +114,10 @@ class OpenHands(GameMessages):
             away = True
             view = take_back_view(game_id, seat_view.version, t=t)
         else:
-            hints = seat_view.view.my_turn and await hints_on(
-                self.service, self.get(game_id).guild_id, game_id
+            hints = seat_view.view.my_turn and (
+                known.hints_allowed
+                if known is not None
+                else await hints_on(self.service, self.get(game_id).guild_id, game_id)
             )
             view = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints

@@ -110,7 +110,7 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
         if readonly:
             await conn.execute("PRAGMA query_only = ON")
         else:
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await _wal(conn)
             await conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             await conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
         # In WAL mode, synchronous=NORMAL syncs at checkpoints rather than at every commit.
@@ -122,6 +122,21 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
         await conn.close()
         raise
     return conn
+
+
+async def _wal(conn: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode. SQLite answers a journal-mode change that meets another
+    process's lock with "locked" at once, without its busy timeout (two shard processes
+    starting on one new file), so this waits for the lock itself, up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if not _is_busy(e) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)
 
 
 @dataclass(frozen=True, slots=True)
