@@ -292,39 +292,26 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
             row=3,
         )
     )
-    view.add_item(
-        settings_toggle(
-            "threads",
-            not settings.threads,
-            label=t("Game threads: {state}", state=on_off(t, settings.threads)),
-            style=discord.ButtonStyle.success
-            if settings.threads
-            else discord.ButtonStyle.secondary,
-            row=4,
-        )
+
+    def switch(key: str, on: bool, label: str) -> SettingsItem:
+        """A row-4 switch that turns ``key`` the other way, green while it is on."""
+        style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+        return settings_toggle(key, not on, label=label, style=style, row=4)
+
+    threads, computers, hints = (
+        settings.threads,
+        settings.computers_on_boards,
+        settings.hints_allowed,
     )
+    view.add_item(switch("threads", threads, t("Game threads: {state}", state=on_off(t, threads))))
     view.add_item(
-        settings_toggle(
+        switch(
             "computers",
-            not settings.computers_on_boards,
-            label=t("Computers on boards: {state}", state=on_off(t, settings.computers_on_boards)),
-            style=discord.ButtonStyle.success
-            if settings.computers_on_boards
-            else discord.ButtonStyle.secondary,
-            row=4,
+            computers,
+            t("Computers on boards: {state}", state=on_off(t, computers)),
         )
     )
-    view.add_item(
-        settings_toggle(
-            "hints",
-            not settings.hints_allowed,
-            label=t("Hints: {state}", state=on_off(t, settings.hints_allowed)),
-            style=discord.ButtonStyle.success
-            if settings.hints_allowed
-            else discord.ButtonStyle.secondary,
-            row=4,
-        )
-    )
+    view.add_item(switch("hints", hints, t("Hints: {state}", state=on_off(t, hints))))
     view.add_item(
         settings_level(
             next_level(settings.computer_level),
