@@ -23,6 +23,7 @@ from wizard.service import (
     GameInfo,
     GameOver,
     GameService,
+    GameUpdate,
     GuildSettings,
     RoundScored,
     ServiceError,
@@ -99,6 +100,15 @@ async def public_look(service: GameService, guild_id: int | None) -> tuple[Texts
     return texts(settings.language), settings.theme
 
 
+async def update_look(
+    service: GameService, update: GameUpdate, guild_id: int | None
+) -> tuple[Texts, Theme]:
+    """:func:`public_look` under the settings ``update`` was made under (read if it has none)."""
+    if update.settings is None or guild_id is None:
+        return await public_look(service, guild_id)
+    return texts(update.settings.language), update.settings.theme
+
+
 @dataclass(frozen=True, slots=True)
 class RoundEnd:
     """A scored round to post: its score and the trick that ended it."""
@@ -127,6 +137,9 @@ class LiveHand:
     message_id: int | None = None
     """The hand message's id (``None``: not known), to tell a redraw in place from a newer
     hand that replaces this one."""
+    own: GameUpdate | None = None
+    """The player's own move's update (it carries their view), for the next redraw: a move
+    made elsewhere (an open bid on the table) redraws the hand without reading it."""
 
 
 @dataclass(eq=False)

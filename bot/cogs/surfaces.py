@@ -136,11 +136,21 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
         self._record(surface, update)
+        self._keep_own_view(update)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
         if dealt and not everyone:
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
         elif paced - seats and not everyone:
             self.refresh_hands(update.game_id, paced - seats, skip=actor_user_id, urgent=False)
+
+    def _keep_own_view(self, update: GameUpdate) -> None:
+        """Give the actor's open hand the view their move's update carries."""
+        if update.view is None or update.info is None:
+            return
+        user_id = update.info.seats[update.view.seat].user_id
+        hand = self._hands.get((update.game_id, user_id or 0))
+        if hand is not None:
+            hand.own = update
 
     def cancelled(self, game_id: int, reason: str) -> None:
         """A game was cancelled by a command (the service returns no events for it)."""

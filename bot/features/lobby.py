@@ -16,6 +16,7 @@ from bot.cogs.messages import (
     GameMessages,
     Surface,
     public_look,
+    update_look,
 )
 from bot.features.table import table_parts
 from bot.i18n import N_, Texts, texts
@@ -413,12 +414,14 @@ class LobbyClicks(ClickBase):
         surface.channel_id = interaction.channel_id
         surface.guild_id = interaction.guild_id
         surface.lobby_id = surface.table_id = message.id
+        # The update shows the whole game as it started: the sync renders it, reads nothing.
+        surface.must_read = update.info is None
         try:
             async with surface.lock:
                 self.surfaces.after_update(update)
-                info = await self.service.get_game(cid.game)
+                info = update.info or await self.service.get_game(cid.game)
                 surface.open_bidding = info.options.bidding is Bidding.OPEN
-                t, theme = await public_look(self.service, info.guild_id)
+                t, theme = await update_look(self.service, update, info.guild_id)
                 embed, view = table_parts(info, t=t, theme=theme)
                 # A "Play again" lobby's invitation is no part of the table.
                 content = "" if message.content else None

@@ -257,7 +257,8 @@ class OpenHands(GameMessages):
                     return
                 try:
                     t = texts(hand.language)
-                    content, view, _ = await self.hand_parts(game_id, user_id, t=t)
+                    own, hand.own = hand.own, None
+                    content, view, _ = await self.hand_parts(game_id, user_id, t=t, update=own)
                 except ServiceError:
                     self._hands.pop(key, None)
                     return

@@ -17,6 +17,7 @@ from bot.cogs.messages import (
     GameMessages,
     Surface,
     public_look,
+    update_look,
 )
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
@@ -518,13 +519,15 @@ class TableClicks(ClickBase):
             # The bidder's own hand is not the message clicked: it is left to the usual rules.
             self.surfaces.after_update(update)
             note, _ = await self._remember_done(interaction, cid, update)
-            info = await self.service.get_game(cid.game)
+            # The update's own picture of the game and the settings it was made under (read
+            # only for a duplicate, whose moment has passed).
+            info = update.info or await self.service.get_game(cid.game)
             self.surfaces.adopt(info)
             message = interaction.message
             if message is None or message.id != surface.table_id or info.table is None:
                 await self._send_private(interaction, note or "✅")
                 return
-            t, theme = await public_look(self.service, info.guild_id)
+            t, theme = await update_look(self.service, update, info.guild_id)
             embed, view = table_parts(info, t=t, theme=theme)
             await self._edit_clicked(interaction, embed=embed, view=view)
             self.surfaces.note_table(surface, message.id, embed, view)
