@@ -95,10 +95,14 @@ class ClickBase:
     async def _timely(
         self, interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool
     ) -> T:
-        """Await ``work``; if it takes longer than ``config.defer_after``, defer the
-        interaction first so that Discord does not give up on it."""
+        """Await ``work``; if it is not done ``config.defer_after`` after the interaction was
+        created, defer the interaction first so that Discord does not give up on it."""
         task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=self.config.defer_after)
+        # Discord's 3 seconds run from the interaction's creation: a handler that starts
+        # late (a busy loop) has less than ``defer_after`` left. A clock behind Discord's
+        # (a negative age) gives it no more than ``defer_after``.
+        age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, self.config.defer_after - age))
         if not done and not interaction.response.is_done():
             if update:
                 await interaction.response.defer()  # a click: the clicked message is edited
