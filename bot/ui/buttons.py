@@ -12,6 +12,7 @@ the same path. Its template matches every ``wiz:`` id, so an id no current verb 
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, Protocol, Self, runtime_checkable
 
 import discord
@@ -110,6 +111,23 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY
             await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
             return
         await dispatch_component(interaction, self.cid)
+
+
+class ItemAsSent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):
+    """The base of a family of components that routes on its custom id itself: the item is
+    the clicked component as it is in the message. Never registered (its template matches
+    nothing): each subclass gives its own ``template=`` and ``callback``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The clicked component, as it is in the message (called by discord.py)."""
+        return cls(item)
 
 
 def detached_view() -> discord.ui.View:
