@@ -19,7 +19,7 @@ from bot.features.table import TableClicks, bids_on_table, trick_text
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import button, detached_view
 from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
 from bot.vocabulary import (
     EMPTY,
     _bold,
@@ -213,20 +213,6 @@ def replaced_hand_message(*, t: Texts) -> str:
     """What an older private hand shows once a newer one is open: no cards, so that it can
     never show a card already played."""
     return "🗂️ " + t(HAND_REPLACED)
-
-
-def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
-    """The hand of a player whose seat a computer holds: one "Take my seat back" button."""
-    view = detached_view()
-    view.add_item(
-        button(
-            CustomId(game, Verb.TAKEBACK, "", version),
-            label=t(TAKE_BACK_LABEL),
-            emoji="🙋",
-            style=GREEN,
-        )
-    )
-    return view
 
 
 def hand_view(

@@ -12,9 +12,11 @@ from typing import Any
 import discord
 
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
-from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.hand import TAKE_BACK_LABEL, hand_message, hand_view, replaced_hand_message
 from bot.features.hints import hints_on
 from bot.i18n import Texts, language_of, texts
+from bot.ui.buttons import one_button_view
+from bot.ui.custom_ids import CustomId, Verb
 from wizard.cards import Theme
 from wizard.service import (
     GameInfo,
@@ -112,7 +114,8 @@ class OpenHands(GameMessages):
             notes.append("🚫 " + t("You were removed from this game; a computer plays your seat."))
         elif seat_view.away:
             away = True
-            view = take_back_view(game_id, seat_view.version, t=t)
+            cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
+            view = one_button_view(cid, t(TAKE_BACK_LABEL), "🙋")
         else:
             hints = seat_view.view.my_turn and (
                 known.hints_allowed

@@ -19,6 +19,7 @@ import discord
 
 from bot.i18n import N_, texts
 from bot.ui.custom_ids import PREFIX, CustomId, CustomIdError
+from bot.ui.layout import GREEN
 
 log = logging.getLogger(__name__)
 
@@ -162,3 +163,16 @@ def button(
         label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
     )
     return GameButton(item, cid, row=row)
+
+
+def one_button_view(
+    cid: CustomId,
+    label: str,
+    emoji: str,
+    *,
+    style: discord.ButtonStyle = GREEN,
+) -> discord.ui.View:
+    """A detached view of one button (e.g. "Take my seat back", "Play again")."""
+    view = detached_view()
+    view.add_item(button(cid, label=label, emoji=emoji, style=style))
+    return view

@@ -30,15 +30,20 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.hand import (
+    TAKE_BACK_LABEL,
+    hand_message,
+    hand_view,
+    replaced_hand_message,
+)
 from bot.features.hints import hint_text
 from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.seats import CHOOSE_SEAT, seat_choice_view, taken_over_text
 from bot.features.summaries import (
+    PLAY_AGAIN_LABEL,
     final_embed,
-    play_again_view,
     round_end_embed,
     round_summary_embed,
     scorepad_text,
@@ -177,6 +182,29 @@ def embed_text(embed: discord.Embed) -> str:
     for field in embed.fields:
         parts += [field.name or "", field.value or ""]
     return "\n".join(parts)
+
+
+def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """A hand's "Take my seat back", as the hand draws it."""
+    return buttons.one_button_view(
+        CustomId(game, Verb.TAKEBACK, "", version), t(TAKE_BACK_LABEL), "🙋"
+    )
+
+
+def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """Final standings' "Play again", as they draw it."""
+    return buttons.one_button_view(
+        CustomId(game, Verb.AGAIN, "", version), t(PLAY_AGAIN_LABEL), "🔁"
+    )
+
+
+def test_one_button_view_is_one_green_button_with_its_id_label_and_emoji() -> None:
+    cid = CustomId(4, Verb.AGAIN, "", 9)
+    view = buttons.one_button_view(cid, "Play again", "🔁")
+    [item] = view.children
+    assert isinstance(item, buttons.GameButton) and item.cid == cid
+    assert item.item.label == "Play again" and str(item.item.emoji) == "🔁"
+    assert item.item.style is discord.ButtonStyle.success
 
 
 def labels(ui: discord.ui.View | None) -> list[str]:
