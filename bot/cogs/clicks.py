@@ -18,7 +18,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.messages import public_look
 from bot.cogs.replies import refuse
 from bot.i18n import Texts, texts
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb
 from bot.vocabulary import card_text, suit_text
 from wizard.cards import Theme
 from wizard.service import (

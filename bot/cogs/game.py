@@ -46,7 +46,7 @@ from bot.features.lobby import (
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
 from bot.i18n import N_, Texts, texts
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Options, check_setup
 from wizard.service import (

@@ -17,8 +17,7 @@ from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.table import TableClicks, bids_on_table, trick_text
 from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
 from bot.vocabulary import (
     EMPTY,

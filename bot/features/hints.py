@@ -11,8 +11,7 @@ import discord
 from bot.cogs.clicks import ClickBase
 from bot.cogs.messages import public_theme, server_settings
 from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, button
 from bot.ui.layout import GREY
 from bot.vocabulary import _bold, card_text, level_name, suit_text
 from wizard.cards import Theme

@@ -20,8 +20,7 @@ from bot.cogs.messages import (
 )
 from bot.features.table import table_parts
 from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import BLUE, GREEN, GREY, RED
 from bot.vocabulary import (
     COLOUR,

@@ -15,8 +15,7 @@ from bot.cogs.messages import SLACK, GameMessages, LiveHand, server_settings
 from bot.features.hand import TAKE_BACK_LABEL, hand_message, hand_view, replaced_hand_message
 from bot.features.hints import hints_on
 from bot.i18n import Texts, language_of, texts
-from bot.ui.buttons import one_button_view
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
     GameInfo,

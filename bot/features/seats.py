@@ -12,8 +12,7 @@ import discord
 from bot.cogs.messages import public_look
 from bot.features.hand import HandClicks
 from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
 from bot.vocabulary import _bold, _escape, level_name
 from wizard.service import GameInfo, GameUpdate, SeatInfo, SeatTakenOver

@@ -16,7 +16,7 @@ from bot.features.lobby import lobby_view
 from bot.features.summaries import final_embed, round_summary_embed, scorepad_text, standings
 from bot.features.table import table_bids, table_embed, table_view
 from bot.i18n import texts
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb
 from bot.vocabulary import (
     JESTER_EMOJI,
     STANDARD_SUIT_EMOJI,

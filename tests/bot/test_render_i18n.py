@@ -51,7 +51,7 @@ from bot.features.summaries import (
 from bot.features.table import bids_on_table, table_embed, table_view, trump_line
 from bot.i18n import Texts, catalogues, texts
 from bot.ui import buttons
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb
 from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_text, variants_text
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
