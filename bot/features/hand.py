@@ -324,7 +324,7 @@ class HandClicks(TableClicks):
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
         hand redrawn (``theme``: the server's card theme, if the click read it already;
-        ``update``: what the click received, see :meth:`OpenHands.hand_parts`).
+        ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
