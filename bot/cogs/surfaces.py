@@ -3,7 +3,7 @@ standings, the turn ping, and the players' open hands.
 
 :class:`Surfaces` puts together each feature's publishing (``TableMessages``,
 ``LobbyMessages``, ``SummaryMessages``, ``TurnPings`` in :mod:`bot.features`, and the open
-hands' :class:`OpenHands` here, on the base :class:`bot.cogs.messages.GameMessages`) and runs
+hands' :class:`OpenHands` here, on the base :class:`bot.cogs.base.GameMessages`) and runs
 it from one sync task per game.
 
 Everything the service reports (the result of a click, or a background move from a listener)
@@ -53,8 +53,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs.homes import retire_home
-from bot.cogs.messages import (
+from bot.cogs.base import (
     SLACK,
     GameMessages,
     LiveHand,
@@ -64,6 +63,7 @@ from bot.cogs.messages import (
     public_look,
     server_settings,
 )
+from bot.cogs.homes import retire_home
 from bot.features.hand import TAKE_BACK_LABEL, hand_message, hand_view, replaced_hand_message
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed

@@ -9,10 +9,10 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
+from bot.cogs.base import (
     _on_table,
+    public_theme,
 )
-from bot.cogs.messages import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.table import TableClicks, bids_on_table, trick_text

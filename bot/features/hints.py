@@ -8,8 +8,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import ClickBase
-from bot.cogs.messages import public_theme, server_settings
+from bot.cogs.base import ClickBase, public_theme, server_settings
 from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import CustomId, Verb, button
 from bot.ui.layout import GREY

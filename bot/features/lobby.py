@@ -8,13 +8,11 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
+from bot.cogs.base import (
     ClickBase,
-    _interaction_user_is_manager,
-)
-from bot.cogs.messages import (
     GameMessages,
     Surface,
+    _interaction_user_is_manager,
     public_look,
     update_look,
 )

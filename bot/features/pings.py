@@ -7,7 +7,7 @@ from typing import Final
 
 import discord
 
-from bot.cogs.messages import (
+from bot.cogs.base import (
     GameMessages,
     Surface,
     public_look,

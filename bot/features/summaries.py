@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.messages import (
+from bot.cogs.base import (
     GameMessages,
     RoundEnd,
     Surface,

@@ -9,11 +9,9 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
-    ClickBase,
-)
-from bot.cogs.messages import (
+from bot.cogs.base import (
     SLACK,
+    ClickBase,
     GameMessages,
     Surface,
     public_look,
