@@ -21,9 +21,8 @@ import discord
 
 from bot.cogs.config import GameConfig
 from bot.cogs.replies import refuse
-from bot.i18n import Texts, texts
+from bot.i18n import Texts, card_text, suit_text, texts
 from bot.ui.buttons import CustomId, Verb
-from bot.vocabulary import card_text, suit_text
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.service import (

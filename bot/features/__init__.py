@@ -15,7 +15,7 @@ on them and how they are published.
 
 A feature is a module while it fits in one (under 600 lines) and a package when it does
 not, as in discord.py's examples and python-discord's bot. Shared pieces live in one small
-place each: words and card names in :mod:`bot.vocabulary`, custom ids and the restart-proof
+place each: words and card names in :mod:`bot.i18n`, custom ids and the restart-proof
 button in :mod:`bot.ui.buttons`, the ground of the publishing and of the clicks (a game's
 messages, its REST calls, answering in time) in :mod:`bot.cogs.base`, refusals turned into
 replies in

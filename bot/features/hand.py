@@ -16,11 +16,10 @@ from bot.cogs.base import (
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.table import TableClicks, bids_on_table, trick_text
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import CustomId, Verb, button, detached_view
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
-from bot.vocabulary import (
+from bot.i18n import (
     EMPTY,
+    N_,
+    Texts,
     _bold,
     card_emoji,
     card_label_text,
@@ -29,7 +28,10 @@ from bot.vocabulary import (
     sort_hand,
     suit_emoji,
     suit_text,
+    texts,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
     GameStatusError,

@@ -17,18 +17,20 @@ from bot.cogs.base import (
     update_look,
 )
 from bot.features.table import table_parts
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import CustomId, Verb, button, detached_view
-from bot.ui.layout import BLUE, GREEN, GREY, RED
-from bot.vocabulary import (
+from bot.i18n import (
     COLOUR,
+    N_,
+    Texts,
     _bold,
     _escape,
     _relative,
     level_name,
+    texts,
     timer_text,
     variants_text,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREEN, GREY, RED
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.service import (

@@ -13,8 +13,7 @@ from bot.cogs.base import (
     public_look,
 )
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
-from bot.i18n import N_, Texts
-from bot.vocabulary import _bold
+from bot.i18n import N_, Texts, _bold
 from wizard.service import (
     GameInfo,
 )

@@ -32,10 +32,9 @@ from bot.features.community.words import (
 )
 from bot.features.lobby import next_level
 from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text, on_off
-from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
+from bot.i18n import LANGUAGE_NAMES, LEVEL_CHOICES_TEXT, N_, Texts, level_name, texts
 from bot.i18n.commands import command_name
 from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
-from bot.vocabulary import LEVEL_CHOICES_TEXT, level_name
 from wizard.cards import Theme
 from wizard.options import Bidding, Options, conflicts
 from wizard.service import (

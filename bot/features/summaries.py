@@ -20,11 +20,10 @@ from bot.cogs.base import (
     public_look,
 )
 from bot.features.table import won_trick_text
-from bot.i18n import N_, Texts
+from bot.i18n import COLOUR, N_, Texts, _bold, _escape, card_text, display_names, suit_text
 from bot.images.canvas import scorepad_labels
 from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import CustomId, Verb, one_button_view
-from bot.vocabulary import COLOUR, _bold, _escape, card_text, display_names, suit_text
 from wizard.cards import Theme
 from wizard.service import (
     GameInfo,

@@ -17,21 +17,23 @@ from bot.cogs.base import (
     public_look,
     update_look,
 )
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import CustomId, Verb, button, detached_view
-from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
-from bot.vocabulary import (
+from bot.i18n import (
     BID_MARKS,
     COLOUR,
     EMPTY,
+    N_,
+    Texts,
     _bold,
     _relative,
     card_text,
     display_names,
     level_name,
     suit_text,
+    texts,
     variant_names,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.rules import forbidden_bid_public

@@ -1,4 +1,4 @@
-"""Every word of the rendered surfaces (bot.vocabulary, bot.features, bot.ui.buttons) comes from
+"""Every word of the rendered surfaces (bot.i18n, bot.features, bot.ui.buttons) comes from
 the translation layer.
 
 The proof is a made-up language, :class:`Fullwidth`, whose catalogue turns every Latin letter
@@ -49,10 +49,18 @@ from bot.features.summaries import (
     scorepad_text,
 )
 from bot.features.table import bids_on_table, table_embed, table_view, trump_line
-from bot.i18n import Texts, catalogues, texts
+from bot.i18n import (
+    LEVEL_CHOICES_TEXT,
+    LEVEL_NAMES,
+    Texts,
+    catalogues,
+    suit_text,
+    texts,
+    timer_text,
+    variants_text,
+)
 from bot.ui import buttons
 from bot.ui.buttons import CustomId, Verb
-from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_text, variants_text
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -71,7 +79,7 @@ from wizard.view import view
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = (
-    "bot/vocabulary.py",
+    "bot/i18n/__init__.py",
     "bot/features/lobby.py",
     "bot/features/table.py",
     "bot/features/hand.py",
