@@ -414,7 +414,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if update.view is None or update.info is None:
             return
         user_id = update.info.seats[update.view.seat].user_id
-        hand = self._hands.get((update.game_id, user_id or 0))
+        hand = None if user_id is None else self._hands.get((update.game_id, user_id))
         if hand is not None:
             hand.own = update
 
