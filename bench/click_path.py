@@ -1,17 +1,21 @@
 """Which files of ``bot/`` and ``wizard/service/`` one Bid click passes through.
 
-    python bench/click_path.py
+    python bench/click_path.py           # a bid on the private hand (hidden bids)
+    python bench/click_path.py --table   # an open bid on the table (open bidding)
 
 A 3-player game of people under hidden bidding (so the bid is clicked on the private hand)
 runs in SimCord with the real bot and service (SQLite in a temporary directory). ann opens
 her hand and clicks a bid; every Python function called from the interaction's arrival to
 the moment SimCord has settled (the click's response, the table edit and the other hands'
 redraws: the last REST call) is recorded with ``sys.setprofile``, and the files they live in
-are printed, with the service reads the bot makes after the service's answer.
+are printed, with the service reads the bot makes after the service's answer. With
+``--table`` the game is under open bidding and the first bidder clicks a bid on the table
+(every player has their hand open, so the other hands' redraws are traced too).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
@@ -24,20 +28,28 @@ ROOT = Path(__file__).resolve().parents[1]
 if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
     sys.path[0] = str(ROOT)
 
-from tests.bot.conftest import buttons, simulation  # noqa: E402
+from tests.bot.conftest import buttons, is_bid_button, simulation  # noqa: E402
 
 READS = ("get_game", "seat_view", "get_settings", "game_in_channel", "player_view")
 
 
-async def main() -> None:
-    """Play to ann's first bid, trace that click, print the files."""
+async def main(on_table: bool) -> None:
+    """Play to the first bid, trace that click, print the files."""
     with tempfile.TemporaryDirectory() as tmp:
         async with simulation(Path(tmp), members=3) as sim:
             ann, bob, cy = sim.members
-            info = await sim.lobby(ann, [bob, cy], bidding="hidden")
-            hand = await sim.open_hand(ann)
-            bids = [b for b in buttons(hand) if b.get("label") == "0" and not b.get("disabled")]
-            assert bids, "ann's hand offers no bid"
+            info = await sim.lobby(ann, [bob, cy], bidding="open" if on_table else "hidden")
+            if on_table:
+                for member in sim.members:
+                    await sim.open_hand(member)
+                [clicker] = await sim.to_act(info.id)
+                clicked = sim.table_of(info)
+                where = "on the table (3 people, open bids, every hand open)"
+            else:
+                clicker, clicked = ann, await sim.open_hand(ann)
+                where = "on a hand (3 people, hidden bids)"
+            bids = [b for b in buttons(clicked) if is_bid_button(b) and not b.get("disabled")]
+            assert bids, f"{clicker.name} is offered no bid"
             files: Counter[str] = Counter()
             reads: list[str] = []
             acted = False
@@ -66,13 +78,13 @@ async def main() -> None:
 
             sys.setprofile(profile)
             try:
-                result = await ann.click(hand, custom_id=bids[0]["custom_id"])
+                result = await clicker.click(clicked, custom_id=bids[0]["custom_id"])
             finally:
                 sys.setprofile(None)
             assert result.acknowledged
             bot_files = sorted(f for f in files if f.startswith("bot/"))
             service_files = sorted(f for f in files if f.startswith("wizard/"))
-            print(f"game {info.id}: one Bid click on a hand (3 people, hidden bids)")
+            print(f"game {info.id}: one Bid click {where}")
             print(f"bot/ files: {len(bot_files)}")
             for f in bot_files:
                 print(f"    {f}")
@@ -85,4 +97,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--table", action="store_true", help="an open bid on the table")
+    asyncio.run(main(parser.parse_args().table))

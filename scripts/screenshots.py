@@ -432,7 +432,7 @@ async def _turn(demo: Demo, game: int, players: dict[int, Player]) -> None:
     They click the button of the move the ``easy`` computer player would make in their
     seat, so that the pictures show a game played with some sense.
     """
-    from bot.ui.custom_ids import CustomId
+    from bot.ui.buttons import CustomId
     from wizard.ai import make_player
     from wizard.state import Bid, ChooseTrump, Play
 

@@ -13,7 +13,7 @@ moves, turn timeouts, lobby expiry) reach the same place through the service's l
 
 Replies to one member (refusals, notes, hands) speak that member's Discord locale
 (``texts(interaction.locale)``); what the channel shows speaks the server's language
-(:func:`~bot.cogs.messages.public_look`).
+(:func:`~bot.cogs.base.public_look`).
 """
 
 from __future__ import annotations
@@ -28,14 +28,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.clicks import (
+from bot.cogs.base import (
     ClickStats,
     _interaction_user_is_manager,
     _on_table,
+    public_look,
 )
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
-from bot.cogs.messages import public_look
 from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
@@ -46,7 +46,7 @@ from bot.features.lobby import (
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
 from bot.i18n import N_, Texts, texts
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Options, check_setup
 from wizard.service import (

@@ -19,9 +19,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, Texts, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, suit_text, texts
 from bot.ui.buttons import reply_privately as reply_private
-from bot.vocabulary import VARIANT_NAMES, card_text, suit_text
 from wizard.cards import Card, Suit, Theme
 from wizard.service import (
     GameNotFoundError,

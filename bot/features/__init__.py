@@ -5,7 +5,7 @@ on them and how they are published.
 - :mod:`~bot.features.table`: the public table (embed, open-bid buttons, bids made on it,
   the paced table edits).
 - :mod:`~bot.features.hand`: a player's private hand (text, move buttons, the clicks on it);
-  :mod:`~bot.features.open_hands` keeps open hands in step with the game.
+  :class:`bot.cogs.surfaces.OpenHands` keeps open hands in step with the game.
 - :mod:`~bot.features.summaries`: round summaries and final standings ("Play again").
 - :mod:`~bot.features.pings`: the turn ping.
 - :mod:`~bot.features.rules`: ``/wizard rules``.
@@ -15,8 +15,9 @@ on them and how they are published.
 
 A feature is a module while it fits in one (under 600 lines) and a package when it does
 not, as in discord.py's examples and python-discord's bot. Shared pieces live in one small
-place each: words and card names in :mod:`bot.vocabulary`, custom ids and the restart-proof
-button in :mod:`bot.ui`, the service adapter of the publishing in :mod:`bot.cogs.messages`,
-the clicks' common ground in :mod:`bot.cogs.clicks`, refusals turned into replies in
+place each: words and card names in :mod:`bot.i18n`, custom ids and the restart-proof
+button in :mod:`bot.ui.buttons`, the ground of the publishing and of the clicks (a game's
+messages, its REST calls, answering in time) in :mod:`bot.cogs.base`, refusals turned into
+replies in
 :mod:`bot.cogs.replies`, languages in :mod:`bot.i18n`.
 """

@@ -9,19 +9,17 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
+from bot.cogs.base import (
     _on_table,
+    public_theme,
 )
-from bot.cogs.messages import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.table import TableClicks, bids_on_table, trick_text
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS
-from bot.vocabulary import (
+from bot.i18n import (
     EMPTY,
+    N_,
+    Texts,
     _bold,
     card_emoji,
     card_label_text,
@@ -30,7 +28,10 @@ from bot.vocabulary import (
     sort_hand,
     suit_emoji,
     suit_text,
+    texts,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
     GameStatusError,
@@ -215,20 +216,6 @@ def replaced_hand_message(*, t: Texts) -> str:
     return "🗂️ " + t(HAND_REPLACED)
 
 
-def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
-    """The hand of a player whose seat a computer holds: one "Take my seat back" button."""
-    view = detached_view()
-    view.add_item(
-        button(
-            CustomId(game, Verb.TAKEBACK, "", version),
-            label=t(TAKE_BACK_LABEL),
-            emoji="🙋",
-            style=GREEN,
-        )
-    )
-    return view
-
-
 def hand_view(
     pv: PlayerView,
     game: int,
@@ -339,7 +326,7 @@ class HandClicks(TableClicks):
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
         hand redrawn (``theme``: the server's card theme, if the click read it already;
-        ``update``: what the click received, see :meth:`OpenHands.hand_parts`).
+        ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.

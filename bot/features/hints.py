@@ -8,13 +8,10 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import ClickBase
-from bot.cogs.messages import public_theme, server_settings
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button
-from bot.ui.custom_ids import CustomId, Verb
+from bot.cogs.base import ClickBase, public_theme, server_settings
+from bot.i18n import N_, Texts, _bold, card_text, level_name, suit_text, texts
+from bot.ui.buttons import CustomId, Verb, button
 from bot.ui.layout import GREY
-from bot.vocabulary import _bold, card_text, level_name, suit_text
 from wizard.cards import Theme
 from wizard.service import GameService, Hint, MakeBid, NameTrump, PlayCard
 

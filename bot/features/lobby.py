@@ -8,29 +8,29 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
+from bot.cogs.base import (
     ClickBase,
-    _interaction_user_is_manager,
-)
-from bot.cogs.messages import (
     GameMessages,
     Surface,
+    _interaction_user_is_manager,
     public_look,
+    update_look,
 )
 from bot.features.table import table_parts
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import BLUE, GREEN, GREY, RED
-from bot.vocabulary import (
+from bot.i18n import (
     COLOUR,
+    N_,
+    Texts,
     _bold,
     _escape,
     _relative,
     level_name,
+    texts,
     timer_text,
     variants_text,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREEN, GREY, RED
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
 from wizard.service import (
@@ -413,12 +413,14 @@ class LobbyClicks(ClickBase):
         surface.channel_id = interaction.channel_id
         surface.guild_id = interaction.guild_id
         surface.lobby_id = surface.table_id = message.id
+        # The update shows the whole game as it started: the sync renders it, reads nothing.
+        surface.must_read = update.info is None
         try:
             async with surface.lock:
                 self.surfaces.after_update(update)
-                info = await self.service.get_game(cid.game)
+                info = update.info or await self.service.get_game(cid.game)
                 surface.open_bidding = info.options.bidding is Bidding.OPEN
-                t, theme = await public_look(self.service, info.guild_id)
+                t, theme = await update_look(self.service, update, info.guild_id)
                 embed, view = table_parts(info, t=t, theme=theme)
                 # A "Play again" lobby's invitation is no part of the table.
                 content = "" if message.content else None

@@ -7,14 +7,13 @@ from typing import Final
 
 import discord
 
-from bot.cogs.messages import (
+from bot.cogs.base import (
     GameMessages,
     Surface,
     public_look,
 )
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
-from bot.i18n import N_, Texts
-from bot.vocabulary import _bold
+from bot.i18n import N_, Texts, _bold
 from wizard.service import (
     GameInfo,
 )

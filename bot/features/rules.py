@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.features.table import SHOW_HAND_LABEL
-from bot.i18n import Texts
-from bot.vocabulary import _bold, timer_text, variants_text
+from bot.i18n import Texts, _bold, timer_text, variants_text
 from wizard.options import Bidding, Options
 
 

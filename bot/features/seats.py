@@ -9,13 +9,11 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.messages import public_look
+from bot.cogs.base import public_look
 from bot.features.hand import HandClicks
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
+from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
+from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
-from bot.vocabulary import _bold, _escape, level_name
 from wizard.service import GameInfo, GameUpdate, SeatInfo, SeatTakenOver
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ that check the permission again on every click.
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Self
+from typing import Any, Final
 
 import discord
 from discord import app_commands
@@ -32,10 +32,9 @@ from bot.features.community.words import (
 )
 from bot.features.lobby import next_level
 from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text, on_off
-from bot.i18n import LANGUAGE_NAMES, N_, Texts, texts
+from bot.i18n import LANGUAGE_NAMES, LEVEL_CHOICES_TEXT, N_, Texts, level_name, texts
 from bot.i18n.commands import command_name
-from bot.ui.buttons import detached_view, reply_privately
-from bot.vocabulary import LEVEL_CHOICES_TEXT, level_name
+from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
 from wizard.cards import Theme
 from wizard.options import Bidding, Options, conflicts
 from wizard.service import (
@@ -154,20 +153,9 @@ LEVEL_ID: Final = re.compile(rf"{PREFIX}:set:level:(?P<value>easy|normal|hard)")
 in its custom id)."""
 
 
-class SettingsItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=rf"(?s){PREFIX}:set:.*"):
+class SettingsItem(ItemAsSent, template=rf"(?s){PREFIX}:set:.*"):
     """Every control of the settings panel (selects and buttons): a click is routed on its
     custom id, read once, and saved through :func:`change_from_panel`."""
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The control used, as it is in the message."""
-        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Save the choice (or say the panel is from an older bot)."""

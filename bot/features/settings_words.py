@@ -7,8 +7,7 @@ from typing import Any, Final
 import discord
 
 from bot.features.community.words import THEME_LABELS, options_text
-from bot.i18n import LANGUAGE_NAMES, N_, Texts
-from bot.vocabulary import level_name
+from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name
 from wizard.service import GuildSettings
 
 HINTS_ABOUT: Final = N_(

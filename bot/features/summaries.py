@@ -13,20 +13,17 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.messages import (
+from bot.cogs.base import (
     GameMessages,
     RoundEnd,
     Surface,
     public_look,
 )
 from bot.features.table import won_trick_text
-from bot.i18n import N_, Texts
+from bot.i18n import COLOUR, N_, Texts, _bold, _escape, card_text, display_names, suit_text
 from bot.images.canvas import scorepad_labels
 from bot.images.scorepad import scorepad_png
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import GREEN
-from bot.vocabulary import COLOUR, _bold, _escape, card_text, display_names, suit_text
+from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
     GameInfo,
@@ -231,20 +228,6 @@ def round_end_embed(
     return embed
 
 
-def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
-    """The final standings' one button: play again (a new lobby like game ``game``'s)."""
-    view = detached_view()
-    view.add_item(
-        button(
-            CustomId(game, Verb.AGAIN, "", version),
-            label=t(PLAY_AGAIN_LABEL),
-            emoji="🔁",
-            style=GREEN,
-        )
-    )
-    return view
-
-
 async def _scorepad_picture(
     game_id: int, table: TableView, *, t: Texts, theme: Theme
 ) -> bytes | None:
@@ -336,6 +319,8 @@ class SummaryMessages(GameMessages):
             else t("**Game {game} is over.**", game=info.id)
         )
         extra: dict[str, Any] = {"files": files} if files else {}
-        again = play_again_view(info.id, info.version, t=t)
+        again = one_button_view(
+            CustomId(info.id, Verb.AGAIN, "", info.version), t(PLAY_AGAIN_LABEL), "🔁"
+        )
         message = await self._post(surface, content=content, embed=embed, view=again, **extra)
         return message is not None

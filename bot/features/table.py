@@ -9,31 +9,31 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.clicks import (
-    ClickBase,
-)
-from bot.cogs.messages import (
+from bot.cogs.base import (
     SLACK,
+    ClickBase,
     GameMessages,
     Surface,
     public_look,
+    update_look,
 )
-from bot.i18n import N_, Texts, texts
-from bot.ui.buttons import button, detached_view
-from bot.ui.custom_ids import CustomId, Verb
-from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
-from bot.vocabulary import (
+from bot.i18n import (
     BID_MARKS,
     COLOUR,
     EMPTY,
+    N_,
+    Texts,
     _bold,
     _relative,
     card_text,
     display_names,
     level_name,
     suit_text,
+    texts,
     variant_names,
 )
+from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.rules import forbidden_bid_public
@@ -518,13 +518,15 @@ class TableClicks(ClickBase):
             # The bidder's own hand is not the message clicked: it is left to the usual rules.
             self.surfaces.after_update(update)
             note, _ = await self._remember_done(interaction, cid, update)
-            info = await self.service.get_game(cid.game)
+            # The update's own picture of the game and the settings it was made under (read
+            # only for a duplicate, whose moment has passed).
+            info = update.info or await self.service.get_game(cid.game)
             self.surfaces.adopt(info)
             message = interaction.message
             if message is None or message.id != surface.table_id or info.table is None:
                 await self._send_private(interaction, note or "✅")
                 return
-            t, theme = await public_look(self.service, info.guild_id)
+            t, theme = await update_look(self.service, update, info.guild_id)
             embed, view = table_parts(info, t=t, theme=theme)
             await self._edit_clicked(interaction, embed=embed, view=view)
             self.surfaces.note_table(surface, message.id, embed, view)

@@ -31,6 +31,10 @@ Marking texts (what extraction reads, :mod:`bot.i18n.catalogues`):
   ``command_name("new")`` (:mod:`bot.i18n.commands`, whose translator localises them);
 * a comment ``# Translators: …`` right above a text is shown to the translators.
 
+The game's own words, shared by every surface, are here too (below :func:`texts`): card and
+suit names and emoji, levels, variants, timers, names of players, in the reader's language
+and never with a rule id.
+
 The catalogues' workflow, after changing texts in the code::
 
     python -m bot.i18n update   # extract into wizard.pot, merge into every <language>.po
@@ -48,12 +52,18 @@ from __future__ import annotations
 import gettext
 import io
 import logging
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Final
 
+import discord
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+
+from wizard.cards import Card, Suit, Theme, card_label, suit_label
+from wizard.options import Bidding, Options
+from wizard.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -150,3 +160,243 @@ def _load(language: str) -> gettext.NullTranslations:
     write_mo(buffer, catalogue)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
+
+
+# --- the game's words ------------------------------------------------------------------------
+
+SUIT_SQUARES: Final[dict[Suit, str]] = {
+    Suit.HUMANS: "🟦",
+    Suit.DWARVES: "🟥",
+    Suit.ELVES: "🟩",
+    Suit.GIANTS: "🟨",
+}
+"""The classic theme's colour of each suit (R1.2: blue, red, green, yellow)."""
+
+
+STANDARD_SUIT_EMOJI: Final[dict[Suit, str]] = {
+    Suit.HUMANS: "♠️",
+    Suit.DWARVES: "♥️",
+    Suit.ELVES: "♦️",
+    Suit.GIANTS: "♣️",
+}
+"""The standard-deck theme's suit emoji (R1.5): spades, hearts, diamonds, clubs."""
+
+
+SUIT_NAMES: Final[dict[Theme, dict[Suit, str]]] = {
+    Theme.CLASSIC: {
+        # Translators: a suit of the Wizard deck (R1.2), blue.
+        Suit.HUMANS: N_("Humans"),
+        # Translators: a suit of the Wizard deck (R1.2), red.
+        Suit.DWARVES: N_("Dwarves"),
+        # Translators: a suit of the Wizard deck (R1.2), green.
+        Suit.ELVES: N_("Elves"),
+        # Translators: a suit of the Wizard deck (R1.2), yellow.
+        Suit.GIANTS: N_("Giants"),
+    },
+    Theme.STANDARD: {
+        # Translators: a suit of a standard deck of cards.
+        Suit.HUMANS: N_("Spades"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.DWARVES: N_("Hearts"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.ELVES: N_("Diamonds"),
+        # Translators: a suit of a standard deck of cards.
+        Suit.GIANTS: N_("Clubs"),
+    },
+}
+"""Each suit's name (translated where shown)."""
+
+
+WIZARD_EMOJI: Final = "🧙"
+
+
+JESTER_EMOJI: Final = "🃏"
+
+
+_VS16: Final = "\ufe0f"  # asks for the emoji (coloured) form of ♠ ♥ ♦ ♣
+
+
+COLOUR: Final = discord.Colour(0x5B3FA8)
+"""The embeds' accent colour."""
+
+
+EMPTY: Final = "—"
+
+
+LEVEL_NAMES: Final[dict[str, str]] = {
+    # Translators: a computer player's level (strength).
+    "easy": N_("Easy"),
+    # Translators: a computer player's level (strength).
+    "normal": N_("Normal"),
+    # Translators: a computer player's level (strength).
+    "hard": N_("Hard"),
+    # Translators: a computer player's level (strength): plays at random (tests only).
+    "random": N_("Random"),
+}
+"""The name of each computer level (``wizard.ai.LEVELS``)."""
+
+
+LEVEL_CHOICES_TEXT: Final[dict[str, str]] = {
+    "easy": N_("Easy: plays by simple rules, for learning the game"),
+    "normal": N_("Normal: thinks ahead about the cards still out, a good opponent"),
+}
+"""A level people may choose (``GuildSettings.USER_LEVELS``) with its one-line description,
+as commands offer it."""
+
+
+def level_name(level: str | None, *, t: Texts) -> str:
+    """A computer level's name in ``t``'s language (an unknown one as it is stored)."""
+    if level is None:
+        return ""
+    key = LEVEL_NAMES.get(level)
+    return t(key) if key is not None else level
+
+
+VARIANT_NAMES: Final[dict[str, str]] = {
+    "uneven_bids": N_("uneven bids"),
+    Bidding.HIDDEN.value: N_("hidden bids"),
+    Bidding.SECRET.value: N_("secret bids"),
+    "clairvoyance": N_("clairvoyance"),
+    "canadian": N_("Canadian rule"),
+    "magic_twos": N_("magic twos"),
+    "single_suit": N_("single suit"),
+}
+"""Each variant's name (R7), by option (the bidding modes by their value): words a player
+reads, never a rule id."""
+
+
+BID_MARKS: Final[dict[Bidding, tuple[str, str]]] = {
+    # Translators: on the table, a bid made but kept private until the round is scored (R7.3).
+    Bidding.SECRET: ("🔒", N_("secret")),
+    # Translators: on the table, a bid made but not shown until all have bid (R7.2).
+    Bidding.HIDDEN: ("✔", N_("hidden")),
+}
+"""The mark of a bid made but not shown yet, by bidding mode."""
+
+
+def suit_emoji(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
+    """The emoji of a suit: its colour square (classic) or its suit sign (standard)."""
+    return SUIT_SQUARES[suit] if theme is Theme.CLASSIC else STANDARD_SUIT_EMOJI[suit]
+
+
+def card_emoji(card: Card, theme: Theme = Theme.CLASSIC) -> str:
+    """The emoji that marks ``card``: its suit's emoji, 🧙 or 🃏."""
+    if card.is_wizard:
+        return WIZARD_EMOJI
+    if card.is_jester:
+        return JESTER_EMOJI
+    suit = card.suit
+    assert suit is not None
+    return suit_emoji(suit, theme)
+
+
+def card_name(card: Card, *, t: Texts) -> str | None:
+    """The word for a Wizard or a Jester in ``t``'s language (``None`` for a suit card):
+    players read words, not the rules' initials ``Z`` and ``N`` (German) or ``W`` and ``JE``."""
+    if card.is_wizard:
+        # Translators: the card (not the game), as it is named on buttons and tables.
+        return t.context("card", "Wizard")
+    if card.is_jester:
+        # Translators: the card, as it is named on buttons and tables.
+        return t.context("card", "Jester")
+    return None
+
+
+def card_label_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A card's label without its emoji (hand buttons): ``B7``, ``8♥``, or the name of a
+    Wizard or a Jester in ``t``'s language, in both themes."""
+    return card_name(card, t=t) or card_label(card, theme)
+
+
+def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """``card`` as one short token: ``🟦B7``, ``8♥️``; a Wizard or a Jester by its emoji and
+    its name in ``t``'s language (``🧙Wizard``, ``🃏Jester``; ``🧙Zauberer``, ``🃏Narr``) in
+    both themes, never by the rules' initials."""
+    name = card_name(card, t=t)
+    if name is not None:
+        return card_emoji(card, theme) + name
+    label = card_label(card, theme)
+    if theme is Theme.STANDARD:
+        return label + _VS16
+    return card_emoji(card, theme) + label
+
+
+def cards_text(cards: Iterable[Card], theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """Cards separated by spaces, or a dash when there are none."""
+    text = " ".join(card_text(c, theme, t=t) for c in cards)
+    return text or EMPTY
+
+
+def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A suit as ``🟦 Humans (B)`` or ``♠️ Spades``."""
+    name = t(SUIT_NAMES[theme][suit])
+    if theme is Theme.CLASSIC:
+        return f"{suit_emoji(suit, theme)} {name} ({suit_label(suit, theme)})"
+    return f"{suit_emoji(suit, theme)} {name}"
+
+
+def sort_key(card: Card) -> tuple[int, int]:
+    """Hand order: Jesters, then suits B R G Y by rank, then Wizards (weakest to strongest)."""
+    if card.is_jester:
+        return (0, 0)
+    if card.is_wizard:
+        return (2, 0)
+    return (1, int(card))
+
+
+def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` in hand order (see :func:`sort_key`)."""
+    return tuple(sorted(cards, key=sort_key))
+
+
+def display_names(table: TableView, names: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Seat names safe to put in a message: markdown and mentions escaped."""
+    raw = table.players if names is None else tuple(names)
+    if len(raw) != len(table.players):
+        raise ValueError(f"{len(raw)} names for {len(table.players)} seats")
+    return tuple(
+        discord.utils.escape_mentions(discord.utils.escape_markdown(name)) or "?" for name in raw
+    )
+
+
+def _bold(text: object) -> str:
+    return f"**{text}**"
+
+
+def variant_names(options: Options, *, t: Texts) -> list[str]:
+    """The names of the variants in force (empty for the standard game), in ``t``'s language;
+    the same variants as ``Options.describe``, in the same order."""
+    keys = []
+    if options.uneven_bids:
+        keys.append("uneven_bids")
+    if options.bidding is not Bidding.OPEN:
+        keys.append(options.bidding.value)
+    keys += [
+        k for k in ("clairvoyance", "canadian", "magic_twos", "single_suit") if getattr(options, k)
+    ]
+    return [t(VARIANT_NAMES[k]) for k in keys]
+
+
+def _relative(when: float) -> str:
+    """A Unix time as a Discord timestamp that every client shows as "in 5 minutes"."""
+    return f"<t:{int(when)}:R>"
+
+
+def timer_text(turn_seconds: float | None, *, t: Texts) -> str:
+    """The turn timer in words."""
+    if turn_seconds is None:
+        return t("no turn timer")
+    seconds = int(turn_seconds)
+    if seconds % 60 == 0:
+        return t.plural("{n} minute per turn", "{n} minutes per turn", seconds // 60)
+    return t.plural("{n} second per turn", "{n} seconds per turn", seconds)
+
+
+def variants_text(options: Options, *, t: Texts) -> str:
+    """The variants in force, in words."""
+    names = variant_names(options, t=t)
+    return ", ".join(names) if names else t("none (the classic game)")
+
+
+def _escape(names: Iterable[str]) -> list[str]:
+    return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]

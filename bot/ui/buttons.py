@@ -1,8 +1,25 @@
-"""Restart-proof game buttons: one ``DynamicItem`` class, :class:`GameButton`, for every
-``wiz:`` custom id, and no game logic in it.
+"""Restart-proof buttons: the custom ids of the game's buttons and the one ``DynamicItem``
+that routes them (:class:`GameButton`), with no game logic in it.
+
+A game button's custom id is ``wiz:{game}:{verb}:{arg}:{version}`` (at most 100 characters).
+
+A custom id carries everything a click needs, so a button works after a restart with no
+view kept in memory (DESIGN.md, "One click, end to end"):
+
+- ``game``: the game's id (a positive integer, as the service numbers games);
+- ``verb``: what the button does (:class:`Verb`);
+- ``arg``: the verb's argument: a bid (``0``…``99``), a card code (``B7``, ``Z``, ``N``),
+  a suit letter (``B``, ``R``, ``G``, ``Y``), or empty;
+- ``version``: the game's version when the button was drawn, so that a click on an old
+  surface can be told apart from a click on the current one.
+
+>>> CustomId(12, Verb.PLAY, "B7", 40).format()
+'wiz:12:play:B7:40'
+>>> CustomId.parse("wiz:12:bid:3:41").bid
+3
 
 A click's custom id is parsed once (:meth:`CustomId.parse`) and handed, as a
-:class:`~bot.ui.custom_ids.CustomId`, to the one :class:`ComponentHandler` the bot holds in
+:class:`CustomId`, to the one :class:`ComponentHandler` the bot holds in
 ``bot.component_handler`` (the game cog provides it), which dispatches on the verb. The item
 only routes: it never touches the service, so a restart loses nothing and every click takes
 the same path. Its template matches every ``wiz:`` id, so an id no current verb understands
@@ -12,12 +29,253 @@ the same path. Its template matches every ``wiz:`` id, so an id no current verb 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol, Self, runtime_checkable
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final, Protocol, Self, runtime_checkable
 
 import discord
 
 from bot.i18n import N_, texts
-from bot.ui.custom_ids import PREFIX, CustomId, CustomIdError
+from bot.ui.layout import GREEN
+from wizard.cards import Card, Suit
+
+PREFIX: Final = "wiz"
+MAX_LENGTH: Final = 100
+"""Discord's limit on a component's custom id."""
+MAX_ID: Final = 2**63 - 1
+"""Largest game id or version: SQLite's largest integer."""
+MAX_BID: Final = 99
+
+
+class Verb(StrEnum):
+    """What a button does."""
+
+    JOIN = "join"
+    """Lobby: take a seat."""
+    LEAVE = "leave"
+    """Lobby: give up one's seat."""
+    ADDBOT = "addbot"
+    """Lobby: add a computer player."""
+    START = "start"
+    """Lobby (host): start the game."""
+    CANCEL = "cancel"
+    """Lobby or table (host): cancel the game."""
+    HAND = "hand"
+    """Table: open one's hand in a private (ephemeral) message."""
+    BID = "bid"
+    """Hand: bid ``arg`` tricks."""
+    PLAY = "play"
+    """Hand: play the card ``arg``."""
+    TRUMP = "trump"
+    """Hand (dealer, after a turned Wizard): choose the suit ``arg`` as trump."""
+    PLAYHIDDEN = "playhidden"
+    """Hand, round 1 under clairvoyance (R7.4): play one's own card, unseen."""
+    TAKEBACK = "takeback"
+    """Hand: play one's own seat again after a computer player held it."""
+    AGAIN = "again"
+    """Final standings: a new lobby in the same place, with the same options and computers,
+    the people of the finished game ``game`` invited."""
+    LEVEL = "level"
+    """Lobby (host): set the computer in seat ``arg[0]`` to the level ``arg[1]`` (see
+    :data:`LEVEL_CODES`)."""
+    SEATTAKING = "seattaking"
+    """Lobby (host): let people who are not seated take computer seats (``arg`` ``1``) or
+    not (``0``); the custom id holds the value it sets, so a double click sets it once."""
+    TAKESEAT = "takeseat"
+    """Table: take a computer's seat (one's own back, the only one open, or a choice);
+    with ``arg`` (a 0-based seat), from the private choice of seats: that seat."""
+    HINT = "hint"
+    """Hand (servers that allow hints): what the ``normal`` computer would do now."""
+
+
+_NUMBER = r"0|[1-9][0-9]{0,18}"
+_POSITIVE = r"[1-9][0-9]{0,18}"
+_CARD = r"[BRGY](?:[1-9]|1[0-3])|Z|N"
+_SUIT = r"[BRGY]"
+_BID = r"0|[1-9][0-9]?"
+_LEVEL = r"[0-5][enh]"
+_SWITCH = r"[01]"
+_SEAT = r"[0-5]?"
+
+LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
+"""The one-letter code of each level a person may choose, in a ``level`` custom id."""
+
+ARG_PATTERNS: Final[dict[Verb, str]] = {
+    Verb.JOIN: "",
+    Verb.LEAVE: "",
+    Verb.ADDBOT: "",
+    Verb.START: "",
+    Verb.CANCEL: "",
+    Verb.HAND: "",
+    Verb.BID: _BID,
+    Verb.PLAY: _CARD,
+    Verb.TRUMP: _SUIT,
+    Verb.PLAYHIDDEN: "",
+    Verb.TAKEBACK: "",
+    Verb.AGAIN: "",
+    Verb.LEVEL: _LEVEL,
+    Verb.SEATTAKING: _SWITCH,
+    Verb.TAKESEAT: _SEAT,
+    Verb.HINT: "",
+}
+"""The argument each verb takes, as a regular expression (empty: no argument)."""
+
+
+def template(verb: Verb | None = None) -> str:
+    """The regular expression matching the custom ids of ``verb`` (of every verb if ``None``).
+
+    Named groups: ``game``, ``verb``, ``arg``, ``version``.
+    """
+    if verb is None:
+        verbs = "|".join(v.value for v in Verb)
+        arg = "|".join(sorted({p for p in ARG_PATTERNS.values() if p}))
+        arg_group = f"(?P<arg>(?:{arg})?)"
+    else:
+        verbs = verb.value
+        pattern = ARG_PATTERNS[verb]
+        arg_group = f"(?P<arg>{pattern})" if pattern else "(?P<arg>)"
+    return f"{PREFIX}:(?P<game>{_POSITIVE}):(?P<verb>{verbs}):{arg_group}:(?P<version>{_NUMBER})"
+
+
+_ANY: Final = re.compile(template())
+_BY_VERB: Final = {v: re.compile(template(v)) for v in Verb}
+
+
+class CustomIdError(ValueError):
+    """A string that is not one of the bot's custom ids, or values that cannot make one."""
+
+
+@dataclass(frozen=True, slots=True)
+class CustomId:
+    """One button's custom id, parsed; immutable and validated on creation."""
+
+    game: int
+    verb: Verb
+    arg: str = ""
+    version: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.game, bool) or not isinstance(self.game, int):
+            raise CustomIdError(f"game id must be an int, not {type(self.game).__name__}")
+        if not 1 <= self.game <= MAX_ID:
+            raise CustomIdError(f"game id must be between 1 and {MAX_ID}, not {self.game}")
+        if isinstance(self.version, bool) or not isinstance(self.version, int):
+            raise CustomIdError(f"version must be an int, not {type(self.version).__name__}")
+        if not 0 <= self.version <= MAX_ID:
+            raise CustomIdError(f"version must be between 0 and {MAX_ID}, not {self.version}")
+        if not isinstance(self.verb, Verb):
+            try:
+                object.__setattr__(self, "verb", Verb(self.verb))
+            except ValueError:
+                raise CustomIdError(f"unknown verb {self.verb!r}") from None
+        if not isinstance(self.arg, str):
+            raise CustomIdError(f"arg must be a str, not {type(self.arg).__name__}")
+        pattern = ARG_PATTERNS[self.verb]
+        if not re.fullmatch(pattern, self.arg):
+            wanted = f"matching {pattern!r}" if pattern else "empty"
+            raise CustomIdError(f"arg of {self.verb.value!r} must be {wanted}, not {self.arg!r}")
+
+    def format(self) -> str:
+        """The custom id as sent to Discord."""
+        text = f"{PREFIX}:{self.game}:{self.verb.value}:{self.arg}:{self.version}"
+        assert len(text) <= MAX_LENGTH, text  # bounded by construction: at most 55 characters
+        return text
+
+    def __str__(self) -> str:
+        return self.format()
+
+    @classmethod
+    def parse(cls, text: str) -> CustomId:
+        """The custom id ``text``; :class:`CustomIdError` if it is not one of ours."""
+        if not isinstance(text, str):
+            raise CustomIdError(f"a custom id is a str, not {type(text).__name__}")
+        if len(text) > MAX_LENGTH:
+            raise CustomIdError(f"a custom id has at most {MAX_LENGTH} characters")
+        match = _ANY.fullmatch(text)
+        if match is None:
+            raise CustomIdError(f"not a Wizard custom id: {text[:MAX_LENGTH]!r}")
+        verb = Verb(match["verb"])
+        if _BY_VERB[verb].fullmatch(text) is None:
+            raise CustomIdError(f"bad argument for {verb.value!r}: {match['arg']!r}")
+        return cls(int(match["game"]), verb, match["arg"], int(match["version"]))
+
+    @classmethod
+    def is_ours(cls, text: str) -> bool:
+        """Whether ``text`` is a well-formed Wizard custom id."""
+        try:
+            cls.parse(text)
+        except CustomIdError:
+            return False
+        return True
+
+    @property
+    def bid(self) -> int:
+        """The bid of a ``bid`` button."""
+        self._expect(Verb.BID)
+        return int(self.arg)
+
+    @property
+    def card(self) -> Card:
+        """The card of a ``play`` button."""
+        self._expect(Verb.PLAY)
+        return Card.parse(self.arg)
+
+    @property
+    def suit(self) -> Suit:
+        """The suit of a ``trump`` button."""
+        self._expect(Verb.TRUMP)
+        return Suit.parse(self.arg)
+
+    @property
+    def seat_level(self) -> tuple[int, str]:
+        """The seat (0-based) and the level a ``level`` button sets."""
+        self._expect(Verb.LEVEL)
+        return int(self.arg[0]), LEVEL_CODES[self.arg[1]]
+
+    @classmethod
+    def for_level(cls, game: int, seat: int, level: str, version: int) -> CustomId:
+        """The custom id of a button setting the computer in ``seat`` to ``level``."""
+        codes = {name: code for code, name in LEVEL_CODES.items()}
+        if level not in codes or not 0 <= seat <= 5:
+            raise CustomIdError(f"no level button for seat {seat!r} and level {level!r}")
+        return cls(game, Verb.LEVEL, f"{seat}{codes[level]}", version)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat (0-based) a ``takeseat`` button takes, or ``None`` (the table's button)."""
+        self._expect(Verb.TAKESEAT)
+        return int(self.arg) if self.arg else None
+
+    @property
+    def switch(self) -> bool:
+        """The value a ``seattaking`` button sets."""
+        self._expect(Verb.SEATTAKING)
+        return self.arg == "1"
+
+    def _expect(self, verb: Verb) -> None:
+        if self.verb is not verb:
+            raise CustomIdError(f"a {self.verb.value!r} button has no {verb.value} argument")
+
+    @classmethod
+    def for_bid(cls, game: int, bid: int, version: int) -> CustomId:
+        """The custom id of a button bidding ``bid`` tricks."""
+        if isinstance(bid, bool) or not isinstance(bid, int) or not 0 <= bid <= MAX_BID:
+            raise CustomIdError(f"a bid is a number from 0 to {MAX_BID}, not {bid!r}")
+        return cls(game, Verb.BID, str(bid), version)
+
+    @classmethod
+    def for_play(cls, game: int, card: Card, version: int) -> CustomId:
+        """The custom id of a button playing ``card``."""
+        return cls(game, Verb.PLAY, card.code, version)
+
+    @classmethod
+    def for_trump(cls, game: int, suit: Suit, version: int) -> CustomId:
+        """The custom id of a button choosing ``suit`` as trump."""
+        return cls(game, Verb.TRUMP, suit.value, version)
+
+
+# --- the dynamic item ----------------------------------------------------------------------
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +370,23 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY
         await dispatch_component(interaction, self.cid)
 
 
+class ItemAsSent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):
+    """The base of a family of components that routes on its custom id itself: the item is
+    the clicked component as it is in the message. Never registered (its template matches
+    nothing): each subclass gives its own ``template=`` and ``callback``."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """The clicked component, as it is in the message (called by discord.py)."""
+        return cls(item)
+
+
 def detached_view() -> discord.ui.View:
     """An empty view to fill with dynamic items, send and forget.
 
@@ -144,3 +419,16 @@ def button(
         label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
     )
     return GameButton(item, cid, row=row)
+
+
+def one_button_view(
+    cid: CustomId,
+    label: str,
+    emoji: str,
+    *,
+    style: discord.ButtonStyle = GREEN,
+) -> discord.ui.View:
+    """A detached view of one button (e.g. "Take my seat back", "Play again")."""
+    view = detached_view()
+    view.add_item(button(cid, label=label, emoji=emoji, style=style))
+    return view

@@ -11,8 +11,18 @@ from typing import Any
 import pytest
 
 from bot.clock import DiscordClock
-from bot.cogs.messages import known_settings, server_settings
-from tests.bot.conftest import Sim, buttons, message_text, simulation
+from bot.cogs.base import known_settings, server_settings
+from bot.features.table import bids_on_table
+from tests.bot.conftest import (
+    Sim,
+    buttons,
+    is_bid_button,
+    is_hand_button,
+    message_text,
+    simulation,
+    verb_of,
+    version_of,
+)
 from wizard.service import GameService, GameStatus
 
 GUILD = 77
@@ -21,9 +31,11 @@ READS = ("get_game", "seat_view", "get_settings", "game_in_channel", "games_in_c
 """The service's read methods a click could use to render."""
 
 
-def spy_reads_after_act(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    """Record each read of the service (name and first arguments) made after an ``act``
-    returned its update."""
+def spy_reads_after_act(
+    sim: Sim, monkeypatch: pytest.MonkeyPatch, writer: str = "act"
+) -> list[tuple[str, Any]]:
+    """Record each read of the service (name and first arguments) made after ``writer``
+    (``act``, ``start``) returned its update."""
     service = sim.service
     reads: list[tuple[str, Any]] = []
     acted = False
@@ -40,7 +52,7 @@ def spy_reads_after_act(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> list[tuple
 
     for name in READS:
         wrap_read(name)
-    act = service.act
+    act = getattr(service, writer)
 
     async def spied_act(*args: Any, **kwargs: Any) -> Any:
         nonlocal acted
@@ -48,7 +60,7 @@ def spy_reads_after_act(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> list[tuple
         acted = True
         return update
 
-    monkeypatch.setattr(service, "act", spied_act)
+    monkeypatch.setattr(service, writer, spied_act)
     return reads
 
 
@@ -110,6 +122,66 @@ async def test_a_play_click_reads_only_the_other_players_hands(
         viewers = {args[1] for name, args in reads if name == "seat_view"}
         assert player.id not in viewers
         assert viewers <= {m.id for m in others}
+
+
+async def test_an_open_bid_on_the_table_reads_nothing_after_the_update(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Open bidding: a bid clicked on the table redraws the table from the update (its
+    game and the server's settings); the only reads are other open hands' own views."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="open")
+        for member in sim.members:
+            await sim.open_hand(member)
+        info = await sim.service.get_game(info.id)
+        assert info.table is not None and bids_on_table(info.table)
+        [bidder] = await sim.to_act(info.id)
+        reads = spy_reads_after_act(sim, monkeypatch)
+
+        result = await sim.bid_on_table(bidder, info, lambda enabled: enabled[0])
+
+        assert result.acknowledged and not result.ephemeral
+        assert [name for name, _ in reads if name != "seat_view"] == []
+        assert bidder.id not in {args[1] for name, args in reads if name == "seat_view"}
+        # The table the click drew shows the next bidder's buttons, at the new version.
+        after = await sim.service.get_game(info.id)
+        table = sim.table_of(after)
+        assert any(is_bid_button(b) and version_of(b) == after.version for b in buttons(table))
+
+
+async def test_start_reads_nothing_after_the_update(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start turns the lobby into the table from the update the service returned (the game
+    and the server's settings, e.g. its language), with no read of the game after it."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        await sim.service.update_settings(sim.guild.id, language="de")
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        for member in (bob, cy):
+            assert (await member.click(lobby, custom_id=_join_id(lobby))).acknowledged
+        reads = spy_reads_after_act(sim, monkeypatch, writer="start")
+
+        started = await ann.click(lobby, custom_id=_start_id(lobby))
+
+        assert started.acknowledged and not started.ephemeral
+        assert [name for name, _ in reads if name != "seat_view"] == []
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None and info.status is GameStatus.ACTIVE
+        table = sim.table_of(info)
+        assert table.id == lobby.id
+        assert any(is_hand_button(b) for b in buttons(table))
+        assert "Runde" in message_text(table)  # drawn in the server's language
+
+
+def _join_id(lobby: Any) -> str:
+    return next(b["custom_id"] for b in buttons(lobby) if verb_of(b) == "join")
+
+
+def _start_id(lobby: Any) -> str:
+    return next(b["custom_id"] for b in buttons(lobby) if verb_of(b) == "start")
 
 
 async def test_settings_known_for_a_render_are_not_kept_by_what_it_arms(tmp_path: Path) -> None:

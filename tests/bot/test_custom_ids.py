@@ -9,14 +9,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui.buttons import DYNAMIC_ITEMS, FAMILY_TEMPLATE, GameButton, button
-from bot.ui.custom_ids import (
+from bot.ui.buttons import (
     ARG_PATTERNS,
+    DYNAMIC_ITEMS,
+    FAMILY_TEMPLATE,
     MAX_ID,
     MAX_LENGTH,
     CustomId,
     CustomIdError,
+    GameButton,
     Verb,
+    button,
     template,
 )
 from wizard.cards import CARDS, SUITS, Card, Suit

@@ -178,8 +178,7 @@ async def test_standings_without_a_picture_show_the_scorepad_as_text(
 
 
 def test_card_pattern_reads_rendered_cards() -> None:
-    from bot.i18n import texts
-    from bot.vocabulary import card_text
+    from bot.i18n import card_text, texts
 
     cards = (Card.parse(c) for c in ("B1", "R13", "G10", "Y7"))
     text = " ".join(card_text(card, t=texts("en")) for card in cards) + " 🧙Z 🃏N"

@@ -10,8 +10,7 @@ from bot.features.lobby import cancelled_embed, lobby_embed
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.summaries import round_end_embed
-from bot.i18n import texts
-from bot.vocabulary import timer_text
+from bot.i18n import texts, timer_text
 from wizard.cards import Card
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.cogs import GameConfig
-from tests.bot.conftest import Sim, buttons, simulation, verb_of, version_of
+from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of, version_of
 from tests.bot.simtools import RestKind, rest_kinds
 from wizard.cards import WIZARD
 from wizard.service import GameStatus
@@ -177,6 +177,36 @@ async def test_slow_service_answers_in_time(tmp_path: Path) -> None:
         edited = sim.message(table.id)  # ...and the table completed afterwards, in place
         assert [version_of(b) for b in buttons(edited)] == [after.version] * len(buttons(edited))
         assert "to bid, with the buttons below." in (edited.embeds[0].description or "")
+
+
+async def test_the_three_seconds_count_from_the_interactions_creation(tmp_path: Path) -> None:
+    """Discord's 3 seconds run from the interaction's creation, not from when the handler
+    starts: a handler that starts late (a loaded bot) defers once ``defer_after`` has passed
+    since the click was made, although its own work is shorter than that. On SimCord's
+    clock: the late start and the slow service are virtual waits."""
+    config = GameConfig(ping_delay=None, edit_interval=0.0, defer_after=0.4)
+    async with simulation(tmp_path, members=3, config=config) as sim:
+        ann, bob, _ = sim.members
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        handle = sim.cog.on_component
+        join = sim.service.join
+
+        async def late_start(interaction: Any, cid: Any) -> None:
+            await asyncio.sleep(0.3)  # the event loop was busy: 0.3 s gone before we start
+            await handle(interaction, cid)
+
+        async def slow_join(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.2)  # shorter than defer_after, longer than what is left
+            return await join(*args, **kwargs)
+
+        sim.cog.on_component = late_start  # type: ignore[method-assign]
+        sim.service.join = slow_join  # type: ignore[method-assign]
+        result = await bob.click(lobby, label="Join")
+
+        assert result.acknowledged and not result.ephemeral
+        assert callback_type(sim, result) == 6  # deferred (the lobby is edited after)
+        assert "bob" in message_text(sim.message(lobby.id))
 
 
 async def test_a_fast_six_player_game_costs_at_most_two_calls_per_move(tmp_path: Path) -> None:

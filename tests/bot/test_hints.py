@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import texts
-from bot.vocabulary import card_text
+from bot.i18n import card_text, texts
 from tests.bot.conftest import buttons, post_buttons, simulation, verb_of
 from wizard.cards import Theme
 from wizard.service import GameStatus

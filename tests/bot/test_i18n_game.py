@@ -23,7 +23,7 @@ import bot.i18n
 from bot.cogs.config import GameConfig
 from bot.features.hand import HAND_EXPIRY_NOTE
 from bot.features.pings import PING_BID_ON_TABLE, PING_TEXTS
-from bot.vocabulary import STANDARD_SUIT_EMOJI, SUIT_SQUARES
+from bot.i18n import STANDARD_SUIT_EMOJI, SUIT_SQUARES
 from tests.bot.conftest import Sim, buttons, message_text, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo

@@ -15,9 +15,7 @@ from bot.features.hand import hand_text, hand_view, legal_bids, playable_cards, 
 from bot.features.lobby import lobby_view
 from bot.features.summaries import final_embed, round_summary_embed, scorepad_text, standings
 from bot.features.table import table_bids, table_embed, table_view
-from bot.i18n import texts
-from bot.ui.custom_ids import CustomId, Verb
-from bot.vocabulary import (
+from bot.i18n import (
     JESTER_EMOJI,
     STANDARD_SUIT_EMOJI,
     SUIT_SQUARES,
@@ -26,7 +24,9 @@ from bot.vocabulary import (
     card_text,
     cards_text,
     sort_hand,
+    texts,
 )
+from bot.ui.buttons import CustomId, Verb
 from wizard.cards import CARDS, JESTER, SUITS, WIZARD, Card, Theme, parse_cards
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game

@@ -1,4 +1,4 @@
-"""Every word of the rendered surfaces (bot.vocabulary, bot.features, bot.ui.buttons) comes from
+"""Every word of the rendered surfaces (bot.i18n, bot.features, bot.ui.buttons) comes from
 the translation layer.
 
 The proof is a made-up language, :class:`Fullwidth`, whose catalogue turns every Latin letter
@@ -30,24 +30,37 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.features.hand import hand_message, hand_view, replaced_hand_message, take_back_view
+from bot.features.hand import (
+    TAKE_BACK_LABEL,
+    hand_message,
+    hand_view,
+    replaced_hand_message,
+)
 from bot.features.hints import hint_text
 from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.seats import CHOOSE_SEAT, seat_choice_view, taken_over_text
 from bot.features.summaries import (
+    PLAY_AGAIN_LABEL,
     final_embed,
-    play_again_view,
     round_end_embed,
     round_summary_embed,
     scorepad_text,
 )
 from bot.features.table import bids_on_table, table_embed, table_view, trump_line
-from bot.i18n import Texts, catalogues, texts
+from bot.i18n import (
+    LEVEL_CHOICES_TEXT,
+    LEVEL_NAMES,
+    Texts,
+    catalogues,
+    suit_text,
+    texts,
+    timer_text,
+    variants_text,
+)
 from bot.ui import buttons
-from bot.ui.custom_ids import CustomId, Verb
-from bot.vocabulary import LEVEL_CHOICES_TEXT, LEVEL_NAMES, suit_text, timer_text, variants_text
+from bot.ui.buttons import CustomId, Verb
 from wizard.cards import CARDS, SUITS, WIZARD, Theme, card_label, parse_cards, suit_label
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -66,7 +79,7 @@ from wizard.view import view
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = (
-    "bot/vocabulary.py",
+    "bot/i18n/__init__.py",
     "bot/features/lobby.py",
     "bot/features/table.py",
     "bot/features/hand.py",
@@ -177,6 +190,29 @@ def embed_text(embed: discord.Embed) -> str:
     for field in embed.fields:
         parts += [field.name or "", field.value or ""]
     return "\n".join(parts)
+
+
+def take_back_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """A hand's "Take my seat back", as the hand draws it."""
+    return buttons.one_button_view(
+        CustomId(game, Verb.TAKEBACK, "", version), t(TAKE_BACK_LABEL), "🙋"
+    )
+
+
+def play_again_view(game: int, version: int, *, t: Texts) -> discord.ui.View:
+    """Final standings' "Play again", as they draw it."""
+    return buttons.one_button_view(
+        CustomId(game, Verb.AGAIN, "", version), t(PLAY_AGAIN_LABEL), "🔁"
+    )
+
+
+def test_one_button_view_is_one_green_button_with_its_id_label_and_emoji() -> None:
+    cid = CustomId(4, Verb.AGAIN, "", 9)
+    view = buttons.one_button_view(cid, "Play again", "🔁")
+    [item] = view.children
+    assert isinstance(item, buttons.GameButton) and item.cid == cid
+    assert item.item.label == "Play again" and str(item.item.emoji) == "🔁"
+    assert item.item.style is discord.ButtonStyle.success
 
 
 def labels(ui: discord.ui.View | None) -> list[str]:

@@ -15,8 +15,7 @@ from bot.features.lobby import lobby_view
 from bot.features.table import table_view
 from bot.i18n import texts
 from bot.settings import Settings
-from bot.ui.buttons import FAILED, OUTDATED, UNAVAILABLE
-from bot.ui.custom_ids import CustomId, Verb
+from bot.ui.buttons import FAILED, OUTDATED, UNAVAILABLE, CustomId, Verb
 
 GAME = 42
 VERSION = 7

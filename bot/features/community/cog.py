@@ -23,7 +23,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Sequence
-from typing import Any, Final, Self
+from typing import Any, Final
 
 import discord
 from discord import app_commands
@@ -57,7 +57,7 @@ from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
-from bot.ui.buttons import detached_view, reply_privately
+from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
 from wizard.service import (
     GameService,
     GameSummary,
@@ -124,23 +124,12 @@ HISTORY_PICK_ID: Final = re.compile(rf"{PREFIX}:hist:pick:(?P<before>[0-9]{{1,20
 
 
 class CommunityItem(
-    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    ItemAsSent,
     # Every wizb: id but the settings panel's: one not understood is answered as outdated.
     template=rf"(?s){PREFIX}:(?!set:).*",
 ):
     """Every leaderboard and history component (buttons and the history select): a click
     is routed on its custom id, read once, to the community cog."""
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """The clicked component as it is in the message."""
-        return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Turn the board's page or order, turn the history's page, or show a picked game."""

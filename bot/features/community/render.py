@@ -19,8 +19,7 @@ from bot.features.community.words import (
     rank_text,
     rating_text,
 )
-from bot.i18n import Texts
-from bot.vocabulary import level_name
+from bot.i18n import Texts, level_name
 from wizard.cards import WIZARD
 from wizard.errors import RecordError
 from wizard.record import GameRecord, load
