@@ -75,10 +75,11 @@ def _find_spec(name: str) -> object | None:
 SETTLE_SECONDS = 120.0
 """Real seconds SimCord gives the bot to finish the work of one click, or of one step of the
 clock: only a bound on the bot's own work (a fraction of a second when idle, a few seconds
-on a loaded machine), reached by a hang alone. Every bot and service timer runs on SimCord's
-clock (:class:`SimClock`), so none is waited for in real time inside a click, however long
-this is: a click returns at once and the computers' moves come afterwards, one by one, as
-the page's clock follows the wall clock (:func:`serving_page`)."""
+on a loaded machine), reached by a hang alone. The bot's and the service's timers (computer
+delays, turn timers, pings) run on SimCord's clock (:class:`SimClock`), so none of them is
+waited for in real time inside a click, however long this is: a click returns as soon as
+its work is done, and the computers' moves come afterwards, one by one, as the live page
+moves SimCord's clock with the wall clock (:func:`serving_page`)."""
 
 
 class _TaskTimer:
