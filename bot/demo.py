@@ -39,7 +39,8 @@ MANAGER_ROLE = "Server managers"
 """The role with Manage Server that the person trying the demo has, for ``/wizard settings``."""
 BOT_NAME = "Wizard"
 REFRESH_SECONDS = 0.25
-"""How often the page is republished when the bot changed something on its own."""
+"""How often the live page moves SimCord's clock to the wall clock's time, and republishes
+itself when the bot changed something on its own."""
 PAGE_WIDTH = 1280
 PAGE_HEIGHT = 900
 
@@ -71,27 +72,78 @@ def _find_spec(name: str) -> object | None:
     return importlib.util.find_spec(name)
 
 
-def settle_timeout_for(computer_delay: float) -> float:
-    """SimCord's settle timeout for a given computer delay.
+SETTLE_SECONDS = 120.0
+"""Real seconds SimCord gives the bot to finish the work of one click, or of one step of the
+clock: only a bound on the bot's own work (a fraction of a second when idle, a few seconds
+on a loaded machine), reached by a hang alone. The bot's and the service's timers (computer
+delays, turn timers, pings) run on SimCord's clock (:class:`SimClock`), so none of them is
+waited for in real time inside a click, however long this is: a click returns as soon as
+its work is done, and the computers' moves come afterwards, one by one, as the live page
+moves SimCord's clock with the wall clock (:func:`serving_page`)."""
 
-    A bot timer shorter than the settle timeout is waited for in real time inside the click
-    that armed it, so with a long settle timeout one click would hang until every computer
-    had played. Below the delay, computer moves become timers that fire on the real clock
-    after the click has returned, and the page shows them one by one.
+
+class _TaskTimer:
+    """The handle of a :class:`SimClock` timer."""
+
+    def __init__(self, task: asyncio.Future[None]) -> None:
+        self._task = task
+
+    def cancel(self) -> None:
+        """Do not fire."""
+        self._task.cancel()
+
+
+class SimClock:
+    """The bot's and the service's clock in the demo: SimCord's time, and timers that fire
+    only when SimCord's clock is moved (``env.advance_time``), never on the real clock.
+
+    With the real clock (:class:`bot.clock.DiscordClock`), SimCord waits in real time inside
+    a click for a timer due within its settle timeout: a computer's delay had to be longer
+    than that timeout for the click to return before the computer moved, so the timeout
+    was half the delay (0.5 s by default) and a loaded machine ran out of it. On SimCord's
+    clock the timeout bounds only real work (:data:`SETTLE_SECONDS`). Set :attr:`env` once
+    SimCord runs; until then, and for a timer armed outside the bot's work, an ordinary
+    timer on the real clock.
     """
-    if computer_delay < 0.5:
-        return 5.0
-    return max(0.25, min(computer_delay / 2, 2.0))
+
+    def __init__(self) -> None:
+        self.env: simcord.Env | None = None
+        """The running SimCord whose clock the timers wait for."""
+
+    def now(self) -> float:
+        """SimCord's time as Unix time (what discord.py reads)."""
+        import discord
+
+        return discord.utils.utcnow().timestamp()
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> _TaskTimer:
+        """Call ``callback`` once SimCord's clock reaches ``when``."""
+        import simcord
+
+        env = self.env
+
+        async def wait() -> None:
+            delay = max(0.0, when - self.now())
+            if env is None:
+                await asyncio.sleep(delay)
+            else:
+                try:
+                    await env.external_wait(
+                        asyncio.sleep(delay), reason="bot timer on SimCord's clock"
+                    )
+                except simcord.SetupError:
+                    # Armed outside the bot's work (SimCord takes no declared wait there).
+                    await asyncio.sleep(delay)
+            callback()
+
+        return _TaskTimer(asyncio.ensure_future(wait()))
 
 
 def demo_config(config: GameConfig | None = None) -> GameConfig:
     """The game cog's config in the demo: ``config`` (default: the bot's) without edit pacing.
 
     Pacing (``edit_interval``) spares Discord's rate limits, which the simulated Discord does
-    not have, and it arms a timer for the trailing table edit. SimCord waits, inside a click,
-    for a bot timer due within the settle timeout (half the computer delay, see
-    :func:`settle_timeout_for`); a pacing timer due just before that timeout could not be
-    waited for in time, and the click failed with "bot did not settle while advancing time".
+    not have; it would only hold back the trailing table edit until SimCord's clock moved on.
     The page shows every state anyway: it republishes itself as the bot edits.
     """
     from bot.cogs import GameConfig
@@ -166,6 +218,9 @@ async def running_demo(
     itself only logs them, so that one bad click does not end a session. ``game_config``
     is the game cog's (for instance fixed seeds, for pictures that do not change), without
     edit pacing (see :func:`demo_config`).
+    The bot's and the service's timers (computer delays, turn timers) run on SimCord's clock
+    (:class:`SimClock`): they fire when it moves, which :func:`serving_page` does in step with
+    the wall clock, or a caller does with ``demo.env.advance_time``.
     ``wall_clock`` starts the simulated Discord at the present time instead of SimCord's
     fixed date (see :func:`_start_now`).
     """
@@ -173,7 +228,6 @@ async def running_demo(
     import simcord
 
     from bot.app import create_bot
-    from bot.clock import DiscordClock
     from wizard.service import GameService, ServiceConfig
 
     game_config = demo_config(game_config)
@@ -183,7 +237,7 @@ async def running_demo(
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wizard-demo-")))
             db = folder / "demo.db"
         settings = Settings(database_path=db, shard_count=1, computer_delay_seconds=computer_delay)
-        clock = DiscordClock()
+        clock = SimClock()
         # This run's server only: games of an earlier demo kept in the same file belong to
         # a simulated Discord that is gone; they stay in the file, untouched.
         this_world: set[int] = set()
@@ -200,9 +254,10 @@ async def running_demo(
             async with simcord.run(
                 bot,
                 shard_count=1,
-                settle_timeout=settle_timeout_for(computer_delay),
+                settle_timeout=SETTLE_SECONDS,
                 check_errors=check_errors,
             ) as env:
+                clock.env = env
                 if wall_clock:
                     await _start_now(env)
                 _present_bot_as(env, BOT_NAME)
@@ -245,9 +300,11 @@ async def serving_page(
     chooses it) instead of the channel with its message box. The page's address carries a
     secret: whoever has it can play.
 
-    ``live`` republishes the page when the bot acts on its own (computer moves, timers).
-    While it does, drive the world through the page only: a member's ``click`` or
-    ``slash`` from Python may collide with a republication (SimCord runs one at a time).
+    ``live`` moves SimCord's clock with the wall clock (so the bot's timers fire: computer
+    moves, turn timers) and republishes the page when the bot acts on its own. Without it,
+    SimCord's clock stands still while the page is served. While it is live, drive the world
+    through the page only: a member's ``click`` or ``slash`` from Python may collide with a
+    step of the clock or a republication (SimCord runs one at a time).
     """
     chosen = viewers or demo.world.members
     async with demo.env.preview(
@@ -293,27 +350,37 @@ def _take_turns_with_the_page(preview: Preview, turn: asyncio.Lock) -> None:
 
 
 async def _keep_fresh(env: simcord.Env, preview: Preview, turn: asyncio.Lock) -> None:
-    """Republish the page whenever the bot made a REST call on its own.
+    """Move SimCord's clock with the wall clock, and republish the page when the bot made a
+    REST call on its own.
 
-    The page shows only what was published; clicks publish themselves, but computer moves
-    and timers happen in between. Republishing only on change, not on every tick, keeps the
-    page's revision still while nothing happens: a click is refused as stale when the page
-    it was made on has been republished meanwhile.
+    The bot's timers run on SimCord's clock (:class:`SimClock`): moving it every tick is
+    what lets the computers play, each after its delay in real seconds, as before. The page
+    shows only what was published; clicks publish themselves, but computer moves and timers
+    happen in between. Republishing only on change, not on every tick, keeps the page's
+    revision still while nothing happens: a click is refused as stale when the page it was
+    made on has been republished meanwhile.
     """
     import simcord
 
     seen = len(env.http_requests)
+    # SimCord's clock stays this far from the wall clock (0 when it was moved to the present).
+    offset = env.now().timestamp() - time.time()
     while True:
         await asyncio.sleep(REFRESH_SECONDS)
-        now = len(env.http_requests)
-        if now == seen or turn.locked():
-            continue  # nothing new, or a click is being settled (it publishes itself)
+        if turn.locked():
+            continue  # a click is being settled (it publishes itself); the clock catches up
         try:
             async with turn:
+                behind = time.time() + offset - env.now().timestamp()
+                if behind > 0:
+                    await env.advance_time(behind)
+                now = len(env.http_requests)
+                if now == seen:
+                    continue  # nothing new to show
                 await preview.refresh()
         except (simcord.SetupError, TimeoutError) as error:
             # Another operation is running, or the bot is slow to settle: next tick.
-            log.debug("page refresh skipped: %s", error)
+            log.debug("clock step or page refresh skipped: %s", error)
             continue
         seen = now
 

@@ -292,11 +292,22 @@ def _emit(**report: Any) -> None:
 
 
 async def _child(shard: int) -> None:
+    opened: list[GameService] = []
+    try:
+        await _shard_plays(shard, opened)
+    finally:
+        # A failing child must exit, so that the test fails on its missing report at once:
+        # an open database's thread would keep the process alive until the test's deadline.
+        for service in opened:
+            await service.close()
+
+
+async def _shard_plays(shard: int, opened: list[GameService]) -> None:
     import simcord
 
     from bot.__main__ import open_service
     from bot.app import create_bot
-    from bot.demo import Player, find_table
+    from bot.demo import SETTLE_SECONDS, Player, SimClock, find_table
     from bot.settings import Settings
     from wizard.service import GameUpdate
 
@@ -308,11 +319,19 @@ async def _child(shard: int) -> None:
     async def listen(update: GameUpdate) -> None:
         seen.add(update.game_id)
 
-    service, first = await open_service(settings)
+    # The demo's clock: the bot's and the service's timers fire only when SimCord's clock is
+    # moved, so SimCord's settle timeout bounds only the work of a click (a computer's move
+    # due at once is part of it), never a wait for a timer on the real clock.
+    clock = SimClock()
+    service, first = await open_service(settings, clock=clock)
+    opened.append(service)
     service.subscribe(listen)
     async with simcord.run(
-        create_bot(settings, service=service, clock=service.clock), check_errors=False
+        create_bot(settings, service=service, clock=clock),
+        check_errors=False,
+        settle_timeout=SETTLE_SECONDS,
     ) as env:
+        clock.env = env
         # Discord's ids are unique everywhere; SimCord's come from its clock, from the same
         # start in every process. A day apart, the two worlds' interaction ids (the service's
         # keys for counting a click once, in the shared file) cannot collide.
@@ -366,9 +385,10 @@ async def _child(shard: int) -> None:
         # recovers from the file, a new bot is attached; the messages and buttons remain.
         await service.close()
         seen.clear()
-        service, second = await open_service(settings)
+        service, second = await open_service(settings, clock=clock)
+        opened.append(service)
         service.subscribe(listen)
-        await env.restart_bot(create_bot(settings, service=service, clock=service.clock))
+        await env.restart_bot(create_bot(settings, service=service, clock=clock))
         player = Player(sam, channel)  # opens a fresh hand with the table's old button
         moves, unapplied = await _play(service, game, player, MOVES_AFTER)
         info = await service.get_game(game)
