@@ -444,7 +444,7 @@ def _announce(url: str, you: str, friends: list[str]) -> None:
 
 
 MOVE_VERBS = frozenset({"bid", "play", "trump", "playhidden"})
-"""Verbs of the hand's buttons that make a move (see ``bot.ui.custom_ids.Verb``)."""
+"""Verbs of the hand's buttons that make a move (see ``bot.ui.buttons.Verb``)."""
 SHOW_HAND = "Show my hand"
 
 
