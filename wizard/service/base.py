@@ -36,14 +36,14 @@ from wizard.service.errors import (
     StorageError,
 )
 from wizard.service.events import Actor, GameStatus, GameUpdate
-from wizard.service.live import LiveGame
+from wizard.service.game import LiveGame
 from wizard.service.settings import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     GuildSettings,
     ServiceConfig,
 )
-from wizard.state import Action, GameState
+from wizard.state import Action
 from wizard.store import repo
 from wizard.store.db import ConflictError, LockTimeout, Store, WriteItem
 from wizard.store.models import SeatRow
@@ -229,6 +229,27 @@ class ServiceBase:
         while len(self._ended) > ENDED_CACHE:
             self._ended.popitem(last=False)
 
+    # --- timers -----------------------------------------------------------------------------
+
+    def _computer_due(self, live: LiveGame, now: float) -> float | None:
+        """When a computer is to move next in ``live``, if one is to act."""
+        if live.status is not GameStatus.ACTIVE or live.computer_seat() is None:
+            return None
+        return now + self.config.computer_delay
+
+    def _arm(self, live: LiveGame) -> None:
+        """Set the game's one timer to its earliest due time (deadline or computer move)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if not self._running or live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            return
+        dues = [d for d in (live.deadline, live.computer_due) if d is not None]
+        if not dues:
+            return
+        game_id = live.id
+        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
+
     # --- the other rooms, as seen from here ---------------------------------------------------
 
     if TYPE_CHECKING:
@@ -236,24 +257,8 @@ class ServiceBase:
         async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
         async def _refresh(self, live: LiveGame) -> None: ...
         async def _load(self, game_id: int) -> LiveGame | None: ...
-        def _arm(self, live: LiveGame) -> None: ...
         def _arm_wake(self, game_id: int) -> None: ...
-        def _computer_due(self, live: LiveGame, now: float) -> float | None: ...
-        def _computer_seat(
-            self,
-            live: LiveGame,
-            seats: list[SeatRow] | None = None,
-            state: GameState | None = None,
-        ) -> int | None: ...
-        def _turn_deadline(
-            self,
-            live: LiveGame,
-            seats: list[SeatRow],
-            state: GameState,
-            now: float,
-            *,
-            keep: bool = False,
-        ) -> float | None: ...
+        def _fire(self, game_id: int) -> None: ...
         async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate: ...
         async def _apply(
             self,

@@ -34,7 +34,7 @@ from wizard.store.models import PlayerRow
 from wizard.view import RoundSummary, table_view
 
 if TYPE_CHECKING:
-    from wizard.service.live import LiveGame
+    from wizard.service.game import LiveGame
     from wizard.store.db import Store
 
 log = logging.getLogger(__name__)

@@ -22,8 +22,7 @@ from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
 from wizard.service.errors import GameNotFoundError, StorageError
 from wizard.service.events import GameStatus
-from wizard.service.game import decode_action, fold, stored_standings
-from wizard.service.live import LiveGame
+from wizard.service.game import LiveGame, decode_action, fold, stored_standings
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store import repo

@@ -36,10 +36,8 @@ from wizard.service.errors import (
     SeatNotFoundError,
 )
 from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
-from wizard.service.game import dealt_event, initial_state, turn_event
-from wizard.service.live import LiveGame
+from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, turn_event
 from wizard.service.settings import GuildSettings
-from wizard.service.types import GameInfo
 from wizard.store import repo
 from wizard.store.models import SeatRow
 
@@ -315,7 +313,7 @@ class Lobby(ServiceBase):
             state = initial_state([s.name for s in live.seats], live.options, live.seed)
             now = self.clock.now()
             version = live.version + 1
-            deadline = self._turn_deadline(live, live.seats, state, now)
+            deadline = live.turn_deadline(live.seats, state, now)
 
             async def item(conn: aiosqlite.Connection) -> None:
                 await repo.update_game(
@@ -327,7 +325,7 @@ class Lobby(ServiceBase):
                     started_at=now,
                     updated_at=now,
                     deadline=deadline,
-                    computer_turn=int(self._computer_seat(live, live.seats, state) is not None),
+                    computer_turn=int(live.computer_seat(live.seats, state) is not None),
                 )
                 # Who holds each seat from the first action on (the seats' history).
                 await conn.executemany(

@@ -1,5 +1,5 @@
-"""Queries: a game, a channel's games, a player's view, the table, a record, statistics,
-the leaderboard and a server's history. Nothing here writes."""
+"""Queries: a game, a channel's games, a player's view, the table, a record, statistics
+and a server's history (leaderboards: :mod:`wizard.service.boards`). Nothing here writes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pydantic import ValidationError
 
 from wizard.record import dumps
 from wizard.service.base import ServiceBase, describe, log
-from wizard.service.boards import board_order, check_page_size
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
@@ -18,20 +17,11 @@ from wizard.service.errors import (
     NotSeatedError,
 )
 from wizard.service.events import GameStatus
-from wizard.service.game import stored_standings
-from wizard.service.types import (
-    GameInfo,
-    GameSummary,
-    LeaderboardEntry,
-    LeaderboardOrder,
-    LeaderboardPage,
-    PlayerStats,
-    SeatView,
-)
-from wizard.state import Phase
+from wizard.service.game import GameInfo, SeatView, stored_standings
+from wizard.service.types import GameSummary, PlayerStats
 from wizard.store import repo
 from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
-from wizard.view import TableView, own_hand_hidden, view
+from wizard.view import TableView
 
 
 class Queries(ServiceBase):
@@ -72,9 +62,7 @@ class Queries(ServiceBase):
             raise NotSeatedError()
         if live.state is None:
             raise GameStatusError(live.status.value, action="view", game_id=live.id)
-        state = live.state
-        hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
-        return SeatView(live.id, live.version, row.seat, view(state, row.seat), hidden, row.away)
+        return live.seat_view(row)
 
     async def table(self, game_id: int) -> TableView:
         """The public table of a started game."""
@@ -96,31 +84,6 @@ class Queries(ServiceBase):
         """A player's rating and statistics on a server, or ``None`` before their first game."""
         row = await repo.fetch_player(self._store, guild_id, user_id)
         return None if row is None else _stats(row)
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
-        page: int = 1,
-        per_page: int = 10,
-        min_games: int = 1,
-    ) -> LeaderboardPage:
-        """One page (from 1) of a server's players by rating, wins or average score."""
-        key = board_order(order)
-        check_page_size(per_page, 100)
-        page = max(1, page)
-        total, rows = await repo.fetch_leaderboard(
-            self._store,
-            guild_id,
-            order=key.value,
-            limit=per_page,
-            offset=(page - 1) * per_page,
-            min_games=max(1, min_games),
-        )
-        start = (page - 1) * per_page
-        entries = tuple(LeaderboardEntry(start + i + 1, _stats(r)) for i, r in enumerate(rows))
-        return LeaderboardPage(guild_id, key, page, per_page, total, entries)
 
     async def recent_games(
         self, guild_id: int, *, limit: int = 10, before: int | None = None

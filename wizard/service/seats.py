@@ -25,9 +25,9 @@ from wizard.service.errors import (
     SeatTakingOffError,
 )
 from wizard.service.events import Event, GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
-from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.game import GameInfo, LiveGame, computer_controlled
 from wizard.service.loading import Loading
-from wizard.service.types import GameInfo, SeatHolder
+from wizard.service.types import SeatHolder
 from wizard.store import repo
 from wizard.store.models import SeatRow
 

@@ -15,10 +15,9 @@ from wizard.rules import to_act
 from wizard.service.base import ServiceBase, log
 from wizard.service.errors import IllegalMoveError, ServiceError
 from wizard.service.events import Actor, GameStatus, GameUpdate
-from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.game import LiveGame, computer_controlled
 from wizard.service.workers import ThinkerPool
 from wizard.state import Action, GameState, Phase, Play
-from wizard.store.models import SeatRow
 from wizard.view import PlayerView, view
 
 
@@ -69,7 +68,7 @@ class Turns(ServiceBase):
         for _ in itertools.count() if max_moves is None else range(max_moves):
             if live.status is not GameStatus.ACTIVE or live.state is None:
                 break
-            seat = self._computer_seat(live)
+            seat = live.computer_seat()
             if seat is None:
                 break
             version = live.version
@@ -103,58 +102,6 @@ class Turns(ServiceBase):
         return out
 
     # --- timers -----------------------------------------------------------------------------
-
-    def _turn_deadline(
-        self,
-        live: LiveGame,
-        seats: list[SeatRow],
-        state: GameState,
-        now: float,
-        *,
-        keep: bool = False,
-    ) -> float | None:
-        """The turn timer: set when a new turn starts, kept through simultaneous bids."""
-        if live.turn_seconds is None or state.phase is Phase.GAME_OVER:
-            return None
-        if not any(not computer_controlled(seats[s]) for s in to_act(state)):
-            return None
-        if keep and live.deadline is not None:
-            return live.deadline
-        return now + live.turn_seconds
-
-    def _computer_due(self, live: LiveGame, now: float) -> float | None:
-        if live.status is not GameStatus.ACTIVE or self._computer_seat(live) is None:
-            return None
-        return now + self.config.computer_delay
-
-    def _computer_seat(
-        self,
-        live: LiveGame,
-        seats: list[SeatRow] | None = None,
-        state: GameState | None = None,
-    ) -> int | None:
-        """The first computer-controlled seat to act (in ``state`` with ``seats``, by default
-        the game's own)."""
-        state = live.state if state is None else state
-        if state is None:
-            return None
-        seats = live.seats if seats is None else seats
-        for s in to_act(state):
-            if computer_controlled(seats[s]):
-                return s
-        return None
-
-    def _arm(self, live: LiveGame) -> None:
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-        if not self._running or live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
-            return
-        dues = [d for d in (live.deadline, live.computer_due) if d is not None]
-        if not dues:
-            return
-        game_id = live.id
-        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
 
     def _arm_wake(self, game_id: int) -> None:
         old = self._wake_timers.pop(game_id, None)
@@ -204,7 +151,7 @@ class Turns(ServiceBase):
         if live.status is not GameStatus.ACTIVE:
             return []
         if live.computer_due is not None and live.computer_due <= now:
-            seat = self._computer_seat(live)
+            seat = live.computer_seat()
             if seat is None:
                 live.computer_due = None
                 return []

@@ -285,15 +285,6 @@ LEADERBOARD_COUNT = "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >
 """Players on a server's leaderboard; parameters: guild, min games."""
 
 
-async def fetch_leaderboard(
-    store: Store, guild_id: int, *, order: str, limit: int, offset: int, min_games: int
-) -> tuple[int, list[PlayerRow]]:
-    """The total number of ranked players and one page of them."""
-    total = await store.fetchone(LEADERBOARD_COUNT, (guild_id, min_games))
-    rows = await store.fetchall(leaderboard_sql(order), (guild_id, min_games, limit, offset))
-    return (int(total[0]) if total else 0), [PlayerRow.model_validate(dict(r)) for r in rows]
-
-
 # --- history ----------------------------------------------------------------------------------
 
 
