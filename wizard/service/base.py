@@ -188,6 +188,45 @@ class ServiceBase:
             await self._refresh(live)
             raise StaleVersionError(expected, live.version) from None
 
+    async def _update_game(
+        self,
+        live: LiveGame,
+        now: float | None,
+        *,
+        seats: list[SeatRow] | None = None,
+        also: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None,
+        checked: bool = True,
+        **fields: Any,
+    ) -> None:
+        """Write ``fields`` to ``live``'s row (its lock held), with a lobby's new ``seats`` and
+        ``also`` in the same transaction, then give ``live`` the same values.
+
+        With ``now``, a change players see: a new version. ``checked``: only if the row is
+        at ``live``'s version (a conflict reloads the game and refuses as stale). A field the
+        game in memory does not keep (``computer_turn``) is only stored.
+        """
+        if now is not None:
+            fields.update(version=live.version + 1, updated_at=now)
+        columns = {
+            k: v.model_dump_json() if isinstance(v, Options) else v for k, v in fields.items()
+        }
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.update_game(conn, live.id, live.version if checked else None, **columns)
+            if seats is not None:
+                await repo.replace_seats(conn, live.id, seats)
+            if also is not None:
+                await also(conn)
+
+        await self._write_game(live, item)
+        if seats is not None:
+            live.seats = seats
+        for name, value in fields.items():
+            if hasattr(live, name):
+                setattr(live, name, value)
+        if now is not None:
+            live.last_non_bid_version = live.version
+
     # --- checks -----------------------------------------------------------------------------
 
     def _check_version(self, live: LiveGame, expected: int | None) -> None:

@@ -281,23 +281,11 @@ class Lobby(ServiceBase):
     ) -> None:
         """Remember the Discord messages of a game (does not change its version)."""
         live = await self._get(game_id, finished_ok=True)
-        async with live.lock:
-            fields: dict[str, Any] = {}
-            if lobby_message_id is not UNSET:
-                fields["lobby_message_id"] = lobby_message_id
-            if table_message_id is not UNSET:
-                fields["table_message_id"] = table_message_id
-            if not fields:
-                return
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(conn, game_id, None, **fields)
-
-            await self._write(item)
-            if "lobby_message_id" in fields:
-                live.lobby_message_id = fields["lobby_message_id"]
-            if "table_message_id" in fields:
-                live.table_message_id = fields["table_message_id"]
+        given = {"lobby_message_id": lobby_message_id, "table_message_id": table_message_id}
+        fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
+        if fields:
+            async with live.lock:
+                await self._update_game(live, None, checked=False, **fields)
 
     @shielded
     async def start(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameUpdate:
@@ -312,21 +300,8 @@ class Lobby(ServiceBase):
             check_options(live.options, n)
             state = initial_state([s.name for s in live.seats], live.options, live.seed)
             now = self.clock.now()
-            version = live.version + 1
-            deadline = live.turn_deadline(live.seats, state, now)
 
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(
-                    conn,
-                    live.id,
-                    live.version,
-                    status="active",
-                    version=version,
-                    started_at=now,
-                    updated_at=now,
-                    deadline=deadline,
-                    computer_turn=int(live.computer_seat(live.seats, state) is not None),
-                )
+            async def holders(conn: aiosqlite.Connection) -> None:
                 # Who holds each seat from the first action on (the seats' history).
                 await conn.executemany(
                     repo.INSERT_HOLDER,
@@ -338,22 +313,26 @@ class Lobby(ServiceBase):
                     ],
                 )
 
-            await self._write_game(live, item)
-            live.status = GameStatus.ACTIVE
+            await self._update_game(
+                live,
+                now,
+                also=holders,
+                status=GameStatus.ACTIVE,
+                started_at=now,
+                deadline=live.turn_deadline(live.seats, state, now),
+                computer_turn=live.computer_seat(live.seats, state) is not None,
+            )
             live.state = state
-            live.version = live.last_non_bid_version = version
-            live.started_at = now
-            live.deadline = deadline
             live.computer_due = self._computer_due(live, now)
             events: tuple[Event, ...] = (
                 GameStarted(state.players, state.first_dealer, live.options, num_rounds(state)),
                 dealt_event(state),
-                turn_event(state, deadline),
+                turn_event(state, live.deadline),
             )
         self._arm(live)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
             events,
             info=live.info(),
@@ -374,31 +353,19 @@ class Lobby(ServiceBase):
 
     async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate:
         now = self.clock.now()
-        version = live.version + 1
-
-        async def item(conn: aiosqlite.Connection) -> None:
-            await repo.update_game(
-                conn,
-                live.id,
-                live.version,
-                status="cancelled",
-                version=version,
-                updated_at=now,
-                finished_at=now,
-                deadline=None,
-                computer_turn=0,
-            )
-
-        await self._write_game(live, item)
-        live.status = GameStatus.CANCELLED
-        live.version = live.last_non_bid_version = version
-        live.finished_at = now
-        live.deadline = None
+        await self._update_game(
+            live,
+            now,
+            status=GameStatus.CANCELLED,
+            finished_at=now,
+            deadline=None,
+            computer_turn=False,
+        )
         live.computer_due = None
         self._forget(live)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
             (GameCancelled(reason),),
             info=live.info(),
@@ -411,7 +378,7 @@ class Lobby(ServiceBase):
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
         *,
-        options: Options | None = None,
+        options: Options | None = UNSET,
         turn_seconds: float | None = UNSET,
         computer_level: str | None = UNSET,
     ) -> GameInfo:
@@ -419,31 +386,13 @@ class Lobby(ServiceBase):
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
-            now = self.clock.now()
-            version = live.version + 1
-            fields: dict[str, Any] = {"version": version, "updated_at": now}
-            if options is not None:
-                fields["options"] = options.model_dump_json()
-            if turn_seconds is not UNSET:
-                fields["turn_seconds"] = turn_seconds
-            if computer_level is not UNSET:
-                fields["computer_level"] = computer_level
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(conn, live.id, live.version, **fields)
-                if seats is not None:
-                    await repo.replace_seats(conn, live.id, seats)
-
-            await self._write_game(live, item)
-            live.version = live.last_non_bid_version = version
-            if seats is not None:
-                live.seats = seats
-            if options is not None:
-                live.options = options
-            if turn_seconds is not UNSET:
-                live.turn_seconds = turn_seconds
-            if computer_level is not UNSET:
-                live.computer_level = computer_level
+            given = {
+                "options": options,
+                "turn_seconds": turn_seconds,
+                "computer_level": computer_level,
+            }
+            fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
+            await self._update_game(live, self.clock.now(), seats=seats, **fields)
         return live.info()
 
     @shielded
@@ -467,19 +416,7 @@ class Lobby(ServiceBase):
                     await self._cancel_locked(live, "empty")
                     return live.info()
                 host = humans[0].user_id or host
-            now = self.clock.now()
-            version = live.version + 1
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(
-                    conn, live.id, live.version, version=version, updated_at=now, host_id=host
-                )
-                await repo.replace_seats(conn, live.id, seats)
-
-            await self._write_game(live, item)
-            live.version = live.last_non_bid_version = version
-            live.seats = seats
-            live.host_id = host
+            await self._update_game(live, self.clock.now(), seats=seats, host_id=host)
         return live.info()
 
     async def _settings_of(self, game_id: int) -> GuildSettings:

@@ -119,21 +119,8 @@ class Playing(ServiceBase):
         renamed = old.user_id != new.user_id or old.name != new.name
         holder = _holder_change(live, old, new, live.seq)
         now = self.clock.now()
-        version = live.version + 1
-        deadline = live.turn_deadline(seats, state, now, keep=True)
 
-        computer_turn = int(live.computer_seat(seats) is not None)
-
-        async def item(conn: aiosqlite.Connection) -> None:
-            await repo.update_game(
-                conn,
-                live.id,
-                live.version,
-                version=version,
-                updated_at=now,
-                deadline=deadline,
-                computer_turn=computer_turn,
-            )
+        async def seat(conn: aiosqlite.Connection) -> None:
             if renamed:
                 await conn.execute(repo.UPDATE_SEAT_PERSON, repo.seat_person_params(new))
             else:
@@ -141,20 +128,24 @@ class Playing(ServiceBase):
             if holder is not None:
                 await conn.execute(repo.INSERT_HOLDER, holder)
 
-        await self._write_game(live, item)
+        await self._update_game(
+            live,
+            now,
+            also=seat,
+            deadline=live.turn_deadline(seats, state, now, keep=True),
+            computer_turn=live.computer_seat(seats) is not None,
+        )
         if renamed:
             # The engine's state names the seats: the table shows the new person's name.
             names = tuple(s.name for s in seats)
             state = live.state = state._replace(players=names)
         live.seats = seats
-        live.version = live.last_non_bid_version = version
-        live.deadline = deadline
         live.computer_due = self._computer_due(live, now)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
-            (*events, turn_event(state, deadline)),
+            (*events, turn_event(state, live.deadline)),
             info=live.info(),
             settings=await self.get_settings(live.guild_id),
         )

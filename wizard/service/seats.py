@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-import aiosqlite
-
 from wizard.service.base import _clean_name, shielded, unique_name
 from wizard.service.errors import (
     AlreadySeatedError,
@@ -125,20 +123,8 @@ class Seats(Loading):
                 return live.info()
             # A lobby redraws on a new version; a running game keeps its version, so that
             # no player's hand turns stale for a change that does not touch the cards.
-            lobby = live.status is GameStatus.LOBBY
-            version = live.version + 1 if lobby else live.version
-            now = self.clock.now()
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                fields: dict[str, object] = {"allow_seat_taking": int(allowed)}
-                if lobby:
-                    fields.update(version=version, updated_at=now)
-                await repo.update_game(conn, live.id, live.version, **fields)
-
-            await self._write_game(live, item)
-            live.allow_seat_taking = allowed
-            if lobby:
-                live.version = live.last_non_bid_version = version
+            now = self.clock.now() if live.status is GameStatus.LOBBY else None
+            await self._update_game(live, now, allow_seat_taking=allowed)
         return live.info()
 
     async def seat_history(self, game_id: int) -> tuple[SeatHolder, ...]:
