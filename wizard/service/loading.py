@@ -147,11 +147,10 @@ class Loading(ServiceBase):
     async def _load(self, game_id: int) -> LiveGame | None:
         """One game from its rows, replayed from its log; a stub of a quarantined one."""
         try:
-            raws = await repo.fetch_games(self._store, "id = ?", (game_id,))
-            if not raws:
+            raw = await repo.fetch_game(self._store, game_id)
+            if raw is None:
                 return None
-            raw = raws[0]
-            seats = await repo.fetch_seats(self._store, [game_id])
+            seats = await repo.fetch_seats(self._store, game_id)
             actions = [tuple(a) for a in await repo.fetch_log(self._store, game_id)]
         except sqlite3.DatabaseError as e:
             # A row that cannot even be read (text that is not UTF-8, a damaged page).

@@ -179,7 +179,7 @@ class Lobby(ServiceBase):
     ) -> GameInfo:
         """Add a computer player to a lobby (host); ``level`` defaults to the lobby's, and
         that to the server's."""
-        settings = await self._settings_of(game_id)
+        settings = await self.get_settings((await self._get(game_id)).guild_id)
         if level is not None:
             check_level(level)
 
@@ -418,10 +418,6 @@ class Lobby(ServiceBase):
                 host = humans[0].user_id or host
             await self._update_game(live, self.clock.now(), seats=seats, host_id=host)
         return live.info()
-
-    async def _settings_of(self, game_id: int) -> GuildSettings:
-        live = await self._get(game_id)
-        return await self.get_settings(live.guild_id)
 
 
 def check_level(level: str) -> None:

@@ -121,10 +121,7 @@ class Playing(ServiceBase):
         now = self.clock.now()
 
         async def seat(conn: aiosqlite.Connection) -> None:
-            if renamed:
-                await conn.execute(repo.UPDATE_SEAT_PERSON, repo.seat_person_params(new))
-            else:
-                await repo.update_seat(conn, new)
+            await conn.execute(repo.UPDATE_SEAT, new.params())
             if holder is not None:
                 await conn.execute(repo.INSERT_HOLDER, holder)
 
@@ -233,7 +230,7 @@ class Playing(ServiceBase):
             (repo.INSERT_ACTION, action_row),
         ]
         if changed is not None:
-            statements.append((repo.UPDATE_SEAT, repo.seat_params(changed)))
+            statements.append((repo.UPDATE_SEAT, changed.params()))
             # A hand-over after this timeout holds the seat from the next action on; a
             # player back from away plays this one.
             at = live.seq + 1 if actor is Actor.TIMEOUT else live.seq

@@ -8,6 +8,7 @@ Expensive computer decisions are made off the event loop through one seam, :meth
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 
 from wizard.ai import LEVELS, ComputerPlayer
@@ -229,21 +230,15 @@ class Turns(ServiceBase):
                 or live.deadline > self.clock.now()
             ):
                 return None
+            apply = functools.partial(
+                self._apply, live, seat=seat, actor=actor, user_id=None, request_id=None
+            )
             try:
-                return await self._apply(
-                    live, seat=seat, action=action, actor=actor, user_id=None, request_id=None
-                )
+                return await apply(action=action)
             except IllegalMoveError as e:
                 # A computer player broke a rule: a bug there, not a reason to stall the game.
                 log.error("game %s: computer %s chose an illegal %r: %s", live.id, level, action, e)
-                return await self._apply(
-                    live,
-                    seat=seat,
-                    action=_first_legal(state, seat),
-                    actor=actor,
-                    user_id=None,
-                    request_id=None,
-                )
+                return await apply(action=_first_legal(state, seat))
 
     async def _close_workers(self) -> None:
         if self._thinkers is not None:
