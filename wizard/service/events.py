@@ -21,8 +21,6 @@ if TYPE_CHECKING:  # the front end's values are built on the events (types impor
     from wizard.service.game import GameInfo, SeatView
     from wizard.service.settings import GuildSettings
 
-"""A card on the table and the seat that played it."""
-
 
 class GameStatus(StrEnum):
     """Where a game is in its life."""

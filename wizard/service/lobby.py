@@ -92,14 +92,16 @@ class Lobby(ServiceBase):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
-                options_json=opts.model_dump_json(),
+                status="lobby",
+                options=opts.model_dump_json(),
                 seed=seed,
+                version=1,
                 turn_seconds=seconds,
                 deadline=deadline,
-                now=now,
+                created_at=now,
+                updated_at=now,
+                computer_level=computer_level,
             )
-            if computer_level is not None:
-                await repo.update_game(conn, game_id, None, computer_level=computer_level)
             host = new_seat(game_id, 0, host_id, name)
             await repo.replace_seats(conn, game_id, [host])
             return game_id

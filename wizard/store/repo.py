@@ -21,24 +21,11 @@ RESULT_COLUMNS = ResultRow.columns()
 # --- games ------------------------------------------------------------------------------------
 
 
-async def insert_game(
-    conn: aiosqlite.Connection,
-    *,
-    guild_id: int,
-    channel_id: int,
-    host_id: int,
-    options_json: str,
-    seed: int,
-    turn_seconds: float | None,
-    deadline: float | None,
-    now: float,
-) -> int:
-    """A new lobby; returns its id."""
+async def insert_game(conn: aiosqlite.Connection, **columns: Any) -> int:
+    """A new game row with these columns; returns its id."""
     cursor = await conn.execute(
-        "INSERT INTO games (guild_id, channel_id, host_id, status, options, seed, version,"
-        " turn_seconds, deadline, created_at, updated_at)"
-        " VALUES (?, ?, ?, 'lobby', ?, ?, 1, ?, ?, ?, ?)",
-        (guild_id, channel_id, host_id, options_json, seed, turn_seconds, deadline, now, now),
+        f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        tuple(columns.values()),
     )
     game_id = cursor.lastrowid
     await cursor.close()
