@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
+from dataclasses import fields
 
 from pydantic import ValidationError
 
@@ -106,19 +107,14 @@ class Queries(ServiceBase):
             if not rows or game.finished_at is None:
                 log.warning("game %s left out of the history: no results stored", game.id)
                 continue
-            out.append(
-                GameSummary(
-                    id=game.id,
-                    guild_id=game.guild_id,
-                    channel_id=game.channel_id,
-                    options=game.options,
-                    rounds=max(r.rounds for r in rows),
-                    started_at=game.started_at,
-                    finished_at=game.finished_at,
-                    standings=stored_standings(rows),
-                )
-            )
+            same = {name: value for name, value in game if name in _SUMMARY_FIELDS}
+            rounds = max(r.rounds for r in rows)
+            out.append(GameSummary(**same, rounds=rounds, standings=stored_standings(rows)))
         return out
+
+
+_SUMMARY_FIELDS = {f.name for f in fields(GameSummary)}
+"""What a history line takes from its game's row as it is (the same names)."""
 
 
 def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
