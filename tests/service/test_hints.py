@@ -167,8 +167,7 @@ async def test_a_hint_on_the_trump_choice(service: GameService) -> None:
     for seed in range(200):
         game_id = await new_game(service, 3, 0, seed=seed, channel=5000 + seed)
         await service.start(game_id, 1)
-        table = (await service.get_game(game_id)).table
-        assert table is not None
+        table = await service.table(game_id)
         if table.phase is Phase.CHOOSE_TRUMP:
             dealer = table.dealer + 1  # users 1, 2, 3 sit in seats 0, 1, 2
             hint = await check_hint(service, game_id, dealer)

@@ -22,6 +22,7 @@ from wizard.service.game import GameInfo, SeatView, stored_standings
 from wizard.service.types import GameSummary, PlayerStats
 from wizard.store import repo
 from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
+from wizard.view import TableView
 
 
 class Queries(ServiceBase):
@@ -63,6 +64,13 @@ class Queries(ServiceBase):
         if live.state is None:
             raise GameStatusError(live.status.value, action="view", game_id=live.id)
         return live.seat_view(row)
+
+    async def table(self, game_id: int) -> TableView:
+        """The public table of a started game."""
+        info = await self.get_game(game_id)
+        if info.table is None:
+            raise GameStatusError(info.status.value, action="view", game_id=info.id)
+        return info.table
 
     async def game_record(self, game_id: int) -> str:
         """The game record (RULES §9) of a finished or cancelled game, as JSON text."""
