@@ -1,9 +1,10 @@
 """What every room of the service shares: its state, settings, the write path and the checks.
 
-:class:`ServiceBase` holds the games in memory and the store; the rooms (``lobby``,
-``play``, ``turns``, ``loading``, ``queries``) are its subclasses, joined by the facade
-:class:`wizard.service.core.GameService`. A room calls another's method through the
-declarations at the end of :class:`ServiceBase`.
+:class:`ServiceBase` holds the games in memory and the store. The rooms stand on it in the
+order they use each other: ``loading``, then ``play``, ``lobby`` (which hands seats to
+computers through play), ``turns`` (which moves and cancels through both), ``hints`` and
+``seats``; ``queries`` stands on ``loading``. The facade
+:class:`wizard.service.core.GameService` joins them with ``boards``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from wizard.service.errors import (
     StaleVersionError,
     StorageError,
 )
-from wizard.service.events import Actor, GameStatus, GameUpdate
+from wizard.service.events import GameStatus, GameUpdate
 from wizard.service.game import LiveGame
 from wizard.service.settings import (
     MAX_TURN_SECONDS,
@@ -43,7 +44,6 @@ from wizard.service.settings import (
     GuildSettings,
     ServiceConfig,
 )
-from wizard.state import Action
 from wizard.store import repo
 from wizard.store.db import ConflictError, LockTimeout, Store, WriteItem
 from wizard.store.models import SeatRow
@@ -289,29 +289,21 @@ class ServiceBase:
         game_id = live.id
         live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
 
-    # --- the other rooms, as seen from here ---------------------------------------------------
+    def _arm_wake(self, game_id: int) -> None:
+        """Set the wake-up timer of a game not loaded yet (see ``_wakes``)."""
+        old = self._wake_timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        due = self._wakes.get(game_id)
+        if self._running and due is not None:
+            self._wake_timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
+
+    # --- the rooms above, as seen from here -------------------------------------------------
 
     if TYPE_CHECKING:
 
-        async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
         async def _refresh(self, live: LiveGame) -> None: ...
-        async def _load(self, game_id: int) -> LiveGame | None: ...
-        def _arm_wake(self, game_id: int) -> None: ...
         def _fire(self, game_id: int) -> None: ...
-        async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate: ...
-        async def _apply(
-            self,
-            live: LiveGame,
-            *,
-            seat: int,
-            action: Action,
-            actor: Actor,
-            user_id: int | None,
-            request_id: str | None,
-        ) -> GameUpdate: ...
-        async def _set_away(
-            self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str
-        ) -> None: ...
 
 
 # --- helpers ------------------------------------------------------------------------------------

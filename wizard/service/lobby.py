@@ -13,7 +13,6 @@ from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options
 from wizard.rules import num_rounds
 from wizard.service.base import (
     UNSET,
-    ServiceBase,
     _clean_name,
     check_options,
     check_turn_seconds,
@@ -37,6 +36,7 @@ from wizard.service.errors import (
 )
 from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
 from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, turn_event
+from wizard.service.play import Playing
 from wizard.service.settings import GuildSettings
 from wizard.store import repo
 from wizard.store.models import SeatRow
@@ -44,7 +44,7 @@ from wizard.store.models import SeatRow
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 
 
-class Lobby(ServiceBase):
+class Lobby(Playing):
     """Everything before the first deal, and the end of a game by its host."""
 
     async def create_game(

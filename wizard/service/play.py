@@ -12,7 +12,7 @@ from wizard.errors import IllegalActionError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
 from wizard.rules import winners
-from wizard.service.base import ServiceBase, shielded
+from wizard.service.base import shielded
 from wizard.service.errors import IllegalMoveError, NotSeatedError
 from wizard.service.events import (
     Actor,
@@ -35,6 +35,7 @@ from wizard.service.game import (
     step,
     turn_event,
 )
+from wizard.service.loading import Loading
 from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
 from wizard.service.results import record_results
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
@@ -44,7 +45,7 @@ from wizard.store.models import SeatRow
 from wizard.view import own_hand_hidden
 
 
-class Playing(ServiceBase):
+class Playing(Loading):
     """Moves of players, and the commit of every action (players', computers', timeouts')."""
 
     @shielded

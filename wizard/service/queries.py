@@ -10,7 +10,7 @@ from dataclasses import fields
 from pydantic import ValidationError
 
 from wizard.record import dumps
-from wizard.service.base import ServiceBase, describe, log
+from wizard.service.base import describe, log
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
@@ -19,13 +19,14 @@ from wizard.service.errors import (
 )
 from wizard.service.events import GameStatus
 from wizard.service.game import GameInfo, SeatView, stored_standings
+from wizard.service.loading import Loading
 from wizard.service.types import GameSummary, PlayerStats
 from wizard.store import repo
 from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
 from wizard.view import TableView
 
 
-class Queries(ServiceBase):
+class Queries(Loading):
     """Read-only questions about games and players."""
 
     async def get_game(self, game_id: int) -> GameInfo:

@@ -10,7 +10,6 @@ shows who played which moves (:meth:`Seats.seat_history`).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from wizard.service.base import _clean_name, shielded, unique_name
 from wizard.service.errors import (
@@ -22,25 +21,18 @@ from wizard.service.errors import (
     SeatNotFoundError,
     SeatTakingOffError,
 )
-from wizard.service.events import Event, GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
+from wizard.service.events import GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
 from wizard.service.game import GameInfo, LiveGame, computer_controlled
-from wizard.service.loading import Loading
+from wizard.service.hints import Hints
 from wizard.service.types import SeatHolder
 from wizard.store import repo
-from wizard.store.models import SeatRow
 
 DEFAULT_NAME = "Player"
 """The name of a person who takes a seat without giving one."""
 
 
-class Seats(Loading):
+class Seats(Hints):
     """Taking over and taking back seats of running games, and the seats' history."""
-
-    if TYPE_CHECKING:
-
-        async def _change_seat(
-            self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
-        ) -> GameUpdate: ...
 
     @shielded
     async def take_seat(

@@ -13,16 +13,17 @@ import itertools
 
 from wizard.ai import LEVELS, ComputerPlayer
 from wizard.rules import to_act
-from wizard.service.base import ServiceBase, log
+from wizard.service.base import log
 from wizard.service.errors import IllegalMoveError, ServiceError
 from wizard.service.events import Actor, GameStatus, GameUpdate
 from wizard.service.game import LiveGame, computer_controlled
+from wizard.service.lobby import Lobby
 from wizard.service.workers import ThinkerPool
 from wizard.state import Action, GameState, Phase, Play
 from wizard.view import PlayerView, view
 
 
-class Turns(ServiceBase):
+class Turns(Lobby):
     """The clocks of this process's games and the moves of computer seats."""
 
     _thinkers: ThinkerPool | None = None
@@ -103,14 +104,6 @@ class Turns(ServiceBase):
         return out
 
     # --- timers -----------------------------------------------------------------------------
-
-    def _arm_wake(self, game_id: int) -> None:
-        old = self._wake_timers.pop(game_id, None)
-        if old is not None:
-            old.cancel()
-        due = self._wakes.get(game_id)
-        if self._running and due is not None:
-            self._wake_timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
 
     def _fire(self, game_id: int) -> None:
         if not self._running:
