@@ -204,7 +204,7 @@ async def test_lobby_refusals(service: GameService, db_path: Path) -> None:
     await _refused(db_path, InvalidSettingsError, service.add_computer(game_id, 1, level="godlike"))
     await _refused(db_path, InvalidSettingsError, service.update_settings(GUILD, max_timeouts=0))
     await _refused(db_path, InvalidSettingsError, service.update_settings(GUILD, nonsense=1))
-    await _refused(db_path, InvalidSettingsError, service.leaderboard(GUILD, order="luck"))
+    await _refused(db_path, InvalidSettingsError, service.board(GUILD, order="luck"))
     # Single suit is for 3 or 4 players (R7.7): a fifth cannot join.
     await service.set_options(game_id, 1, Options(single_suit=True))
     await service.add_computer(game_id, 1)

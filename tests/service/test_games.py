@@ -138,18 +138,19 @@ async def test_leaderboard_orders_and_pages(service: GameService) -> None:
         game_id = await new_game(service, 3, 0, channel=5000 + k, seed=100 + k)
         await service.start(game_id, 1)
         await play_out(service, game_id, [1, 2, 3], random.Random(k))
-    board = await service.leaderboard(GUILD, order="rating", per_page=2)
-    assert board.total == 3 and board.pages == 2 and len(board.entries) == 2
-    second = await service.leaderboard(GUILD, order=LeaderboardOrder.RATING, per_page=2, page=2)
-    assert [e.rank for e in second.entries] == [3]
-    ratings = [e.stats.rating for e in board.entries + second.entries]
+    await service.update_settings(GUILD, rated_min_games=1)
+    board = await service.board(GUILD, order="rating", per_page=2)
+    assert board.total == 3 and board.pages == 2 and len(board.lines) == 2
+    second = await service.board(GUILD, order=LeaderboardOrder.RATING, per_page=2, page=2)
+    assert [line.rank for line in second.lines] == [3]
+    ratings = [line.rating for line in board.lines + second.lines]
     assert ratings == sorted(ratings, reverse=True)
-    wins = await service.leaderboard(GUILD, order="wins")
-    assert [e.stats.wins for e in wins.entries] == sorted(
-        (e.stats.wins for e in wins.entries), reverse=True
+    wins = await service.board(GUILD, order="wins")
+    assert [line.wins for line in wins.lines] == sorted(
+        (line.wins for line in wins.lines), reverse=True
     )
-    avg = await service.leaderboard(GUILD, order="average")
-    means = [e.stats.average_score for e in avg.entries]
+    avg = await service.board(GUILD, order="average")
+    means = [line.average for line in avg.lines]
     assert means == sorted(means, reverse=True)
-    assert all(e.stats.games == 3 for e in avg.entries)
-    assert sum(e.stats.wins for e in avg.entries) >= 3  # ties share a win
+    assert all(line.games == 3 for line in avg.lines)
+    assert sum(line.wins for line in avg.lines) >= 3  # ties share a win

@@ -19,7 +19,7 @@ from wizard.service import (
     ServiceConfig,
     VirtualClock,
 )
-from wizard.service import live as live_module
+from wizard.service import game as game_module
 from wizard.state import Action, Bid, Phase
 from wizard.view import PlayerView
 
@@ -76,7 +76,7 @@ async def test_a_computer_that_breaks_the_rules_does_not_stall_the_game(
         def choose(self, view: PlayerView) -> Action:
             return Bid(view.seat, 99)
 
-    monkeypatch.setattr(live_module, "make_player", lambda level, seed=0: Cheater())
+    monkeypatch.setattr(game_module, "make_player", lambda level, seed=0: Cheater())
     # An in-process level: the default (normal) decides in a worker, which the patch misses.
     await service.update_settings(GUILD, computer_level="easy")
     game_id = await new_game(service, 1, 2, seed=64)

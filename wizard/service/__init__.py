@@ -21,11 +21,12 @@ host allows it: ``set_seat_taking``) or, without a seat, to take one's own back 
 to drive computer moves and timeouts by hand (tests, or a front end without clocks).
 
 Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
-(private :class:`SeatView` with the version for buttons), ``table``,
-``game_record`` (RULES §9 JSON of a finished game), ``seat_history`` (who held each seat
-from which action: :class:`SeatHolder`), ``recent_games`` (a server's
-history, :class:`GameSummary`), ``player_stats``, ``leaderboard``; settings:
-``get_settings``, ``update_settings``, ``set_settings``.
+(private :class:`SeatView` with the version for buttons), ``table``, ``game_record``
+(RULES §9 JSON of a finished game), ``seat_history`` (who held each seat from which action:
+:class:`SeatHolder`), ``recent_games`` (a server's history, :class:`GameSummary`),
+``player_stats``; boards (``wizard.service.boards``): ``board``, ``own_rank``,
+``player_card``, ``finished_game``; settings: ``get_settings``, ``update_settings``,
+``set_settings``.
 
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).
@@ -84,20 +85,16 @@ from wizard.service.events import (
     TrumpChosen,
     TurnChanged,
 )
+from wizard.service.game import GameInfo, SeatInfo, SeatView
 from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
 from wizard.service.settings import GuildSettings, ServiceConfig
 from wizard.service.types import (
-    GameInfo,
     GameSummary,
     Hint,
-    LeaderboardEntry,
     LeaderboardOrder,
-    LeaderboardPage,
     PlayerStats,
     RecoveryReport,
     SeatHolder,
-    SeatInfo,
-    SeatView,
 )
 from wizard.view import SeatCard, TableView
 
@@ -130,9 +127,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionsError",
     "InvalidSettingsError",
-    "LeaderboardEntry",
     "LeaderboardOrder",
-    "LeaderboardPage",
     "Listener",
     "LobbyFullError",
     "MakeBid",

@@ -1,9 +1,10 @@
 """What every room of the service shares: its state, settings, the write path and the checks.
 
-:class:`ServiceBase` holds the games in memory and the store; the rooms (``lobby``,
-``play``, ``turns``, ``loading``, ``queries``) are its subclasses, joined by the facade
-:class:`wizard.service.core.GameService`. A room calls another's method through the
-declarations at the end of :class:`ServiceBase`.
+:class:`ServiceBase` holds the games in memory and the store. The rooms stand on it in the
+order they use each other: ``loading``, then ``play``, ``lobby`` (which hands seats to
+computers through play), ``turns`` (which moves and cancels through both), ``hints`` and
+``seats``; ``queries`` stands on ``loading``. The facade
+:class:`wizard.service.core.GameService` joins them with ``boards``.
 """
 
 from __future__ import annotations
@@ -35,15 +36,14 @@ from wizard.service.errors import (
     StaleVersionError,
     StorageError,
 )
-from wizard.service.events import Actor, GameStatus, GameUpdate
-from wizard.service.live import LiveGame
+from wizard.service.events import GameStatus, GameUpdate
+from wizard.service.game import LiveGame
 from wizard.service.settings import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     GuildSettings,
     ServiceConfig,
 )
-from wizard.state import Action, GameState
 from wizard.store import repo
 from wizard.store.db import ConflictError, LockTimeout, Store, WriteItem
 from wizard.store.models import SeatRow
@@ -188,6 +188,45 @@ class ServiceBase:
             await self._refresh(live)
             raise StaleVersionError(expected, live.version) from None
 
+    async def _update_game(
+        self,
+        live: LiveGame,
+        now: float | None,
+        *,
+        seats: list[SeatRow] | None = None,
+        also: Callable[[aiosqlite.Connection], Awaitable[None]] | None = None,
+        checked: bool = True,
+        **fields: Any,
+    ) -> None:
+        """Write ``fields`` to ``live``'s row (its lock held), with a lobby's new ``seats`` and
+        ``also`` in the same transaction, then give ``live`` the same values.
+
+        With ``now``, a change players see: a new version. ``checked``: only if the row is
+        at ``live``'s version (a conflict reloads the game and refuses as stale). A field the
+        game in memory does not keep (``computer_turn``) is only stored.
+        """
+        if now is not None:
+            fields.update(version=live.version + 1, updated_at=now)
+        columns = {
+            k: v.model_dump_json() if isinstance(v, Options) else v for k, v in fields.items()
+        }
+
+        async def item(conn: aiosqlite.Connection) -> None:
+            await repo.update_game(conn, live.id, live.version if checked else None, **columns)
+            if seats is not None:
+                await repo.replace_seats(conn, live.id, seats)
+            if also is not None:
+                await also(conn)
+
+        await self._write_game(live, item)
+        if seats is not None:
+            live.seats = seats
+        for name, value in fields.items():
+            if hasattr(live, name):
+                setattr(live, name, value)
+        if now is not None:
+            live.last_non_bid_version = live.version
+
     # --- checks -----------------------------------------------------------------------------
 
     def _check_version(self, live: LiveGame, expected: int | None) -> None:
@@ -229,45 +268,42 @@ class ServiceBase:
         while len(self._ended) > ENDED_CACHE:
             self._ended.popitem(last=False)
 
-    # --- the other rooms, as seen from here ---------------------------------------------------
+    # --- timers -----------------------------------------------------------------------------
+
+    def _computer_due(self, live: LiveGame, now: float) -> float | None:
+        """When a computer is to move next in ``live``, if one is to act."""
+        if live.status is not GameStatus.ACTIVE or live.computer_seat() is None:
+            return None
+        return now + self.config.computer_delay
+
+    def _arm(self, live: LiveGame) -> None:
+        """Set the game's one timer to its earliest due time (deadline or computer move)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if not self._running or live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            return
+        dues = [d for d in (live.deadline, live.computer_due) if d is not None]
+        if not dues:
+            return
+        game_id = live.id
+        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
+
+    def _arm_wake(self, game_id: int) -> None:
+        """Set the wake-up timer of a game not loaded yet (see ``_wakes``)."""
+        old = self._wake_timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        due = self._wakes.get(game_id)
+        if self._running and due is not None:
+            self._wake_timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
+
+    # --- the rooms above, as seen from here -------------------------------------------------
 
     if TYPE_CHECKING:
 
-        async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame: ...
         async def _refresh(self, live: LiveGame) -> None: ...
-        async def _load(self, game_id: int) -> LiveGame | None: ...
-        def _arm(self, live: LiveGame) -> None: ...
-        def _arm_wake(self, game_id: int) -> None: ...
-        def _computer_due(self, live: LiveGame, now: float) -> float | None: ...
-        def _computer_seat(
-            self,
-            live: LiveGame,
-            seats: list[SeatRow] | None = None,
-            state: GameState | None = None,
-        ) -> int | None: ...
-        def _turn_deadline(
-            self,
-            live: LiveGame,
-            seats: list[SeatRow],
-            state: GameState,
-            now: float,
-            *,
-            keep: bool = False,
-        ) -> float | None: ...
-        async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate: ...
-        async def _apply(
-            self,
-            live: LiveGame,
-            *,
-            seat: int,
-            action: Action,
-            actor: Actor,
-            user_id: int | None,
-            request_id: str | None,
-        ) -> GameUpdate: ...
-        async def _set_away(
-            self, live: LiveGame, row: SeatRow, *, kicked: bool, reason: str
-        ) -> None: ...
+        def _fire(self, game_id: int) -> None: ...
 
 
 # --- helpers ------------------------------------------------------------------------------------

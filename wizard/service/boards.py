@@ -34,7 +34,7 @@ from wizard.store.models import PlayerRow
 from wizard.view import RoundSummary, table_view
 
 if TYPE_CHECKING:
-    from wizard.service.live import LiveGame
+    from wizard.service.game import LiveGame
     from wizard.store.db import Store
 
 log = logging.getLogger(__name__)
@@ -406,6 +406,8 @@ class BoardQueries:
         return OwnRank(user_id, rank, row.games, 0, replace(line, rank=rank), total)
 
 
+_LINE = TypeAdapter(BoardLine)
+"""A computer level's row of ``computer_stats`` (with the rest of its line), validated."""
 _FORM_GAME = TypeAdapter(FormGame)
 """A row of ``sql.FORM_SQL`` as a :class:`FormGame`, validated."""
 _LINE_FIELDS = tuple(f.name for f in fields(BoardLine) if f.name not in ("rank", "level"))
@@ -416,20 +418,11 @@ def _line(row: PlayerRow) -> BoardLine:
 
 
 def _computer_line(row: sqlite3.Row) -> BoardLine:
+    """A level's line: its counts as stored, at the fixed starting rating."""
     mu, sigma = default_rating()
-    return BoardLine(
-        rank=0,
-        name=str(row["level"]),
-        user_id=None,
-        level=str(row["level"]),
-        games=int(row["games"]),
-        wins=int(row["wins"]),
-        total_score=int(row["total_score"]),
-        best_score=None if row["best_score"] is None else int(row["best_score"]),
-        mu=mu,
-        sigma=sigma,
-        rating=ordinal(mu, sigma),
-    )
+    rating = ordinal(mu, sigma)
+    named = {"rank": 0, "name": row["level"], "user_id": None, "mu": mu, "sigma": sigma}
+    return _LINE.validate_python({**dict(row), **named, "rating": rating})
 
 
 def _key(

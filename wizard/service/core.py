@@ -8,18 +8,13 @@ from pathlib import Path
 from wizard.service.base import GuildFilter, Listener
 from wizard.service.boards import BoardQueries
 from wizard.service.clock import Clock
-from wizard.service.hints import Hints
-from wizard.service.loading import Loading
-from wizard.service.lobby import Lobby
-from wizard.service.play import Playing
 from wizard.service.queries import Queries
 from wizard.service.seats import Seats
 from wizard.service.settings import ServiceConfig
-from wizard.service.turns import Turns
 from wizard.store.db import DEFAULT_PATH, ShardClaim, Store, unavailable
 
 
-class GameService(Seats, Hints, Lobby, Playing, Turns, Loading, Queries, BoardQueries):
+class GameService(Seats, Queries, BoardQueries):
     """Lobbies, play, clocks, results and queries of Wizard games, stored in SQLite.
 
     Every change goes through one method call that takes the game's lock, checks,

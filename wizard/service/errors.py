@@ -149,8 +149,11 @@ class ServiceError(Exception):
     """Base of every refusal: a stable ``code``, its ``params`` and the English ``message``."""
 
     code: ClassVar[str] = "error"
+    defaults: ClassVar[Params] = {}
+    """Params a refusal of this kind has unless given (e.g. its usual ``reason``)."""
 
     def __init__(self, message: str | None = None, **params: Param) -> None:
+        params = {**self.defaults, **params}
         self.params: Params = params
         self.message = _sentence(message) if message else render(self.code, params)
         super().__init__(self.message)
@@ -212,9 +215,7 @@ class NotSeatedError(ServiceError):
     """The user has no seat in this game."""
 
     code = "not_seated"
-
-    def __init__(self, message: str | None = None, *, reason: str = "not_in_game") -> None:
-        super().__init__(message, reason=reason)
+    defaults: ClassVar[Params] = {"reason": "not_in_game"}
 
 
 class AlreadySeatedError(ServiceError):
@@ -345,9 +346,7 @@ class StorageError(ServiceError):
     """The database refused a write; nothing of the call was applied."""
 
     code = "storage"
-
-    def __init__(self, message: str | None = None, *, reason: str = "write_failed") -> None:
-        super().__init__(message, reason=reason)
+    defaults: ClassVar[Params] = {"reason": "write_failed"}
 
 
 class BusyError(ServiceError):

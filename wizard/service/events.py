@@ -18,10 +18,8 @@ from wizard.state import Action, Phase
 from wizard.view import SeatCard
 
 if TYPE_CHECKING:  # the front end's values are built on the events (types imports this module)
+    from wizard.service.game import GameInfo, SeatView
     from wizard.service.settings import GuildSettings
-    from wizard.service.types import GameInfo, SeatView
-
-"""A card on the table and the seat that played it."""
 
 
 class GameStatus(StrEnum):

@@ -1,4 +1,5 @@
-"""The engine as the service uses it: the fold over a log, and the events of one step.
+"""A game as the service holds it: the fold over its log, the events of one step, and its
+copy in memory (:class:`LiveGame`) with the values a front end is given of it.
 
 A game's state is ``fold(players, options, seed, actions)``: the seeded deals are
 recomputed, never stored, and each is applied as soon as it is due so that the
@@ -8,17 +9,24 @@ state: a game is replayed from it when it is first needed (milliseconds).
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 
+from wizard.ai import ComputerPlayer, make_player
 from wizard.cards import Card, Suit
 from wizard.options import Bidding, Options
 from wizard.rules import apply, deal_next_round, new_game, num_rounds, round_tricks, to_act
+from wizard.service.clock import TimerHandle
 from wizard.service.events import (
     BidMade,
     BidsRevealed,
     CardPlayed,
     Event,
+    GameStatus,
+    GameUpdate,
     RoundDealt,
     RoundScored,
     Standing,
@@ -27,7 +35,10 @@ from wizard.service.events import (
     TurnChanged,
 )
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
-from wizard.store.models import ResultRow
+from wizard.store.models import ResultRow, SeatRow
+from wizard.view import PlayerView, TableView, own_hand_hidden, table_view, view
+
+log = logging.getLogger(__name__)
 
 _ROUND_OVER = Phase.ROUND_OVER
 ActionCode = tuple[str, str]
@@ -142,3 +153,240 @@ def standings(state: GameState, user_ids: Sequence[int | None]) -> tuple[Standin
         )
     out.sort(key=lambda s: (s.place, s.seat))
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: a user, or a computer player (``user_id`` is ``None``)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    level: str | None
+    """Computer level of a computer seat, or of the computer holding an away player's seat."""
+    away: bool
+    """A computer plays this user's seat (after timeouts, leaving or a kick)."""
+    kicked: bool
+    """Away for good: the user may not take the seat back."""
+    timeouts: int
+    """Consecutive turn timeouts."""
+
+    @property
+    def is_computer(self) -> bool:
+        """A seat that never had a user."""
+        return self.user_id is None
+
+    @property
+    def computer_controlled(self) -> bool:
+        """Whether a computer makes this seat's moves now."""
+        return self.user_id is None or self.away
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as the front end needs it: lobby or table, seats, timers, message ids."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    options: Options
+    version: int
+    seats: tuple[SeatInfo, ...]
+    turn_seconds: float | None
+    deadline: float | None
+    """Unix time of the lobby expiry or of the current turn's time limit."""
+    lobby_message_id: int | None
+    table_message_id: int | None
+    created_at: float
+    started_at: float | None
+    finished_at: float | None
+    table: TableView | None
+    """The public table once the game has started."""
+    standings: tuple[Standing, ...] = ()
+    """Final places of a finished game."""
+    broken_reason: str | None = None
+    computer_level: str | None = None
+    """Level of the computers the lobby adds (``None``: the server's default)."""
+    allow_seat_taking: bool = False
+    """The host lets people who are not seated take over computer seats (``take_seat``)."""
+    hints_used: tuple[int, ...] = ()
+    """Seats that asked for a hint; a game with any is not rated."""
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of ``user_id``, if seated."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game's result changes ratings (not once a hint was used)."""
+        return not self.hints_used
+
+    def seats_open_to(self, user_id: int) -> tuple[int, ...]:
+        """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
+        computer holds it (not after a kick); or, if not seated and the host allows it,
+        every seat a computer plays. Empty unless the game is running."""
+        if self.status is not GameStatus.ACTIVE:
+            return ()
+        own = next((s for s in self.seats if s.user_id == user_id), None)
+        if own is not None:
+            return (own.seat,) if own.away and not own.kicked else ()
+        if not self.allow_seat_taking:
+            return ()
+        return tuple(s.seat for s in self.seats if s.computer_controlled)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player's private view of a game, with the version to put on their buttons."""
+
+    game_id: int
+    version: int
+    seat: int
+    view: PlayerView
+    play_hidden_card: bool
+    """Clairvoyance (R7.4): it is this seat's turn and its only card is hidden from it;
+    offer "play my card" (``PlayHiddenCard``)."""
+    away: bool
+    """A computer holds the seat; :meth:`GameService.take_back` returns it."""
+
+
+RECENT_UPDATES = 8
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """The service's copy of one game; changed only after the database has committed."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    version: int
+    options: Options = field(default_factory=Options)
+    seed: int = 0
+    turn_seconds: float | None = None
+    deadline: float | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    created_at: float = 0.0
+    started_at: float | None = None
+    finished_at: float | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    computer_level: str | None = None
+    """Level of the computers this lobby adds (``None``: the server's default)."""
+    allow_seat_taking: bool = False
+    """People who are not seated may take over computer seats (the host's choice)."""
+    hints_used: frozenset[int] = frozenset()
+    """Seats that asked for a hint (stored as bits in ``games.hints_used``)."""
+    state: GameState | None = None
+    actions: list[Action] = field(default_factory=list)
+    versions: list[int] = field(default_factory=list)
+    """The game's version after each logged action (for answering duplicates)."""
+    request_ids: dict[str, int] = field(default_factory=dict)
+    """Request id → seq of the action it made."""
+    last_non_bid_version: int = 0
+    """The last version that changed more than a hidden or secret bid (see the stale check)."""
+    computer_due: float | None = None
+    """When the next computer move is due (memory only: on restart it is due at once)."""
+    standings: tuple[Standing, ...] = ()
+    broken_reason: str | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: TimerHandle | None = None
+    computers: dict[tuple[int, str], ComputerPlayer] = field(default_factory=dict)
+    recent: dict[str, GameUpdate] = field(default_factory=dict)
+    """The last few updates made by requests, returned as they were to a repeated request."""
+
+    def remember(self, request_id: str, update: GameUpdate) -> None:
+        """Keep ``update`` for a repeat of ``request_id`` (a few per game: repeats come soon)."""
+        self.recent[request_id] = update
+        if len(self.recent) > RECENT_UPDATES:
+            del self.recent[next(iter(self.recent))]
+
+    @property
+    def seq(self) -> int:
+        """Number of logged actions."""
+        return len(self.actions)
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        """The seat of ``user_id``, if seated."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s
+        return None
+
+    def computer(self, seat: int, level: str) -> ComputerPlayer:
+        """The computer player of a seat at a level (kept, so that its state carries on)."""
+        key = (seat, level)
+        player = self.computers.get(key)
+        if player is None:
+            seed = self.computer_seed(seat)
+            try:
+                player = make_player(level, seed=seed)
+            except ValueError:
+                # A level stored by another version of the bot: play on rather than stall.
+                log.warning("game %s: unknown computer level %r, playing 'random'", self.id, level)
+                player = make_player("random", seed=seed)
+            self.computers[key] = player
+        return player
+
+    def computer_seat(
+        self, seats: list[SeatRow] | None = None, state: GameState | None = None
+    ) -> int | None:
+        """The first computer-controlled seat to act (in ``state`` with ``seats``, by default
+        the game's own)."""
+        state = self.state if state is None else state
+        if state is None:
+            return None
+        seats = self.seats if seats is None else seats
+        return next((s for s in to_act(state) if computer_controlled(seats[s])), None)
+
+    def turn_deadline(
+        self, seats: list[SeatRow], state: GameState, now: float, *, keep: bool = False
+    ) -> float | None:
+        """The turn timer: set when a new turn starts, kept through simultaneous bids."""
+        if self.turn_seconds is None or state.phase is Phase.GAME_OVER:
+            return None
+        if all(computer_controlled(seats[s]) for s in to_act(state)):
+            return None  # no person is waited for
+        if keep and self.deadline is not None:
+            return self.deadline
+        return now + self.turn_seconds
+
+    def computer_seed(self, seat: int) -> int:
+        """The seed of a seat's computer player."""
+        # Deterministic per game and seat, so that a test or a bug report can replay it.
+        return (self.seed * 7 + seat) % (2**63)
+
+    def seat_view(self, row: SeatRow) -> SeatView:
+        """``row``'s player's own view of the game as it is now (a started game)."""
+        state = self.state
+        assert state is not None
+        hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
+        return SeatView(self.id, self.version, row.seat, view(state, row.seat), hidden, row.away)
+
+    def info(self) -> GameInfo:
+        """The front end's picture of the game."""
+        return GameInfo(
+            **{name: getattr(self, name) for name in _INFO_FIELDS},
+            seats=tuple(SeatInfo(**{k: getattr(s, k) for k in _SEAT_FIELDS}) for s in self.seats),
+            table=table_view(self.state) if self.state is not None else None,
+            hints_used=tuple(sorted(self.hints_used)),
+        )
+
+
+_LIVE_FIELDS = {f.name for f in fields(LiveGame)} - {"seats", "hints_used"}
+_INFO_FIELDS = tuple(f.name for f in fields(GameInfo) if f.name in _LIVE_FIELDS)
+"""What :class:`GameInfo` takes from a live game as it is (the same names; a field the game
+does not have keeps its default)."""
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatInfo) if f.name in SeatRow.model_fields)
+
+
+def computer_controlled(row: SeatRow) -> bool:
+    """Whether a computer makes this seat's moves now."""
+    return row.user_id is None or row.away

@@ -25,7 +25,7 @@ from wizard.service.errors import (
     NotYourTurnError,
 )
 from wizard.service.events import GameStatus
-from wizard.service.live import LiveGame
+from wizard.service.game import LiveGame
 from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
 from wizard.service.turns import Turns
 from wizard.service.types import Hint

@@ -22,8 +22,7 @@ from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
 from wizard.service.errors import GameNotFoundError, StorageError
 from wizard.service.events import GameStatus
-from wizard.service.game import decode_action, fold, stored_standings
-from wizard.service.live import LiveGame
+from wizard.service.game import LiveGame, decode_action, fold, stored_standings
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store import repo
@@ -148,11 +147,10 @@ class Loading(ServiceBase):
     async def _load(self, game_id: int) -> LiveGame | None:
         """One game from its rows, replayed from its log; a stub of a quarantined one."""
         try:
-            raws = await repo.fetch_games(self._store, "id = ?", (game_id,))
-            if not raws:
+            raw = await repo.fetch_game(self._store, game_id)
+            if raw is None:
                 return None
-            raw = raws[0]
-            seats = await repo.fetch_seats(self._store, [game_id])
+            seats = await repo.fetch_seats(self._store, game_id)
             actions = [tuple(a) for a in await repo.fetch_log(self._store, game_id)]
         except sqlite3.DatabaseError as e:
             # A row that cannot even be read (text that is not UTF-8, a damaged page).

@@ -13,7 +13,6 @@ from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Options
 from wizard.rules import num_rounds
 from wizard.service.base import (
     UNSET,
-    ServiceBase,
     _clean_name,
     check_options,
     check_turn_seconds,
@@ -36,17 +35,16 @@ from wizard.service.errors import (
     SeatNotFoundError,
 )
 from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
-from wizard.service.game import dealt_event, initial_state, turn_event
-from wizard.service.live import LiveGame
+from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, turn_event
+from wizard.service.play import Playing
 from wizard.service.settings import GuildSettings
-from wizard.service.types import GameInfo
 from wizard.store import repo
 from wizard.store.models import SeatRow
 
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 
 
-class Lobby(ServiceBase):
+class Lobby(Playing):
     """Everything before the first deal, and the end of a game by its host."""
 
     async def create_game(
@@ -94,14 +92,16 @@ class Lobby(ServiceBase):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
-                options_json=opts.model_dump_json(),
+                status="lobby",
+                options=opts.model_dump_json(),
                 seed=seed,
+                version=1,
                 turn_seconds=seconds,
                 deadline=deadline,
-                now=now,
+                created_at=now,
+                updated_at=now,
+                computer_level=computer_level,
             )
-            if computer_level is not None:
-                await repo.update_game(conn, game_id, None, computer_level=computer_level)
             host = new_seat(game_id, 0, host_id, name)
             await repo.replace_seats(conn, game_id, [host])
             return game_id
@@ -181,7 +181,7 @@ class Lobby(ServiceBase):
     ) -> GameInfo:
         """Add a computer player to a lobby (host); ``level`` defaults to the lobby's, and
         that to the server's."""
-        settings = await self._settings_of(game_id)
+        settings = await self.get_settings((await self._get(game_id)).guild_id)
         if level is not None:
             check_level(level)
 
@@ -283,23 +283,11 @@ class Lobby(ServiceBase):
     ) -> None:
         """Remember the Discord messages of a game (does not change its version)."""
         live = await self._get(game_id, finished_ok=True)
-        async with live.lock:
-            fields: dict[str, Any] = {}
-            if lobby_message_id is not UNSET:
-                fields["lobby_message_id"] = lobby_message_id
-            if table_message_id is not UNSET:
-                fields["table_message_id"] = table_message_id
-            if not fields:
-                return
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(conn, game_id, None, **fields)
-
-            await self._write(item)
-            if "lobby_message_id" in fields:
-                live.lobby_message_id = fields["lobby_message_id"]
-            if "table_message_id" in fields:
-                live.table_message_id = fields["table_message_id"]
+        given = {"lobby_message_id": lobby_message_id, "table_message_id": table_message_id}
+        fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
+        if fields:
+            async with live.lock:
+                await self._update_game(live, None, checked=False, **fields)
 
     @shielded
     async def start(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameUpdate:
@@ -314,21 +302,8 @@ class Lobby(ServiceBase):
             check_options(live.options, n)
             state = initial_state([s.name for s in live.seats], live.options, live.seed)
             now = self.clock.now()
-            version = live.version + 1
-            deadline = self._turn_deadline(live, live.seats, state, now)
 
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(
-                    conn,
-                    live.id,
-                    live.version,
-                    status="active",
-                    version=version,
-                    started_at=now,
-                    updated_at=now,
-                    deadline=deadline,
-                    computer_turn=int(self._computer_seat(live, live.seats, state) is not None),
-                )
+            async def holders(conn: aiosqlite.Connection) -> None:
                 # Who holds each seat from the first action on (the seats' history).
                 await conn.executemany(
                     repo.INSERT_HOLDER,
@@ -340,22 +315,26 @@ class Lobby(ServiceBase):
                     ],
                 )
 
-            await self._write_game(live, item)
-            live.status = GameStatus.ACTIVE
+            await self._update_game(
+                live,
+                now,
+                also=holders,
+                status=GameStatus.ACTIVE,
+                started_at=now,
+                deadline=live.turn_deadline(live.seats, state, now),
+                computer_turn=live.computer_seat(live.seats, state) is not None,
+            )
             live.state = state
-            live.version = live.last_non_bid_version = version
-            live.started_at = now
-            live.deadline = deadline
             live.computer_due = self._computer_due(live, now)
             events: tuple[Event, ...] = (
                 GameStarted(state.players, state.first_dealer, live.options, num_rounds(state)),
                 dealt_event(state),
-                turn_event(state, deadline),
+                turn_event(state, live.deadline),
             )
         self._arm(live)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
             events,
             info=live.info(),
@@ -376,31 +355,19 @@ class Lobby(ServiceBase):
 
     async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate:
         now = self.clock.now()
-        version = live.version + 1
-
-        async def item(conn: aiosqlite.Connection) -> None:
-            await repo.update_game(
-                conn,
-                live.id,
-                live.version,
-                status="cancelled",
-                version=version,
-                updated_at=now,
-                finished_at=now,
-                deadline=None,
-                computer_turn=0,
-            )
-
-        await self._write_game(live, item)
-        live.status = GameStatus.CANCELLED
-        live.version = live.last_non_bid_version = version
-        live.finished_at = now
-        live.deadline = None
+        await self._update_game(
+            live,
+            now,
+            status=GameStatus.CANCELLED,
+            finished_at=now,
+            deadline=None,
+            computer_turn=False,
+        )
         live.computer_due = None
         self._forget(live)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
             (GameCancelled(reason),),
             info=live.info(),
@@ -413,7 +380,7 @@ class Lobby(ServiceBase):
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
         *,
-        options: Options | None = None,
+        options: Options | None = UNSET,
         turn_seconds: float | None = UNSET,
         computer_level: str | None = UNSET,
     ) -> GameInfo:
@@ -421,31 +388,13 @@ class Lobby(ServiceBase):
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
-            now = self.clock.now()
-            version = live.version + 1
-            fields: dict[str, Any] = {"version": version, "updated_at": now}
-            if options is not None:
-                fields["options"] = options.model_dump_json()
-            if turn_seconds is not UNSET:
-                fields["turn_seconds"] = turn_seconds
-            if computer_level is not UNSET:
-                fields["computer_level"] = computer_level
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(conn, live.id, live.version, **fields)
-                if seats is not None:
-                    await repo.replace_seats(conn, live.id, seats)
-
-            await self._write_game(live, item)
-            live.version = live.last_non_bid_version = version
-            if seats is not None:
-                live.seats = seats
-            if options is not None:
-                live.options = options
-            if turn_seconds is not UNSET:
-                live.turn_seconds = turn_seconds
-            if computer_level is not UNSET:
-                live.computer_level = computer_level
+            given = {
+                "options": options,
+                "turn_seconds": turn_seconds,
+                "computer_level": computer_level,
+            }
+            fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
+            await self._update_game(live, self.clock.now(), seats=seats, **fields)
         return live.info()
 
     @shielded
@@ -469,24 +418,8 @@ class Lobby(ServiceBase):
                     await self._cancel_locked(live, "empty")
                     return live.info()
                 host = humans[0].user_id or host
-            now = self.clock.now()
-            version = live.version + 1
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                await repo.update_game(
-                    conn, live.id, live.version, version=version, updated_at=now, host_id=host
-                )
-                await repo.replace_seats(conn, live.id, seats)
-
-            await self._write_game(live, item)
-            live.version = live.last_non_bid_version = version
-            live.seats = seats
-            live.host_id = host
+            await self._update_game(live, self.clock.now(), seats=seats, host_id=host)
         return live.info()
-
-    async def _settings_of(self, game_id: int) -> GuildSettings:
-        live = await self._get(game_id)
-        return await self.get_settings(live.guild_id)
 
 
 def check_level(level: str) -> None:

@@ -11,8 +11,8 @@ import aiosqlite
 from wizard.errors import IllegalActionError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
-from wizard.rules import to_act, winners
-from wizard.service.base import ServiceBase, shielded
+from wizard.rules import winners
+from wizard.service.base import shielded
 from wizard.service.errors import IllegalMoveError, NotSeatedError
 from wizard.service.events import (
     Actor,
@@ -26,19 +26,26 @@ from wizard.service.events import (
     SeatTakenBack,
     Standing,
 )
-from wizard.service.game import encode_action, fold, standings, step, turn_event
-from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.game import (
+    LiveGame,
+    computer_controlled,
+    encode_action,
+    fold,
+    standings,
+    step,
+    turn_event,
+)
+from wizard.service.loading import Loading
 from wizard.service.moves import MakeBid, Move, NameTrump, PlayCard, PlayHiddenCard
 from wizard.service.results import record_results
-from wizard.service.types import SeatView
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
 from wizard.store import repo
 from wizard.store.db import Statements, WriteItem, run_statements
 from wizard.store.models import SeatRow
-from wizard.view import own_hand_hidden, view
+from wizard.view import own_hand_hidden
 
 
-class Playing(ServiceBase):
+class Playing(Loading):
     """Moves of players, and the commit of every action (players', computers', timeouts')."""
 
     @shielded
@@ -113,42 +120,30 @@ class Playing(ServiceBase):
         renamed = old.user_id != new.user_id or old.name != new.name
         holder = _holder_change(live, old, new, live.seq)
         now = self.clock.now()
-        version = live.version + 1
-        deadline = self._turn_deadline(live, seats, state, now, keep=True)
 
-        computer_turn = int(self._computer_seat(live, seats) is not None)
-
-        async def item(conn: aiosqlite.Connection) -> None:
-            await repo.update_game(
-                conn,
-                live.id,
-                live.version,
-                version=version,
-                updated_at=now,
-                deadline=deadline,
-                computer_turn=computer_turn,
-            )
-            if renamed:
-                await conn.execute(repo.UPDATE_SEAT_PERSON, repo.seat_person_params(new))
-            else:
-                await repo.update_seat(conn, new)
+        async def seat(conn: aiosqlite.Connection) -> None:
+            await conn.execute(repo.UPDATE_SEAT, new.params())
             if holder is not None:
                 await conn.execute(repo.INSERT_HOLDER, holder)
 
-        await self._write_game(live, item)
+        await self._update_game(
+            live,
+            now,
+            also=seat,
+            deadline=live.turn_deadline(seats, state, now, keep=True),
+            computer_turn=live.computer_seat(seats) is not None,
+        )
         if renamed:
             # The engine's state names the seats: the table shows the new person's name.
             names = tuple(s.name for s in seats)
             state = live.state = state._replace(players=names)
         live.seats = seats
-        live.version = live.last_non_bid_version = version
-        live.deadline = deadline
         live.computer_due = self._computer_due(live, now)
         return GameUpdate(
             live.id,
-            version,
+            live.version,
             live.status,
-            (*events, turn_event(state, deadline)),
+            (*events, turn_event(state, live.deadline)),
             info=live.info(),
             settings=await self.get_settings(live.guild_id),
         )
@@ -205,8 +200,8 @@ class Playing(ServiceBase):
             and state.phase is Phase.BID
             and state.round == before.round
         )
-        deadline = None if over else self._turn_deadline(live, seats, state, now, keep=simultaneous)
-        computer_turn = not over and any(computer_controlled(seats[s]) for s in to_act(state))
+        deadline = None if over else live.turn_deadline(seats, state, now, keep=simultaneous)
+        computer_turn = not over and live.computer_seat(seats, state) is not None
         kind, arg = encode_action(action)
         action_row = (live.id, seq, seat, kind, arg, actor.value, user_id, request_id, version, now)
         final: tuple[Standing, ...] = ()
@@ -236,7 +231,7 @@ class Playing(ServiceBase):
             (repo.INSERT_ACTION, action_row),
         ]
         if changed is not None:
-            statements.append((repo.UPDATE_SEAT, repo.seat_params(changed)))
+            statements.append((repo.UPDATE_SEAT, changed.params()))
             # A hand-over after this timeout holds the seat from the next action on; a
             # player back from away plays this one.
             at = live.seq + 1 if actor is Actor.TIMEOUT else live.seq
@@ -302,7 +297,7 @@ class Playing(ServiceBase):
             action,
             actor,
             info=live.info(),
-            view=_seat_view(live, live.seats[seat]) if actor is Actor.PLAYER else None,
+            view=live.seat_view(live.seats[seat]) if actor is Actor.PLAYER else None,
             settings=await self.get_settings(live.guild_id),
         )
 
@@ -353,15 +348,6 @@ def _holder_change(live: LiveGame, old: SeatRow, new: SeatRow, at: int) -> tuple
     level = new.level or live.computer_level or "normal"
     user_id = None if computer_controlled(new) else new.user_id
     return repo.holder_params(live.id, new.seat, at, user_id=user_id, level=level, name=new.name)
-
-
-def _seat_view(live: LiveGame, row: SeatRow) -> SeatView:
-    """``row``'s player's own view of ``live`` as it is now (the lock held), as
-    :meth:`Queries.seat_view` answers it."""
-    state = live.state
-    assert state is not None
-    hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
-    return SeatView(live.id, live.version, row.seat, view(state, row.seat), hidden, row.away)
 
 
 def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:

@@ -1,16 +1,16 @@
-"""Queries: a game, a channel's games, a player's view, the table, a record, statistics,
-the leaderboard and a server's history. Nothing here writes."""
+"""Queries: a game, a channel's games, a player's view, the table, a record, statistics
+and a server's history (leaderboards: :mod:`wizard.service.boards`). Nothing here writes."""
 
 from __future__ import annotations
 
 import itertools
 import sqlite3
+from dataclasses import fields
 
 from pydantic import ValidationError
 
 from wizard.record import dumps
-from wizard.service.base import ServiceBase, describe, log
-from wizard.service.boards import board_order, check_page_size
+from wizard.service.base import describe, log
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
@@ -18,23 +18,15 @@ from wizard.service.errors import (
     NotSeatedError,
 )
 from wizard.service.events import GameStatus
-from wizard.service.game import stored_standings
-from wizard.service.types import (
-    GameInfo,
-    GameSummary,
-    LeaderboardEntry,
-    LeaderboardOrder,
-    LeaderboardPage,
-    PlayerStats,
-    SeatView,
-)
-from wizard.state import Phase
+from wizard.service.game import GameInfo, SeatView, stored_standings
+from wizard.service.loading import Loading
+from wizard.service.types import GameSummary, PlayerStats
 from wizard.store import repo
 from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
-from wizard.view import TableView, own_hand_hidden, view
+from wizard.view import TableView
 
 
-class Queries(ServiceBase):
+class Queries(Loading):
     """Read-only questions about games and players."""
 
     async def get_game(self, game_id: int) -> GameInfo:
@@ -72,9 +64,7 @@ class Queries(ServiceBase):
             raise NotSeatedError()
         if live.state is None:
             raise GameStatusError(live.status.value, action="view", game_id=live.id)
-        state = live.state
-        hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
-        return SeatView(live.id, live.version, row.seat, view(state, row.seat), hidden, row.away)
+        return live.seat_view(row)
 
     async def table(self, game_id: int) -> TableView:
         """The public table of a started game."""
@@ -96,31 +86,6 @@ class Queries(ServiceBase):
         """A player's rating and statistics on a server, or ``None`` before their first game."""
         row = await repo.fetch_player(self._store, guild_id, user_id)
         return None if row is None else _stats(row)
-
-    async def leaderboard(
-        self,
-        guild_id: int,
-        *,
-        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
-        page: int = 1,
-        per_page: int = 10,
-        min_games: int = 1,
-    ) -> LeaderboardPage:
-        """One page (from 1) of a server's players by rating, wins or average score."""
-        key = board_order(order)
-        check_page_size(per_page, 100)
-        page = max(1, page)
-        total, rows = await repo.fetch_leaderboard(
-            self._store,
-            guild_id,
-            order=key.value,
-            limit=per_page,
-            offset=(page - 1) * per_page,
-            min_games=max(1, min_games),
-        )
-        start = (page - 1) * per_page
-        entries = tuple(LeaderboardEntry(start + i + 1, _stats(r)) for i, r in enumerate(rows))
-        return LeaderboardPage(guild_id, key, page, per_page, total, entries)
 
     async def recent_games(
         self, guild_id: int, *, limit: int = 10, before: int | None = None
@@ -151,19 +116,14 @@ class Queries(ServiceBase):
             if not rows or game.finished_at is None:
                 log.warning("game %s left out of the history: no results stored", game.id)
                 continue
-            out.append(
-                GameSummary(
-                    id=game.id,
-                    guild_id=game.guild_id,
-                    channel_id=game.channel_id,
-                    options=game.options,
-                    rounds=max(r.rounds for r in rows),
-                    started_at=game.started_at,
-                    finished_at=game.finished_at,
-                    standings=stored_standings(rows),
-                )
-            )
+            same = {name: value for name, value in game if name in _SUMMARY_FIELDS}
+            rounds = max(r.rounds for r in rows)
+            out.append(GameSummary(**same, rounds=rounds, standings=stored_standings(rows)))
         return out
+
+
+_SUMMARY_FIELDS = {f.name for f in fields(GameSummary)}
+"""What a history line takes from its game's row as it is (the same names)."""
 
 
 def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:

@@ -4,6 +4,7 @@ last action in one transaction."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import aiosqlite
 from openskill.models import PlackettLuce
@@ -51,22 +52,8 @@ async def record_results(
     changed: a human who beats computers gains, one who loses to them drops.
     """
     by_seat = {s.seat: s for s in standings}
-    await repo.insert_results(
-        conn,
-        [
-            ResultRow(
-                game_id=game_id,
-                seat=s.seat,
-                user_id=s.user_id,
-                name=s.name,
-                score=s.score,
-                place=s.place,
-                rounds=s.rounds,
-                exact_bids=s.exact_bids,
-            )
-            for s in sorted(standings, key=lambda s: s.seat)
-        ],
-    )
+    ordered = sorted(standings, key=lambda s: s.seat)
+    await repo.insert_results(conn, [ResultRow(game_id=game_id, **asdict(s)) for s in ordered])
     humans = [s for s in seats if s.user_id is not None]
     user_ids = [s.user_id for s in humans if s.user_id is not None]
     current = await repo.players_for_update(conn, guild_id, user_ids)

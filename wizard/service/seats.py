@@ -10,9 +10,6 @@ shows who played which moves (:meth:`Seats.seat_history`).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
-
-import aiosqlite
 
 from wizard.service.base import _clean_name, shielded, unique_name
 from wizard.service.errors import (
@@ -24,25 +21,18 @@ from wizard.service.errors import (
     SeatNotFoundError,
     SeatTakingOffError,
 )
-from wizard.service.events import Event, GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
-from wizard.service.live import LiveGame, computer_controlled
-from wizard.service.loading import Loading
-from wizard.service.types import GameInfo, SeatHolder
+from wizard.service.events import GameStatus, GameUpdate, SeatTakenBack, SeatTakenOver
+from wizard.service.game import GameInfo, LiveGame, computer_controlled
+from wizard.service.hints import Hints
+from wizard.service.types import SeatHolder
 from wizard.store import repo
-from wizard.store.models import SeatRow
 
 DEFAULT_NAME = "Player"
 """The name of a person who takes a seat without giving one."""
 
 
-class Seats(Loading):
+class Seats(Hints):
     """Taking over and taking back seats of running games, and the seats' history."""
-
-    if TYPE_CHECKING:
-
-        async def _change_seat(
-            self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
-        ) -> GameUpdate: ...
 
     @shielded
     async def take_seat(
@@ -125,20 +115,8 @@ class Seats(Loading):
                 return live.info()
             # A lobby redraws on a new version; a running game keeps its version, so that
             # no player's hand turns stale for a change that does not touch the cards.
-            lobby = live.status is GameStatus.LOBBY
-            version = live.version + 1 if lobby else live.version
-            now = self.clock.now()
-
-            async def item(conn: aiosqlite.Connection) -> None:
-                fields: dict[str, object] = {"allow_seat_taking": int(allowed)}
-                if lobby:
-                    fields.update(version=version, updated_at=now)
-                await repo.update_game(conn, live.id, live.version, **fields)
-
-            await self._write_game(live, item)
-            live.allow_seat_taking = allowed
-            if lobby:
-                live.version = live.last_non_bid_version = version
+            now = self.clock.now() if live.status is GameStatus.LOBBY else None
+            await self._update_game(live, now, allow_seat_taking=allowed)
         return live.info()
 
     async def seat_history(self, game_id: int) -> tuple[SeatHolder, ...]:

@@ -8,21 +8,22 @@ Expensive computer decisions are made off the event loop through one seam, :meth
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 
 from wizard.ai import LEVELS, ComputerPlayer
 from wizard.rules import to_act
-from wizard.service.base import ServiceBase, log
+from wizard.service.base import log
 from wizard.service.errors import IllegalMoveError, ServiceError
 from wizard.service.events import Actor, GameStatus, GameUpdate
-from wizard.service.live import LiveGame, computer_controlled
+from wizard.service.game import LiveGame, computer_controlled
+from wizard.service.lobby import Lobby
 from wizard.service.workers import ThinkerPool
 from wizard.state import Action, GameState, Phase, Play
-from wizard.store.models import SeatRow
 from wizard.view import PlayerView, view
 
 
-class Turns(ServiceBase):
+class Turns(Lobby):
     """The clocks of this process's games and the moves of computer seats."""
 
     _thinkers: ThinkerPool | None = None
@@ -69,7 +70,7 @@ class Turns(ServiceBase):
         for _ in itertools.count() if max_moves is None else range(max_moves):
             if live.status is not GameStatus.ACTIVE or live.state is None:
                 break
-            seat = self._computer_seat(live)
+            seat = live.computer_seat()
             if seat is None:
                 break
             version = live.version
@@ -103,66 +104,6 @@ class Turns(ServiceBase):
         return out
 
     # --- timers -----------------------------------------------------------------------------
-
-    def _turn_deadline(
-        self,
-        live: LiveGame,
-        seats: list[SeatRow],
-        state: GameState,
-        now: float,
-        *,
-        keep: bool = False,
-    ) -> float | None:
-        """The turn timer: set when a new turn starts, kept through simultaneous bids."""
-        if live.turn_seconds is None or state.phase is Phase.GAME_OVER:
-            return None
-        if not any(not computer_controlled(seats[s]) for s in to_act(state)):
-            return None
-        if keep and live.deadline is not None:
-            return live.deadline
-        return now + live.turn_seconds
-
-    def _computer_due(self, live: LiveGame, now: float) -> float | None:
-        if live.status is not GameStatus.ACTIVE or self._computer_seat(live) is None:
-            return None
-        return now + self.config.computer_delay
-
-    def _computer_seat(
-        self,
-        live: LiveGame,
-        seats: list[SeatRow] | None = None,
-        state: GameState | None = None,
-    ) -> int | None:
-        """The first computer-controlled seat to act (in ``state`` with ``seats``, by default
-        the game's own)."""
-        state = live.state if state is None else state
-        if state is None:
-            return None
-        seats = live.seats if seats is None else seats
-        for s in to_act(state):
-            if computer_controlled(seats[s]):
-                return s
-        return None
-
-    def _arm(self, live: LiveGame) -> None:
-        if live.timer is not None:
-            live.timer.cancel()
-            live.timer = None
-        if not self._running or live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
-            return
-        dues = [d for d in (live.deadline, live.computer_due) if d is not None]
-        if not dues:
-            return
-        game_id = live.id
-        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
-
-    def _arm_wake(self, game_id: int) -> None:
-        old = self._wake_timers.pop(game_id, None)
-        if old is not None:
-            old.cancel()
-        due = self._wakes.get(game_id)
-        if self._running and due is not None:
-            self._wake_timers[game_id] = self.clock.call_at(due, lambda: self._fire(game_id))
 
     def _fire(self, game_id: int) -> None:
         if not self._running:
@@ -204,7 +145,7 @@ class Turns(ServiceBase):
         if live.status is not GameStatus.ACTIVE:
             return []
         if live.computer_due is not None and live.computer_due <= now:
-            seat = self._computer_seat(live)
+            seat = live.computer_seat()
             if seat is None:
                 live.computer_due = None
                 return []
@@ -282,21 +223,15 @@ class Turns(ServiceBase):
                 or live.deadline > self.clock.now()
             ):
                 return None
+            apply = functools.partial(
+                self._apply, live, seat=seat, actor=actor, user_id=None, request_id=None
+            )
             try:
-                return await self._apply(
-                    live, seat=seat, action=action, actor=actor, user_id=None, request_id=None
-                )
+                return await apply(action=action)
             except IllegalMoveError as e:
                 # A computer player broke a rule: a bug there, not a reason to stall the game.
                 log.error("game %s: computer %s chose an illegal %r: %s", live.id, level, action, e)
-                return await self._apply(
-                    live,
-                    seat=seat,
-                    action=_first_legal(state, seat),
-                    actor=actor,
-                    user_id=None,
-                    request_id=None,
-                )
+                return await apply(action=_first_legal(state, seat))
 
     async def _close_workers(self) -> None:
         if self._thinkers is not None:

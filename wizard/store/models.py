@@ -22,6 +22,20 @@ class Row(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
+    @classmethod
+    def columns(cls) -> str:
+        """The table's columns this model holds, in the model's order."""
+        return ", ".join(cls.model_fields)
+
+    @classmethod
+    def insert(cls, into: str) -> str:
+        """``into`` (``INSERT INTO table``) with this model's columns and their placeholders."""
+        return f"{into} ({cls.columns()}) VALUES ({', '.join('?' * len(cls.model_fields))})"
+
+    def params(self) -> tuple[Any, ...]:
+        """The row's values in :meth:`columns` order, as statement parameters."""
+        return tuple(self.model_dump().values())
+
 
 class GameRow(Row):
     """A row of ``games``."""

@@ -4,52 +4,28 @@ inside a transaction (a :data:`~wizard.store.db.WriteItem`); readers take the st
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
 
 from wizard.store.db import ConflictError, Store
-from wizard.store.models import (
-    PlayerRow,
-    ResultRow,
-    SeatRow,
-    SettingsRow,
-)
+from wizard.store.models import GameRow, PlayerRow, ResultRow, SeatRow, SettingsRow, parse
 
-GAME_COLUMNS = (
-    "id, guild_id, channel_id, host_id, status, options, seed, version, turn_seconds, deadline,"
-    " lobby_message_id, table_message_id, broken_reason, created_at, updated_at, started_at,"
-    " finished_at, seq, computer_turn, computer_level"
-)
+GAME_COLUMNS = GameRow.columns()
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
-SEAT_COLUMNS = "game_id, seat, user_id, name, level, away, kicked, timeouts"
-PLAYER_COLUMNS = (
-    "guild_id, user_id, name, mu, sigma, rating, games, wins, total_score, best_score,"
-    " best_game_id, bids, exact_bids, updated_at"
-)
+SEAT_COLUMNS = SeatRow.columns()
+PLAYER_COLUMNS = PlayerRow.columns()
+RESULT_COLUMNS = ResultRow.columns()
 
 # --- games ------------------------------------------------------------------------------------
 
 
-async def insert_game(
-    conn: aiosqlite.Connection,
-    *,
-    guild_id: int,
-    channel_id: int,
-    host_id: int,
-    options_json: str,
-    seed: int,
-    turn_seconds: float | None,
-    deadline: float | None,
-    now: float,
-) -> int:
-    """A new lobby; returns its id."""
+async def insert_game(conn: aiosqlite.Connection, **columns: Any) -> int:
+    """A new game row with these columns; returns its id."""
     cursor = await conn.execute(
-        "INSERT INTO games (guild_id, channel_id, host_id, status, options, seed, version,"
-        " turn_seconds, deadline, created_at, updated_at)"
-        " VALUES (?, ?, ?, 'lobby', ?, ?, 1, ?, ?, ?, ?)",
-        (guild_id, channel_id, host_id, options_json, seed, turn_seconds, deadline, now, now),
+        f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        tuple(columns.values()),
     )
     game_id = cursor.lastrowid
     await cursor.close()
@@ -84,26 +60,15 @@ async def count_open_in_channel(conn: aiosqlite.Connection, channel_id: int) -> 
     return [int(r[0]) for r in rows]
 
 
-async def fetch_games(store: Store, where: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-    """Raw game rows (validated by the caller, which decides what a bad row means)."""
-    return await store.fetchall(
-        f"SELECT {GAME_COLUMNS} FROM games WHERE {where} ORDER BY id", params
-    )
+async def fetch_game(store: Store, game_id: int) -> sqlite3.Row | None:
+    """A raw game row (validated by the caller, which decides what a bad row means)."""
+    return await store.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
 
 
-async def fetch_seats(store: Store, game_ids: Iterable[int]) -> list[sqlite3.Row]:
-    """Seat rows of the given games, by game and seat."""
-    ids = list(game_ids)
-    if not ids:
-        return []
-    if len(ids) == 1:
-        return await store.fetchall(
-            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", ids
-        )
+async def fetch_seats(store: Store, game_id: int) -> list[sqlite3.Row]:
+    """A game's raw seat rows, by seat."""
     return await store.fetchall(
-        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN (SELECT value FROM json_each(?))"
-        " ORDER BY game_id, seat",
-        (_json_ids(ids),),
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
     )
 
 
@@ -162,27 +127,17 @@ async def replace_seats(conn: aiosqlite.Connection, game_id: int, seats: Sequenc
     """Rewrite the seats of a lobby (seat numbers stay contiguous as people come and go)."""
     await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
     await conn.executemany(
-        f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (game_id, s.seat, s.user_id, s.name, s.level, int(s.away), int(s.kicked), s.timeouts)
-            for s in seats
-        ],
+        SeatRow.insert("INSERT INTO seats"),
+        [s.params() for s in seats],
     )
 
 
 UPDATE_SEAT = (
-    "UPDATE seats SET level = ?, away = ?, kicked = ?, timeouts = ? WHERE game_id = ? AND seat = ?"
+    "UPDATE seats SET user_id = ?3, name = ?4, level = ?5, away = ?6, kicked = ?7,"
+    " timeouts = ?8 WHERE game_id = ?1 AND seat = ?2"
 )
-
-
-def seat_params(seat: SeatRow) -> tuple[Any, ...]:
-    """The parameters of :data:`UPDATE_SEAT` for a seat."""
-    return (seat.level, int(seat.away), int(seat.kicked), seat.timeouts, seat.game_id, seat.seat)
-
-
-async def update_seat(conn: aiosqlite.Connection, seat: SeatRow) -> None:
-    """Store a seat's control state (away, kicked, level, timeouts)."""
-    await conn.execute(UPDATE_SEAT, seat_params(seat))
+"""Store a seat as it is now (its person, name and control state); parameters:
+``SeatRow.params()``."""
 
 
 # --- actions ----------------------------------------------------------------------------------
@@ -202,17 +157,15 @@ UPDATE_GAME_AFTER_ACTION = (
 async def insert_results(conn: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
     """The final places of a game."""
     await conn.executemany(
-        "INSERT INTO results (game_id, seat, user_id, name, score, place, rounds, exact_bids)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [tuple(r.model_dump().values()) for r in rows],
+        ResultRow.insert("INSERT INTO results"),
+        [r.params() for r in rows],
     )
 
 
 async def fetch_results(store: Store, game_id: int) -> list[ResultRow]:
     """The final places of a game, by seat."""
     rows = await store.fetchall(
-        "SELECT game_id, seat, user_id, name, score, place, rounds, exact_bids"
-        " FROM results WHERE game_id = ? ORDER BY seat",
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
         (game_id,),
     )
     return [ResultRow.model_validate(dict(r)) for r in rows]
@@ -229,19 +182,15 @@ async def players_for_update(
         " AND user_id IN (SELECT value FROM json_each(?))",
         (guild_id, _json_ids(user_ids)),
     )
-    out = {}
-    for r in rows:
-        row = PlayerRow.model_validate(dict(zip(r.keys(), tuple(r), strict=True)))
-        out[row.user_id] = row
-    return out
+    players = [parse(PlayerRow, r) for r in rows]
+    return {p.user_id: p for p in players}
 
 
 async def upsert_players(conn: aiosqlite.Connection, rows: Sequence[PlayerRow]) -> None:
     """Write players' ratings and statistics."""
     await conn.executemany(
-        f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS})"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [tuple(r.model_dump().values()) for r in rows],  # the model's fields are the columns
+        PlayerRow.insert("INSERT OR REPLACE INTO players"),
+        [r.params() for r in rows],
     )
 
 
@@ -285,15 +234,6 @@ LEADERBOARD_COUNT = "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >
 """Players on a server's leaderboard; parameters: guild, min games."""
 
 
-async def fetch_leaderboard(
-    store: Store, guild_id: int, *, order: str, limit: int, offset: int, min_games: int
-) -> tuple[int, list[PlayerRow]]:
-    """The total number of ranked players and one page of them."""
-    total = await store.fetchone(LEADERBOARD_COUNT, (guild_id, min_games))
-    rows = await store.fetchall(leaderboard_sql(order), (guild_id, min_games, limit, offset))
-    return (int(total[0]) if total else 0), [PlayerRow.model_validate(dict(r)) for r in rows]
-
-
 # --- history ----------------------------------------------------------------------------------
 
 
@@ -331,8 +271,8 @@ async def fetch_results_of(store: Store, game_ids: Sequence[int]) -> list[sqlite
     if not game_ids:
         return []
     return await store.fetchall(
-        "SELECT game_id, seat, user_id, name, score, place, rounds, exact_bids FROM results"
-        " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+        f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id IN (SELECT value FROM json_each(?))"
+        " ORDER BY game_id, seat",
         (_json_ids(game_ids),),
     )
 
@@ -366,11 +306,6 @@ async def put_settings(
 HOLDER_COLUMNS = "game_id, seat, from_action, user_id, level, name"
 INSERT_HOLDER = f"INSERT OR REPLACE INTO seat_holders ({HOLDER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
 """A seat's holder from an action index on (a second change at the same index replaces it)."""
-UPDATE_SEAT_PERSON = (
-    "UPDATE seats SET user_id = ?, name = ?, level = ?, away = ?, kicked = ?, timeouts = ?"
-    " WHERE game_id = ? AND seat = ?"
-)
-"""A seat taken over by another person: its user and name change too."""
 MARK_HINT = "UPDATE games SET hints_used = hints_used | ? WHERE id = ?"
 """Mark a seat (its bit) as having used a hint."""
 
@@ -380,20 +315,6 @@ def holder_params(
 ) -> tuple[Any, ...]:
     """The parameters of :data:`INSERT_HOLDER`."""
     return (game_id, seat, from_action, user_id, None if user_id is not None else level, name)
-
-
-def seat_person_params(seat: SeatRow) -> tuple[Any, ...]:
-    """The parameters of :data:`UPDATE_SEAT_PERSON` for a seat."""
-    return (
-        seat.user_id,
-        seat.name,
-        seat.level,
-        int(seat.away),
-        int(seat.kicked),
-        seat.timeouts,
-        seat.game_id,
-        seat.seat,
-    )
 
 
 async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:

@@ -67,17 +67,6 @@ class MigrationError(RuntimeError):
     """The database cannot be brought to this code's schema."""
 
 
-async def applied_versions(conn: aiosqlite.Connection) -> list[int]:
-    """Versions recorded in ``schema_migrations`` (empty for a new database)."""
-    rows = await conn.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-    )
-    if not list(rows):
-        return []
-    rows = await conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version")
-    return [int(r[0]) for r in rows]
-
-
 async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list[int]:
     """Apply the pending migrations up to ``target`` (default: latest) in one transaction.
 
@@ -92,7 +81,8 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         )
-        done = set(await applied_versions(conn))
+        rows = await conn.execute_fetchall("SELECT version FROM schema_migrations")
+        done = {int(r[0]) for r in rows}
         unknown = sorted(done - known)
         if unknown:
             raise MigrationError(
