@@ -1,7 +1,7 @@
 """Engine throughput: full games of uniformly random legal actions through the public API.
 
     PYTHONPATH=. python bench/engine.py [--games 40] [--repeats 15] [--players 3 4 5 6]
-        [--baseline PATH] [--profile [--engine PATH]]
+        [--baseline PATH] [--profile [--engine PATH]] [--parts [--engine PATH]]
 
 Every repeat plays games of seeds never played before in that process, so every round is
 really dealt (the engine caches recent deals, and a replayed seed would skip dealing).
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import os
 import platform
@@ -157,6 +158,63 @@ def profile(games: int, players: int, seed_base: int) -> None:
     stats.sort_stats("tottime").print_stats(15)
 
 
+def parts(games: int, players: int, seed_base: int, repeats: int) -> None:
+    """Split a random game's CPU time into its parts and print CPU-µs per game for each.
+
+    The games are played first and their states kept; each part is then timed alone over
+    them: ``legal_actions`` and ``apply`` by kind of action, the seeded deals computed anew
+    (past the cache) and the benchmark's own ``rng.choice``. The kept states are frozen out
+    of garbage collection (else every collection would walk them all), and each part is
+    the fastest of ``repeats`` runs. For load-proof figures run it under
+    ``valgrind --tool=callgrind`` and compare instruction counts instead.
+    """
+    from wizard.rules import apply, legal_actions, new_game, seeded_deal
+    from wizard.state import Phase
+
+    first = seed_base + 98_000_000
+    steps: list[tuple[object, object, tuple[object, ...]]] = []
+    for seed in range(first, first + games):
+        rng = random.Random(seed)
+        state = new_game([f"P{i}" for i in range(players)], seed=seed)
+        while state.phase is not Phase.GAME_OVER:
+            legal = legal_actions(state)
+            action = rng.choice(legal)
+            steps.append((state, action, legal))
+            state = apply(state, action)
+    deal = getattr(seeded_deal, "__wrapped__", seeded_deal)
+    rounds = list(range(1, 60 // players + 1))  # R2.2: as many rounds as the deck allows
+    kinds = sorted({type(a).__name__ for _, a, _ in steps})
+    timed: list[tuple[str, Callable[[], object]]] = []
+    for kind in kinds:
+        mine = [(s, a) for s, a, _ in steps if type(a).__name__ == kind]
+        timed.append(
+            (f"legal_actions before a {kind}", lambda m=mine: [legal_actions(s) for s, _ in m])
+        )
+        timed.append((f"apply a {kind}", lambda m=mine: [apply(s, a) for s, a in m]))
+    timed.append(
+        (
+            "seeded deals, uncached",
+            lambda: [deal(s, r, players) for s in range(first, first + games) for r in rounds],
+        )
+    )
+    choice = random.Random(0).choice
+    timed.append(("the loop's rng.choice", lambda: [choice(legal) for _, _, legal in steps]))
+    gc.collect()
+    gc.freeze()
+    print(f"{games} {players}-player games, {len(steps) / games:.0f} actions per game")
+    total = 0.0
+    for label, run in timed:
+        best = float("inf")
+        for _ in range(repeats):
+            cpu0 = time.process_time()
+            run()
+            best = min(best, time.process_time() - cpu0)
+        us = best / games * 1e6
+        total += us
+        print(f"  {label:<32} {us:10.0f} CPU-µs per game")
+    print(f"  {'sum':<32} {total:10.0f} CPU-µs per game")
+
+
 def main() -> None:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -166,6 +224,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="checkout of the engine to compare with")
     parser.add_argument("--seed-base", type=int, default=0, help="offset of every seed")
     parser.add_argument("--profile", action="store_true", help="cProfile 4-player games")
+    parser.add_argument("--parts", action="store_true", help="CPU per part of a 4-player game")
     parser.add_argument(
         "--engine", type=Path, default=HERE, help="checkout to profile (default: this one)"
     )
@@ -174,9 +233,12 @@ def main() -> None:
     if args.worker:
         worker(args.worker, sys.stdin, sys.stdout)
         return
-    if args.profile:
+    if args.profile or args.parts:
         sys.path.insert(0, str(args.engine.resolve()))
-        profile(args.games * 5, 4, args.seed_base)
+        if args.parts:
+            parts(args.games * 5, 4, args.seed_base, min(args.repeats, 5))
+        else:
+            profile(args.games * 5, 4, args.seed_base)
         return
     print(
         f"python {platform.python_version()} on {platform.machine()}, "

@@ -19,6 +19,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
 from operator import add, itemgetter
 from typing import TYPE_CHECKING, Final
 
@@ -150,7 +151,8 @@ def seeded_deal(seed: int, round_no: int, players: int, single_suit: bool = Fals
     deck = itemgetter(*order)(STANDARD_DECK)  # one C call for all 60 lookups
     k = round_no
     used = players * k
-    hands = tuple(tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players))
+    # A list display, not a generator: one frame instead of a resumed one per hand.
+    hands = tuple([tuple(sorted(deck[i * k : (i + 1) * k])) for i in range(players)])
     return Deal(hands, deck[used] if used < len(deck) else None)
 
 
@@ -522,12 +524,14 @@ def _apply_play(state: GameState, seat: int, card: Card) -> GameState:
             ),
         )  # fmt: skip
     # The last trick of the round: score it (R6).
-    final_bids = tuple(b if b is not None else 0 for b in bids)
+    # Play starts only once every seat has bid (R4.2), so no bid is None here any more.
+    final_bids: tuple[int, ...] = bids  # type: ignore[assignment]
     points = tuple(map(score, final_bids, tricks))
     totals = tuple(map(add, scores, points))
-    plays = tuple(c for t in played for c in t)
-    result = RoundResult(
-        rnd, dealer, dealt, turned, trump, final_bids, plays, tricks, points, totals
+    plays = tuple(chain.from_iterable(played))
+    result = tuple.__new__(
+        RoundResult,
+        (rnd, dealer, dealt, turned, trump, final_bids, plays, tricks, points, totals),
     )
     over = rnd == rounds_in_game(options, n)
     return tuple.__new__(
