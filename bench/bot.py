@@ -27,7 +27,7 @@ at that pace. Without it every click comes at the same virtual instant: the fast
 there can be, where each interval of edit pacing merges everything that follows it.
 
 The bot's own timers (edit pacing, pings) run on virtual time only, moved by the benchmark
-(``tests.bot.simtools.VirtualTimers``). With SimCord's ordinary timers, one shorter than the
+(``bot.clock.SimCordClock``). With SimCord's ordinary timers, one shorter than the
 settle timeout is waited for in real time within the click, and a longer one fires on the
 real clock anyway after that many seconds: either way the pace measured would be the
 machine's, not the one asked for.
@@ -57,11 +57,11 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 import simcord
 
 from bot.app import WizardBot, create_bot
-from bot.clock import DiscordClock
+from bot.clock import DiscordClock, SimCordClock
 from bot.cogs import GameConfig
 from bot.features.table import bids_on_table
 from bot.settings import Settings
-from tests.bot.simtools import VirtualTimers, rest_kinds
+from tests.bot.simtools import rest_kinds
 from wizard.record import load
 from wizard.service import GameService, GameStatus, ServiceConfig
 
@@ -86,7 +86,7 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
     defaults["idle"] = 0.002
     folder = Path(tempfile.mkdtemp(prefix="wizard-bench-"))
     clock = DiscordClock()
-    bot_clock = VirtualTimers()
+    bot_clock = SimCordClock()
     service = await GameService.open(
         folder / "bench.db", clock=clock, config=ServiceConfig(computer_delay=0.0)
     )

@@ -76,67 +76,10 @@ SETTLE_SECONDS = 120.0
 """Real seconds SimCord gives the bot to finish the work of one click, or of one step of the
 clock: only a bound on the bot's own work (a fraction of a second when idle, a few seconds
 on a loaded machine), reached by a hang alone. The bot's and the service's timers (computer
-delays, turn timers, pings) run on SimCord's clock (:class:`SimClock`), so none of them is
+delays, turn timers, pings) run on SimCord's clock (:class:`SimCordClock`), so none of them is
 waited for in real time inside a click, however long this is: a click returns as soon as
 its work is done, and the computers' moves come afterwards, one by one, as the live page
 moves SimCord's clock with the wall clock (:func:`serving_page`)."""
-
-
-class _TaskTimer:
-    """The handle of a :class:`SimClock` timer."""
-
-    def __init__(self, task: asyncio.Future[None]) -> None:
-        self._task = task
-
-    def cancel(self) -> None:
-        """Do not fire."""
-        self._task.cancel()
-
-
-class SimClock:
-    """The bot's and the service's clock in the demo: SimCord's time, and timers that fire
-    only when SimCord's clock is moved (``env.advance_time``), never on the real clock.
-
-    With the real clock (:class:`bot.clock.DiscordClock`), SimCord waits in real time inside
-    a click for a timer due within its settle timeout: a computer's delay had to be longer
-    than that timeout for the click to return before the computer moved, so the timeout
-    was half the delay (0.5 s by default) and a loaded machine ran out of it. On SimCord's
-    clock the timeout bounds only real work (:data:`SETTLE_SECONDS`). Set :attr:`env` once
-    SimCord runs; until then, and for a timer armed outside the bot's work, an ordinary
-    timer on the real clock.
-    """
-
-    def __init__(self) -> None:
-        self.env: simcord.Env | None = None
-        """The running SimCord whose clock the timers wait for."""
-
-    def now(self) -> float:
-        """SimCord's time as Unix time (what discord.py reads)."""
-        import discord
-
-        return discord.utils.utcnow().timestamp()
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> _TaskTimer:
-        """Call ``callback`` once SimCord's clock reaches ``when``."""
-        import simcord
-
-        env = self.env
-
-        async def wait() -> None:
-            delay = max(0.0, when - self.now())
-            if env is None:
-                await asyncio.sleep(delay)
-            else:
-                try:
-                    await env.external_wait(
-                        asyncio.sleep(delay), reason="bot timer on SimCord's clock"
-                    )
-                except simcord.SetupError:
-                    # Armed outside the bot's work (SimCord takes no declared wait there).
-                    await asyncio.sleep(delay)
-            callback()
-
-        return _TaskTimer(asyncio.ensure_future(wait()))
 
 
 def demo_config(config: GameConfig | None = None) -> GameConfig:
@@ -219,7 +162,7 @@ async def running_demo(
     is the game cog's (for instance fixed seeds, for pictures that do not change), without
     edit pacing (see :func:`demo_config`).
     The bot's and the service's timers (computer delays, turn timers) run on SimCord's clock
-    (:class:`SimClock`): they fire when it moves, which :func:`serving_page` does in step with
+    (:class:`SimCordClock`): they fire when it moves, which :func:`serving_page` does in step with
     the wall clock, or a caller does with ``demo.env.advance_time``.
     ``wall_clock`` starts the simulated Discord at the present time instead of SimCord's
     fixed date (see :func:`_start_now`).
@@ -228,6 +171,7 @@ async def running_demo(
     import simcord
 
     from bot.app import create_bot
+    from bot.clock import SimCordClock
     from wizard.service import GameService, ServiceConfig
 
     game_config = demo_config(game_config)
@@ -237,7 +181,7 @@ async def running_demo(
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="wizard-demo-")))
             db = folder / "demo.db"
         settings = Settings(database_path=db, shard_count=1, computer_delay_seconds=computer_delay)
-        clock = SimClock()
+        clock = SimCordClock()
         # This run's server only: games of an earlier demo kept in the same file belong to
         # a simulated Discord that is gone; they stay in the file, untouched.
         this_world: set[int] = set()
@@ -353,7 +297,7 @@ async def _keep_fresh(env: simcord.Env, preview: Preview, turn: asyncio.Lock) ->
     """Move SimCord's clock with the wall clock, and republish the page when the bot made a
     REST call on its own.
 
-    The bot's timers run on SimCord's clock (:class:`SimClock`): moving it every tick is
+    The bot's timers run on SimCord's clock (:class:`SimCordClock`): moving it every tick is
     what lets the computers play, each after its delay in real seconds, as before. The page
     shows only what was published; clicks publish themselves, but computer moves and timers
     happen in between. Republishing only on change, not on every tick, keeps the page's

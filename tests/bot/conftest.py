@@ -27,12 +27,12 @@ from simcord import interactions as simcord_interactions
 from simcord.backend import serializers as simcord_serializers
 
 from bot.app import WizardBot, create_bot
-from bot.clock import DiscordClock
+from bot.clock import DiscordClock, SimCordClock
 from bot.cogs import GameConfig
 from bot.cogs.game import GameCog
 from bot.features.table import bids_on_table
 from bot.settings import Settings
-from tests.bot.simtools import OPENAPI_ENV, DiscordContract, VirtualTimers, find_openapi
+from tests.bot.simtools import OPENAPI_ENV, DiscordContract, find_openapi
 from wizard.options import Bidding
 from wizard.record import load, replay
 from wizard.service import GameInfo, GameService, GameStatus, ServiceConfig
@@ -50,7 +50,7 @@ SETTLE_TIMEOUT = 30.0
 """Real seconds SimCord gives the bot to settle after each click or ``advance_time``: only a
 bound on the bot's own work (a click with the computer moves it sets off takes a fraction
 of a second, a few seconds on a loaded machine), reached by a hang alone. Every bot and
-service timer runs on virtual time here (:class:`VirtualTimers`), so none is waited for in
+service timer runs on virtual time here (:class:`SimCordClock`), so none is waited for in
 real time however long this is; only timers of the real event loop (the 2 s deferral of a
 slow click, a computer worker's 3 s decision deadline) still are, and they are far
 shorter."""
@@ -193,7 +193,7 @@ class Sim:
     """The message whose button :meth:`act` clicked last (the table or a hand), as it was."""
     virtual_timers: bool = True
     """The bot's and the service's timers fire only through ``env.advance_time`` (see
-    ``VirtualTimers``)."""
+    ``SimCordClock``)."""
 
     @property
     def bot(self) -> WizardBot:
@@ -562,7 +562,7 @@ async def simulation(
     for a timer due within the settle timeout, and fires a later one on the real clock once
     that many real seconds have passed."""
     path = tmp_path / "wizard.db"
-    timers = VirtualTimers() if virtual_timers else None
+    timers = SimCordClock() if virtual_timers else None
     clock = DiscordClock() if timers is None else timers
     service_config = ServiceConfig(computer_delay=computer_delay)
     service = await GameService.open(path, clock=clock, config=service_config)
@@ -594,9 +594,9 @@ async def simulation(
         await (sim.service if sim is not None else service).close()
 
 
-def bot_clock(env: simcord.Env) -> VirtualTimers:
+def bot_clock(env: simcord.Env) -> SimCordClock:
     """A clock for a new bot in ``env`` whose timers wait for virtual time."""
-    timers = VirtualTimers()
+    timers = SimCordClock()
     timers.env = env
     return timers
 

@@ -3,8 +3,6 @@
 * :func:`rest_kind`: what each REST call of the bot was for, read from SimCord's log
   (``env.http_requests``), so that the REST tests and the benchmark count the same things
   under the same names;
-* :class:`VirtualTimers`: a clock for the bot whose timers fire only when the test moves
-  SimCord's virtual clock;
 * :class:`DiscordContract`: Discord's OpenAPI description of its HTTP API, which every
   request in SimCord's log must follow (checked after each bot test, see ``conftest.py``).
 
@@ -14,20 +12,17 @@ benchmark use; the benchmark imports this module from the repository root.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
 import simcord
-
-from bot.clock import DiscordClock
 
 
 class RestKind(StrEnum):
@@ -74,55 +69,6 @@ def rest_kind(method: str, path: str) -> RestKind:
 def rest_kinds(calls: Iterable[RestCall]) -> Counter[RestKind]:
     """How many calls of each kind ``calls`` holds."""
     return Counter(rest_kind(c.method, c.path) for c in calls)
-
-
-class _TaskTimer:
-    """A timer handle for :class:`VirtualTimers`."""
-
-    def __init__(self, task: asyncio.Task[None]) -> None:
-        self._task = task
-
-    def cancel(self) -> None:
-        """Do not fire."""
-        self._task.cancel()
-
-
-class VirtualTimers:
-    """The bot's clock in SimCord (:class:`bot.clock.DiscordClock`'s time), with timers that
-    fire only through ``env.advance_time``.
-
-    SimCord waits in real time, within a click, for a bot timer shorter than its settle
-    timeout, and fires a longer one on the real clock anyway once that many real seconds
-    have passed: what a test saw would depend on how fast the machine runs. A test or a
-    benchmark of edit pacing needs the pace it asks for instead. Give it to the bot and to
-    the service (computer delays, turn timers); set :attr:`env` once the simulation runs.
-    """
-
-    def __init__(self) -> None:
-        self.env: simcord.Env | None = None
-        self._time = DiscordClock()
-
-    def now(self) -> float:
-        """SimCord's virtual time, as Unix time."""
-        return self._time.now()
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> _TaskTimer:
-        """Call ``callback`` once the virtual clock reaches ``when``."""
-        env = self.env
-        assert env is not None, "set VirtualTimers.env first"
-
-        async def wait() -> None:
-            delay = max(0.0, when - self.now())
-            try:
-                await env.external_wait(asyncio.sleep(delay), reason="bot timer on virtual time")
-            except simcord.SetupError:
-                # Armed by the test itself (a direct service call), outside the bot's work,
-                # where SimCord takes no declared waits: an ordinary timer, as with the
-                # real clock.
-                await asyncio.sleep(delay)
-            callback()
-
-        return _TaskTimer(asyncio.ensure_future(wait()))
 
 
 # --- Discord's own contract ------------------------------------------------------------------

@@ -307,7 +307,8 @@ async def _shard_plays(shard: int, opened: list[GameService]) -> None:
 
     from bot.__main__ import open_service
     from bot.app import create_bot
-    from bot.demo import SETTLE_SECONDS, Player, SimClock, find_table
+    from bot.clock import SimCordClock
+    from bot.demo import SETTLE_SECONDS, Player, find_table
     from bot.settings import Settings
     from wizard.service import GameUpdate
 
@@ -322,7 +323,7 @@ async def _shard_plays(shard: int, opened: list[GameService]) -> None:
     # The demo's clock: the bot's and the service's timers fire only when SimCord's clock is
     # moved, so SimCord's settle timeout bounds only the work of a click (a computer's move
     # due at once is part of it), never a wait for a timer on the real clock.
-    clock = SimClock()
+    clock = SimCordClock()
     service, first = await open_service(settings, clock=clock)
     opened.append(service)
     service.subscribe(listen)
