@@ -370,7 +370,7 @@ class BoardQueries:
         min_games = min_games_for(order, settings)
         computers = []
         if settings.computers_on_boards:
-            rows = await sql.fetch_computers(self._store, guild_id, min_games=min_games)
+            rows = await self._store.fetchall(sql.COMPUTERS_SQL, (guild_id, min_games))
             for line in sorted(
                 (_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order)
             ):

@@ -18,7 +18,6 @@ from wizard.service.base import (
     check_turn_seconds,
     describe,
     max_seats,
-    new_seat,
     parse_options,
     renumber,
     shielded,
@@ -84,25 +83,35 @@ class Lobby(Playing):
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
-            open_ids = await repo.count_open_in_channel(conn, channel_id)
+            open_rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"
+                " ORDER BY id",
+                (channel_id,),
+            )
+            open_ids = [int(r[0]) for r in open_rows]
             if len(open_ids) >= limit:
                 raise ChannelBusyError(open_ids[-1], open=len(open_ids), limit=limit)
-            game_id = await repo.insert_game(
-                conn,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                status="lobby",
-                options=opts.model_dump_json(),
-                seed=seed,
-                version=1,
-                turn_seconds=seconds,
-                deadline=deadline,
-                created_at=now,
-                updated_at=now,
-                computer_level=computer_level,
+            row = {
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "host_id": host_id,
+                "status": "lobby",
+                "options": opts.model_dump_json(),
+                "seed": seed,
+                "version": 1,
+                "turn_seconds": seconds,
+                "deadline": deadline,
+                "created_at": now,
+                "updated_at": now,
+                "computer_level": computer_level,
+            }
+            cursor = await conn.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
             )
-            host = new_seat(game_id, 0, host_id, name)
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            host = SeatRow(game_id=game_id, seat=0, user_id=host_id, name=name)
             await repo.replace_seats(conn, game_id, [host])
             return game_id
 
@@ -126,7 +135,8 @@ class Lobby(Playing):
                 why = "single_suit" if limit < MAX_PLAYERS else "players"
                 raise LobbyFullError(limit=limit, reason=why)
             seat_name = unique_name(_clean_name(name), live.seats)
-            return [*live.seats, new_seat(live.id, len(live.seats), user_id, seat_name)]
+            row = SeatRow(game_id=live.id, seat=len(live.seats), user_id=user_id, name=seat_name)
+            return [*live.seats, row]
 
         return await self._lobby_change(game_id, change)
 
@@ -193,7 +203,13 @@ class Lobby(Playing):
                 raise LobbyFullError(limit=limit, reason="players")
             used = {s.name for s in live.seats}
             name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
-            row = new_seat(live.id, len(live.seats), None, unique_name(name, live.seats), chosen)
+            row = SeatRow(
+                game_id=live.id,
+                seat=len(live.seats),
+                user_id=None,
+                name=unique_name(name, live.seats),
+                level=chosen,
+            )
             return [*live.seats, row]
 
         return await self._lobby_change(game_id, change)
@@ -332,14 +348,7 @@ class Lobby(Playing):
                 turn_event(state, live.deadline),
             )
         self._arm(live)
-        return GameUpdate(
-            live.id,
-            live.version,
-            live.status,
-            events,
-            info=live.info(),
-            settings=await self.get_settings(live.guild_id),
-        )
+        return await self._update(live, events)
 
     @shielded
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
@@ -365,14 +374,7 @@ class Lobby(Playing):
         )
         live.computer_due = None
         self._forget(live)
-        return GameUpdate(
-            live.id,
-            live.version,
-            live.status,
-            (GameCancelled(reason),),
-            info=live.info(),
-            settings=await self.get_settings(live.guild_id),
-        )
+        return await self._update(live, (GameCancelled(reason),))
 
     @shielded
     async def _lobby_change(

@@ -98,12 +98,24 @@ class Queries(Loading):
             raise InvalidSettingsError(None, setting="history_size", min=1, max=100)
         cursor: tuple[float, int] | None = None
         if before is not None:
-            row = await repo.fetch_finished_at(self._store, guild_id, before)
+            row = await self._store.fetchone(
+                "SELECT finished_at, id FROM games WHERE id = ? AND guild_id = ?"
+                " AND status = 'finished'",
+                (before, guild_id),
+            )
             if row is None or not isinstance(row[0], int | float):
                 raise GameNotFoundError(before, reason="not_in_history")
             cursor = (float(row[0]), int(row[1]))
-        raws = await repo.fetch_recent_games(self._store, guild_id, limit=limit, before=cursor)
-        results = _group(await repo.fetch_results_of(self._store, [int(r["id"]) for r in raws]))
+        params = (guild_id, limit) if cursor is None else (guild_id, *cursor, limit)
+        raws = await self._store.fetchall(repo.recent_games_sql(cursor=cursor is not None), params)
+        ids = "[" + ",".join(str(int(r["id"])) for r in raws) + "]"
+        results = _group(
+            await self._store.fetchall(
+                f"SELECT {ResultRow.columns()} FROM results"
+                " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+                (ids,),
+            )
+        )
         out = []
         for raw in raws:
             try:
