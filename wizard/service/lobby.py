@@ -83,11 +83,7 @@ class Lobby(Playing):
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
-            open_rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"
-                " ORDER BY id",
-                (channel_id,),
-            )
+            open_rows = await conn.execute_fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
             open_ids = [int(r[0]) for r in open_rows]
             if len(open_ids) >= limit:
                 raise ChannelBusyError(open_ids[-1], open=len(open_ids), limit=limit)
@@ -149,15 +145,7 @@ class Lobby(Playing):
         """
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
-                self._check_status(live, GameStatus.ACTIVE)
-                row = live.seat_of(user_id)
-                if row is None:
-                    raise NotSeatedError()
-                if not row.away:
-                    await self._set_away(live, row, kicked=False, reason="left")
-            self._arm(live)
-            return live.info()
+            return await self._hand_over(live, user_id, user_id, False, kicked=False)
         return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
 
     @shielded
@@ -167,16 +155,7 @@ class Lobby(Playing):
         """Remove a player (host or server manager): from a lobby, or to a computer for good."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
-                self._check_status(live, GameStatus.ACTIVE)
-                self._check_host(live, by_user_id, is_manager, "remove_players")
-                row = live.seat_of(user_id)
-                if row is None:
-                    raise SeatNotFoundError(reason="player")
-                if not row.kicked:
-                    await self._set_away(live, row, kicked=True, reason="kicked")
-            self._arm(live)
-            return live.info()
+            return await self._hand_over(live, user_id, by_user_id, is_manager, kicked=True)
         return await self._remove_from_lobby(
             live, user_id, by_user_id=by_user_id, is_manager=is_manager
         )
@@ -381,22 +360,36 @@ class Lobby(Playing):
         self,
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
-        *,
-        options: Options | None = UNSET,
-        turn_seconds: float | None = UNSET,
-        computer_level: str | None = UNSET,
+        /,
+        **fields: Any,
     ) -> GameInfo:
+        """A lobby changed (its lock held): ``change`` checks, and returns the new seats if
+        they change; the ``fields`` given (not ``UNSET``) are stored with them."""
         live = await self._get(game_id)
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
-            given = {
-                "options": options,
-                "turn_seconds": turn_seconds,
-                "computer_level": computer_level,
-            }
-            fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
-            await self._update_game(live, self.clock.now(), seats=seats, **fields)
+            given = {k: v for k, v in fields.items() if v is not UNSET}
+            await self._update_game(live, self.clock.now(), seats=seats, **given)
+        return live.info()
+
+    async def _hand_over(
+        self, live: LiveGame, user_id: int, by_user_id: int, is_manager: bool, *, kicked: bool
+    ) -> GameInfo:
+        """A running game's seat to a computer: for a while when its player leaves, for good
+        when (``kicked``) the host or a manager removes them."""
+        async with live.lock:
+            self._check_status(live, GameStatus.ACTIVE)
+            if kicked:
+                self._check_host(live, by_user_id, is_manager, "remove_players")
+            row = live.seat_of(user_id)
+            if row is None:
+                raise SeatNotFoundError(reason="player") if kicked else NotSeatedError()
+            if not (row.kicked if kicked else row.away):
+                await self._set_away(
+                    live, row, kicked=kicked, reason="kicked" if kicked else "left"
+                )
+        self._arm(live)
         return live.info()
 
     @shielded

@@ -346,17 +346,12 @@ def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:
         if not own_hand_hidden(state) or state.phase is not Phase.PLAY:
             raise IllegalMoveError("R7.4", reason="cards_visible")
         if state.turn != seat:
-            raise IllegalMoveError.from_engine(_engine_not_your_turn(state, seat))
+            turn, name = state.players[state.turn or 0], state.players[seat]
+            error = EngineNotYourTurnError("R5.1", f"it is {turn}'s turn to play, not {name}'s")
+            raise IllegalMoveError.from_engine(error)
         return Play(seat, state.hands[seat][0])
     if isinstance(move, Play | Bid | ChooseTrump):
         if move.seat != seat:
             raise NotSeatedError(reason="other_seat")
         return move
     raise IllegalMoveError("R2.1", reason="not_a_move", move=repr(move))
-
-
-def _engine_not_your_turn(state: GameState, seat: int) -> IllegalActionError:
-    turn = state.turn if state.turn is not None else 0
-    return EngineNotYourTurnError(
-        "R5.1", f"it is {state.players[turn]}'s turn to play, not {state.players[seat]}'s"
-    )

@@ -16,9 +16,10 @@ from wizard.store.models import GameRow, PlayerRow, SeatRow
 GAME_COLUMNS = GameRow.columns()
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
 PLAYER_COLUMNS = PlayerRow.columns()
-
-# --- games ------------------------------------------------------------------------------------
-
+OPEN_IN_CHANNEL = (
+    "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id"
+)
+"""Ids of a channel's lobbies and running games, oldest first; parameters: channel."""
 
 # --- seats ------------------------------------------------------------------------------------
 
@@ -107,9 +108,6 @@ def recent_games_sql(*, cursor: bool) -> str:
         + (" AND (finished_at, id) < (?, ?)" if cursor else "")
         + " ORDER BY finished_at DESC, id DESC LIMIT ?"
     )
-
-
-# --- settings ---------------------------------------------------------------------------------
 
 
 # --- seat holders, seat taking and hints (migration 8) ----------------------------------------
