@@ -31,14 +31,13 @@ Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).
 Every refusal is a :class:`ServiceError` with a stable ``code``, its ``params`` and the
-English ``message`` derived from them (:data:`MESSAGES`, table in ``wizard.service.errors``);
+English ``message`` derived from them (``MESSAGES`` and its table in ``wizard.service.errors``);
 nothing is written when a call is refused. ``damaged_games()`` lists quarantined games.
 """
 
-from wizard.service.clock import Clock, SystemClock, TimerHandle, VirtualClock
-from wizard.service.core import GameService, GuildFilter, Listener
+from wizard.service.clock import Clock, TimerHandle, VirtualClock
+from wizard.service.core import GameService, GuildFilter
 from wizard.service.errors import (
-    MESSAGES,
     AlreadySeatedError,
     BusyError,
     ChannelBusyError,
@@ -67,20 +66,17 @@ from wizard.service.events import (
     BidMade,
     BidsRevealed,
     CardPlayed,
-    Event,
     GameCancelled,
     GameOver,
     GameStarted,
     GameStatus,
     GameUpdate,
     PlayerTimedOut,
-    RatingChange,
     RoundDealt,
     RoundScored,
     SeatHandedToComputer,
     SeatTakenBack,
     SeatTakenOver,
-    Standing,
     TrickWon,
     TrumpChosen,
     TurnChanged,
@@ -92,14 +88,12 @@ from wizard.service.types import (
     GameSummary,
     Hint,
     LeaderboardOrder,
-    PlayerStats,
     RecoveryReport,
     SeatHolder,
 )
-from wizard.view import SeatCard, TableView
+from wizard.view import TableView
 
 __all__ = [
-    "MESSAGES",
     "Actor",
     "AlreadySeatedError",
     "BidMade",
@@ -108,7 +102,6 @@ __all__ = [
     "CardPlayed",
     "ChannelBusyError",
     "Clock",
-    "Event",
     "GameCancelled",
     "GameDamagedError",
     "GameInfo",
@@ -128,7 +121,6 @@ __all__ = [
     "InvalidOptionsError",
     "InvalidSettingsError",
     "LeaderboardOrder",
-    "Listener",
     "LobbyFullError",
     "MakeBid",
     "Move",
@@ -140,13 +132,10 @@ __all__ = [
     "NotYourTurnError",
     "PlayCard",
     "PlayHiddenCard",
-    "PlayerStats",
     "PlayerTimedOut",
-    "RatingChange",
     "RecoveryReport",
     "RoundDealt",
     "RoundScored",
-    "SeatCard",
     "SeatHandedToComputer",
     "SeatHeldError",
     "SeatHolder",
@@ -159,9 +148,7 @@ __all__ = [
     "ServiceConfig",
     "ServiceError",
     "StaleVersionError",
-    "Standing",
     "StorageError",
-    "SystemClock",
     "TableView",
     "TimerHandle",
     "TrickWon",

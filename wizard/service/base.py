@@ -15,7 +15,7 @@ import itertools
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
@@ -36,7 +36,7 @@ from wizard.service.errors import (
     StaleVersionError,
     StorageError,
 )
-from wizard.service.events import GameStatus, GameUpdate
+from wizard.service.events import Event, GameStatus, GameUpdate
 from wizard.service.game import LiveGame
 from wizard.service.settings import (
     MAX_TURN_SECONDS,
@@ -45,7 +45,7 @@ from wizard.service.settings import (
     ServiceConfig,
 )
 from wizard.store import repo
-from wizard.store.db import ConflictError, LockTimeout, Store, WriteItem
+from wizard.store.db import ConflictError, LockTimeout, Statements, Store, WriteItem, run_statements
 from wizard.store.models import SeatRow
 
 log = logging.getLogger("wizard.service")
@@ -104,6 +104,15 @@ class ServiceBase:
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener) if listener in self._listeners else None
 
+    async def _update(self, live: LiveGame, events: Iterable[Event], **extra: Any) -> GameUpdate:
+        """The update of a change just made to ``live``: its events, with the game and the
+        server's settings as they are now."""
+        info = live.info()  # before the await: the game may move on meanwhile
+        settings = await self.get_settings(live.guild_id)
+        return GameUpdate(
+            live.id, live.version, live.status, tuple(events), **extra, info=info, settings=settings
+        )
+
     async def _notify(self, update: GameUpdate) -> None:
         for listener in list(self._listeners):
             try:
@@ -120,9 +129,11 @@ class ServiceBase:
             return cached
         settings = GuildSettings()
         try:
-            row = await repo.fetch_settings(self._store, guild_id)
+            row = await self._store.fetchone(
+                "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
             if row is not None:
-                settings = GuildSettings.model_validate(row.settings)
+                settings = GuildSettings.model_validate_json(row["settings"])
         except (ValidationError, sqlite3.DatabaseError) as e:
             log.warning("guild %s: stored settings ignored: %s", guild_id, e)
         self._settings[guild_id] = settings
@@ -141,13 +152,13 @@ class ServiceBase:
 
     async def set_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
         """Replace a server's settings."""
-        text = settings.model_dump_json()
-        now = self.clock.now()
-
-        async def item(conn: aiosqlite.Connection) -> None:
-            await repo.put_settings(conn, guild_id, text, now)
-
-        await self._shielded(self._write(item))
+        put = (
+            "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
+            " updated_at = excluded.updated_at"
+        )
+        params = (guild_id, settings.model_dump_json(), self.clock.now())
+        await self._shielded(self._write(Statements(((put, params),))))
         self._settings[guild_id] = settings
         return settings
 
@@ -210,9 +221,14 @@ class ServiceBase:
         columns = {
             k: v.model_dump_json() if isinstance(v, Options) else v for k, v in fields.items()
         }
+        sql = f"UPDATE games SET {', '.join(f'{n} = ?' for n in columns)} WHERE id = ?"
+        if checked:
+            sql += " AND version = ?"
+        params = (*columns.values(), live.id, *([live.version] if checked else []))
+        update = Statements(((sql, params),), checked=(0,))
 
         async def item(conn: aiosqlite.Connection) -> None:
-            await repo.update_game(conn, live.id, live.version if checked else None, **columns)
+            await run_statements(conn, update)
             if seats is not None:
                 await repo.replace_seats(conn, live.id, seats)
             if also is not None:
@@ -338,22 +354,6 @@ def unique_name(name: str, seats: list[SeatRow]) -> str:
     used = {s.name for s in seats}
     candidates = itertools.chain([name], (f"{name} ({k})" for k in itertools.count(2)))
     return next(c for c in candidates if c not in used)
-
-
-def new_seat(
-    game_id: int, seat: int, user_id: int | None, name: str, level: str | None = None
-) -> SeatRow:
-    """A seat row as a lobby makes it."""
-    return SeatRow(
-        game_id=game_id,
-        seat=seat,
-        user_id=user_id,
-        name=name,
-        level=level,
-        away=False,
-        kicked=False,
-        timeouts=0,
-    )
 
 
 def renumber(seats: list[SeatRow]) -> list[SeatRow]:

@@ -202,18 +202,6 @@ def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:
         raise InvalidSettingsError(None, setting="leaderboard_order", detail=str(order)) from None
 
 
-def check_page_size(per_page: int, most: int) -> None:
-    """:class:`InvalidSettingsError` unless a page holds 1 to ``most`` lines."""
-    if not 1 <= per_page <= most:
-        raise InvalidSettingsError(None, setting="page_size", min=1, max=most)
-
-
-def min_games_for(order: LeaderboardOrder, settings: GuildSettings) -> int:
-    """Games a player needs on a board: the server's minimum for the rating and the average
-    (one lucky game must not top them), one for wins (a count cannot be lucky)."""
-    return 1 if order is LeaderboardOrder.WINS else settings.rated_min_games
-
-
 @dataclass(frozen=True, slots=True)
 class _Computer:
     line: BoardLine
@@ -259,7 +247,8 @@ class BoardQueries:
         computer players appear, one line per level, when the server shows them.
         """
         key = board_order(order)
-        check_page_size(per_page, MAX_PER_PAGE)
+        if not 1 <= per_page <= MAX_PER_PAGE:
+            raise InvalidSettingsError(None, setting="page_size", min=1, max=MAX_PER_PAGE)
         frame = await self._frame(guild_id, key)
         computers, total, min_games = frame.computers, frame.total, frame.min_games
         # Computer i stands after the players ahead of it and the i computers before it.
@@ -367,10 +356,12 @@ class BoardQueries:
         """A board's settings, its computer lines (each with the players ahead of it) and its
         size: ranked players (a range of ``players_by_games``) and computers."""
         settings = await self.get_settings(guild_id)
-        min_games = min_games_for(order, settings)
+        # The server's minimum for the rating and the average (one lucky game must not top
+        # them), one for wins (a count cannot be lucky).
+        min_games = 1 if order is LeaderboardOrder.WINS else settings.rated_min_games
         computers = []
         if settings.computers_on_boards:
-            rows = await sql.fetch_computers(self._store, guild_id, min_games=min_games)
+            rows = await self._store.fetchall(sql.COMPUTERS_SQL, (guild_id, min_games))
             for line in sorted(
                 (_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order)
             ):
@@ -438,12 +429,10 @@ def _key(
 
 def _sort_key(line: BoardLine, order: LeaderboardOrder) -> tuple[float, float, str]:
     """Best first, as the board sorts (computer levels among themselves by name)."""
-    level = line.level or ""
-    if order is LeaderboardOrder.RATING:
-        return (-line.rating, -line.games, level)
-    if order is LeaderboardOrder.WINS:
-        return (-line.wins, -line.rating, level)
-    return (-line.average, -line.games, level)
+    first, second, _ = _key(line, order, 0)
+    if order is LeaderboardOrder.AVERAGE:
+        first = line.average  # the key holds the total, the board sorts by the average
+    return (-first, -second, line.level or "")
 
 
 def _favourite(rows: Sequence[sqlite3.Row]) -> Favourite | None:

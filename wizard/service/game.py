@@ -216,10 +216,7 @@ class GameInfo:
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s.seat
-        return None
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
     @property
     def rated(self) -> bool:
@@ -315,10 +312,7 @@ class LiveGame:
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The seat of ``user_id``, if seated."""
-        for s in self.seats:
-            if s.user_id == user_id:
-                return s
-        return None
+        return next((s for s in self.seats if s.user_id == user_id), None)
 
     def computer(self, seat: int, level: str) -> ComputerPlayer:
         """The computer player of a seat at a level (kept, so that its state carries on)."""

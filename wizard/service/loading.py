@@ -25,9 +25,15 @@ from wizard.service.events import GameStatus
 from wizard.service.game import LiveGame, decode_action, fold, stored_standings
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
-from wizard.store import repo
-from wizard.store.models import ACTION_LOG, GameRow, SeatRow, parse
+from wizard.store.db import Statements
+from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow, parse
 
+_GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
+_LOG = (
+    "SELECT game_id, seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ?"
+    " ORDER BY seq"
+)
+"""The log of one game, in order (validated by the replay)."""
 _KEPT = frozenset({"lock", "timer", "computers", "recent"})
 """Fields of a game in memory that a reload from the file keeps."""
 _FROM_ROW = {f.name for f in dataclasses.fields(LiveGame)} & set(GameRow.model_fields) - {"status"}
@@ -55,7 +61,12 @@ class Loading(ServiceBase):
         rows (each is loaded from its log when it is first needed) and quarantine every
         running game whose log is shorter than what was acknowledged. Idempotent."""
         t0 = time.perf_counter()
-        for row in await repo.fetch_short_logs(self._store):
+        # Running games whose log holds fewer actions than their row says were acknowledged.
+        short = await self._store.fetchall(
+            "SELECT g.id, g.seq, (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
+            " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
+        )
+        for row in short:
             await self._quarantine(
                 int(row["id"]),
                 f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
@@ -63,7 +74,13 @@ class Loading(ServiceBase):
         now = self.clock.now()
         mine: list[int] = []
         skipped = 0
-        for row in await repo.fetch_clocks(self._store):
+        # What the clocks need, numbers only: a damaged text column of one game must not
+        # stop the others from loading.
+        clocks = await self._store.fetchall(
+            "SELECT id, guild_id, deadline, computer_turn, status = 'active' AS active FROM games"
+            " WHERE status IN ('lobby', 'active') ORDER BY id"
+        )
+        for row in clocks:
             game_id, guild, deadline = row["id"], row["guild_id"], row["deadline"]
             if not isinstance(game_id, int) or not isinstance(guild, int):
                 continue  # found when the game is first used
@@ -92,12 +109,16 @@ class Loading(ServiceBase):
 
     async def damaged_games(self) -> list[tuple[int, str]]:
         """Every quarantined game: id and the reason (for the operator)."""
+        rows = await self._store.fetchall(
+            "SELECT id, CAST(broken_reason AS BLOB) AS reason FROM games WHERE status = 'broken'"
+            " ORDER BY id"
+        )
         return [
             (
                 int(r["id"]),
                 "damaged" if r["reason"] is None else r["reason"].decode(errors="replace"),
             )
-            for r in await repo.fetch_damaged(self._store)
+            for r in rows
         ]
 
     async def _get(self, game_id: int, *, finished_ok: bool = False) -> LiveGame:
@@ -147,11 +168,13 @@ class Loading(ServiceBase):
     async def _load(self, game_id: int) -> LiveGame | None:
         """One game from its rows, replayed from its log; a stub of a quarantined one."""
         try:
-            raw = await repo.fetch_game(self._store, game_id)
+            raw = await self._store.fetchone(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,))
             if raw is None:
                 return None
-            seats = await repo.fetch_seats(self._store, game_id)
-            actions = [tuple(a) for a in await repo.fetch_log(self._store, game_id)]
+            seats = await self._store.fetchall(
+                f"SELECT {_SEAT} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+            actions = [tuple(a) for a in await self._store.fetchall(_LOG, (game_id,))]
         except sqlite3.DatabaseError as e:
             # A row that cannot even be read (text that is not UTF-8, a damaged page).
             return await self._quarantined(game_id, f"a row cannot be read: {e}")
@@ -167,7 +190,10 @@ class Loading(ServiceBase):
             live.state, live.actions, live.versions, live.request_ids = replayed
             self._resume_hidden_bids(live)
         if live.status is GameStatus.FINISHED:
-            live.standings = stored_standings(await repo.fetch_results(self._store, game_id))
+            rows = await self._store.fetchall(
+                f"SELECT {_RESULT} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+            live.standings = stored_standings(ResultRow.model_validate(dict(r)) for r in rows)
         return live
 
     async def _refresh(self, live: LiveGame) -> None:
@@ -253,12 +279,12 @@ class Loading(ServiceBase):
     async def _quarantine(self, game_id: int, reason: str) -> None:
         """Mark a game damaged, once, with the reason; it is never loaded again."""
         log.error("game %s is damaged and quarantined: %s", game_id, reason)
-
-        async def item(conn: Any) -> None:
-            await repo.mark_broken(conn, game_id, reason)
-
+        mark = (
+            "UPDATE games SET status = 'broken', broken_reason = ?, deadline = NULL,"
+            " computer_turn = 0 WHERE id = ?"
+        )
         try:
-            await self._store.write(item)
+            await self._store.write(Statements(((mark, (reason, game_id)),)))
         except Exception as e:
             log.error("game %s could not be marked damaged: %s", game_id, e)
         self._games.pop(game_id, None)

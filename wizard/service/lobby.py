@@ -18,7 +18,6 @@ from wizard.service.base import (
     check_turn_seconds,
     describe,
     max_seats,
-    new_seat,
     parse_options,
     renumber,
     shielded,
@@ -84,25 +83,31 @@ class Lobby(Playing):
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
-            open_ids = await repo.count_open_in_channel(conn, channel_id)
+            open_rows = await conn.execute_fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
+            open_ids = [int(r[0]) for r in open_rows]
             if len(open_ids) >= limit:
                 raise ChannelBusyError(open_ids[-1], open=len(open_ids), limit=limit)
-            game_id = await repo.insert_game(
-                conn,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                status="lobby",
-                options=opts.model_dump_json(),
-                seed=seed,
-                version=1,
-                turn_seconds=seconds,
-                deadline=deadline,
-                created_at=now,
-                updated_at=now,
-                computer_level=computer_level,
+            row = {
+                "guild_id": guild_id,
+                "channel_id": channel_id,
+                "host_id": host_id,
+                "status": "lobby",
+                "options": opts.model_dump_json(),
+                "seed": seed,
+                "version": 1,
+                "turn_seconds": seconds,
+                "deadline": deadline,
+                "created_at": now,
+                "updated_at": now,
+                "computer_level": computer_level,
+            }
+            cursor = await conn.execute(
+                f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
             )
-            host = new_seat(game_id, 0, host_id, name)
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            host = SeatRow(game_id=game_id, seat=0, user_id=host_id, name=name)
             await repo.replace_seats(conn, game_id, [host])
             return game_id
 
@@ -126,7 +131,8 @@ class Lobby(Playing):
                 why = "single_suit" if limit < MAX_PLAYERS else "players"
                 raise LobbyFullError(limit=limit, reason=why)
             seat_name = unique_name(_clean_name(name), live.seats)
-            return [*live.seats, new_seat(live.id, len(live.seats), user_id, seat_name)]
+            row = SeatRow(game_id=live.id, seat=len(live.seats), user_id=user_id, name=seat_name)
+            return [*live.seats, row]
 
         return await self._lobby_change(game_id, change)
 
@@ -139,15 +145,7 @@ class Lobby(Playing):
         """
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
-                self._check_status(live, GameStatus.ACTIVE)
-                row = live.seat_of(user_id)
-                if row is None:
-                    raise NotSeatedError()
-                if not row.away:
-                    await self._set_away(live, row, kicked=False, reason="left")
-            self._arm(live)
-            return live.info()
+            return await self._hand_over(live, user_id, user_id, False, kicked=False)
         return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
 
     @shielded
@@ -157,16 +155,7 @@ class Lobby(Playing):
         """Remove a player (host or server manager): from a lobby, or to a computer for good."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            async with live.lock:
-                self._check_status(live, GameStatus.ACTIVE)
-                self._check_host(live, by_user_id, is_manager, "remove_players")
-                row = live.seat_of(user_id)
-                if row is None:
-                    raise SeatNotFoundError(reason="player")
-                if not row.kicked:
-                    await self._set_away(live, row, kicked=True, reason="kicked")
-            self._arm(live)
-            return live.info()
+            return await self._hand_over(live, user_id, by_user_id, is_manager, kicked=True)
         return await self._remove_from_lobby(
             live, user_id, by_user_id=by_user_id, is_manager=is_manager
         )
@@ -193,7 +182,13 @@ class Lobby(Playing):
                 raise LobbyFullError(limit=limit, reason="players")
             used = {s.name for s in live.seats}
             name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
-            row = new_seat(live.id, len(live.seats), None, unique_name(name, live.seats), chosen)
+            row = SeatRow(
+                game_id=live.id,
+                seat=len(live.seats),
+                user_id=None,
+                name=unique_name(name, live.seats),
+                level=chosen,
+            )
             return [*live.seats, row]
 
         return await self._lobby_change(game_id, change)
@@ -332,14 +327,7 @@ class Lobby(Playing):
                 turn_event(state, live.deadline),
             )
         self._arm(live)
-        return GameUpdate(
-            live.id,
-            live.version,
-            live.status,
-            events,
-            info=live.info(),
-            settings=await self.get_settings(live.guild_id),
-        )
+        return await self._update(live, events)
 
     @shielded
     async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
@@ -365,36 +353,43 @@ class Lobby(Playing):
         )
         live.computer_due = None
         self._forget(live)
-        return GameUpdate(
-            live.id,
-            live.version,
-            live.status,
-            (GameCancelled(reason),),
-            info=live.info(),
-            settings=await self.get_settings(live.guild_id),
-        )
+        return await self._update(live, (GameCancelled(reason),))
 
     @shielded
     async def _lobby_change(
         self,
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
-        *,
-        options: Options | None = UNSET,
-        turn_seconds: float | None = UNSET,
-        computer_level: str | None = UNSET,
+        /,
+        **fields: Any,
     ) -> GameInfo:
+        """A lobby changed (its lock held): ``change`` checks, and returns the new seats if
+        they change; the ``fields`` given (not ``UNSET``) are stored with them."""
         live = await self._get(game_id)
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
-            given = {
-                "options": options,
-                "turn_seconds": turn_seconds,
-                "computer_level": computer_level,
-            }
-            fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
-            await self._update_game(live, self.clock.now(), seats=seats, **fields)
+            given = {k: v for k, v in fields.items() if v is not UNSET}
+            await self._update_game(live, self.clock.now(), seats=seats, **given)
+        return live.info()
+
+    async def _hand_over(
+        self, live: LiveGame, user_id: int, by_user_id: int, is_manager: bool, *, kicked: bool
+    ) -> GameInfo:
+        """A running game's seat to a computer: for a while when its player leaves, for good
+        when (``kicked``) the host or a manager removes them."""
+        async with live.lock:
+            self._check_status(live, GameStatus.ACTIVE)
+            if kicked:
+                self._check_host(live, by_user_id, is_manager, "remove_players")
+            row = live.seat_of(user_id)
+            if row is None:
+                raise SeatNotFoundError(reason="player") if kicked else NotSeatedError()
+            if not (row.kicked if kicked else row.away):
+                await self._set_away(
+                    live, row, kicked=kicked, reason="kicked" if kicked else "left"
+                )
+        self._arm(live)
         return live.info()
 
     @shielded

@@ -139,14 +139,7 @@ class Playing(Loading):
             state = live.state = state._replace(players=names)
         live.seats = seats
         live.computer_due = self._computer_due(live, now)
-        return GameUpdate(
-            live.id,
-            live.version,
-            live.status,
-            (*events, turn_event(state, live.deadline)),
-            info=live.info(),
-            settings=await self.get_settings(live.guild_id),
-        )
+        return await self._update(live, (*events, turn_event(state, live.deadline)))
 
     async def _apply(
         self,
@@ -246,11 +239,12 @@ class Playing(Loading):
                 await run_statements(conn, write)
                 # A person who took a seat over mid-game is not rated for it: a seat taken
                 # on the last trick must not earn its winner's rating.
-                first = await repo.fetch_first_holders(conn, game_id)
+                first = await conn.execute_fetchall(
+                    "SELECT seat, user_id FROM seat_holders WHERE game_id = ? AND from_action = 0",
+                    (game_id,),
+                )
                 late = frozenset(
-                    s.seat
-                    for s in seats
-                    if s.user_id is not None and s.seat in first and first[s.seat] != s.user_id
+                    int(r[0]) for r in first if seats[r[0]].user_id not in (None, r[1])
                 )
                 return await record_results(
                     conn,
@@ -288,18 +282,8 @@ class Playing(Loading):
         else:
             live.computer_due = self._computer_due(live, now)
             events.append(turn_event(state, deadline))
-        return GameUpdate(
-            live.id,
-            version,
-            live.status,
-            tuple(events),
-            seat,
-            action,
-            actor,
-            info=live.info(),
-            view=live.seat_view(live.seats[seat]) if actor is Actor.PLAYER else None,
-            settings=await self.get_settings(live.guild_id),
-        )
+        view = live.seat_view(live.seats[seat]) if actor is Actor.PLAYER else None
+        return await self._update(live, events, seat=seat, action=action, actor=actor, view=view)
 
     def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
         """The update an already applied request made, marked ``duplicate``.
@@ -362,17 +346,12 @@ def _resolve(move: Move | Action, seat: int, state: GameState) -> Action:
         if not own_hand_hidden(state) or state.phase is not Phase.PLAY:
             raise IllegalMoveError("R7.4", reason="cards_visible")
         if state.turn != seat:
-            raise IllegalMoveError.from_engine(_engine_not_your_turn(state, seat))
+            turn, name = state.players[state.turn or 0], state.players[seat]
+            error = EngineNotYourTurnError("R5.1", f"it is {turn}'s turn to play, not {name}'s")
+            raise IllegalMoveError.from_engine(error)
         return Play(seat, state.hands[seat][0])
     if isinstance(move, Play | Bid | ChooseTrump):
         if move.seat != seat:
             raise NotSeatedError(reason="other_seat")
         return move
     raise IllegalMoveError("R2.1", reason="not_a_move", move=repr(move))
-
-
-def _engine_not_your_turn(state: GameState, seat: int) -> IllegalActionError:
-    turn = state.turn if state.turn is not None else 0
-    return EngineNotYourTurnError(
-        "R5.1", f"it is {state.players[turn]}'s turn to play, not {state.players[seat]}'s"
-    )

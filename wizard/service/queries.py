@@ -4,7 +4,6 @@ and a server's history (leaderboards: :mod:`wizard.service.boards`). Nothing her
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from dataclasses import fields
 
 from pydantic import ValidationError
@@ -22,7 +21,7 @@ from wizard.service.game import GameInfo, SeatView, stored_standings
 from wizard.service.loading import Loading
 from wizard.service.types import GameSummary, PlayerStats
 from wizard.store import repo
-from wizard.store.models import GameRow, PlayerRow, ResultRow, parse
+from wizard.store.models import GameRow, ResultRow, parse
 from wizard.view import TableView
 
 
@@ -41,11 +40,7 @@ class Queries(Loading):
 
     async def games_in_channel(self, channel_id: int) -> list[GameInfo]:
         """Every lobby and running game of a channel, oldest first."""
-        rows = await self._store.fetchall(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"
-            " ORDER BY id",
-            (channel_id,),
-        )
+        rows = await self._store.fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
         out = []
         for r in rows:
             try:
@@ -85,7 +80,7 @@ class Queries(Loading):
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         """A player's rating and statistics on a server, or ``None`` before their first game."""
         row = await repo.fetch_player(self._store, guild_id, user_id)
-        return None if row is None else _stats(row)
+        return None if row is None else PlayerStats(**row.model_dump(exclude={"updated_at"}))
 
     async def recent_games(
         self, guild_id: int, *, limit: int = 10, before: int | None = None
@@ -98,12 +93,23 @@ class Queries(Loading):
             raise InvalidSettingsError(None, setting="history_size", min=1, max=100)
         cursor: tuple[float, int] | None = None
         if before is not None:
-            row = await repo.fetch_finished_at(self._store, guild_id, before)
+            row = await self._store.fetchone(
+                "SELECT finished_at, id FROM games WHERE id = ? AND guild_id = ?"
+                " AND status = 'finished'",
+                (before, guild_id),
+            )
             if row is None or not isinstance(row[0], int | float):
                 raise GameNotFoundError(before, reason="not_in_history")
             cursor = (float(row[0]), int(row[1]))
-        raws = await repo.fetch_recent_games(self._store, guild_id, limit=limit, before=cursor)
-        results = _group(await repo.fetch_results_of(self._store, [int(r["id"]) for r in raws]))
+        params = (guild_id, limit) if cursor is None else (guild_id, *cursor, limit)
+        raws = await self._store.fetchall(repo.recent_games_sql(cursor=cursor is not None), params)
+        ids = "[" + ",".join(str(int(r["id"])) for r in raws) + "]"
+        found = await self._store.fetchall(
+            f"SELECT {ResultRow.columns()} FROM results"
+            " WHERE game_id IN (SELECT value FROM json_each(?)) ORDER BY game_id, seat",
+            (ids,),
+        )
+        results = {k: list(g) for k, g in itertools.groupby(found, key=lambda r: r["game_id"])}
         out = []
         for raw in raws:
             try:
@@ -124,11 +130,3 @@ class Queries(Loading):
 
 _SUMMARY_FIELDS = {f.name for f in fields(GameSummary)}
 """What a history line takes from its game's row as it is (the same names)."""
-
-
-def _group(rows: list[sqlite3.Row]) -> dict[int, list[sqlite3.Row]]:
-    return {int(k): list(g) for k, g in itertools.groupby(rows, key=lambda r: r["game_id"])}
-
-
-def _stats(row: PlayerRow) -> PlayerStats:
-    return PlayerStats(**row.model_dump(exclude={"updated_at"}))

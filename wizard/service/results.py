@@ -3,6 +3,7 @@ last action in one transaction."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
@@ -10,8 +11,7 @@ import aiosqlite
 from openskill.models import PlackettLuce
 
 from wizard.service.events import RatingChange, Standing
-from wizard.store import repo
-from wizard.store.models import PlayerRow, ResultRow, SeatRow
+from wizard.store.models import PlayerRow, ResultRow, SeatRow, parse
 
 _MODEL = PlackettLuce()
 """The published multiplayer model (Weng & Lin 2011), with openskill's default mu and sigma."""
@@ -53,10 +53,19 @@ async def record_results(
     """
     by_seat = {s.seat: s for s in standings}
     ordered = sorted(standings, key=lambda s: s.seat)
-    await repo.insert_results(conn, [ResultRow(game_id=game_id, **asdict(s)) for s in ordered])
+    await conn.executemany(
+        ResultRow.insert("INSERT INTO results"),
+        [ResultRow(game_id=game_id, **asdict(s)).params() for s in ordered],
+    )
     humans = [s for s in seats if s.user_id is not None]
     user_ids = [s.user_id for s in humans if s.user_id is not None]
-    current = await repo.players_for_update(conn, guild_id, user_ids)
+    # Read inside the write transaction, so that no update of these rows is lost.
+    found = await conn.execute_fetchall(
+        f"SELECT {PlayerRow.columns()} FROM players WHERE guild_id = ?"
+        " AND user_id IN (SELECT value FROM json_each(?))",
+        (guild_id, json.dumps(user_ids)),
+    )
+    current = {p.user_id: p for p in (parse(PlayerRow, r) for r in found)}
     teams = []
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None
@@ -94,5 +103,7 @@ async def record_results(
         )
         if counts:
             changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
-    await repo.upsert_players(conn, rows)
+    await conn.executemany(
+        PlayerRow.insert("INSERT OR REPLACE INTO players"), [r.params() for r in rows]
+    )
     return tuple(changes)

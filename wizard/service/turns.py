@@ -19,7 +19,7 @@ from wizard.service.events import Actor, GameStatus, GameUpdate
 from wizard.service.game import LiveGame, computer_controlled
 from wizard.service.lobby import Lobby
 from wizard.service.workers import ThinkerPool
-from wizard.state import Action, GameState, Phase, Play
+from wizard.state import Action, Phase, Play
 from wizard.view import PlayerView, view
 
 
@@ -231,15 +231,9 @@ class Turns(Lobby):
             except IllegalMoveError as e:
                 # A computer player broke a rule: a bug there, not a reason to stall the game.
                 log.error("game %s: computer %s chose an illegal %r: %s", live.id, level, action, e)
-                return await apply(action=_first_legal(state, seat))
+                legal = view(state, seat).legal
+                return await apply(action=legal[0] if legal else Play(seat, state.hands[seat][0]))
 
     async def _close_workers(self) -> None:
         if self._thinkers is not None:
             await self._thinkers.close()  # later decisions fall back to the heuristic
-
-
-def _first_legal(state: GameState, seat: int) -> Action:
-    v = view(state, seat)
-    if v.legal:
-        return v.legal[0]
-    return Play(seat, state.hands[seat][0])

@@ -4,7 +4,6 @@ each query (migrations 4 and 5)."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any, Final
 
 from wizard.store.db import Store
@@ -49,19 +48,12 @@ async def count_ahead(
     return int(row[0]) if row else 0
 
 
-COMPUTER_COLUMNS: Final = (
-    "guild_id, level, games, wins, total_score, best_score, best_game_id, bids, exact_bids"
+COMPUTERS_SQL: Final = (
+    "SELECT guild_id, level, games, wins, total_score, best_score, best_game_id, bids,"
+    " exact_bids FROM computer_stats WHERE guild_id = ? AND games >= ? ORDER BY level"
 )
-
-
-async def fetch_computers(store: Store, guild_id: int, *, min_games: int) -> list[sqlite3.Row]:
-    """The computer levels of a server with at least ``min_games`` games (migration 5's
-    ``computer_stats``, a handful of rows per server)."""
-    return await store.fetchall(
-        f"SELECT {COMPUTER_COLUMNS} FROM computer_stats WHERE guild_id = ? AND games >= ?"
-        " ORDER BY level",
-        (guild_id, min_games),
-    )
+"""The computer levels of a server with at least a number of games (migration 5's
+``computer_stats``, a handful of rows per server); parameters: guild, min games."""
 
 
 # CROSS JOIN pins the order of both queries: the player's results first (results_by_user),

@@ -65,16 +65,16 @@ class GameRow(Row):
 
 
 class SeatRow(Row):
-    """A row of ``seats``."""
+    """A row of ``seats``; the defaults are those of a seat a lobby makes."""
 
     game_id: int
     seat: int = Field(ge=0, le=5)
     user_id: int | None
     name: str = Field(min_length=1)
-    level: str | None
-    away: bool
-    kicked: bool
-    timeouts: int = Field(ge=0)
+    level: str | None = None
+    away: bool = False
+    kicked: bool = False
+    timeouts: int = Field(default=0, ge=0)
 
 
 class ActionLogRow(NamedTuple):
@@ -127,14 +127,6 @@ class PlayerRow(Row):
     best_game_id: int | None
     bids: int = Field(ge=0)
     exact_bids: int = Field(ge=0)
-    updated_at: float
-
-
-class SettingsRow(Row):
-    """A row of ``guild_settings`` (the settings themselves are validated by the service)."""
-
-    guild_id: int
-    settings: Json[dict[str, Any]]
     updated_at: float
 
 

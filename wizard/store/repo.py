@@ -1,5 +1,6 @@
-"""Repositories: the SQL of the service, in one place. Writers take the write connection
-inside a transaction (a :data:`~wizard.store.db.WriteItem`); readers take the store."""
+"""The SQL that more than one place runs (rooms of the service, benchmarks, tests); a query
+with one caller stands beside it. Writers take the write connection inside a transaction
+(a :data:`~wizard.store.db.WriteItem`); readers take the store."""
 
 from __future__ import annotations
 
@@ -9,116 +10,16 @@ from typing import Any
 
 import aiosqlite
 
-from wizard.store.db import ConflictError, Store
-from wizard.store.models import GameRow, PlayerRow, ResultRow, SeatRow, SettingsRow, parse
+from wizard.store.db import Store
+from wizard.store.models import GameRow, PlayerRow, SeatRow
 
 GAME_COLUMNS = GameRow.columns()
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
-SEAT_COLUMNS = SeatRow.columns()
 PLAYER_COLUMNS = PlayerRow.columns()
-RESULT_COLUMNS = ResultRow.columns()
-
-# --- games ------------------------------------------------------------------------------------
-
-
-async def insert_game(conn: aiosqlite.Connection, **columns: Any) -> int:
-    """A new game row with these columns; returns its id."""
-    cursor = await conn.execute(
-        f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-        tuple(columns.values()),
-    )
-    game_id = cursor.lastrowid
-    await cursor.close()
-    assert game_id is not None
-    return game_id
-
-
-async def update_game(
-    conn: aiosqlite.Connection, game_id: int, expected_version: int | None, **fields: Any
-) -> None:
-    """Set columns of a game; with ``expected_version``, only if the row is at that version."""
-    names = sorted(fields)
-    sql = f"UPDATE games SET {', '.join(f'{n} = ?' for n in names)} WHERE id = ?"
-    params: list[Any] = [fields[n] for n in names]
-    params.append(game_id)
-    if expected_version is not None:
-        sql += " AND version = ?"
-        params.append(expected_version)
-    cursor = await conn.execute(sql, params)
-    changed = cursor.rowcount
-    await cursor.close()
-    if changed != 1:
-        raise ConflictError(f"game {game_id} is not at version {expected_version}")
-
-
-async def count_open_in_channel(conn: aiosqlite.Connection, channel_id: int) -> list[int]:
-    """Ids of the lobbies and running games of a channel (checked inside the write)."""
-    rows = await conn.execute_fetchall(
-        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id",
-        (channel_id,),
-    )
-    return [int(r[0]) for r in rows]
-
-
-async def fetch_game(store: Store, game_id: int) -> sqlite3.Row | None:
-    """A raw game row (validated by the caller, which decides what a bad row means)."""
-    return await store.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-
-
-async def fetch_seats(store: Store, game_id: int) -> list[sqlite3.Row]:
-    """A game's raw seat rows, by seat."""
-    return await store.fetchall(
-        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-    )
-
-
-LOG_COLUMNS = "game_id, seq, seat, kind, arg, request_id, version"
-
-
-async def fetch_log(store: Store, game_id: int) -> list[sqlite3.Row]:
-    """The log of one game, in order (validated by the caller)."""
-    return await store.fetchall(
-        f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-    )
-
-
-async def fetch_clocks(store: Store) -> list[sqlite3.Row]:
-    """What start-up needs of every lobby and running game to arm its clocks: numbers only
-    (a damaged text column of one game must not stop the others from loading)."""
-    return await store.fetchall(
-        "SELECT id, guild_id, deadline, computer_turn, status = 'active' AS active FROM games"
-        " WHERE status IN ('lobby', 'active') ORDER BY id"
-    )
-
-
-async def fetch_short_logs(store: Store) -> list[sqlite3.Row]:
-    """Running games whose log holds fewer actions than their row says were acknowledged."""
-    return await store.fetchall(
-        "SELECT g.id, g.seq, (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
-        " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
-    )
-
-
-async def fetch_damaged(store: Store) -> list[sqlite3.Row]:
-    """Quarantined games: id and reason."""
-    return await store.fetchall(
-        "SELECT id, CAST(broken_reason AS BLOB) AS reason FROM games WHERE status = 'broken'"
-        " ORDER BY id"
-    )
-
-
-async def mark_broken(conn: aiosqlite.Connection, game_id: int, reason: str) -> None:
-    """Quarantine a game: it is refused to its players and listed for the operator."""
-    await conn.execute(
-        "UPDATE games SET status = 'broken', broken_reason = ?, deadline = NULL,"
-        " computer_turn = 0 WHERE id = ?",
-        (reason, game_id),
-    )
-
-
-def _json_ids(ids: Sequence[int]) -> str:
-    return "[" + ",".join(str(int(i)) for i in ids) + "]"
-
+OPEN_IN_CHANNEL = (
+    "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id"
+)
+"""Ids of a channel's lobbies and running games, oldest first; parameters: channel."""
 
 # --- seats ------------------------------------------------------------------------------------
 
@@ -152,46 +53,6 @@ UPDATE_GAME_AFTER_ACTION = (
 
 
 # --- results and players ----------------------------------------------------------------------
-
-
-async def insert_results(conn: aiosqlite.Connection, rows: Sequence[ResultRow]) -> None:
-    """The final places of a game."""
-    await conn.executemany(
-        ResultRow.insert("INSERT INTO results"),
-        [r.params() for r in rows],
-    )
-
-
-async def fetch_results(store: Store, game_id: int) -> list[ResultRow]:
-    """The final places of a game, by seat."""
-    rows = await store.fetchall(
-        f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
-        (game_id,),
-    )
-    return [ResultRow.model_validate(dict(r)) for r in rows]
-
-
-async def players_for_update(
-    conn: aiosqlite.Connection, guild_id: int, user_ids: Sequence[int]
-) -> dict[int, PlayerRow]:
-    """Current rows of these players (inside the write transaction, so no update is lost)."""
-    if not user_ids:
-        return {}
-    rows = await conn.execute_fetchall(
-        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ?"
-        " AND user_id IN (SELECT value FROM json_each(?))",
-        (guild_id, _json_ids(user_ids)),
-    )
-    players = [parse(PlayerRow, r) for r in rows]
-    return {p.user_id: p for p in players}
-
-
-async def upsert_players(conn: aiosqlite.Connection, rows: Sequence[PlayerRow]) -> None:
-    """Write players' ratings and statistics."""
-    await conn.executemany(
-        PlayerRow.insert("INSERT OR REPLACE INTO players"),
-        [r.params() for r in rows],
-    )
 
 
 async def fetch_player(store: Store, guild_id: int, user_id: int) -> PlayerRow | None:
@@ -237,14 +98,6 @@ LEADERBOARD_COUNT = "SELECT COUNT(*) FROM players WHERE guild_id = ? AND games >
 # --- history ----------------------------------------------------------------------------------
 
 
-async def fetch_finished_at(store: Store, guild_id: int, game_id: int) -> sqlite3.Row | None:
-    """``finished_at`` and ``id`` of a finished game of a server (a history page's cursor)."""
-    return await store.fetchone(
-        "SELECT finished_at, id FROM games WHERE id = ? AND guild_id = ? AND status = 'finished'",
-        (game_id, guild_id),
-    )
-
-
 def recent_games_sql(*, cursor: bool) -> str:
     """The query of a history page; parameters: guild, [finished_at, id of the cursor], limit."""
     # ``status = 'finished'`` literally, so that the partial index games_finished (migration 4)
@@ -254,50 +107,6 @@ def recent_games_sql(*, cursor: bool) -> str:
         " AND finished_at IS NOT NULL"
         + (" AND (finished_at, id) < (?, ?)" if cursor else "")
         + " ORDER BY finished_at DESC, id DESC LIMIT ?"
-    )
-
-
-async def fetch_recent_games(
-    store: Store, guild_id: int, *, limit: int, before: tuple[float, int] | None
-) -> list[sqlite3.Row]:
-    """Raw rows of a server's finished games, newest first, older than ``before``
-    (``finished_at``, ``id``) if given (validated by the caller)."""
-    params = (guild_id, limit) if before is None else (guild_id, *before, limit)
-    return await store.fetchall(recent_games_sql(cursor=before is not None), params)
-
-
-async def fetch_results_of(store: Store, game_ids: Sequence[int]) -> list[sqlite3.Row]:
-    """Raw ``results`` rows of the given games, by game and seat (validated by the caller)."""
-    if not game_ids:
-        return []
-    return await store.fetchall(
-        f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id IN (SELECT value FROM json_each(?))"
-        " ORDER BY game_id, seat",
-        (_json_ids(game_ids),),
-    )
-
-
-# --- settings ---------------------------------------------------------------------------------
-
-
-async def fetch_settings(store: Store, guild_id: int) -> SettingsRow | None:
-    """A server's stored settings row."""
-    row = await store.fetchone(
-        "SELECT guild_id, settings, updated_at FROM guild_settings WHERE guild_id = ?",
-        (guild_id,),
-    )
-    return None if row is None else SettingsRow.model_validate(dict(row))
-
-
-async def put_settings(
-    conn: aiosqlite.Connection, guild_id: int, settings_json: str, now: float
-) -> None:
-    """Store a server's settings."""
-    await conn.execute(
-        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
-        " updated_at = excluded.updated_at",
-        (guild_id, settings_json, now),
     )
 
 
@@ -330,13 +139,3 @@ async def fetch_seat_extras(store: Store, game_id: int) -> sqlite3.Row | None:
     return await store.fetchone(
         "SELECT allow_seat_taking, hints_used FROM games WHERE id = ?", (game_id,)
     )
-
-
-async def fetch_first_holders(conn: aiosqlite.Connection, game_id: int) -> dict[int, int | None]:
-    """Seat → the person who held it from the first action (``None``: a computer), inside a
-    write transaction."""
-    rows = await conn.execute_fetchall(
-        "SELECT seat, user_id FROM seat_holders WHERE game_id = ? AND from_action = 0",
-        (game_id,),
-    )
-    return {int(r[0]): r[1] for r in rows}
