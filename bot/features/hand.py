@@ -30,7 +30,7 @@ from bot.i18n import (
     suit_text,
     texts,
 )
-from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
@@ -252,14 +252,7 @@ def hand_view(
     elif pv.phase is Phase.BID and not bids_on_table(public_table(pv)):
         allowed_bids = set(legal_bids(pv))
         for bid in range(pv.round_tricks + 1):
-            view.add_item(
-                button(
-                    CustomId.for_bid(game, bid, version),
-                    label=str(bid),
-                    style=BLUE if bid in allowed_bids else GREY,
-                    disabled=bid not in allowed_bids,
-                )
-            )
+            view.add_item(bid_button(game, bid, version, allowed_bids))
     elif pv.phase is Phase.PLAY:
         if must_play_hidden(pv):
             view.add_item(

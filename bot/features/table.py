@@ -32,8 +32,8 @@ from bot.i18n import (
     texts,
     variant_names,
 )
-from bot.ui.buttons import CustomId, Verb, button, detached_view
-from bot.ui.layout import BLUE, GREEN, GREY, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
+from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
+from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.rules import forbidden_bid_public
@@ -326,15 +326,7 @@ def table_view(
         allowed = set(table_bids(table))
         count = table.round_tricks + 1
         for bid in range(count):
-            view.add_item(
-                button(
-                    CustomId.for_bid(game, bid, version),
-                    label=str(bid),
-                    style=BLUE if bid in allowed else GREY,
-                    disabled=bid not in allowed,
-                    row=bid // ROW_WIDTH,
-                )
-            )
+            view.add_item(bid_button(game, bid, version, allowed, row=bid // ROW_WIDTH))
         row = min(-(-count // ROW_WIDTH), MAX_ROWS - 1)
     view.add_item(
         button(

@@ -37,7 +37,7 @@ from typing import Any, Final, Protocol, Self, runtime_checkable
 import discord
 
 from bot.i18n import N_, texts
-from bot.ui.layout import GREEN
+from bot.ui.layout import BLUE, GREEN, GREY
 from wizard.cards import Card, Suit
 
 PREFIX: Final = "wiz"
@@ -419,6 +419,21 @@ def button(
         label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
     )
     return GameButton(item, cid, row=row)
+
+
+def bid_button(
+    game: int, bid: int, version: int, allowed: set[int], *, row: int | None = None
+) -> GameButton:
+    """The button for bidding ``bid``: blue if ``allowed`` holds it, else grey and disabled
+    (on the hand and on the table alike)."""
+    ok = bid in allowed
+    return button(
+        CustomId.for_bid(game, bid, version),
+        label=str(bid),
+        style=BLUE if ok else GREY,
+        disabled=not ok,
+        row=row,
+    )
 
 
 def one_button_view(
