@@ -73,13 +73,6 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the games in this SQLite file (default: a temporary one, deleted on exit)",
     )
     demo.add_argument(
-        "--computer-delay",
-        type=float,
-        default=1.0,
-        metavar="SECONDS",
-        help="pause before each computer move, so you can follow the table (default: 1)",
-    )
-    demo.add_argument(
         "--log-level",
         default="WARNING",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
@@ -129,7 +122,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     host=args.host,
                     port=args.port,
                     db=args.db,
-                    computer_delay=args.computer_delay,
                     log_level=args.log_level,
                 )
         except Failure as failure:

@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from bot.settings import Settings
 
@@ -38,9 +38,6 @@ MEMBER_NAMES = ("Sam", "Ann", "Bob")
 MANAGER_ROLE = "Server managers"
 """The role with Manage Server that the person trying the demo has, for ``/wizard settings``."""
 BOT_NAME = "Wizard"
-REFRESH_SECONDS = 0.25
-"""How often the live page moves SimCord's clock to the wall clock's time, and republishes
-itself when the bot changed something on its own."""
 PAGE_WIDTH = 1280
 PAGE_HEIGHT = 900
 
@@ -73,21 +70,18 @@ def _find_spec(name: str) -> object | None:
 
 
 SETTLE_SECONDS = 120.0
-"""Real seconds SimCord gives the bot to finish the work of one click, or of one step of the
-clock: only a bound on the bot's own work (a fraction of a second when idle, a few seconds
-on a loaded machine), reached by a hang alone. The bot's and the service's timers (computer
-delays, turn timers, pings) run on SimCord's clock (:class:`SimCordClock`), so none of them is
-waited for in real time inside a click, however long this is: a click returns as soon as
-its work is done, and the computers' moves come afterwards, one by one, as the live page
-moves SimCord's clock with the wall clock (:func:`serving_page`)."""
+"""Real seconds SimCord gives the bot to finish the work of one click: only a bound on the
+bot's own work (a fraction of a second when idle, a few seconds on a loaded machine),
+reached by a hang alone. The bot's and the service's timers run on SimCord's clock
+(:class:`SimCordClock`), so none of them is waited for in real time inside a click."""
 
 
 def demo_config(config: GameConfig | None = None) -> GameConfig:
     """The game cog's config in the demo: ``config`` (default: the bot's) without edit pacing.
 
     Pacing (``edit_interval``) spares Discord's rate limits, which the simulated Discord does
-    not have; it would only hold back the trailing table edit until SimCord's clock moved on.
-    The page shows every state anyway: it republishes itself as the bot edits.
+    not have; it would only hold back the trailing table edit until SimCord's clock moved on,
+    which it does not while the page is served (see :func:`serving_page`).
     """
     from bot.cogs import GameConfig
 
@@ -149,7 +143,7 @@ class Demo:
 async def running_demo(
     *,
     db: Path | None = None,
-    computer_delay: float = 1.0,
+    computer_delay: float = 0.0,
     check_errors: bool = False,
     game_config: GameConfig | None = None,
     wall_clock: bool = True,
@@ -162,8 +156,9 @@ async def running_demo(
     is the game cog's (for instance fixed seeds, for pictures that do not change), without
     edit pacing (see :func:`demo_config`).
     The bot's and the service's timers (computer delays, turn timers) run on SimCord's clock
-    (:class:`SimCordClock`): they fire when it moves, which :func:`serving_page` does in step with
-    the wall clock, or a caller does with ``demo.env.advance_time``.
+    (:class:`SimCordClock`): they fire when a caller moves it with ``demo.env.advance_time``.
+    With no ``computer_delay`` (the default, and the served demo's) the computers move at
+    once, inside the click that hands them the turn.
     ``wall_clock`` starts the simulated Discord at the present time instead of SimCord's
     fixed date (see :func:`_start_now`).
     """
@@ -235,7 +230,6 @@ async def serving_page(
     width: int = PAGE_WIDTH,
     height: int = PAGE_HEIGHT,
     layout: Literal["channel", "message"] = "channel",
-    live: bool = True,
 ) -> AsyncIterator[Preview]:
     """SimCord's preview page of the demo channel on 127.0.0.1.
 
@@ -244,11 +238,12 @@ async def serving_page(
     chooses it) instead of the channel with its message box. The page's address carries a
     secret: whoever has it can play.
 
-    ``live`` moves SimCord's clock with the wall clock (so the bot's timers fire: computer
-    moves, turn timers) and republishes the page when the bot acts on its own. Without it,
-    SimCord's clock stands still while the page is served. While it is live, drive the world
-    through the page only: a member's ``click`` or ``slash`` from Python may collide with a
-    step of the clock or a republication (SimCord runs one at a time).
+    Nothing runs beside the page while it is served: SimCord runs one operation at a time,
+    and refuses a click that arrives during another (moving its clock, republishing) in a way
+    that leaves the browser's page unable to click until it is reloaded. So the page changes
+    only through its own clicks, each published when its work is done: the computers move at
+    once, inside the click that hands them the turn (no computer delay), and SimCord's clock,
+    with the turn timers and reminders on it, stands still.
     """
     chosen = viewers or demo.world.members
     async with demo.env.preview(
@@ -259,79 +254,12 @@ async def serving_page(
         width=width,
         height=height,
     ) as preview:
-        if not live:
-            yield preview
-            return
-        turn = asyncio.Lock()
-        _take_turns_with_the_page(preview, turn)
-        keeper = asyncio.create_task(_keep_fresh(demo.env, preview, turn), name="demo-refresh")
-        try:
-            yield preview
-        finally:
-            keeper.cancel()
-            await asyncio.gather(keeper, return_exceptions=True)
+        yield preview
 
 
-def _take_turns_with_the_page(preview: Preview, turn: asyncio.Lock) -> None:
-    """Make the page's actions wait for a republication in progress, and the reverse.
-
-    SimCord refuses an action of the page that arrives while another operation (our
-    republication) runs, and the page then blocks every further click until it is reloaded.
-    Its HTTP server hands each action to ``preview._action`` (SimCord 3.2.1, pinned); that
-    one entry point is wrapped to take ``turn`` first. Without it (another SimCord), the
-    republications only avoid the actions they can see.
-    """
-    original = getattr(preview, "_action", None)
-    if original is None or not callable(original):
-        log.warning("this SimCord has no preview._action; clicks may collide with refreshes")
-        return
-
-    async def action(*args: Any, **kwargs: Any) -> Any:
-        async with turn:
-            return await original(*args, **kwargs)
-
-    preview._action = action  # type: ignore[method-assign]
-
-
-async def _keep_fresh(env: simcord.Env, preview: Preview, turn: asyncio.Lock) -> None:
-    """Move SimCord's clock with the wall clock, and republish the page when the bot made a
-    REST call on its own.
-
-    The bot's timers run on SimCord's clock (:class:`SimCordClock`): moving it every tick is
-    what lets the computers play, each after its delay in real seconds, as before. The page
-    shows only what was published; clicks publish themselves, but computer moves and timers
-    happen in between. Republishing only on change, not on every tick, keeps the page's
-    revision still while nothing happens: a click is refused as stale when the page it was
-    made on has been republished meanwhile.
-    """
-    import simcord
-
-    seen = len(env.http_requests)
-    # SimCord's clock stays this far from the wall clock (0 when it was moved to the present).
-    offset = env.now().timestamp() - time.time()
-    while True:
-        await asyncio.sleep(REFRESH_SECONDS)
-        if turn.locked():
-            continue  # a click is being settled (it publishes itself); the clock catches up
-        try:
-            async with turn:
-                behind = time.time() + offset - env.now().timestamp()
-                if behind > 0:
-                    await env.advance_time(behind)
-                now = len(env.http_requests)
-                if now == seen:
-                    continue  # nothing new to show
-                await preview.refresh()
-        except (simcord.SetupError, TimeoutError) as error:
-            # Another operation is running, or the bot is slow to settle: next tick.
-            log.debug("clock step or page refresh skipped: %s", error)
-            continue
-        seen = now
-
-
-async def serve(*, port: int = 0, db: Path | None = None, computer_delay: float = 1.0) -> None:
+async def serve(*, port: int = 0, db: Path | None = None) -> None:
     """Run the demo until the page's "End preview session" or Ctrl-C."""
-    async with running_demo(db=db, computer_delay=computer_delay) as demo:
+    async with running_demo(db=db) as demo:
         you, *friends = (_shown(m) for m in demo.world.members)
         # A word from a friend, so that the page does not open on an empty channel.
         await demo.world.members[1].send(
@@ -349,7 +277,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """Ctrl-C, and what ``kill`` or a process manager sends."""
 
 
-async def _serve_until_signal(*, port: int, db: Path | None, computer_delay: float) -> None:
+async def _serve_until_signal(*, port: int, db: Path | None) -> None:
     """:func:`serve`, stopped cleanly by Ctrl-C (SIGINT) or SIGTERM.
 
     The loop's own handlers, not Python's KeyboardInterrupt: a demo started in the
@@ -357,7 +285,7 @@ async def _serve_until_signal(*, port: int, db: Path | None, computer_delay: flo
     KeyboardInterrupt, so Ctrl-C sent to it later did nothing. The handlers cancel the
     demo, whose exits close the page, the bot and the database in order.
     """
-    demo = asyncio.ensure_future(serve(port=port, db=db, computer_delay=computer_delay))
+    demo = asyncio.ensure_future(serve(port=port, db=db))
     loop = asyncio.get_running_loop()
     installed = []
     for number in STOP_SIGNALS:
@@ -510,7 +438,6 @@ def main(
     host: str = "127.0.0.1",
     port: int = 0,
     db: Path | None = None,
-    computer_delay: float = 1.0,
     log_level: str = "WARNING",
 ) -> int:
     """``python -m bot demo``; returns the exit status."""
@@ -520,9 +447,6 @@ def main(
         return 2
     if not 0 <= port <= 65535:
         print("wizard demo: --port must be between 0 and 65535", file=sys.stderr)
-        return 2
-    if not 0 <= computer_delay <= 30:
-        print("wizard demo: --computer-delay must be between 0 and 30 seconds", file=sys.stderr)
         return 2
     try:
         require_simcord()
@@ -536,7 +460,7 @@ def main(
     for name in ("discord.state", "discord.client"):
         logging.getLogger(name).addFilter(_QuietProbes())
     try:
-        asyncio.run(_serve_until_signal(port=port, db=db, computer_delay=computer_delay))
+        asyncio.run(_serve_until_signal(port=port, db=db))
     except KeyboardInterrupt:
         pass  # Ctrl-C before the loop's handlers were installed
     except simcord.SetupError as error:

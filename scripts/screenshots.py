@@ -295,7 +295,6 @@ class Shooter:
             width=width,
             height=height,
             layout="channel" if whole_page else "message",
-            live=False,  # nothing moves while the picture is taken
         ) as page:
             target = next(m for m in world.channel.history(viewer=viewer) if m.id == message_id)
             await page.show(target)
