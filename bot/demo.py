@@ -118,17 +118,6 @@ def build_world(env: simcord.Env, names: tuple[str, ...] = MEMBER_NAMES) -> Worl
     return World(guild, channel, members)
 
 
-def _present_bot_as(env: simcord.Env, name: str) -> None:
-    """Show the bot as ``name`` on the page instead of SimCord's "TestBot".
-
-    SimCord has no public setting for the bot's name; its backend's user record is what the
-    page shows. Cosmetic only, so a SimCord without that record is left as it is.
-    """
-    user = getattr(getattr(env, "backend", None), "bot_user", None)
-    if user is not None and hasattr(user, "name"):
-        user.name = name
-
-
 @dataclass(frozen=True)
 class Demo:
     """A running demo: the simulated Discord, its world, and the bot's game service."""
@@ -199,7 +188,10 @@ async def running_demo(
                 clock.env = env
                 if wall_clock:
                     await _start_now(env)
-                _present_bot_as(env, BOT_NAME)
+                # Shown as "Wizard" on the page instead of SimCord's "TestBot": the bot
+                # renames its account, as discord.py lets any bot do.
+                assert bot.user is not None
+                await bot.user.edit(username=BOT_NAME)
                 world = build_world(env)
                 this_world.add(world.guild.id)
                 yield Demo(env, world, service, db)

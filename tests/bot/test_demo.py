@@ -455,6 +455,9 @@ async def test_the_demo_user_can_open_the_server_settings(tmp_path: Path) -> Non
         assert "Manage Server" not in shown.response.content
         refused = await ann.slash(demo.world.channel, "wizard settings")
         assert refused.response is not None and "Manage Server" in refused.response.content
+        # The bot renamed its account (discord.py's public ``ClientUser.edit``), so the page
+        # shows "Wizard", not SimCord's default name for a bot.
+        assert shown.response.message.author.name == "Wizard"
 
 
 SLOW_COMPUTER_DELAY = 10.0
