@@ -104,7 +104,6 @@ class Loading(ServiceBase):
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
-            notes=("quick_check: " + "; ".join(self._store.integrity or ["not checked"]),),
         )
 
     async def damaged_games(self) -> list[tuple[int, str]]:
