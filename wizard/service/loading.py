@@ -26,7 +26,7 @@ from wizard.service.game import LiveGame, decode_action, fold, stored_standings
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store.db import Statements
-from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow, parse
+from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
 _LOG = (
@@ -214,8 +214,8 @@ class Loading(ServiceBase):
         its row says were acknowledged; :class:`_Broken` with the reason if they cannot be
         trusted."""
         try:
-            row = parse(GameRow, raw)
-            seats = [parse(SeatRow, r) for r in seat_raws]
+            row = GameRow.model_validate(dict(raw))
+            seats = [SeatRow.model_validate(dict(r)) for r in seat_raws]
         except ValidationError as e:
             raise _Broken(f"a game or seat row is invalid: {describe(e)}") from None
         if [s.seat for s in seats] != list(range(len(seats))) or not seats:

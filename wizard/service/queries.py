@@ -21,7 +21,7 @@ from wizard.service.game import GameInfo, SeatView, stored_standings
 from wizard.service.loading import Loading
 from wizard.service.types import GameSummary
 from wizard.store import repo
-from wizard.store.models import GameRow, ResultRow, parse
+from wizard.store.models import GameRow, ResultRow
 
 
 class Queries(Loading):
@@ -100,8 +100,8 @@ class Queries(Loading):
         out = []
         for raw in raws:
             try:
-                game = parse(GameRow, raw)
-                rows = [parse(ResultRow, r) for r in results.get(game.id, [])]
+                game = GameRow.model_validate(dict(raw))
+                rows = [ResultRow.model_validate(dict(r)) for r in results.get(game.id, [])]
             except ValidationError as e:
                 # A damaged row costs its own line of the history, not the whole page.
                 log.warning("game %s left out of the history: %s", raw["id"], describe(e))

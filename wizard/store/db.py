@@ -153,11 +153,6 @@ class Statements:
     checked: tuple[int, ...] = ()
     """Statements that must change exactly one row each (an optimistic version check)."""
 
-    @property
-    def shape(self) -> tuple[str, ...]:
-        """The SQL of the statements, in order."""
-        return tuple(sql for sql, _ in self.statements)
-
 
 WriteItem = Callable[[aiosqlite.Connection], Awaitable[T]] | Statements
 """A unit of writing: statements, or a function of the write connection run inside the
@@ -321,7 +316,8 @@ class Writer:
         for i, p in enumerate(batch):
             item = p.item
             if isinstance(item, Statements):
-                shapes.setdefault(item.shape, []).append(item)
+                shape = tuple(sql for sql, _ in item.statements)
+                shapes.setdefault(shape, []).append(item)
             else:
                 assert item is not None
                 results[i] = await item(conn)

@@ -6,8 +6,7 @@ service marks that game broken rather than trusting it.
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Annotated, Any, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, Json, TypeAdapter
 
@@ -128,11 +127,3 @@ class PlayerRow(Row):
     bids: int = Field(ge=0)
     exact_bids: int = Field(ge=0)
     updated_at: float
-
-
-R = TypeVar("R", bound=Row)
-
-
-def parse(model: type[R], row: sqlite3.Row) -> R:
-    """Validate one database row as ``model`` (raises ``pydantic.ValidationError``)."""
-    return model.model_validate(dict(zip(row.keys(), tuple(row), strict=True)))
