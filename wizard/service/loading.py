@@ -30,8 +30,7 @@ from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
 _LOG = (
-    "SELECT game_id, seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ?"
-    " ORDER BY seq"
+    "SELECT seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ? ORDER BY seq"
 )
 """The log of one game, in order (validated by the replay)."""
 _KEPT = frozenset({"lock", "timer", "computers", "recent"})

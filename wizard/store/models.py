@@ -84,7 +84,6 @@ class ActionLogRow(NamedTuple):
     times as much.
     """
 
-    game_id: int
     seq: Annotated[int, Field(ge=1)]
     seat: Annotated[int, Field(ge=0, le=5)]
     kind: ActionKind
