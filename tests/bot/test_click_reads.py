@@ -27,7 +27,7 @@ from wizard.service import GameService, GameStatus
 
 GUILD = 77
 
-READS = ("get_game", "seat_view", "get_settings", "game_in_channel", "games_in_channel", "table")
+READS = ("get_game", "seat_view", "get_settings", "game_in_channel", "games_in_channel")
 """The service's read methods a click could use to render."""
 
 

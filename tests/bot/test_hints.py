@@ -106,6 +106,6 @@ async def test_hints_allowed_in_settings_mark_the_game_and_it_is_not_rated(
         assert sum(line.endswith(" 💡") for line in lines) == 1
 
         # Not rated: ann's rating is where every player starts; the game still counts.
-        stats = await sim.service.player_stats(sim.guild.id, ann.id)
+        stats = await sim.service.player_card(sim.guild.id, ann.id)
         assert stats is not None and stats.games == 1
         assert stats.rating == pytest.approx(ordinal(*default_rating()))

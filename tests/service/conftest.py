@@ -15,6 +15,7 @@ from wizard.service import (
     GameUpdate,
     PlayHiddenCard,
     ServiceConfig,
+    TableView,
     VirtualClock,
 )
 
@@ -97,6 +98,13 @@ async def play_out(
         updates.append(update)
         if update.status is not GameStatus.ACTIVE:
             return updates
+
+
+async def table_of(service: GameService, game_id: int) -> TableView:
+    """The public table of a started game, as ``get_game`` gives it."""
+    table = (await service.get_game(game_id)).table
+    assert table is not None
+    return table
 
 
 def table_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:

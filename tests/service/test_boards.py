@@ -204,8 +204,6 @@ async def test_own_rank_off_the_page_agrees_with_the_pages(
             assert board.page == 1
             assert board.you is not None and board.you.rank == line.rank
             assert board.you.line == line
-            own = await service.own_rank(GUILD, line.user_id, order=order)
-            assert own == board.you
 
 
 # --------------------------------------------------------------------------- computers
@@ -249,8 +247,8 @@ async def test_computers_on_boards_only_when_the_server_opts_in(
                 assert (line.mu, line.sigma, line.rating) == (mu, sigma, ordinal(mu, sigma))
             else:
                 assert line.user_id is not None
-                own = await service.own_rank(GUILD, line.user_id, order=order)
-                assert own.rank == line.rank, (order, line)
+                own = (await service.board(GUILD, order=order, viewer_id=line.user_id)).you
+                assert own is not None and own.rank == line.rank, (order, line)
     hard = next(
         line
         for line in await every_line(service, LeaderboardOrder.AVERAGE, 25)
@@ -314,7 +312,7 @@ async def test_player_card_fields(service: GameService, clock: VirtualClock) -> 
 
     card = await service.player_card(GUILD, 2)
     assert card is not None
-    stats = await service.player_stats(GUILD, 2)
+    stats = await service.player_card(GUILD, 2)
     assert stats is not None
     results = [
         next(s for s in (await service.get_game(g)).standings if s.user_id == 2) for g in ids

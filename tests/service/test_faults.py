@@ -140,7 +140,7 @@ async def test_the_loser_of_a_version_race_reloads_and_its_next_click_succeeds(
         moved = await first.act(game_id, seat + 1, sv.view.legal[0], sv.version)
         with pytest.raises(StaleVersionError) as stale:
             await second.act(game_id, seat + 1, sv.view.legal[-1], sv.version)
-        assert stale.value.current == moved.version
+        assert stale.value.params["current"] == moved.version
         assert (await second.get_game(game_id)).version == moved.version
         update = await human_move(second, game_id, [1, 2, 3], random.Random(1))
         assert update is not None and update.version == moved.version + 1

@@ -95,7 +95,7 @@ async def _whole_game(
     assert [(r[0], r[1]) for r in results] == list(enumerate(state.scores))
     assert {c.user_id for c in over.ratings} == set(range(1, humans + 1))
     for uid in range(1, humans + 1):
-        stats = await service.player_stats(GUILD, uid)
+        stats = await service.player_card(GUILD, uid)
         assert stats is not None
         mine = next(s for s in over.standings if s.user_id == uid)
         assert stats.games == 1

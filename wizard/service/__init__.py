@@ -20,13 +20,12 @@ host allows it: ``set_seat_taking``) or, without a seat, to take one's own back 
 ``run_computer_turns`` and ``run_due``
 to drive computer moves and timeouts by hand (tests, or a front end without clocks).
 
-Queries: ``get_game``, ``game_in_channel``, ``games_in_channel``, ``seat_view``
-(private :class:`SeatView` with the version for buttons), ``table``, ``game_record``
-(RULES §9 JSON of a finished game), ``seat_history`` (who held each seat from which action:
-:class:`SeatHolder`), ``recent_games`` (a server's history, :class:`GameSummary`),
-``player_stats``; boards (``wizard.service.boards``): ``board``, ``own_rank``,
-``player_card``, ``finished_game``; settings: ``get_settings``, ``update_settings``,
-``set_settings``.
+Queries: ``get_game`` (its ``table`` once started), ``game_in_channel``,
+``games_in_channel``, ``seat_view`` (private :class:`SeatView` with the version for buttons),
+``game_record`` (RULES §9 JSON of a finished game), ``seat_history`` (who held each seat from
+which action: :class:`SeatHolder`), ``recent_games`` (a server's history,
+:class:`GameSummary`); boards (``wizard.service.boards``): ``board`` (with the reader's own
+rank), ``player_card``, ``finished_game``; settings: ``get_settings``, ``update_settings``.
 
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).

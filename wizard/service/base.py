@@ -148,10 +148,6 @@ class ServiceBase:
             settings = GuildSettings.model_validate(data)
         except ValidationError as e:
             raise InvalidSettingsError(None, setting="settings", detail=describe(e)) from None
-        return await self.set_settings(guild_id, settings)
-
-    async def set_settings(self, guild_id: int, settings: GuildSettings) -> GuildSettings:
-        """Replace a server's settings."""
         put = (
             "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"

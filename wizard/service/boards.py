@@ -291,17 +291,6 @@ class BoardQueries:
             you=you,
         )
 
-    async def own_rank(
-        self,
-        guild_id: int,
-        user_id: int,
-        *,
-        order: LeaderboardOrder | str = LeaderboardOrder.RATING,
-    ) -> OwnRank:
-        """Where ``user_id`` stands on a server's board (or how many games they still need)."""
-        frame = await self._frame(guild_id, board_order(order))
-        return await self._own_rank(guild_id, user_id, frame)
-
     async def player_card(
         self, guild_id: int, user_id: int, *, form: int = FORM_GAMES
     ) -> PlayerCard | None:
@@ -309,7 +298,8 @@ class BoardQueries:
         row = await repo.fetch_player(self._store, guild_id, user_id)
         if row is None:
             return None
-        rank = await self.own_rank(guild_id, user_id, order=LeaderboardOrder.RATING)
+        frame = await self._frame(guild_id, LeaderboardOrder.RATING)
+        rank = await self._own_rank(guild_id, user_id, frame)
         recent = await self._store.fetchall(sql.FORM_SQL, (guild_id, user_id, max(1, form)))
         counts = await self._store.fetchall(sql.OPTION_COUNTS_SQL, (guild_id, user_id))
         return PlayerCard(

@@ -72,12 +72,6 @@ class VirtualClock:
         heapq.heappush(self._heap, (when, next(self._counter), timer))
         return timer
 
-    def next_due(self) -> float | None:
-        """When the next live timer fires, if any."""
-        while self._heap and self._heap[0][2].cancelled:
-            heapq.heappop(self._heap)
-        return self._heap[0][0] if self._heap else None
-
     async def advance(
         self, seconds: float, settle: Callable[[], Awaitable[None]] | None = None
     ) -> None:
@@ -88,10 +82,11 @@ class VirtualClock:
         """
         target = self._now + seconds
         while True:
-            due = self.next_due()
-            if due is None or due > target:
+            while self._heap and self._heap[0][2].cancelled:
+                heapq.heappop(self._heap)  # cancelled timers never fire
+            if not self._heap or self._heap[0][0] > target:
                 break
-            _, _, timer = heapq.heappop(self._heap)
+            due, _, timer = heapq.heappop(self._heap)
             self._now = max(self._now, due)
             timer.callback()
             await asyncio.sleep(0)

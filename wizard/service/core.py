@@ -47,9 +47,7 @@ class GameService(Seats, Queries, BoardQueries):
         config = config or ServiceConfig()
         claim = ShardClaim(Path(path), shards)
         try:
-            store = await Store.open(
-                path, batch_limit=config.batch_limit, busy_timeout=config.busy_timeout
-            )
+            store = await Store.open(path, busy_timeout=config.busy_timeout)
         except BaseException:
             claim.release()
             raise
@@ -79,12 +77,6 @@ class GameService(Seats, Queries, BoardQueries):
             finally:
                 if self._claim is not None:
                     self._claim.release()
-
-    async def __aenter__(self) -> GameService:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
 
 
 __all__ = ["GameService", "GuildFilter", "Listener"]

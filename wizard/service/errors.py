@@ -175,11 +175,8 @@ class GameNotFoundError(ServiceError):
 
     code = "game_not_found"
 
-    def __init__(
-        self, game_id: int, message: str | None = None, *, reason: str = "unknown"
-    ) -> None:
-        super().__init__(message, game_id=game_id, reason=reason)
-        self.game_id = game_id
+    def __init__(self, game_id: int, *, reason: str = "unknown") -> None:
+        super().__init__(None, game_id=game_id, reason=reason)
 
 
 class GameStatusError(ServiceError):
@@ -196,7 +193,6 @@ class GameStatusError(ServiceError):
         game_id: int | None = None,
     ) -> None:
         super().__init__(message, game_id=game_id, status=status, action=action)
-        self.status = status
 
 
 class GameDamagedError(GameStatusError):
@@ -206,9 +202,6 @@ class GameDamagedError(GameStatusError):
 
     def __init__(self, game_id: int, reason: str) -> None:
         ServiceError.__init__(self, None, game_id=game_id, reason=reason)
-        self.status = "broken"
-        self.game_id = game_id
-        self.reason = reason
 
 
 class NotSeatedError(ServiceError):
@@ -240,10 +233,6 @@ class ChannelBusyError(ServiceError):
     """The channel already has as many open games as the server allows."""
 
     code = "channel_busy"
-
-    def __init__(self, game_id: int, message: str | None = None, **params: Param) -> None:
-        super().__init__(message, game_id=game_id, **params)
-        self.game_id = game_id
 
 
 class SeatNotFoundError(ServiceError):
@@ -288,8 +277,6 @@ class StaleVersionError(ServiceError):
 
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(None, expected=expected, current=current)
-        self.expected = expected
-        self.current = current
 
 
 class IllegalMoveError(ServiceError):

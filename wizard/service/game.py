@@ -218,11 +218,6 @@ class GameInfo:
         """The seat of ``user_id``, if seated."""
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
-    @property
-    def rated(self) -> bool:
-        """Whether the game's result changes ratings (not once a hint was used)."""
-        return not self.hints_used
-
     def seats_open_to(self, user_id: int) -> tuple[int, ...]:
         """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
         computer holds it (not after a kick); or, if not seated and the host allows it,

@@ -26,12 +26,11 @@ from wizard.service.game import LiveGame, decode_action, fold, stored_standings
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store.db import Statements
-from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow, parse
+from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
 _LOG = (
-    "SELECT game_id, seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ?"
-    " ORDER BY seq"
+    "SELECT seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ? ORDER BY seq"
 )
 """The log of one game, in order (validated by the replay)."""
 _KEPT = frozenset({"lock", "timer", "computers", "recent"})
@@ -104,7 +103,6 @@ class Loading(ServiceBase):
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
-            notes=("quick_check: " + "; ".join(self._store.integrity or ["not checked"]),),
         )
 
     async def damaged_games(self) -> list[tuple[int, str]]:
@@ -215,8 +213,8 @@ class Loading(ServiceBase):
         its row says were acknowledged; :class:`_Broken` with the reason if they cannot be
         trusted."""
         try:
-            row = parse(GameRow, raw)
-            seats = [parse(SeatRow, r) for r in seat_raws]
+            row = GameRow.model_validate(dict(raw))
+            seats = [SeatRow.model_validate(dict(r)) for r in seat_raws]
         except ValidationError as e:
             raise _Broken(f"a game or seat row is invalid: {describe(e)}") from None
         if [s.seat for s in seats] != list(range(len(seats))) or not seats:

@@ -86,7 +86,7 @@ class Lobby(Playing):
             open_rows = await conn.execute_fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
             open_ids = [int(r[0]) for r in open_rows]
             if len(open_ids) >= limit:
-                raise ChannelBusyError(open_ids[-1], open=len(open_ids), limit=limit)
+                raise ChannelBusyError(game_id=open_ids[-1], open=len(open_ids), limit=limit)
             row = {
                 "guild_id": guild_id,
                 "channel_id": channel_id,

@@ -19,10 +19,9 @@ from wizard.service.errors import (
 from wizard.service.events import GameStatus
 from wizard.service.game import GameInfo, SeatView, stored_standings
 from wizard.service.loading import Loading
-from wizard.service.types import GameSummary, PlayerStats
+from wizard.service.types import GameSummary
 from wizard.store import repo
-from wizard.store.models import GameRow, ResultRow, parse
-from wizard.view import TableView
+from wizard.store.models import GameRow, ResultRow
 
 
 class Queries(Loading):
@@ -61,13 +60,6 @@ class Queries(Loading):
             raise GameStatusError(live.status.value, action="view", game_id=live.id)
         return live.seat_view(row)
 
-    async def table(self, game_id: int) -> TableView:
-        """The public table of a started game."""
-        info = await self.get_game(game_id)
-        if info.table is None:
-            raise GameStatusError(info.status.value, action="view", game_id=info.id)
-        return info.table
-
     async def game_record(self, game_id: int) -> str:
         """The game record (RULES §9) of a finished or cancelled game, as JSON text."""
         live = await self._get(game_id, finished_ok=True)
@@ -76,11 +68,6 @@ class Queries(Loading):
         if live.state is None:
             raise GameStatusError(live.status.value, action="record", game_id=live.id)
         return dumps(live.state)
-
-    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
-        """A player's rating and statistics on a server, or ``None`` before their first game."""
-        row = await repo.fetch_player(self._store, guild_id, user_id)
-        return None if row is None else PlayerStats(**row.model_dump(exclude={"updated_at"}))
 
     async def recent_games(
         self, guild_id: int, *, limit: int = 10, before: int | None = None
@@ -113,8 +100,8 @@ class Queries(Loading):
         out = []
         for raw in raws:
             try:
-                game = parse(GameRow, raw)
-                rows = [parse(ResultRow, r) for r in results.get(game.id, [])]
+                game = GameRow.model_validate(dict(raw))
+                rows = [ResultRow.model_validate(dict(r)) for r in results.get(game.id, [])]
             except ValidationError as e:
                 # A damaged row costs its own line of the history, not the whole page.
                 log.warning("game %s left out of the history: %s", raw["id"], describe(e))

@@ -11,7 +11,7 @@ import aiosqlite
 from openskill.models import PlackettLuce
 
 from wizard.service.events import RatingChange, Standing
-from wizard.store.models import PlayerRow, ResultRow, SeatRow, parse
+from wizard.store.models import PlayerRow, ResultRow, SeatRow
 
 _MODEL = PlackettLuce()
 """The published multiplayer model (Weng & Lin 2011), with openskill's default mu and sigma."""
@@ -65,7 +65,7 @@ async def record_results(
         " AND user_id IN (SELECT value FROM json_each(?))",
         (guild_id, json.dumps(user_ids)),
     )
-    current = {p.user_id: p for p in (parse(PlayerRow, r) for r in found)}
+    current = {p.user_id: p for p in (PlayerRow.model_validate(dict(r)) for r in found)}
     teams = []
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from wizard.ai import LEVELS
 from wizard.cards import Theme
 from wizard.options import Options
-from wizard.store.db import BATCH_LIMIT, BUSY_TIMEOUT
+from wizard.store.db import BUSY_TIMEOUT
 
 MIN_TURN_SECONDS = 10.0
 MAX_TURN_SECONDS = 24 * 3600.0
@@ -93,8 +93,6 @@ class ServiceConfig:
     """Seconds a worker has for one decision; past it the heuristic (``easy``) decides and
     the worker is replaced (see ``wizard.service.workers``). Above the search's own 2 s
     safety net (``wizard.ai.search.SAFETY_LIMIT``), so only a stuck worker meets it."""
-    batch_limit: int = BATCH_LIMIT
-    """Most writes committed together in one transaction (group commit)."""
     busy_timeout: float = BUSY_TIMEOUT
     """Seconds a write waits for another process's write lock before the call is refused
     with ``busy`` ("try again"), however many writes are queued (see ``wizard.store.db``)."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from wizard.options import Options
@@ -128,5 +128,3 @@ class RecoveryReport:
     seconds: float = 0.0
     skipped: int = 0
     """Unfinished games of other shards, left alone."""
-    notes: tuple[str, ...] = field(default=())
-    """Lines for the operator (the database's ``quick_check``)."""

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
-from wizard.store.migrations import LATEST, MigrationError, migrate
+from wizard.store.migrations import MigrationError, migrate
 
 log = logging.getLogger(__name__)
 
@@ -153,11 +153,6 @@ class Statements:
     checked: tuple[int, ...] = ()
     """Statements that must change exactly one row each (an optimistic version check)."""
 
-    @property
-    def shape(self) -> tuple[str, ...]:
-        """The SQL of the statements, in order."""
-        return tuple(sql for sql, _ in self.statements)
-
 
 WriteItem = Callable[[aiosqlite.Connection], Awaitable[T]] | Statements
 """A unit of writing: statements, or a function of the write connection run inside the
@@ -198,26 +193,16 @@ class Writer:
     whole with :class:`LockTimeout`: no write ever waits twice.
     """
 
-    def __init__(
-        self,
-        conn: aiosqlite.Connection,
-        *,
-        batch_limit: int = BATCH_LIMIT,
-        busy_timeout: float = BUSY_TIMEOUT,
-    ) -> None:
+    def __init__(self, conn: aiosqlite.Connection, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self._db = conn
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
-        self._batch_limit = batch_limit
         self._busy_timeout = busy_timeout
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = asyncio.create_task(
+            self._run(), name="wizard-store-writer"
+        )
         self.batches = 0
         """Transactions committed (with :attr:`writes`: how much group commit merges)."""
         self.writes = 0
-
-    def start(self) -> None:
-        """Start the background task that commits queued writes."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="wizard-store-writer")
 
     async def write(self, item: WriteItem[T]) -> T:
         """Run ``item`` in a transaction and return its result once committed."""
@@ -239,7 +224,7 @@ class Writer:
     async def _run(self) -> None:
         while True:
             batch = [await self._queue.get()]
-            while len(batch) < self._batch_limit and not self._queue.empty():
+            while len(batch) < BATCH_LIMIT and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             stop = any(p.item is None for p in batch)
             batch = [p for p in batch if p.item is not None]
@@ -331,7 +316,8 @@ class Writer:
         for i, p in enumerate(batch):
             item = p.item
             if isinstance(item, Statements):
-                shapes.setdefault(item.shape, []).append(item)
+                shape = tuple(sql for sql, _ in item.statements)
+                shapes.setdefault(shape, []).append(item)
             else:
                 assert item is not None
                 results[i] = await item(conn)
@@ -361,15 +347,15 @@ class Store:
         write: aiosqlite.Connection,
         read: aiosqlite.Connection,
         writer: Writer,
-        integrity: tuple[str, ...] | None = None,
+        integrity: tuple[str, ...],
     ) -> None:
         self.path = path
         self._write_conn = write
         self._read_conn = read
         self.writer = writer
         self.integrity = integrity
-        """The lines of ``PRAGMA quick_check`` at open (``("ok",)``, or what failed); ``None``
-        if not checked. The start-up summary reuses them rather than checking twice."""
+        """The lines of ``PRAGMA quick_check`` at open (``("ok",)``, or what failed). The
+        start-up summary reuses them rather than checking twice."""
 
     @classmethod
     async def open(
@@ -377,9 +363,7 @@ class Store:
         path: str | Path = DEFAULT_PATH,
         *,
         target_version: int | None = None,
-        batch_limit: int = BATCH_LIMIT,
         busy_timeout: float = BUSY_TIMEOUT,
-        check: bool = True,
     ) -> Store:
         """Open (creating if needed) and migrate the database file at ``path``.
 
@@ -392,8 +376,8 @@ class Store:
             write = await connect(path)
             opened.append(write)
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
-            await migrate(write, LATEST if target_version is None else target_version)
-            integrity = await quick_check(write) if check else None
+            await migrate(write, target_version)
+            integrity = await quick_check(write)
             # From now on the writer waits for the lock itself, without blocking (see Writer).
             await write.execute("PRAGMA busy_timeout = 0")
             read = await connect(path, readonly=True)
@@ -405,8 +389,7 @@ class Store:
             if isinstance(e, sqlite3.Error | OSError | MigrationError):
                 raise unavailable(path, e) from e
             raise
-        writer = Writer(write, batch_limit=batch_limit, busy_timeout=busy_timeout)
-        writer.start()
+        writer = Writer(write, busy_timeout=busy_timeout)
         return cls(path, write, read, writer, integrity)
 
     async def write(self, item: WriteItem[T]) -> T:

@@ -6,8 +6,7 @@ service marks that game broken rather than trusting it.
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Annotated, Any, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, Json, TypeAdapter
 
@@ -85,7 +84,6 @@ class ActionLogRow(NamedTuple):
     times as much.
     """
 
-    game_id: int
     seq: Annotated[int, Field(ge=1)]
     seat: Annotated[int, Field(ge=0, le=5)]
     kind: ActionKind
@@ -128,11 +126,3 @@ class PlayerRow(Row):
     bids: int = Field(ge=0)
     exact_bids: int = Field(ge=0)
     updated_at: float
-
-
-R = TypeVar("R", bound=Row)
-
-
-def parse(model: type[R], row: sqlite3.Row) -> R:
-    """Validate one database row as ``model`` (raises ``pydantic.ValidationError``)."""
-    return model.model_validate(dict(zip(row.keys(), tuple(row), strict=True)))
