@@ -41,8 +41,6 @@ BOT_NAME = "Wizard"
 PAGE_WIDTH = 1280
 PAGE_HEIGHT = 900
 
-log = logging.getLogger(__name__)
-
 
 class DemoUnavailableError(RuntimeError):
     """The ``demo`` extra (SimCord with its preview) is not installed."""
