@@ -23,7 +23,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
 from bot.features.community.cog import install_community
 from bot.features.settings import install_settings
-from bot.i18n import N_, texts
+from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
 from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, reply_privately
@@ -127,6 +127,24 @@ class WizardBot(commands.AutoShardedBot):
             # computer moves) run on the bot's clock (SimCord's virtual one in tests).
             self.service.start_clocks()
         await self.sync_commands()
+
+    # A server's public messages speak its Discord language until it saves settings: the
+    # service hears that language whenever Discord tells it (at connection, join, change).
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Tell the service the language of a server Discord just made available."""
+        self._hear_language(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Tell the service the language of a server the bot just joined."""
+        self._hear_language(guild)
+
+    async def on_guild_update(self, _before: discord.Guild, guild: discord.Guild) -> None:
+        """Tell the service a server's language, which may have just changed."""
+        self._hear_language(guild)
+
+    def _hear_language(self, guild: discord.Guild) -> None:
+        if self.service is not None:
+            self.service.set_home_language(guild.id, language_of(guild.preferred_locale))
 
     async def sync_commands(self) -> None:
         """Sync slash commands: to the development server only if one is set (instant),

@@ -155,3 +155,27 @@ async def test_the_host_sets_the_turn_timer_of_a_lobby(db_path: Path) -> None:
         assert (await again.get_game(game_id)).turn_seconds == 30.0  # stored, not just in memory
     finally:
         await again.close()
+
+
+async def test_a_server_speaks_its_discord_language_until_it_saves_one(db_path: Path) -> None:
+    """A server's public language follows the one it speaks on Discord (its preferred locale)
+    until a manager saves settings; a saved language stays, whatever Discord says later."""
+    svc = await GameService.open(db_path, clock=VirtualClock())
+    try:
+        assert (await svc.get_settings(GUILD)).language == "en"
+        svc.set_home_language(GUILD, "de")
+        assert (await svc.get_settings(GUILD)).language == "de"  # the cached default follows
+        svc.set_home_language(GUILD, "xx")  # a language without a catalogue is ignored
+        assert (await svc.get_settings(GUILD)).language == "de"
+        saved = await svc.update_settings(GUILD, turn_seconds=60)
+        assert saved.language == "de"  # what the manager saw is what is saved
+        svc.set_home_language(GUILD, "it")
+        assert (await svc.get_settings(GUILD)).language == "de"
+    finally:
+        await svc.close()
+    svc = await GameService.open(db_path, clock=VirtualClock())
+    try:
+        svc.set_home_language(GUILD, "es")
+        assert (await svc.get_settings(GUILD)).language == "de"
+    finally:
+        await svc.close()

@@ -80,6 +80,8 @@ class ServiceBase:
         self._games: dict[int, LiveGame] = {}
         self._loading: dict[int, asyncio.Future[LiveGame | None]] = {}
         self._settings: dict[int, GuildSettings] = {}
+        self._home_languages: dict[int, str] = {}
+        """The language each server speaks on Discord, as the front end last said."""
         self._ended: OrderedDict[int, LiveGame] = OrderedDict()
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -123,11 +125,12 @@ class ServiceBase:
     # --- settings -------------------------------------------------------------------------
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        """A server's settings (defaults until it changes one)."""
+        """A server's settings (defaults until it changes one, in the server's own language)."""
         cached = self._settings.get(guild_id)
         if cached is not None:
             return cached
-        settings = GuildSettings()
+        home = self._home_languages.get(guild_id)
+        settings = GuildSettings() if home is None else GuildSettings(language=home)
         try:
             row = await self._store.fetchone(
                 "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
@@ -138,6 +141,13 @@ class ServiceBase:
             log.warning("guild %s: stored settings ignored: %s", guild_id, e)
         self._settings[guild_id] = settings
         return settings
+
+    def set_home_language(self, guild_id: int, language: str) -> None:
+        """The language a server speaks on Discord (its preferred locale): the language of its
+        public messages until it saves settings. One without a catalogue is ignored."""
+        if language in GuildSettings.LANGUAGES and self._home_languages.get(guild_id) != language:
+            self._home_languages[guild_id] = language
+            self._settings.pop(guild_id, None)  # its defaults may be cached in the old language
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings; :class:`InvalidSettingsError` if out of range."""

@@ -44,7 +44,9 @@ class GuildSettings(BaseModel):
     """Games a player needs before the rating and average boards rank them, so that one
     lucky game does not top a board."""
     language: str = "en"
-    """Language of the public messages (lobby, table, summaries): one of :attr:`LANGUAGES`."""
+    """Language of the public messages (lobby, table, summaries): one of :attr:`LANGUAGES`.
+    Until a server saves settings, the language it speaks on Discord when the bot has it
+    (``GameService.set_home_language``)."""
     theme: Theme = Theme.CLASSIC
     """How cards look: the classic colour codes, or a standard deck's suits (R1.5)."""
     hints_allowed: bool = False
