@@ -27,10 +27,12 @@ only their text changes (cards dealt while someone else bids); a hand whose butt
 held-back one. A player's newest hand is redrawn whenever what it says about them changes:
 their turn comes (to bid, also under open bidding, where it then says to bid on the table;
 to choose trump; to play) and their turn ends. Under open bidding those are text changes
-(the bid buttons are on the table), paced like any other. When a player opens a newer hand
-the older one is retired: edited to say so, with no buttons, so that no open hand offers a
-move already made. The pacing lives in memory only: a trailing edit lost in a restart is
-made by the next update, which compares with nothing and so edits the table.
+(the bid buttons are on the table), paced like any other. The other open hands name the
+players the game waits for, so they too are redrawn, paced, whenever those change. When a
+player opens a newer hand the older one is retired: edited to say so, with no buttons, so
+that no open hand offers a move already made. The pacing lives in memory only: a trailing
+edit lost in a restart is made by the next update, which compares with nothing and so edits
+the table.
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
 a player's hand speaks the player's own language, the Discord locale of the click that opened
@@ -365,7 +367,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         surface = self.get(update.game_id)
         seats: set[int] = set()
         paced: set[int] = set()
-        everyone = dealt = False
+        everyone = dealt = waiting = False
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
         if update.seat is not None:
             # The end of the actor's turn: their hand stops saying it is their turn (only its
@@ -389,6 +391,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 now = frozenset(event.seats)
                 paced.update(surface.to_act - now)  # their turn ended
                 surface.to_act = now
+                # Every hand not to act says whom the game waits for: that changed.
+                waiting = True
                 if event.phase is Phase.BID and hidden_bid:
                     # While hidden or secret bids are chosen, another player's bid leaves
                     # the waiting players' hands as they were (buttons and text).
@@ -404,7 +408,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         self._record(surface, update)
         self._keep_own_view(update)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
-        if dealt and not everyone:
+        if (dealt or waiting) and not everyone:
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
         elif paced - seats and not everyone:
             self.refresh_hands(update.game_id, paced - seats, skip=actor_user_id, urgent=False)

@@ -15,7 +15,7 @@ from bot.cogs.base import (
 )
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
-from bot.features.table import TableClicks, bids_on_table, trick_text
+from bot.features.table import TableClicks, bids_on_table, trick_text, trump_line
 from bot.i18n import (
     EMPTY,
     N_,
@@ -127,7 +127,10 @@ def hand_text(
             )
         )
         lines.append(cards_text(sort_hand(hand), theme, t=t))
-    if view.trump is None:
+    if view.phase is Phase.CHOOSE_TRUMP:
+        # Not "none": the dealer is naming it (R3.3), in the words of the table.
+        facts = [trump_line(table, shown, theme, t=t)]
+    elif view.trump is None:
         facts = [t("Trump: none")]
     else:
         facts = [t("Trump: {suit}", suit=suit_text(view.trump, theme, t=t))]
