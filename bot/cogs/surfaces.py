@@ -66,7 +66,13 @@ from bot.cogs.base import (
     server_settings,
 )
 from bot.cogs.homes import retire_home
-from bot.features.hand import TAKE_BACK_LABEL, hand_message, hand_view, replaced_hand_message
+from bot.features.hand import (
+    TAKE_BACK_LABEL,
+    hand_message,
+    hand_view,
+    replaced_hand_message,
+    with_leave,
+)
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed
 from bot.features.pings import TurnPings
@@ -140,7 +146,8 @@ class OpenHands(GameMessages):
         is read again.
 
         Buttons only while the player can act: none once the game is over or cancelled, or
-        for a player removed from it; "Take my seat back" while a computer holds the seat.
+        for a player removed from it; "Take my seat back" while a computer holds the seat;
+        else their moves, if it is their turn, and "Leave".
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
@@ -190,9 +197,10 @@ class OpenHands(GameMessages):
                 if known is not None
                 else await hints_on(self.service, self.get(game_id).guild_id, game_id)
             )
-            view = hand_view(
+            moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
+            view = with_leave(moves, game_id, t=t)
         text = hand_message(
             seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
         )
@@ -367,7 +375,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         surface = self.get(update.game_id)
         seats: set[int] = set()
         paced: set[int] = set()
-        everyone = dealt = waiting = False
+        everyone = dealt = False
+        waiting: frozenset[int] | None = None  # the seats to act, when they changed
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
         if update.seat is not None:
             # The end of the actor's turn: their hand stops saying it is their turn (only its
@@ -382,6 +391,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 )
             elif isinstance(event, GameOver):
                 surface.game_over = event
+                everyone = True  # every hand says the game is over, with no buttons
             elif isinstance(event, GameCancelled):
                 surface.cancelled = event.reason
                 everyone = True
@@ -391,8 +401,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 now = frozenset(event.seats)
                 paced.update(surface.to_act - now)  # their turn ended
                 surface.to_act = now
-                # Every hand not to act says whom the game waits for: that changed.
-                waiting = True
+                waiting = now
                 if event.phase is Phase.BID and hidden_bid:
                     # While hidden or secret bids are chosen, another player's bid leaves
                     # the waiting players' hands as they were (buttons and text).
@@ -405,10 +414,16 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                     seats.update(now)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
+        if waiting is not None:
+            # The hands of the seats not to act say whom the game waits for: that changed.
+            if update.info is None:
+                dealt = True
+            else:
+                paced.update(s.seat for s in update.info.seats if s.seat not in waiting)
         self._record(surface, update)
         self._keep_own_view(update)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)
-        if (dealt or waiting) and not everyone:
+        if dealt and not everyone:
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
         elif paced - seats and not everyone:
             self.refresh_hands(update.game_id, paced - seats, skip=actor_user_id, urgent=False)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import simcord
 
-from tests.bot.conftest import Sim, simulation
+from tests.bot.conftest import Sim, buttons, simulation
 from tests.bot.test_game_variants import wizard_turned_seed
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
@@ -122,3 +122,26 @@ async def test_while_a_computer_deals_and_names_trump_the_hands_say_so(tmp_path:
             hand = sim.hand(member)
             assert hand is not None
             assert f"Trump: {chose.group(1)}" in hand.content, hand.content
+
+
+async def test_at_the_end_every_open_hand_says_the_game_is_over(tmp_path: Path) -> None:
+    """The last card ends the game: the final standings are posted, and every open hand
+    (not only the last player's) says the game is over and offers nothing. Before, the
+    others' hands stayed at the last trick: "Waiting for Taliesin", a trick count the
+    standings contradicted, and buttons for a game that was over."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=4)
+        for member in sim.members:
+            await sim.open_hand(member)
+        end = await sim.play(info.id, random.Random(3))
+        assert end.status is GameStatus.FINISHED
+        await sim.cog.surfaces.idle()
+        await sim.final_standings(info.id)
+        for member in sim.members:
+            hand = sim.hand(member)
+            assert hand is not None
+            assert "🏁 This game is over." in hand.content, (member.name, hand.content)
+            assert "Waiting for" not in hand.content
+            assert buttons(hand) == []
+        assert not sim.env.errors
