@@ -291,11 +291,16 @@ def hand_view(
     return view
 
 
-def with_leave(view: discord.ui.View | None, game: int, *, t: Texts) -> discord.ui.View:
-    """A running game's hand buttons with "Leave" on the last row: a computer plays the
-    seat until its player takes it back (the only way to leave a running game; without a
-    turn timer nothing else hands a seat over). Drawn at version 0: leaving is allowed at
-    any moment, so the button stays the same (and redraws no hand) as the game moves on."""
+def with_leave(
+    view: discord.ui.View | None, pv: PlayerView, game: int, *, t: Texts
+) -> discord.ui.View | None:
+    """The hand's buttons with, on the player's turn, "Leave" on the last row: a computer
+    plays the seat until its player takes it back (the only way to leave a running game;
+    without a turn timer nothing else hands a seat over). Only on their turn, the moment
+    the game waits for them: a hand with nothing to do offers nothing. Drawn at version 0:
+    leaving is allowed at any moment, so the button never makes a hand look different."""
+    if not pv.my_turn:
+        return view
     view = view or detached_view()
     if len(view.children) < MAX_BUTTONS:
         leave = CustomId(game, Verb.LEAVE, "", 0)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
-from wizard.service import GameStatus
+from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -21,6 +21,8 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=2)
         assert info.turn_seconds is None  # a new server's games have no turn timer
+        rng = random.Random(4)
+        info = await sim.play(info.id, rng, until=lambda i: _waits_for(i, 1))
         hand = await sim.open_hand(bob)
         [leave] = [b for b in buttons(hand) if verb_of(b) == "leave"]
         assert leave["label"] == "Leave" and not leave.get("disabled")
@@ -37,7 +39,6 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert "**bob** 🤖 played by a computer (Normal)" in table
 
         # The computer plays bob's seat: ann alone clicks, and the game goes on.
-        rng = random.Random(4)
         before = now.version
         now = await sim.play(info.id, rng, until=lambda i: i.version > before + 8)
         assert now.status is GameStatus.ACTIVE and now.seats[1].away
@@ -53,14 +54,21 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert not sim.env.errors
 
 
-async def test_leave_is_on_every_hand_of_a_running_game_but_no_move(tmp_path: Path) -> None:
-    """The hand of a player whose turn it is not offers Leave and no move; the driver's
-    moves (ACTION_VERBS) never include it."""
+def _waits_for(info: GameInfo, seat: int) -> bool:
+    assert info.table is not None
+    return seat in info.table.to_act
+
+
+async def test_leave_is_on_the_hand_of_the_player_to_act_only(tmp_path: Path) -> None:
+    """The game waits for the player to act: their hand offers Leave, last; the others'
+    hands, with nothing to do, offer nothing. The driver's moves (ACTION_VERBS) never
+    include it."""
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
-        await sim.lobby(ann, [bob, cy])
+        info = await sim.lobby(ann, [bob, cy])
+        [first] = await sim.to_act(info.id)
         for member in sim.members:
             hand = await sim.open_hand(member)
             verbs = [verb_of(b) for b in buttons(hand)]
-            assert verbs[-1] == "leave", verbs
-            assert "leave" not in ACTION_VERBS
+            assert verbs == (["leave"] if member is first else []), (member.name, verbs)
+        assert "leave" not in ACTION_VERBS
