@@ -79,6 +79,13 @@ NO_GAME = N_("There is no open Wizard game in this channel.")
 _HAND_VERBS = frozenset({Verb.BID, Verb.PLAY, Verb.TRUMP, Verb.PLAYHIDDEN, Verb.TAKEBACK})
 
 
+def _on_hand(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the click was on a private message (a hand: the bot sends no other buttons
+    privately that share a verb with a public message)."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
     """The options of a new game: the server's defaults with the host's choices, refused
     (:class:`InvalidOptionsError`) as the service would refuse them, before anything is made
@@ -191,7 +198,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         except ServiceError as error:
             if _on_table(interaction, cid):
                 await self._table_refused(interaction, cid, error)
-            elif cid.verb in _HAND_VERBS:
+            elif cid.verb in _HAND_VERBS or (cid.verb is Verb.LEAVE and _on_hand(interaction)):
                 await self._hand_refused(interaction, cid, error)
             else:
                 await self._refuse(interaction, error)
@@ -202,7 +209,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """The method that answers a click of ``verb``."""
         return {
             Verb.JOIN: self._join,
-            Verb.LEAVE: self._leave,
+            Verb.LEAVE: self._leave_clicked,
             Verb.ADDBOT: self._addbot,
             Verb.START: self._start,
             Verb.CANCEL: self._cancel,
@@ -218,6 +225,14 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             Verb.HINT: self._hint,
             Verb.AGAIN: self._again,
         }[verb]
+
+    async def _leave_clicked(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """Leave: on a hand (a private message), the running game's seat goes to a computer;
+        on the lobby, the seat is given up."""
+        if _on_hand(interaction):
+            await self._leave_game(interaction, cid)
+        else:
+            await self._leave(interaction, cid)
 
     async def _again(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """ "Play again" on final standings: a new lobby where game ``cid.game`` was played,

@@ -27,10 +27,12 @@ only their text changes (cards dealt while someone else bids); a hand whose butt
 held-back one. A player's newest hand is redrawn whenever what it says about them changes:
 their turn comes (to bid, also under open bidding, where it then says to bid on the table;
 to choose trump; to play) and their turn ends. Under open bidding those are text changes
-(the bid buttons are on the table), paced like any other. When a player opens a newer hand
-the older one is retired: edited to say so, with no buttons, so that no open hand offers a
-move already made. The pacing lives in memory only: a trailing edit lost in a restart is
-made by the next update, which compares with nothing and so edits the table.
+(the bid buttons are on the table), paced like any other. The other open hands name the
+players the game waits for, so they too are redrawn, paced, whenever those change. When a
+player opens a newer hand the older one is retired: edited to say so, with no buttons, so
+that no open hand offers a move already made. The pacing lives in memory only: a trailing
+edit lost in a restart is made by the next update, which compares with nothing and so edits
+the table.
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
 a player's hand speaks the player's own language, the Discord locale of the click that opened
@@ -64,7 +66,13 @@ from bot.cogs.base import (
     server_settings,
 )
 from bot.cogs.homes import retire_home
-from bot.features.hand import TAKE_BACK_LABEL, hand_message, hand_view, replaced_hand_message
+from bot.features.hand import (
+    TAKE_BACK_LABEL,
+    hand_message,
+    hand_view,
+    replaced_hand_message,
+    with_leave,
+)
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed
 from bot.features.pings import TurnPings
@@ -138,7 +146,8 @@ class OpenHands(GameMessages):
         is read again.
 
         Buttons only while the player can act: none once the game is over or cancelled, or
-        for a player removed from it; "Take my seat back" while a computer holds the seat.
+        for a player removed from it; "Take my seat back" while a computer holds the seat;
+        else, on their turn, their moves and "Leave".
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
@@ -188,9 +197,10 @@ class OpenHands(GameMessages):
                 if known is not None
                 else await hints_on(self.service, self.get(game_id).guild_id, game_id)
             )
-            view = hand_view(
+            moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
+            view = with_leave(moves, seat_view.view, game_id, t=t)
         text = hand_message(
             seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
         )
@@ -366,6 +376,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         seats: set[int] = set()
         paced: set[int] = set()
         everyone = dealt = False
+        waiting: frozenset[int] | None = None  # the seats to act, when they changed
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
         if update.seat is not None:
             # The end of the actor's turn: their hand stops saying it is their turn (only its
@@ -380,6 +391,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 )
             elif isinstance(event, GameOver):
                 surface.game_over = event
+                everyone = True  # every hand says the game is over, with no buttons
             elif isinstance(event, GameCancelled):
                 surface.cancelled = event.reason
                 everyone = True
@@ -389,6 +401,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 now = frozenset(event.seats)
                 paced.update(surface.to_act - now)  # their turn ended
                 surface.to_act = now
+                waiting = now
                 if event.phase is Phase.BID and hidden_bid:
                     # While hidden or secret bids are chosen, another player's bid leaves
                     # the waiting players' hands as they were (buttons and text).
@@ -401,6 +414,12 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                     seats.update(now)
             elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
                 seats.add(event.seat)
+        if waiting is not None:
+            # The hands of the seats not to act say whom the game waits for: that changed.
+            if update.info is None:
+                dealt = True
+            else:
+                paced.update(s.seat for s in update.info.seats if s.seat not in waiting)
         self._record(surface, update)
         self._keep_own_view(update)
         self.refresh_hands(update.game_id, None if everyone else seats, skip=actor_user_id)

@@ -15,7 +15,8 @@ from bot.cogs.base import (
 )
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
-from bot.features.table import TableClicks, bids_on_table, trick_text
+from bot.features.lobby import LEAVE_LABEL
+from bot.features.table import TableClicks, bids_on_table, trick_text, trump_line
 from bot.i18n import (
     EMPTY,
     N_,
@@ -31,7 +32,7 @@ from bot.i18n import (
     texts,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
     GameStatusError,
@@ -127,7 +128,10 @@ def hand_text(
             )
         )
         lines.append(cards_text(sort_hand(hand), theme, t=t))
-    if view.trump is None:
+    if view.phase is Phase.CHOOSE_TRUMP:
+        # Not "none": the dealer is naming it (R3.3), in the words of the table.
+        facts = [trump_line(table, shown, theme, t=t)]
+    elif view.trump is None:
         facts = [t("Trump: none")]
     else:
         facts = [t("Trump: {suit}", suit=suit_text(view.trump, theme, t=t))]
@@ -287,6 +291,23 @@ def hand_view(
     return view
 
 
+def with_leave(
+    view: discord.ui.View | None, pv: PlayerView, game: int, *, t: Texts
+) -> discord.ui.View | None:
+    """The hand's buttons with, on the player's turn, "Leave" on the last row: a computer
+    plays the seat until its player takes it back (the only way to leave a running game;
+    without a turn timer nothing else hands a seat over). Only on their turn, the moment
+    the game waits for them: a hand with nothing to do offers nothing. Drawn at version 0:
+    leaving is allowed at any moment, so the button never makes a hand look different."""
+    if not pv.my_turn:
+        return view
+    view = view or detached_view()
+    if len(view.children) < MAX_BUTTONS:
+        leave = CustomId(game, Verb.LEAVE, "", 0)
+        view.add_item(button(leave, label=t(LEAVE_LABEL), emoji="🚪", style=GREY, row=MAX_ROWS - 1))
+    return view
+
+
 def _move_of(cid: CustomId) -> Move:
     """The service move a hand button stands for."""
     if cid.verb is Verb.BID:
@@ -369,6 +390,14 @@ class HandClicks(TableClicks):
             if flight is not None:
                 flight.set()
                 del self._in_flight[key]
+
+    async def _leave_game(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """ "Leave" on a hand: a computer plays the seat from now on, and the hand, redrawn,
+        says so and offers "Take my seat back"."""
+        user = interaction.user.id
+        info = await self._timely(interaction, self.service.leave(cid.game, user), update=True)
+        self.surfaces.request(self.surfaces.adopt(info))
+        await self._open_hand(interaction, cid.game, note=None, edit=True)
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id

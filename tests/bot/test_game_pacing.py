@@ -96,7 +96,12 @@ async def test_leading_edit_at_once_then_one_trailing_edit_with_the_latest_state
 
         before = len(sim.env.http_requests)
         await sim.env.advance_time(INTERVAL)
-        assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.EDIT: 1}
+        # The trailing edits: the table, and the hand of the first bidder, which names the
+        # players still to bid.
+        assert rest_kinds(sim.env.http_requests[before:]) == {
+            RestKind.EDIT: 1,
+            RestKind.WEBHOOK_EDIT: 1,
+        }
         assert await table_is_current(sim, game)  # the trailing edit shows the latest state
         before = len(sim.env.http_requests)
         await sim.env.advance_time(5 * INTERVAL)

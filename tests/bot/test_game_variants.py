@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import buttons, record_file, simulation, verb_of
+from tests.bot.conftest import ACTION_VERBS, buttons, record_file, simulation, verb_of
+from tests.bot.test_game_refusals import callback_bodies
 from wizard.options import Bidding, Options
 from wizard.record import load
 from wizard.rules import deal_next_round, new_game
@@ -102,11 +103,16 @@ async def test_dealer_names_trump_after_a_turned_wizard(tmp_path: Path) -> None:
         assert [b["label"] for b in trumps] == ["B", "R", "G", "Y"]
         assert "choose trump" in hand.content
         # Someone else has nothing to click yet.
-        assert not [b for b in buttons(await sim.open_hand(ann)) if not b.get("disabled")]
+        moves = [b for b in buttons(await sim.open_hand(ann)) if verb_of(b) in ACTION_VERBS]
+        assert not [b for b in moves if not b.get("disabled")]
         chosen = next(b for b in trumps if b["label"] == "G")
         result = await bob.click(hand, custom_id=chosen["custom_id"])
+        # The click's answer says what it did; the hand, redrawn since as the computers bid
+        # (it names whom the game waits for), shows the trump.
+        [answer] = callback_bodies(sim, [result])
+        assert answer.startswith("✅ You chose 🟩 Elves (G) as trump.")
         assert result.response is not None
-        assert result.response.content.startswith("✅ You chose 🟩 Elves (G) as trump.")
+        assert "Trump: 🟩 Elves (G)" in result.response.content
         description = sim.table().embeds[0].description or ""
         assert "**bob** chose 🟩 Elves (G)." in description
         end = await sim.play(info.id, random.Random(1))

@@ -1,0 +1,74 @@
+"""A player leaves a running game from their hand and a computer takes over (at the settings
+a new server gets: no turn timer, so nothing else would ever hand the seat over), then takes
+the seat back. Before, only a lobby's Leave did it, and the lobby becomes the table at the
+start: no button in Discord let a player leave a running game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
+from wizard.service import GameInfo, GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        assert info.turn_seconds is None  # a new server's games have no turn timer
+        rng = random.Random(4)
+        info = await sim.play(info.id, rng, until=lambda i: _waits_for(i, 1))
+        hand = await sim.open_hand(bob)
+        [leave] = [b for b in buttons(hand) if verb_of(b) == "leave"]
+        assert leave["label"] == "Leave" and not leave.get("disabled")
+
+        left = await bob.click(hand, custom_id=leave["custom_id"])
+        assert left.response is not None and left.response.ephemeral
+        assert left.response.id == hand.id  # the hand itself says what happened
+        assert "**A computer player is playing your seat.**" in left.response.content
+        assert [b["label"] for b in buttons(left.response)] == ["Take my seat back"]
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.seats[1].away
+        table = sim.table_of(now).embeds[0].description or ""
+        assert "**bob** 🤖 played by a computer (Normal)" in table
+
+        # The computer plays bob's seat: ann alone clicks, and the game goes on.
+        before = now.version
+        now = await sim.play(info.id, rng, until=lambda i: i.version > before + 8)
+        assert now.status is GameStatus.ACTIVE and now.seats[1].away
+
+        back = await bob.click(sim.message(hand.id), label="Take my seat back")
+        assert back.response is not None and "You are playing your seat again." in (
+            back.response.content
+        )
+        now = await sim.service.get_game(info.id)
+        assert not now.seats[1].away
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED
+        assert not sim.env.errors
+
+
+def _waits_for(info: GameInfo, seat: int) -> bool:
+    assert info.table is not None
+    return seat in info.table.to_act
+
+
+async def test_leave_is_on_the_hand_of_the_player_to_act_only(tmp_path: Path) -> None:
+    """The game waits for the player to act: their hand offers Leave, last; the others'
+    hands, with nothing to do, offer nothing. The driver's moves (ACTION_VERBS) never
+    include it."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        [first] = await sim.to_act(info.id)
+        for member in sim.members:
+            hand = await sim.open_hand(member)
+            verbs = [verb_of(b) for b in buttons(hand)]
+            assert verbs == (["leave"] if member is first else []), (member.name, verbs)
+        assert "leave" not in ACTION_VERBS
