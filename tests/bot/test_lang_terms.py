@@ -1,0 +1,118 @@
+"""One word for one thing, in every language, where a player reads it.
+
+Found by playing whole games in each language and reading every text the bot sent: the
+statistics and the leaderboard call a rating by one word on the board and in the card
+("Spielstärke", "Livello"…) and by another in the note that explains it, which in Italian,
+Spanish and Catalan is the word for a game's score ("Punteggio", "Puntuación"); the Italian
+statistics counted "1 mani" (a plural after one); the Catalan rules and refusals named the
+Wizard and Jester cards in English although the table names them "Mag" and "Bufó".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.features.community.words import RATING_NOTE
+from bot.i18n import LANGUAGES, LOCALES, texts
+from tests.bot.conftest import buttons, simulation
+from tests.bot.i18n_support import user_locales
+from tests.bot.test_community import add_players
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+DISCORD_LOCALE = {"de": "de", "it": "it", "es": "es-ES", "pt": "pt-BR", "ca": "es-ES"}
+"""A member's Discord locale in each language's community (Discord has no Catalan)."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+async def test_the_rating_note_names_the_rating_as_the_card_and_board_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        for member in sim.members:
+            locales[member] = DISCORD_LOCALE[language]
+        await sim.service.update_settings(sim.guild.id, language=language)
+        add_players(sim, {ann.id: 31.0, bob.id: 28.0}, games=6)
+        t = texts(language)
+        rating = t("Rating")
+
+        stats = await cy.slash(sim.channel, "wizard stats", member=ann)
+        board = await cy.slash(sim.channel, "wizard leaderboard")
+        assert stats.response is not None and board.response is not None
+        card_fields = [f.name for f in stats.response.embeds[0].fields]
+        assert rating in card_fields, card_fields
+        note = t(RATING_NOTE)
+        for shown in (stats.response, board.response):
+            footer = (shown.embeds[0].footer.text or "").splitlines()
+            assert note in footer, (note, footer)
+        # The note explains the rating by the word the card's field and the board's button
+        # use, not by another (in Italian, Spanish and Catalan: the word for a score).
+        assert note.split(":", 1)[0] == rating, (note, rating)
+        assert rating in [b.get("label") for b in buttons(board.response)]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_count_of_one_round_reads_in_the_singular(language: str) -> None:
+    """The statistics' bids line: "1 of 10 rounds" must not become "1 mani" in Italian."""
+    t = texts(language)
+    text = t(
+        "{accuracy} made exactly ({exact} of {rounds} rounds)", accuracy="10%", exact=1, rounds=10
+    )
+    many = {"de": "Runden", "it": "mani", "es": "rondas", "pt": "rondas", "ca": "rondes"}
+    assert not re.search(rf"\b1 {many[language]}\b", text), text
+
+
+WIZARD_CARD = re.compile(r"🧙 Wizard|Wizards\b|\b(?:a|first) Wizard\b|Wizard highest")
+"""English naming the Wizard card (not the game, as in "a game of Wizard")."""
+JESTER_CARD = re.compile(r"Jester")
+ENGLISH_CARDS = re.compile(r"🧙 Wizard|🃏 Jester|\bJesters?\b|\bWizards\b")
+
+
+def names_the_cards_wrongly(english: str, translated: str, wizard: str, jester: str) -> bool:
+    """Whether a translation of a text about the cards keeps their English names or does
+    not name them by the words the table uses (compared by their stem: plurals differ)."""
+    if ENGLISH_CARDS.search(translated):
+        return True
+    folded = translated.casefold()
+    if JESTER_CARD.search(english) and jester[:3].casefold() not in folded:
+        return True
+    return bool(WIZARD_CARD.search(english)) and wizard[:3].casefold() not in folded
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_texts_about_the_cards_name_them_as_the_table_does(language: str) -> None:
+    """Rules, refusals and the single-suit variant name the Wizard and the Jester by the
+    words the table and the hand show (``card_name``), never in English."""
+    t = texts(language)
+    wizard, jester = t.context("card", "Wizard"), t.context("card", "Jester")
+    with (LOCALES / f"{language}.po").open("rb") as po:
+        catalogue = read_po(po)
+    wrong = []
+    for message in catalogue:
+        english = message.id if isinstance(message.id, str) else message.id[0]
+        translated = message.string if isinstance(message.string, str) else message.string[0]
+        if not english or not translated or message.context is not None:
+            continue
+        if (WIZARD_CARD.search(english) or JESTER_CARD.search(english)) and (
+            names_the_cards_wrongly(english, translated, wizard, jester)
+        ):
+            wrong.append((english, translated))
+    assert not wrong, "\n".join(f"{e!r}\n  -> {s!r}" for e, s in wrong)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_trump_is_one_word(language: str) -> None:
+    """The hint names trump with the word of the table ("Trump: …" on the hand)."""
+    t = texts(language)
+    hint = t("{level} would choose {suit} as trump.", level="Normal", suit="X")
+    table = t("Turned {card}: trump is {suit}.", card="c", suit="X").lower()
+    word = {"de": "trumpf", "it": "briscola", "es": "triunfo", "pt": "trunfo", "ca": "triomf"}
+    assert word[language] in table
+    assert word[language] in hint.lower(), hint
