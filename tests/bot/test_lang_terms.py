@@ -116,3 +116,57 @@ def test_trump_is_one_word(language: str) -> None:
     word = {"de": "trumpf", "it": "briscola", "es": "triunfo", "pt": "trunfo", "ca": "triomf"}
     assert word[language] in table
     assert word[language] in hint.lower(), hint
+
+
+def translations(language: str) -> list[tuple[str, str]]:
+    """Every (English, translation) pair of a catalogue, plural forms included."""
+    with (LOCALES / f"{language}.po").open("rb") as po:
+        catalogue = read_po(po)
+    pairs = []
+    for message in catalogue:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        pairs += [(ids[min(i, len(ids) - 1)], s) for i, s in enumerate(strings) if s]
+    return pairs
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_game_by_its_number_is_named_as_the_table_names_it(language: str) -> None:
+    """ "Game 2" is one word wherever a number follows it: the rematch note of Play again
+    said "Spiel 2" (German) and "Jogo 2" (Portuguese) above a lobby titled "Partie 2" and
+    "partida 2"."""
+    title = texts(language)("Wizard · game {game}", game=987)
+    word = re.search(r"(\w+)\W+987", title)
+    assert word is not None, title
+    wrong = []
+    for english, translated in translations(language):
+        for placeholder in re.findall(r"\b[Gg]ames? \{(\w+)\}", english):
+            if not re.search(rf"{word[1]}\w*\W+(?:\w+\W+)?\{{{placeholder}\}}", translated, re.I):
+                wrong.append((english, translated))
+    assert not wrong, (word[1], wrong)
+
+
+COMPUTER = {
+    "de": "computer",
+    "it": "computer",
+    "es": "máquina",
+    "pt": "computador",
+    "ca": "ordinador",
+}
+"""The word for a computer player in each language, as the lobby's button and list say."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_computer_players_are_one_word(language: str) -> None:
+    """Spanish said "máquina" everywhere but in two texts ("ordenador")."""
+    t = texts(language)
+    assert COMPUTER[language] in t("Add computer player").casefold()
+    wrong = [
+        (english, translated)
+        for english, translated in translations(language)
+        if re.search(r"\bcomputers?\b", english, re.I)
+        and COMPUTER[language] not in translated.casefold()
+    ]
+    assert not wrong, wrong
