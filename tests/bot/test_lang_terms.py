@@ -170,3 +170,28 @@ def test_computer_players_are_one_word(language: str) -> None:
         and COMPUTER[language] not in translated.casefold()
     ]
     assert not wrong, wrong
+
+
+SEAT = {
+    "de": "platz|plätze",
+    "it": "post[oi]",
+    "es": "puesto|sitio|sentarte",
+    "pt": "lugar",
+    "ca": "lloc",
+}
+"""The word for a seat at the table in each language (Spanish says "puesto" and "sitio")."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_seat_is_one_word(language: str) -> None:
+    """The score chart named seats "Asiento" (Spanish) and "Seient" (Catalan) where every
+    other text says "puesto" or "sitio", and "lloc"."""
+    assert re.search(SEAT[language], texts(language)("Take a seat"), re.I)
+    wrong = [
+        (english, translated)
+        for english, translated in translations(language)
+        if re.search(r"\bseats?\b", english, re.I)
+        and english != "{place}/{seats}"
+        and not re.search(SEAT[language], translated, re.I)
+    ]
+    assert not wrong, wrong
