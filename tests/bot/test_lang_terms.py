@@ -195,3 +195,17 @@ def test_a_seat_is_one_word(language: str) -> None:
         and not re.search(SEAT[language], translated, re.I)
     ]
     assert not wrong, wrong
+
+
+TU_FORMS = re.compile(
+    r"\b(tu|tua|teu|tuas|teus|ti|jogas|ganharás|ocupas|vosso|vossa|carreguem|está a \w+r)\b", re.I
+)
+"""European Portuguese forms of address and aspect ("tu", "vós", "está a jogar")."""
+
+
+def test_portuguese_speaks_to_players_as_voce_throughout() -> None:
+    """Discord's one Portuguese locale is Brazilian (``pt-BR``) and the catalogue speaks to
+    the player as "você" ("Você jogou…", "Aperte…"); six texts switched to "tu" or "vós"
+    ("a tua mão", "carreguem em Entrar … vosso lugar") or to "está a jogar"."""
+    wrong = [(e, s) for e, s in translations("pt") if TU_FORMS.search(s)]
+    assert not wrong, wrong
