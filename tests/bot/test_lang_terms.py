@@ -17,10 +17,12 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.features.community.words import RATING_NOTE
+from bot.features.pings import ping_text
 from bot.i18n import LANGUAGES, LOCALES, texts
 from tests.bot.conftest import buttons, simulation
 from tests.bot.i18n_support import user_locales
 from tests.bot.test_community import add_players
+from wizard.state import Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -209,3 +211,25 @@ def test_portuguese_speaks_to_players_as_voce_throughout() -> None:
     ("a tua mão", "carreguem em Entrar … vosso lugar") or to "está a jogar"."""
     wrong = [(e, s) for e, s in translations("pt") if TU_FORMS.search(s)]
     assert not wrong, wrong
+
+
+PLURAL_ADDRESS = {
+    "de": r"\b(ihr|euer|euren|eure|drückt)\b",
+    "it": r"\b(vostro|vostra|premete|tocca a voi)\b",
+    "es": r"\b(vuestro|vuestra|pulsad|os toca)\b",
+    "pt": r"\b(vocês|apertem)\b",
+    "ca": r"\b(vostre|vostra|premeu|us toca)\b",
+}
+"""Words that speak to several people at once."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_open_bid_ping_speaks_to_its_one_player(language: str) -> None:
+    """An open bid is made by one player at a time, on the table: its ping (the one a new
+    server's games send, open bidding being the default) names one player, and the Catalan
+    one spoke to them in the plural ("és el vostre torn") where the play ping says "et toca"."""
+    t = texts(language)
+    ping = ping_text(["<@1>"], Phase.BID, 3, t=t, on_table=True)
+    assert not re.search(PLURAL_ADDRESS[language], ping, re.I), ping
+    play = ping_text(["<@1>"], Phase.PLAY, 3, t=t)
+    assert not re.search(PLURAL_ADDRESS[language], play, re.I), play
