@@ -17,6 +17,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.features.community.words import RATING_NOTE
+from bot.features.lobby import invitation_text
 from bot.features.pings import ping_text
 from bot.i18n import LANGUAGES, LOCALES, texts
 from tests.bot.conftest import buttons, simulation
@@ -233,3 +234,13 @@ def test_the_open_bid_ping_speaks_to_its_one_player(language: str) -> None:
     assert not re.search(PLURAL_ADDRESS[language], ping, re.I), ping
     play = ping_text(["<@1>"], Phase.PLAY, 3, t=t)
     assert not re.search(PLURAL_ADDRESS[language], play, re.I), play
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_play_again_invitation_fits_one_player(language: str) -> None:
+    """The line above a Play again lobby names the other players of the game, often one:
+    it read "<@1>: Drückt Mitspielen, um euren Platz…" (and "pulsad … vuestro", "premete …
+    vostro", "premeu … vostre"), speaking to one person as to several. The text has one form
+    for any number of players, so it says it in words that fit one as well as many."""
+    line = invitation_text(2, 1, ["<@1>"], t=texts(language)).splitlines()[-1]
+    assert not re.search(PLURAL_ADDRESS[language], line, re.I), line
