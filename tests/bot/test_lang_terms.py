@@ -244,3 +244,12 @@ def test_the_play_again_invitation_fits_one_player(language: str) -> None:
     for any number of players, so it says it in words that fit one as well as many."""
     line = invitation_text(2, 1, ["<@1>"], t=texts(language)).splitlines()[-1]
     assert not re.search(PLURAL_ADDRESS[language], line, re.I), line
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_turn_limit_reads_alike_in_the_settings_and_the_lobby(language: str) -> None:
+    """The settings panel said "keine Zeitgrenze" and the lobby "kein Zeitlimit" (German);
+    Catalan "sense límit de temps" and "sense temps per torn"."""
+    t = texts(language)
+    settings_words, lobby_words = t("no time limit"), t("no turn timer")
+    assert settings_words.casefold() in lobby_words.casefold(), (settings_words, lobby_words)
