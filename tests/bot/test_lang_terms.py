@@ -1,11 +1,13 @@
-"""One word for one thing, in every language, where a player reads it.
+"""One word for one thing, and words that fit, in every language, where a player reads it.
 
-Found by playing whole games in each language and reading every text the bot sent: the
-statistics and the leaderboard call a rating by one word on the board and in the card
-("Spielstärke", "Livello"…) and by another in the note that explains it, which in Italian,
-Spanish and Catalan is the word for a game's score ("Punteggio", "Puntuación"); the Italian
-statistics counted "1 mani" (a plural after one); the Catalan rules and refusals named the
-Wizard and Jester cards in English although the table names them "Mag" and "Bufó".
+Found by playing whole games in each language through SimCord and reading every text the
+bot sent (messages, embeds, buttons, selects, command localisations): a rating explained
+under another word than the one the card and the board show (in Italian, Spanish and
+Catalan the word for a score); "1 mani"; Catalan rules naming the cards in English;
+"Spiel 2" and "Jogo 2" above lobbies titled "Partie 2" and "partida 2"; "ordenador" among
+thirty "máquina"; seats named with a third word on the score chart; Portuguese switching
+from "você" to "tu"; one player spoken to in the plural (Catalan open-bid ping, the Play
+again invitation); "no turn limit" said two ways in German and Catalan.
 """
 
 from __future__ import annotations
