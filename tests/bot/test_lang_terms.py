@@ -255,3 +255,25 @@ def test_no_turn_limit_reads_alike_in_the_settings_and_the_lobby(language: str) 
     t = texts(language)
     settings_words, lobby_words = t("no time limit"), t("no turn timer")
     assert settings_words.casefold() in lobby_words.casefold(), (settings_words, lobby_words)
+
+
+SINGULAR_ADDRESS = {
+    "de": r"\b(du|dein|deine|drück)\b",
+    "it": r"\b(tuo|tua|premi|tocca a te)\b",
+    "es": r"\b(tu|te|pulsa)\b",
+    "pt": r"\b(sua|seu|você|aperte)\b",
+    "ca": r"\b(et|teu|teva|prem)\b",
+}
+"""Words that speak to one person."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_hidden_bid_ping_fits_one_player_and_several(language: str) -> None:
+    """Under hidden and secret bidding (R7.2, R7.3) everyone bids at once and one ping names
+    every player still to bid, one or several: the text has one form for any number, so it
+    speaks to nobody in the singular ("Du bist mit der Ansage dran") or the plural."""
+    t = texts(language)
+    for mentions in (["<@1>"], ["<@1>", "<@2>", "<@3>"]):
+        ping = ping_text(mentions, Phase.BID, 3, t=t)
+        assert not re.search(SINGULAR_ADDRESS[language], ping, re.I), ping
+        assert not re.search(PLURAL_ADDRESS[language], ping, re.I), ping
