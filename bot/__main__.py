@@ -25,11 +25,12 @@ from bot.exits import (
     EXIT_SETTINGS,
     Failure,
     database_failure,
+    ensure_openable,
     network_failure,
     opening_database,
     report,
 )
-from bot.settings import TOKEN_HELP, Settings, SettingsError
+from bot.settings import TOKEN_HELP, Settings, SettingsError, env_file, unread_names
 
 if TYPE_CHECKING:
     from bot.clock import DiscordClock
@@ -117,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import main as demo_main
 
         try:
+            if args.db is not None:
+                ensure_openable(args.db)
             with opening_database(args.db or "of the demo"):
                 return demo_main(
                     host=args.host,
@@ -135,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("backup", "restore", "check"):
         return _database_command(args, settings.database_path)
     if args.command == "config":
-        print("\n".join(settings.describe()))
+        print("\n".join([*settings.describe(), *_unread_notes()]))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
 
@@ -148,6 +151,16 @@ def _database_command(args: argparse.Namespace, database: Path) -> int:
     if args.command == "restore":
         return ops.restore_command(database, args.file)
     return ops.check_command(database)
+
+
+def _unread_notes() -> list[str]:
+    """A line for each name in the .env file that the bot does not read (values never shown)."""
+    path = env_file()
+    return [
+        f"note: {path} sets {name}, which is no setting of the bot and is ignored "
+        "(a typo? .env.example lists every setting)"
+        for name in unread_names(path)
+    ]
 
 
 def _no_token() -> str:
@@ -195,6 +208,7 @@ async def open_service(
     from bot.ops import log_health
     from wizard.service import GameService, ServiceConfig
 
+    ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
             settings.database_path,
@@ -264,6 +278,8 @@ def run(settings: Settings) -> int:
     import discord
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    for note in _unread_notes():
+        log.warning("%s", note)
     try:
         asyncio.run(_serve_until_signal(settings, token))
     except KeyboardInterrupt:

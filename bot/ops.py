@@ -52,11 +52,21 @@ def restore_command(database: Path, source: Path) -> int:
         f"restored {copied.target} from {copied.source}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes"
     )
+    if copied.aside is not None:
+        print(f"the damaged database it replaced was kept as {copied.aside}")
     return EXIT_OK
 
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
+    if database.is_dir():
+        return report(
+            Failure(
+                EXIT_DATABASE,
+                f"{database} is a folder, not a database file",
+                f"give the file, e.g. --db {database / 'wizard.db'}",
+            )
+        )
     if not database.is_file():
         return report(
             Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")
