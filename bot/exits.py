@@ -25,7 +25,7 @@ EXIT_DATABASE = 3
 EXIT_NETWORK = 4
 """Discord could not be reached (no network, DNS, Discord's servers failing)."""
 EXIT_DAMAGED_GAMES = 5
-"""``check`` only: the file is sound but some games are set aside as damaged."""
+"""``check`` only: the file is sound but some games are damaged (set aside, or not loadable)."""
 
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnavailable,

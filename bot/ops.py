@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -17,6 +18,8 @@ from bot.exits import (
     opening_database,
     report,
 )
+from wizard.service.health import unloadable_games
+from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore
 from wizard.store.health import Health, check
 
@@ -73,12 +76,39 @@ def check_command(database: Path) -> int:
         )
     try:
         health = check(database)
+        if health.sound:
+            health = _with_unloadable(health)
     except (sqlite3.Error, OSError) as error:
         return report(database_failure(database, error))
+    except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
+        return report(
+            Failure(
+                EXIT_DATABASE,
+                f"cannot try the games of {database} on a copy: {error}",
+                "free space in the temporary folder (TMPDIR), then run check again",
+            )
+        )
     print("\n".join(health.lines()))
     if not health.sound:
         return EXIT_DATABASE
     return EXIT_DAMAGED_GAMES if health.damaged else EXIT_OK
+
+
+def _with_unloadable(health: Health) -> Health:
+    """``health`` with the games the bot could not load added to the damaged ones: a game
+    is loaded only when first used, so the file alone does not show them."""
+    # What the service logs while it sets games of the copy aside is not about the file.
+    quiet = logging.getLogger("wizard")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    try:
+        found = asyncio.run(unloadable_games(health.path))
+    finally:
+        quiet.setLevel(level)
+    more = tuple(
+        (game, f"cannot be loaded (set aside when first used): {why}") for game, why in found
+    )
+    return dataclasses.replace(health, damaged=tuple(sorted(health.damaged + more)))
 
 
 async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.exits import EXIT_DATABASE, EXIT_OK
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from tests.ops_support import (
     FAKE_TOKEN,
     assert_one_line_failure,
@@ -157,3 +157,25 @@ def test_config_points_out_a_name_in_env_that_the_bot_does_not_read(tmp_path: Pa
     assert "DATABSE_PATH" in result.stdout + result.stderr
     assert "/srv/wizard.db" not in result.stdout + result.stderr  # values are never shown
     assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(
+    tmp_path: Path,
+) -> None:
+    # A game is loaded from its log only when first used: check must not wait for a player
+    # to find a damaged one.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET options = '{\"bad' WHERE id = 1")
+    conn.execute("DELETE FROM seats WHERE game_id = 3")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    assert "damaged games: 2" in result.stdout
+    assert "game 1: " in result.stdout and "game 3: " in result.stdout
+    assert "game 2: " not in result.stdout
+    assert _verdict(result.stdout).startswith("NOT healthy: 2 game")
+    assert db.read_bytes() == before

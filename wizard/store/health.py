@@ -126,8 +126,8 @@ class Health:
             return f"SQLite finds the file damaged. Restore a backup: {restore}"
         if self.damaged:
             return (
-                f"{len(self.damaged)} game(s) set aside as damaged, listed above; their "
-                "players are told, every other game plays on. A backup from before the "
+                f"{len(self.damaged)} game(s) damaged, listed above; their players are "
+                "told when they use them, every other game plays on. A backup from before the "
                 f"damage has them whole, without what was played since: {restore}"
             )
         return ""
