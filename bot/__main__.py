@@ -39,14 +39,39 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot")
 
 
+EXIT_STATUSES = """exit status:
+  0  stopped cleanly (Ctrl-C, SIGTERM), or the command did its work
+  1  Discord refused the bot (the token)
+  2  the settings or the command line cannot be used
+  3  the database cannot be used; backup or restore refused
+  4  Discord cannot be reached (network, DNS)
+  5  check only: some games are damaged"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="The Wizard Discord bot. Settings come from the environment and .env.",
+        description="The Wizard Discord bot. Settings come from the environment and .env\n"
+        "(see .env.example, and python -m bot config).",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("run", help="connect to Discord and serve (the default)")
-    sub.add_parser("config", help="check the settings and show them (the token stays hidden)")
+    sub.add_parser(
+        "run",
+        help="connect to Discord and serve (the default)",
+        description="Connect to Discord with DISCORD_TOKEN and serve until Ctrl-C or SIGTERM.",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_parser(
+        "config",
+        help="check the settings and show them (the token stays hidden)",
+        description="Show the settings the bot would use, read from the environment over "
+        "the file .env (in this folder, else the project's; WIZARD_ENV_FILE=PATH reads "
+        "another, WIZARD_ENV_FILE= none). Exit status 2 when a setting cannot be used or "
+        "DISCORD_TOKEN is missing.",
+    )
     demo = sub.add_parser(
         "demo",
         help="try the bot in your browser: a simulated Discord on this computer, no token needed",
@@ -99,7 +124,10 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="report the database's health (exit status 0 when healthy)",
-        description="Schema version, integrity, games by status, damaged games, sizes.",
+        description="Schema version, integrity, games by status, damaged games, sizes. "
+        "Every lobby and running game is loaded as the bot would, on a copy of the file in "
+        "the temporary folder; the database is never written. Exit status 0 healthy, 3 the "
+        "file is damaged or from a newer version, 5 some games are damaged.",
     )
     check.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
     return parser

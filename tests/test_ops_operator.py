@@ -179,3 +179,13 @@ def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(
     assert "game 2: " not in result.stdout
     assert _verdict(result.stdout).startswith("NOT healthy: 2 game")
     assert db.read_bytes() == before
+
+
+def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Path) -> None:
+    top = run_bot("--help", cwd=tmp_path).stdout
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 "):
+        assert f"\n  {status}" in top, top
+    config = run_bot("config", "--help", cwd=tmp_path).stdout
+    assert "WIZARD_ENV_FILE" in config and ".env" in config
+    check = run_bot("check", "--help", cwd=tmp_path).stdout
+    assert "5" in check and "copy" in check
