@@ -189,3 +189,24 @@ def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Pat
     assert "WIZARD_ENV_FILE" in config and ".env" in config
     check = run_bot("check", "--help", cwd=tmp_path).stdout
     assert "5" in check and "copy" in check
+
+
+def test_backup_onto_the_database_itself_is_refused_even_with_force(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    before = db.read_bytes()
+    for target in (db, tmp_path / "." / "wizard.db"):
+        result = run_bot("backup", "--db", str(db), str(target), "--force", cwd=tmp_path)
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert "is the database itself" in line
+    assert db.read_bytes() == before
+
+
+def test_restore_of_the_database_onto_itself_is_refused_at_once(tmp_path: Path) -> None:
+    # It used to wait forever: its own exclusive lock kept it from reading the backup.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    line = assert_one_line_failure(
+        run_bot("restore", "--db", str(db), str(db), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "is the database itself" in line

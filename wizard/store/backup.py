@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.health import integrity, open_readonly, schema_version
+from wizard.store.health import integrity, open_readonly, schema_version, wal_path
 from wizard.store.migrations import LATEST
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,7 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"no database at {source}", "check DATABASE_PATH or --db")
+    _refuse_same(target, source)
     if target.is_dir():
         raise BackupError(
             f"{target} is a folder", f"give the backup a file name, e.g. {target / 'wizard.db'}"
@@ -93,6 +94,20 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     return Copied(
         source, target, version or 0, target.stat().st_size, time.perf_counter() - started
     )
+
+
+def _refuse_same(path: Path, database: Path) -> None:
+    """:class:`BackupError` when ``path`` is the database file (or its ``-wal`` or ``-shm``):
+    a backup over it would replace the live file, and a restore from it would wait for ever
+    on its own lock."""
+    for part in (database, wal_path(database), database.with_name(database.name + "-shm")):
+        same = path.resolve() == part.resolve() or (
+            path.exists() and part.exists() and os.path.samefile(path, part)
+        )
+        if same:
+            raise BackupError(
+                f"{path} is the database itself", "give another file, e.g. in a backups folder"
+            )
 
 
 @contextlib.contextmanager
@@ -152,6 +167,7 @@ def restore(backup_file: Path, target: Path) -> Copied:
     """
     backup_file, target = Path(backup_file), Path(target)
     started = time.perf_counter()
+    _refuse_same(backup_file, target)
     version = verify(backup_file)
     target.parent.mkdir(parents=True, exist_ok=True)
     aside = None
