@@ -174,6 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _database_command(args: argparse.Namespace, database: Path) -> int:
     from bot import ops
 
+    # Full paths in every message: a relative DATABASE_PATH is another file when these
+    # run from another folder than the bot.
+    database = database.absolute()
     if args.command == "backup":
         return ops.backup_command(database, args.file, overwrite=args.force)
     if args.command == "restore":

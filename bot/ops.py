@@ -44,6 +44,7 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def restore_command(database: Path, source: Path) -> int:
     """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
+    existed = database.exists()
     try:
         with opening_database(database):
             copied = restore(source, database)
@@ -54,6 +55,7 @@ def restore_command(database: Path, source: Path) -> int:
     print(
         f"restored {copied.target} from {copied.source}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes"
+        + ("" if existed else " (no database was there: this is a new file)")
     )
     if copied.aside is not None:
         print(f"the damaged database it replaced was kept as {copied.aside}")

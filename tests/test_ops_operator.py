@@ -210,3 +210,20 @@ def test_restore_of_the_database_onto_itself_is_refused_at_once(tmp_path: Path) 
         run_bot("restore", "--db", str(db), str(db), cwd=tmp_path), EXIT_DATABASE
     )
     assert "is the database itself" in line
+
+
+def test_restore_says_where_it_wrote_and_that_no_database_was_there(tmp_path: Path) -> None:
+    # Run from another folder than the bot's, the default data/wizard.db is another file.
+    backup = tmp_path / "backup.db"
+    make_database(backup, games=1)
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    result = run_bot("restore", str(backup), cwd=elsewhere)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert str(elsewhere / "data" / "wizard.db") in result.stdout
+    assert "no database was there" in result.stdout
+
+
+def test_a_missing_database_is_named_by_its_full_path(tmp_path: Path) -> None:
+    line = assert_one_line_failure(run_bot("backup", "copy.db", cwd=tmp_path), EXIT_DATABASE)
+    assert str(tmp_path / "data" / "wizard.db") in line
