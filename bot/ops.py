@@ -87,7 +87,10 @@ def check_command(database: Path) -> int:
             Failure(
                 EXIT_DATABASE,
                 f"cannot try the games of {database} on a copy: {error}",
-                "free space in the temporary folder (TMPDIR), then run check again",
+                error.hint
+                if isinstance(error, DatabaseUnavailable)
+                else "free space in the temporary folder (or choose another with TMPDIR), "
+                "then run check again",
             )
         )
     print("\n".join(health.lines()))
