@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -146,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import main as demo_main
 
         try:
+            if args.port:
+                _check_port(args.port)
             if args.db is not None:
                 ensure_openable(args.db)
             with opening_database(args.db or "of the demo"):
@@ -169,6 +172,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join([*settings.describe(), *_unread_notes()]))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
+
+
+def _check_port(port: int) -> None:
+    """Refuse now, as a command-line fault, a ``--port`` that another program holds."""
+    with socket.socket() as probe:
+        # As a server binds: a port left in TIME_WAIT by a previous demo is free to use.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            raise Failure(
+                EXIT_SETTINGS,
+                f"cannot serve the demo on port {port} of 127.0.0.1: {error.strerror or error}",
+                "choose another with --port N, or leave --port out for any free port",
+            ) from None
 
 
 def _database_command(args: argparse.Namespace, database: Path) -> int:

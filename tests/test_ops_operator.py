@@ -6,10 +6,11 @@ Real ``python -m bot`` processes on real files under ``tmp_path``.
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
-from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, EXIT_SETTINGS
 from tests.ops_support import (
     FAKE_TOKEN,
     assert_one_line_failure,
@@ -227,3 +228,13 @@ def test_restore_says_where_it_wrote_and_that_no_database_was_there(tmp_path: Pa
 def test_a_missing_database_is_named_by_its_full_path(tmp_path: Path) -> None:
     line = assert_one_line_failure(run_bot("backup", "copy.db", cwd=tmp_path), EXIT_DATABASE)
     assert str(tmp_path / "data" / "wizard.db") in line
+
+
+def test_demo_on_a_port_in_use_says_so_with_the_settings_status(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_bot("demo", "--port", str(port), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_SETTINGS)
+    assert str(port) in line and "--port" in line
