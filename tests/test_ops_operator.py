@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, EXIT_SETTINGS
 from tests.ops_support import (
     FAKE_TOKEN,
+    PROCESS_TIMEOUT,
     assert_one_line_failure,
     clean_env,
     make_database,
@@ -238,3 +241,37 @@ def test_demo_on_a_port_in_use_says_so_with_the_settings_status(tmp_path: Path) 
         result = run_bot("demo", "--port", str(port), cwd=tmp_path)
     line = assert_one_line_failure(result, EXIT_SETTINGS)
     assert str(port) in line and "--port" in line
+
+
+def test_backup_of_a_database_another_process_holds_exclusively_gives_up(
+    tmp_path: Path,
+) -> None:
+    # Not the bot (in WAL mode it never keeps readers out), but e.g. a sqlite3 shell in
+    # exclusive locking mode: backup used to wait for as long as that lasted.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _EXCLUSIVE, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding"
+        result = run_bot("backup", "--db", str(db), str(tmp_path / "b.db"), cwd=tmp_path)
+    finally:
+        holder.communicate("", timeout=PROCESS_TIMEOUT)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert "locked" in line
+
+
+_EXCLUSIVE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("UPDATE games SET version = version")
+print("holding", flush=True)
+sys.stdin.read()
+"""

@@ -64,6 +64,7 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     partial = target.with_name(f".{target.name}.partial")
     src = open_readonly(source)
     try:
+        _snapshot(src)
         if schema_version(src) is None:
             # restore would refuse such a copy: say so now rather than on the day it is needed
             raise BackupError(
@@ -223,11 +224,20 @@ def _copy_into(backup_file: Path, target: Path) -> None:
         _lock_exclusively(dst, target)
         src = open_readonly(backup_file)
         try:
+            _snapshot(src)
             src.backup(dst)
         finally:
             src.close()
     finally:
         dst.close()
+
+
+def _snapshot(conn: sqlite3.Connection) -> None:
+    """Open the read transaction the copy is taken in, waiting at most the busy timeout:
+    Python's ``backup`` retries a source another process holds exclusively without end,
+    while an open read transaction needs no lock it could wait for."""
+    conn.execute("BEGIN")
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
 
 
 def set_aside(path: Path) -> Path:
