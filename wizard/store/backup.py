@@ -7,7 +7,6 @@ WAL mode the latest committed actions may still be only in the ``-wal`` file bes
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sqlite3
 import time
@@ -17,8 +16,6 @@ from pathlib import Path
 
 from wizard.store.health import integrity, open_readonly, schema_version, wal_path
 from wizard.store.migrations import LATEST
-
-log = logging.getLogger(__name__)
 
 
 class BackupError(Exception):
@@ -177,7 +174,6 @@ def restore(backup_file: Path, target: Path) -> Copied:
         # may still be salvaged from it, so it is kept aside and a new file written.
         _check_unused(target)
         aside = set_aside(target)
-        log.warning("restore: the damaged %s was kept as %s", target, aside)
     _copy_into(backup_file, target)
     return Copied(
         backup_file,
