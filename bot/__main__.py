@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,11 +26,12 @@ from bot.exits import (
     EXIT_SETTINGS,
     Failure,
     database_failure,
+    ensure_openable,
     network_failure,
     opening_database,
     report,
 )
-from bot.settings import TOKEN_HELP, Settings, SettingsError
+from bot.settings import TOKEN_HELP, Settings, SettingsError, env_file, unread_names
 
 if TYPE_CHECKING:
     from bot.clock import DiscordClock
@@ -38,14 +40,39 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot")
 
 
+EXIT_STATUSES = """exit status:
+  0  stopped cleanly (Ctrl-C, SIGTERM), or the command did its work
+  1  Discord refused the bot (the token)
+  2  the settings or the command line cannot be used
+  3  the database cannot be used; backup or restore refused
+  4  Discord cannot be reached (network, DNS)
+  5  check only: some games are damaged"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="The Wizard Discord bot. Settings come from the environment and .env.",
+        description="The Wizard Discord bot. Settings come from the environment and .env\n"
+        "(see .env.example, and python -m bot config).",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("run", help="connect to Discord and serve (the default)")
-    sub.add_parser("config", help="check the settings and show them (the token stays hidden)")
+    sub.add_parser(
+        "run",
+        help="connect to Discord and serve (the default)",
+        description="Connect to Discord with DISCORD_TOKEN and serve until Ctrl-C or SIGTERM.",
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub.add_parser(
+        "config",
+        help="check the settings and show them (the token stays hidden)",
+        description="Show the settings the bot would use, read from the environment over "
+        "the file .env (in this folder, else the project's; WIZARD_ENV_FILE=PATH reads "
+        "another, WIZARD_ENV_FILE= none). Exit status 2 when a setting cannot be used or "
+        "DISCORD_TOKEN is missing.",
+    )
     demo = sub.add_parser(
         "demo",
         help="try the bot in your browser: a simulated Discord on this computer, no token needed",
@@ -98,7 +125,10 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="report the database's health (exit status 0 when healthy)",
-        description="Schema version, integrity, games by status, damaged games, sizes.",
+        description="Schema version, integrity, games by status, damaged games, sizes. "
+        "Every lobby and running game is loaded as the bot would, on a copy of the file in "
+        "the temporary folder; the database is never written. Exit status 0 healthy, 3 the "
+        "file is damaged or from a newer version, 5 some games are damaged.",
     )
     check.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
     return parser
@@ -117,6 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import main as demo_main
 
         try:
+            if args.port:
+                _check_port(args.port)
+            if args.db is not None:
+                ensure_openable(args.db)
             with opening_database(args.db or "of the demo"):
                 return demo_main(
                     host=args.host,
@@ -135,19 +169,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("backup", "restore", "check"):
         return _database_command(args, settings.database_path)
     if args.command == "config":
-        print("\n".join(settings.describe()))
+        print("\n".join([*settings.describe(), *_unread_notes()]))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
+
+
+def _check_port(port: int) -> None:
+    """Refuse now, as a command-line fault, a ``--port`` that another program holds."""
+    with socket.socket() as probe:
+        # As a server binds: a port left in TIME_WAIT by a previous demo is free to use.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as error:
+            raise Failure(
+                EXIT_SETTINGS,
+                f"cannot serve the demo on port {port} of 127.0.0.1: {error.strerror or error}",
+                "choose another with --port N, or leave --port out for any free port",
+            ) from None
 
 
 def _database_command(args: argparse.Namespace, database: Path) -> int:
     from bot import ops
 
+    # Full paths in every message: a relative DATABASE_PATH is another file when these
+    # run from another folder than the bot.
+    database = database.absolute()
     if args.command == "backup":
         return ops.backup_command(database, args.file, overwrite=args.force)
     if args.command == "restore":
         return ops.restore_command(database, args.file)
     return ops.check_command(database)
+
+
+def _unread_notes() -> list[str]:
+    """A line for each name in the .env file that the bot does not read (values never shown)."""
+    path = env_file()
+    return [
+        f"note: {path} sets {name}, which is no setting of the bot and is ignored "
+        "(a typo? .env.example lists every setting)"
+        for name in unread_names(path)
+    ]
 
 
 def _no_token() -> str:
@@ -195,6 +257,7 @@ async def open_service(
     from bot.ops import log_health
     from wizard.service import GameService, ServiceConfig
 
+    ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
             settings.database_path,
@@ -264,6 +327,8 @@ def run(settings: Settings) -> int:
     import discord
 
     discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    for note in _unread_notes():
+        log.warning("%s", note)
     try:
         asyncio.run(_serve_until_signal(settings, token))
     except KeyboardInterrupt:

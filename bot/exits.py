@@ -25,7 +25,7 @@ EXIT_DATABASE = 3
 EXIT_NETWORK = 4
 """Discord could not be reached (no network, DNS, Discord's servers failing)."""
 EXIT_DAMAGED_GAMES = 5
-"""``check`` only: the file is sound but some games are set aside as damaged."""
+"""``check`` only: the file is sound but some games are damaged (set aside, or not loadable)."""
 
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnavailable,
@@ -63,9 +63,12 @@ def report(failure: Failure) -> int:
 def database_failure(path: Path | str, error: BaseException) -> Failure:
     """The :class:`Failure` for ``error`` met while opening the database at ``path``."""
     if isinstance(error, DatabaseUnavailable):
-        # The store's own one-line cause and hint, without the path it already names.
+        # The store's own one-line cause, without the path it already names; the hint of
+        # what caused it when there is one (the store's own can only say "see the log").
         cause = _one_line(error.message).removeprefix(f"{path}: ")
-        return Failure(EXIT_DATABASE, f"cannot use the database {path}: {cause}", error.hint)
+        origin = error.__cause__
+        hint = error.hint if origin is None else _database_hint(origin, path)
+        return Failure(EXIT_DATABASE, f"cannot use the database {path}: {cause}", hint)
     return Failure(
         EXIT_DATABASE,
         f"cannot use the database {path}: {_one_line(str(error)) or type(error).__name__}",
@@ -80,6 +83,21 @@ def opening_database(path: Path | str) -> Iterator[None]:
         yield
     except DATABASE_ERRORS as error:
         raise database_failure(path, error) from error
+
+
+def ensure_openable(path: Path) -> None:
+    """Raise the :class:`Failure` now when SQLite cannot open ``path`` at all (a folder, a
+    folder that cannot be created or written), before the game service tries: its
+    connection thread, failing to open, would print a traceback as the program ends."""
+    if path.is_dir():
+        raise Failure(
+            EXIT_DATABASE,
+            f"cannot use the database {path}: it is a folder, not a database file",
+            f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
+        )
+    with opening_database(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(path).close()
 
 
 def network_failure(error: BaseException) -> Failure:
@@ -102,8 +120,8 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
     name = str(getattr(error, "sqlite_errorname", None) or "")
     if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "decode" in str(error):
         return (
-            "the file is damaged or is not a database: see python -m bot check, then "
-            "restore a backup with python -m bot restore BACKUP"
+            "the file is damaged or is not a database: restore a backup with the bot "
+            "stopped, python -m bot restore BACKUP"
         )
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return "another process holds it: stop that process (or wait for it), then start again"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import sqlite3
 from collections.abc import Sequence
@@ -17,6 +18,8 @@ from bot.exits import (
     opening_database,
     report,
 )
+from wizard.service.health import unloadable_games
+from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore
 from wizard.store.health import Health, check
 
@@ -41,6 +44,7 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def restore_command(database: Path, source: Path) -> int:
     """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
+    existed = database.exists()
     try:
         with opening_database(database):
             copied = restore(source, database)
@@ -51,24 +55,65 @@ def restore_command(database: Path, source: Path) -> int:
     print(
         f"restored {copied.target} from {copied.source}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes"
+        + ("" if existed else " (no database was there: this is a new file)")
     )
+    if copied.aside is not None:
+        print(f"the damaged database it replaced was kept as {copied.aside}")
     return EXIT_OK
 
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
+    if database.is_dir():
+        return report(
+            Failure(
+                EXIT_DATABASE,
+                f"{database} is a folder, not a database file",
+                f"give the file, e.g. --db {database / 'wizard.db'}",
+            )
+        )
     if not database.is_file():
         return report(
             Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")
         )
     try:
         health = check(database)
+        if health.sound:
+            health = _with_unloadable(health)
     except (sqlite3.Error, OSError) as error:
         return report(database_failure(database, error))
+    except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
+        return report(
+            Failure(
+                EXIT_DATABASE,
+                f"cannot try the games of {database} on a copy: {error}",
+                error.hint
+                if isinstance(error, DatabaseUnavailable)
+                else "free space in the temporary folder (or choose another with TMPDIR), "
+                "then run check again",
+            )
+        )
     print("\n".join(health.lines()))
     if not health.sound:
         return EXIT_DATABASE
     return EXIT_DAMAGED_GAMES if health.damaged else EXIT_OK
+
+
+def _with_unloadable(health: Health) -> Health:
+    """``health`` with the games the bot could not load added to the damaged ones: a game
+    is loaded only when first used, so the file alone does not show them."""
+    # What the service logs while it sets games of the copy aside is not about the file.
+    quiet = logging.getLogger("wizard")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    try:
+        found = asyncio.run(unloadable_games(health.path))
+    finally:
+        quiet.setLevel(level)
+    more = tuple(
+        (game, f"cannot be loaded (set aside when first used): {why}") for game, why in found
+    )
+    return dataclasses.replace(health, damaged=tuple(sorted(health.damaged + more)))
 
 
 async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:

@@ -177,21 +177,12 @@ class Settings(BaseSettings):
         ``WIZARD_ENV_FILE`` variable (empty: read no file), else ``./.env``, else the
         project's. Variables already in the environment are never overridden by the file.
         """
-        env = os.environ if environ is None else environ
-        path = dotenv_path
-        if path is None and ENV_FILE_VARIABLE in env:
-            chosen = env[ENV_FILE_VARIABLE].strip()
-            path = Path(chosen) if chosen else None
-            if path is not None and not path.is_file():
-                raise SettingsError(f"{ENV_FILE_VARIABLE} names no file: {chosen}")
-        elif path is None:
-            path = find_dotenv()
+        path = dotenv_path if dotenv_path is not None else env_file(environ)
         known = set(ENV_NAMES)
         fields: dict[str, Any] = {}
         try:
             if path is not None and path.is_file():
-                from_file = DotEnvSettingsSource(cls, env_file=path, env_ignore_empty=True)()
-                fields.update((k, v) for k, v in from_file.items() if k in known)
+                fields.update((k, v) for k, v in _file_values(path).items() if k in known)
             if environ is None:
                 fields.update(EnvSettingsSource(cls, env_ignore_empty=True)())
             else:
@@ -201,6 +192,36 @@ class Settings(BaseSettings):
         except SourceError as error:  # an unreadable .env file
             raise SettingsError(f"cannot read {path}: {error}") from None
         return cls._validated(fields)
+
+
+def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The ``.env`` file the settings are read from: the one ``WIZARD_ENV_FILE`` names
+    (empty: none), else :func:`find_dotenv`'s. :class:`SettingsError` if it names no file."""
+    env = os.environ if environ is None else environ
+    if ENV_FILE_VARIABLE not in env:
+        return find_dotenv()
+    chosen = env[ENV_FILE_VARIABLE].strip()
+    if chosen and not Path(chosen).is_file():
+        raise SettingsError(f"{ENV_FILE_VARIABLE} names no file: {chosen}")
+    return Path(chosen) if chosen else None
+
+
+def unread_names(path: Path | None) -> list[str]:
+    """Names the ``.env`` file at ``path`` sets that are no setting of the bot (a typo such
+    as ``DATABSE_PATH`` would otherwise leave the default in force without a word)."""
+    if path is None or not path.is_file():
+        return []
+    try:
+        names = _file_values(path)
+    except SourceError:
+        return []  # reported by Settings.load
+    return sorted(name.upper() for name in names if name not in ENV_NAMES)
+
+
+def _file_values(path: Path) -> dict[str, Any]:
+    """Every ``name: value`` of a ``.env`` file, names in lower case, the unknown included
+    (the settings forbid extra fields, so the source keeps them)."""
+    return dict(DotEnvSettingsSource(Settings, env_file=path, env_ignore_empty=True)())
 
 
 def find_dotenv() -> Path | None:

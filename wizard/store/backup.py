@@ -7,17 +7,15 @@ WAL mode the latest committed actions may still be only in the ``-wal`` file bes
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.health import integrity, open_readonly, schema_version
+from wizard.store.health import integrity, open_readonly, schema_version, wal_path
 from wizard.store.migrations import LATEST
-
-log = logging.getLogger(__name__)
 
 
 class BackupError(Exception):
@@ -37,6 +35,8 @@ class Copied:
     schema_version: int
     bytes: int
     seconds: float
+    aside: Path | None = None
+    """Where a damaged database that a restore replaced was kept."""
 
 
 def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
@@ -50,15 +50,27 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     source, target = Path(source), Path(target)
     if not source.is_file():
         raise BackupError(f"no database at {source}", "check DATABASE_PATH or --db")
+    _refuse_same(target, source)
+    if target.is_dir():
+        raise BackupError(
+            f"{target} is a folder", f"give the backup a file name, e.g. {target / 'wizard.db'}"
+        )
     if target.exists() and not overwrite:
         raise BackupError(f"{target} already exists", "choose another name, or add --force")
     started = time.perf_counter()
-    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.partial")
-    partial.unlink(missing_ok=True)
     src = open_readonly(source)
     try:
-        dst = sqlite3.connect(partial, isolation_level=None)
+        _snapshot(src)
+        if schema_version(src) is None:
+            # restore would refuse such a copy: say so now rather than on the day it is needed
+            raise BackupError(
+                f"{source} holds no database of this bot", "check DATABASE_PATH or --db"
+            )
+        with _writing(target):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial.unlink(missing_ok=True)
+            dst = sqlite3.connect(partial, isolation_level=None)
         try:
             src.backup(dst)  # all pages in one step: one consistent snapshot
             # One file that needs no -wal beside it, wherever it is copied to.
@@ -75,10 +87,38 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             f"the copy of {source} fails SQLite's integrity check: {problems[0]}",
             "the live database is damaged: run python -m bot check",
         )
-    os.replace(partial, target)
+    with _writing(target):
+        os.replace(partial, target)
     return Copied(
         source, target, version or 0, target.stat().st_size, time.perf_counter() - started
     )
+
+
+def _refuse_same(path: Path, database: Path) -> None:
+    """:class:`BackupError` when ``path`` is the database file (or its ``-wal`` or ``-shm``):
+    a backup over it would replace the live file, and a restore from it would wait for ever
+    on its own lock."""
+    for part in (database, wal_path(database), database.with_name(database.name + "-shm")):
+        same = path.resolve() == part.resolve() or (
+            path.exists() and part.exists() and os.path.samefile(path, part)
+        )
+        if same:
+            raise BackupError(
+                f"{path} is the database itself", "give another file, e.g. in a backups folder"
+            )
+
+
+@contextlib.contextmanager
+def _writing(target: Path) -> Iterator[None]:
+    """Turn a failure to write ``target`` into a :class:`BackupError` naming it, not the
+    database it is a copy of."""
+    try:
+        yield
+    except (OSError, sqlite3.OperationalError) as error:
+        raise BackupError(
+            f"cannot write the backup {target} ({error})",
+            "choose a folder that exists or can be created, and that this user may write to",
+        ) from None
 
 
 def verify(path: Path) -> int:
@@ -125,21 +165,52 @@ def restore(backup_file: Path, target: Path) -> Copied:
     """
     backup_file, target = Path(backup_file), Path(target)
     started = time.perf_counter()
+    _refuse_same(backup_file, target)
     version = verify(backup_file)
     target.parent.mkdir(parents=True, exist_ok=True)
+    aside = None
+    if target.exists() and not _sound(target):
+        # The usual reason to restore. Writing the backup's pages over it would lose what
+        # may still be salvaged from it, so it is kept aside and a new file written.
+        _check_unused(target)
+        aside = set_aside(target)
+    _copy_into(backup_file, target)
+    return Copied(
+        backup_file,
+        target,
+        version,
+        target.stat().st_size,
+        time.perf_counter() - started,
+        aside,
+    )
+
+
+def _sound(path: Path) -> bool:
+    """``path`` passes SQLite's quick check (a locked file counts as sound: it is in use,
+    which the restore refuses anyway)."""
     try:
-        _copy_into(backup_file, target)
+        conn = open_readonly(path)
+        try:
+            return integrity(conn) == ["ok"]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return True
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _check_unused(path: Path) -> None:
+    """:class:`BackupError` if another process has ``path`` open; a file SQLite cannot
+    read at all cannot be in use by the bot."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        _lock_exclusively(conn, path)
     except sqlite3.DatabaseError as error:
         if isinstance(error, sqlite3.OperationalError):
             raise
-        # The file being replaced is itself no readable database (the usual reason to
-        # restore): nothing can be using it, so it is kept aside and a new one written.
-        aside = set_aside(target)
-        _copy_into(backup_file, target)
-        log.warning("restore: the damaged %s was kept as %s", target, aside)
-    return Copied(
-        backup_file, target, version, target.stat().st_size, time.perf_counter() - started
-    )
+    finally:
+        conn.close()
 
 
 def _copy_into(backup_file: Path, target: Path) -> None:
@@ -149,11 +220,20 @@ def _copy_into(backup_file: Path, target: Path) -> None:
         _lock_exclusively(dst, target)
         src = open_readonly(backup_file)
         try:
+            _snapshot(src)
             src.backup(dst)
         finally:
             src.close()
     finally:
         dst.close()
+
+
+def _snapshot(conn: sqlite3.Connection) -> None:
+    """Open the read transaction the copy is taken in, waiting at most the busy timeout:
+    Python's ``backup`` retries a source another process holds exclusively without end,
+    while an open read transaction needs no lock it could wait for."""
+    conn.execute("BEGIN")
+    conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
 
 
 def set_aside(path: Path) -> Path:

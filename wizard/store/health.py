@@ -106,8 +106,31 @@ class Health:
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
-        lines.append("healthy" if self.healthy else "NOT healthy")
+        lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
         return lines
+
+    def verdict(self) -> str:
+        """What is wrong, and what to do about it, in one line (empty when healthy)."""
+        restore = "python -m bot restore BACKUP, with the bot stopped"
+        if self.schema_version is None:
+            return (
+                "the file holds no database of this bot. Check DATABASE_PATH or --db; the "
+                f"bot creates its database on its first start; or restore a backup: {restore}"
+            )
+        if self.schema_version > LATEST:
+            return (
+                "a newer version of the bot wrote it. Run that version, or restore a "
+                f"backup made by this one: {restore}"
+            )
+        if self.integrity != ("ok",):
+            return f"SQLite finds the file damaged. Restore a backup: {restore}"
+        if self.damaged:
+            return (
+                f"{len(self.damaged)} game(s) damaged, listed above; their players are "
+                "told when they use them, every other game plays on. A backup from before the "
+                f"damage has them whole, without what was played since: {restore}"
+            )
+        return ""
 
 
 def wal_path(path: Path) -> Path:

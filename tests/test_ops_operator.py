@@ -1,0 +1,277 @@
+"""What an operator meets following the README: every refusal says what is wrong and what
+to do, names the right file, and never sends them in a circle.
+
+Real ``python -m bot`` processes on real files under ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, EXIT_SETTINGS
+from tests.ops_support import (
+    FAKE_TOKEN,
+    PROCESS_TIMEOUT,
+    assert_one_line_failure,
+    clean_env,
+    make_database,
+    make_future_schema,
+    run_bot,
+)
+
+
+def _verdict(stdout: str) -> str:
+    """The last line of ``check``'s report."""
+    return stdout.strip().splitlines()[-1]
+
+
+def test_check_of_an_empty_file_says_why_it_is_not_healthy_and_what_to_do(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "wizard.db"
+    db.touch()  # e.g. a failed copy, or `touch` of the wrong name
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DATABASE, result.stderr
+    verdict = _verdict(result.stdout)
+    assert verdict.startswith("NOT healthy: ")
+    assert "no database of this bot" in verdict
+    assert "python -m bot restore" in verdict
+
+
+def test_check_of_a_newer_schema_says_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    make_future_schema(db)
+    verdict = _verdict(run_bot("check", "--db", str(db), cwd=tmp_path).stdout)
+    assert "newer version" in verdict
+    assert "python -m bot restore" in verdict
+
+
+def test_check_of_a_file_that_is_no_database_does_not_send_back_to_check(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "wizard.db"
+    db.write_text("hello " * 1000, encoding="utf-8")
+    line = assert_one_line_failure(run_bot("check", "--db", str(db), cwd=tmp_path), EXIT_DATABASE)
+    assert "python -m bot check" not in line
+    assert "python -m bot restore" in line
+
+
+def test_check_of_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    line = assert_one_line_failure(
+        run_bot("check", "--db", str(tmp_path), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "is a folder" in line
+
+
+def test_backup_to_a_place_that_cannot_be_written_names_the_backup(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file where a folder should be", encoding="utf-8")
+    target = blocker / "backup.db"
+    line = assert_one_line_failure(
+        run_bot("backup", "--db", str(db), str(target), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "cannot use the database" not in line  # the database is fine
+    assert str(target) in line
+
+
+def test_backup_into_a_folder_asks_for_a_file_name(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    for extra in ([], ["--force"]):
+        result = run_bot("backup", "--db", str(db), str(folder), *extra, cwd=tmp_path)
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert "is a folder" in line, line
+    assert folder.is_dir()
+
+
+def test_backup_of_a_file_that_holds_no_bot_database_is_refused(tmp_path: Path) -> None:
+    # A backup that restore would refuse is no backup: say so now, not on the bad day.
+    db = tmp_path / "wizard.db"
+    db.touch()
+    target = tmp_path / "backup.db"
+    line = assert_one_line_failure(
+        run_bot("backup", "--db", str(db), str(target), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "no database of this bot" in line
+    assert not target.exists()
+
+
+def test_a_database_path_below_a_file_gets_a_real_hint(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder", encoding="utf-8")
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(blocker / "wizard.db"))
+    line = assert_one_line_failure(run_bot(cwd=tmp_path, env=env), EXIT_DATABASE)
+    assert "see the log above" not in line.lower()
+    assert "DATABASE_PATH" in line
+
+
+def test_a_database_path_that_is_a_folder_exits_3_without_traceback(tmp_path: Path) -> None:
+    # DATABASE_PATH=/data instead of /data/wizard.db: a folder, not a file.
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path))
+    for args in ([], ["demo", "--db", str(tmp_path)]):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_DATABASE)
+        assert "is a folder" in line, line
+
+
+def test_a_newer_schema_tells_how_to_restore_as_the_readme_shows(tmp_path: Path) -> None:
+    db = tmp_path / "old-copy.db"
+    make_database(db)
+    make_future_schema(db)
+    line = assert_one_line_failure(run_bot("demo", "--db", str(db), cwd=tmp_path), EXIT_DATABASE)
+    assert "python -m bot restore BACKUP" in line
+
+
+def test_restore_over_a_damaged_database_keeps_it_aside(tmp_path: Path) -> None:
+    backup = tmp_path / "backup.db"
+    make_database(backup, games=2)
+    db = tmp_path / "wizard.db"
+    make_database(db, games=40)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    conn.close()
+    data = bytearray(db.read_bytes())
+    start = (root - 1) * 4096
+    data[start : start + 8] = b"\x07\xff\xff\xff\xff\xff\xff\xff"
+    db.write_bytes(bytes(data))
+    damaged = db.read_bytes()
+    result = run_bot("restore", "--db", str(db), str(backup), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("wizard.db.damaged-")]
+    assert [p.read_bytes() for p in kept] == [damaged]
+    assert kept[0].name in result.stdout  # the operator is told where it went
+
+
+def test_config_points_out_a_name_in_env_that_the_bot_does_not_read(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nDATABSE_PATH=/srv/wizard.db\n", encoding="utf-8"
+    )
+    result = run_bot("config", cwd=tmp_path, env=clean_env(WIZARD_ENV_FILE=str(env_file)))
+    assert result.returncode == EXIT_OK, result.stderr
+    assert "DATABSE_PATH" in result.stdout + result.stderr
+    assert "/srv/wizard.db" not in result.stdout + result.stderr  # values are never shown
+    assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(
+    tmp_path: Path,
+) -> None:
+    # A game is loaded from its log only when first used: check must not wait for a player
+    # to find a damaged one.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET options = '{\"bad' WHERE id = 1")
+    conn.execute("DELETE FROM seats WHERE game_id = 3")
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    assert "damaged games: 2" in result.stdout
+    assert "game 1: " in result.stdout and "game 3: " in result.stdout
+    assert "game 2: " not in result.stdout
+    assert _verdict(result.stdout).startswith("NOT healthy: 2 game")
+    assert db.read_bytes() == before
+
+
+def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Path) -> None:
+    top = run_bot("--help", cwd=tmp_path).stdout
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 "):
+        assert f"\n  {status}" in top, top
+    config = run_bot("config", "--help", cwd=tmp_path).stdout
+    assert "WIZARD_ENV_FILE" in config and ".env" in config
+    check = run_bot("check", "--help", cwd=tmp_path).stdout
+    assert "5" in check and "copy" in check
+
+
+def test_backup_onto_the_database_itself_is_refused_even_with_force(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    before = db.read_bytes()
+    for target in (db, tmp_path / "." / "wizard.db"):
+        result = run_bot("backup", "--db", str(db), str(target), "--force", cwd=tmp_path)
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert "is the database itself" in line
+    assert db.read_bytes() == before
+
+
+def test_restore_of_the_database_onto_itself_is_refused_at_once(tmp_path: Path) -> None:
+    # It used to wait forever: its own exclusive lock kept it from reading the backup.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    line = assert_one_line_failure(
+        run_bot("restore", "--db", str(db), str(db), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert "is the database itself" in line
+
+
+def test_restore_says_where_it_wrote_and_that_no_database_was_there(tmp_path: Path) -> None:
+    # Run from another folder than the bot's, the default data/wizard.db is another file.
+    backup = tmp_path / "backup.db"
+    make_database(backup, games=1)
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    result = run_bot("restore", str(backup), cwd=elsewhere)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert str(elsewhere / "data" / "wizard.db") in result.stdout
+    assert "no database was there" in result.stdout
+
+
+def test_a_missing_database_is_named_by_its_full_path(tmp_path: Path) -> None:
+    line = assert_one_line_failure(run_bot("backup", "copy.db", cwd=tmp_path), EXIT_DATABASE)
+    assert str(tmp_path / "data" / "wizard.db") in line
+
+
+def test_demo_on_a_port_in_use_says_so_with_the_settings_status(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_bot("demo", "--port", str(port), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_SETTINGS)
+    assert str(port) in line and "--port" in line
+
+
+def test_backup_of_a_database_another_process_holds_exclusively_gives_up(
+    tmp_path: Path,
+) -> None:
+    # Not the bot (in WAL mode it never keeps readers out), but e.g. a sqlite3 shell in
+    # exclusive locking mode: backup used to wait for as long as that lasted.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _EXCLUSIVE, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding"
+        result = run_bot("backup", "--db", str(db), str(tmp_path / "b.db"), cwd=tmp_path)
+    finally:
+        holder.communicate("", timeout=PROCESS_TIMEOUT)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert "locked" in line
+
+
+_EXCLUSIVE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("UPDATE games SET version = version")
+print("holding", flush=True)
+sys.stdin.read()
+"""

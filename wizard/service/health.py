@@ -1,0 +1,42 @@
+"""The unfinished games of a database file that the game service cannot load, found
+without writing to the file: for ``python -m bot check``, which only reads and runs beside
+the bot.
+
+The service loads a game from its log only when it is first used, so a damaged game is
+otherwise found (and set aside) when a player first touches it. Here the service itself
+loads every lobby and running game of a copy of the file: the same checks as the bot's,
+and the file is left as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+from pathlib import Path
+
+from wizard.service.core import GameService
+from wizard.service.errors import ServiceError
+from wizard.service.settings import ServiceConfig
+from wizard.store.backup import backup
+
+
+async def unloadable_games(path: Path) -> list[tuple[int, str]]:
+    """Games of ``path`` that are not yet set aside but cannot be loaded, with the reason;
+    oldest first. Needs room for a copy of the file in the temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="wizard-check-") as folder:
+        copy = Path(folder) / "copy.db"
+        await asyncio.to_thread(backup, Path(path), copy)
+        config = ServiceConfig(ai_processes=0)
+        service = await GameService.open(copy, config=config, recover=False)
+        try:
+            before = {game for game, _ in await service.damaged_games()}
+            report = await service.recover()
+            for game in report.loaded:
+                # A refusal is no damage: a damaged game is set aside and listed below.
+                with contextlib.suppress(ServiceError):
+                    await service.get_game(game)
+            after = await service.damaged_games()
+        finally:
+            await service.close()
+    return [(game, reason) for game, reason in after if game not in before]
