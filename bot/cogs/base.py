@@ -22,7 +22,7 @@ import discord
 from bot.cogs.config import GameConfig
 from bot.cogs.replies import refuse
 from bot.i18n import Texts, card_text, suit_text, texts
-from bot.ui.buttons import CustomId, Verb
+from bot.ui.buttons import DONE_NOTE, CustomId, Verb
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.service import (
@@ -515,6 +515,8 @@ class ClickBase:
         note = _done_note(update, t=texts(interaction.locale), theme=theme)
         if self._done.get(key, ("",))[0] == cid.format():
             self._done[key] = (cid.format(), note)
+        # Should Discord refuse the answer, the player is still told what counted.
+        interaction.extras[DONE_NOTE] = note
         return note, theme
 
     async def _click_done(
