@@ -186,6 +186,9 @@ class Surface:
     ping_key: tuple[frozenset[int], int] | None = None
     ping_timer: TimerHandle | None = None
     retry_timer: TimerHandle | None = None
+    failing: bool = False
+    """Discord refused the last update of the game's messages: the operator has been told,
+    and further refusals are logged quietly until one succeeds."""
     permission_reported: bool = False
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
@@ -317,17 +320,25 @@ class GameMessages:
             log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
 
     def _succeeded(self, surface: Surface) -> None:
+        if surface.failing:
+            log.info("game %s: Discord takes its updates again", surface.game_id)
+        surface.failing = False
         surface.permission_reported = False
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
         self.stats.failures += 1
-        log.warning(
-            "game %s: Discord refused an update (%s %s): %s",
+        # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
+        log.log(
+            logging.DEBUG if surface.failing else logging.WARNING,
+            "game %s: Discord refused an update (%s %s): %s; retrying every %gs, and with "
+            "each move (further refusals are logged at DEBUG)",
             surface.game_id,
             error.status,
             error.code,
             error.text,
+            self.config.retry_after,
         )
+        surface.failing = True
         self._retry_later(surface)
         if isinstance(error, discord.Forbidden) and not surface.permission_reported:
             surface.permission_reported = True
@@ -346,7 +357,8 @@ class GameMessages:
                     )
                 )
             except discord.HTTPException:
-                log.warning("game %s: could not report the lost permission", surface.game_id)
+                # The warning above named the cause; the channel cannot be told.
+                log.info("game %s: could not report the lost permission", surface.game_id)
 
     async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
         try:
