@@ -239,6 +239,8 @@ class GameMessages:
         """Older hands to retire (a newer one is open), by the task of their key."""
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._gone: set[int] = set()
+        """Channels Discord answered Unknown Channel for (deleted): nothing more is sent there."""
 
     def get(self, game_id: int) -> Surface:
         """The surface of a game (created on first use)."""
@@ -285,14 +287,37 @@ class GameMessages:
 
         surface.retry_timer = self.clock.call_at(self.clock.now() + self.config.retry_after, fire)
 
+    def _in_gone_channel(self, surface: Surface) -> bool:
+        """Whether the game's channel was deleted (then the game is shown no more)."""
+        if surface.channel_id in self._gone:
+            surface.closed = True
+            return True
+        return False
+
+    def _channel_gone(self, surface: Surface) -> None:
+        """Discord says the game's channel does not exist: tell the operator once (per
+        channel), and show the game no more."""
+        surface.closed = True
+        if surface.channel_id is None or surface.channel_id in self._gone:
+            return
+        self._gone.add(surface.channel_id)
+        log.warning(
+            "game %s: its channel %s is gone (deleted?): its messages are no longer updated; "
+            "the game itself stays in the database",
+            surface.game_id,
+            surface.channel_id,
+        )
+
     async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:
         """Edit a message of the game: True if done, None if the message is gone, False if
-        Discord refused for another reason (reported or retried)."""
+        Discord refused for another reason (reported or retried), or the channel is gone."""
+        if self._in_gone_channel(surface):
+            return False  # not None: the message is not to be posted again either
         try:
             await self._channel(surface).get_partial_message(message_id).edit(**fields)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
-                surface.closed = True
+                self._channel_gone(surface)
             return None
         except discord.HTTPException as error:
             await self._failed(surface, error)
@@ -302,11 +327,13 @@ class GameMessages:
 
     async def _post(self, surface: Surface, **fields: Any) -> discord.Message | None:
         """Post a message in the game's channel, or ``None`` if Discord refused."""
+        if self._in_gone_channel(surface):
+            return None
         try:
             message = await self._channel(surface).send(**fields)
         except discord.HTTPException as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
-                surface.closed = True
+                self._channel_gone(surface)
                 return None
             await self._failed(surface, error)
             return None

@@ -73,3 +73,30 @@ async def test_lost_send_messages_is_one_warning_and_the_table_catches_up(
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)
         assert not sim.env.errors
+
+
+async def test_a_deleted_channel_is_one_warning_and_then_quiet(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        # A turn timer: computers play for the players, who cannot reach the game any more.
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30, bidding="hidden")
+        await sim.open_hand(ann)
+        caplog.clear()
+        requests = len(sim.env.http_requests)
+
+        sim.env.backend.delete_channel(sim.channel.id)
+        for _ in range(2):  # two turn timeouts: computers play for both
+            await sim.env.advance_time(31)
+        said = warnings_about(caplog, info.id)
+        assert len(said) == 1, said
+        assert "channel" in said[0]
+        # Nothing more is sent into the void than the request that found the channel gone
+        # (and the open hand's, which lives on its interaction token).
+        gone = [
+            r for r in sim.env.http_requests[requests:] if f"/channels/{sim.channel.id}/" in r.path
+        ]
+        assert len(gone) <= 2, [(r.method, r.path) for r in gone]
+        assert not sim.env.errors
