@@ -30,6 +30,7 @@ from wizard.service import (
     GameInfo,
     GameOver,
     GameService,
+    GameStatus,
     GameUpdate,
     GuildSettings,
     RoundScored,
@@ -394,6 +395,30 @@ class GameMessages:
             log.warning("game %s: table message id not stored: %s", surface.game_id, error)
 
 
+async def drop_unseen_lobby(
+    service: GameService, channel_id: int | None, host_id: int
+) -> int | None:
+    """Cancel the lobby ``host_id`` just opened in the channel if its message never reached
+    Discord (no lobby message id): nobody could see or join it, and it would hold the
+    channel, refusing every new game there ("there is already a game"). Its id, if so."""
+    if channel_id is None:
+        return None
+    game = await service.game_in_channel(channel_id)
+    if (
+        game is None
+        or game.status is not GameStatus.LOBBY
+        or game.host_id != host_id
+        or game.lobby_message_id is not None
+    ):
+        return None
+    try:
+        await service.cancel(game.id, host_id)
+    except ServiceError as error:
+        log.warning("game %s: its unseen lobby was not cancelled: %s", game.id, error)
+        return None
+    return game.id
+
+
 # --- answering clicks ----------------------------------------------------------------------
 
 T = TypeVar("T")
@@ -528,6 +553,16 @@ class ClickBase:
             message_id = response.message_id
         self._responded(interaction)
         return message_id
+
+    async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """Discord refused a request made for the click ``cid``: undo what nobody can see (a
+        "Play again" lobby whose message never went out), so that trying again works."""
+        if cid.verb is Verb.AGAIN:
+            dropped = await drop_unseen_lobby(
+                self.service, interaction.channel_id, interaction.user.id
+            )
+            if dropped is not None:
+                log.info("game %s: its lobby never reached Discord; cancelled", dropped)
 
     async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
         self._about_to_respond(interaction)

@@ -18,13 +18,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.cogs.base import drop_unseen_lobby
 from bot.cogs.game import GameCog
 from bot.cogs.replies import reply_private
 from bot.features.settings import LEVEL_CHOICES
 from bot.i18n import N_, texts
 from bot.i18n.commands import command_name
 from wizard.options import Bidding
-from wizard.service import GameStatus, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -134,27 +134,14 @@ async def _lobby_refused(
     """Discord refused a request of ``/wizard new`` (the lobby itself, say). A lobby of the
     host's that nobody can see would hold the channel (every later ``/wizard new`` refused
     with "there is already a game"), so it is cancelled, and the host told to try again."""
-    game = None
-    if interaction.channel_id is not None:
-        game = await cog.service.game_in_channel(interaction.channel_id)
-    unseen = (
-        game is not None
-        and game.status is GameStatus.LOBBY
-        and game.host_id == interaction.user.id
-        and game.lobby_message_id is None
-    )
+    dropped = await drop_unseen_lobby(cog.service, interaction.channel_id, interaction.user.id)
     log.warning(
-        "game %s: Discord refused its /wizard new (%s %s): %s%s",
-        game.id if game is not None else "?",
+        "game %s: Discord refused its /wizard new in channel %s (%s %s): %s%s",
+        "?" if dropped is None else dropped,
+        interaction.channel_id,
         error.status,
         error.code,
         error.text,
-        "; the unseen lobby is cancelled" if unseen else "",
+        "" if dropped is None else "; the lobby nobody saw is cancelled",
     )
-    if unseen:
-        assert game is not None
-        try:
-            await cog.service.cancel(game.id, interaction.user.id)
-        except ServiceError as refused:
-            log.warning("game %s: the unseen lobby not cancelled: %s", game.id, refused)
     await reply_private(interaction, texts(interaction.locale)(NEW_FAILED))

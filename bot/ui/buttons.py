@@ -366,6 +366,9 @@ async def _answer_refused(
         error.code,
         error.text,
     )
+    tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
+    if tidy is not None:
+        await tidy(interaction, cid)
     if error.code == UNKNOWN_INTERACTION:
         return
     if DONE_NOTE in interaction.extras:

@@ -6,6 +6,7 @@ the cause, not tracebacks."""
 from __future__ import annotations
 
 import logging
+import random
 from pathlib import Path
 from typing import Any
 
@@ -104,3 +105,27 @@ async def test_show_my_hand_refused_by_discord_asks_to_try_again(
         # And it works again at once.
         again = await sim.open_hand(bob)
         assert again.ephemeral
+
+
+async def test_play_again_refused_by_discord_leaves_no_unseen_lobby(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        old = await sim.play(info.id, random.Random(3))
+        final, _ = await sim.final_standings(old.id)
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        failed = await bob.click(sim.message(final.id), label="Play again")
+        assert failed.response is not None and failed.ephemeral
+        assert failed.response.content == (
+            "Something went wrong on our side with that click. Please try again."
+        )
+        # The lobby nobody saw does not hold the channel: trying again opens one.
+        assert await sim.service.game_in_channel(sim.channel.id) is None
+        said = bot_records(caplog)
+        assert len(said) == 1 and f"game {old.id}" in said[0].getMessage(), said
+        again = await bob.click(sim.message(final.id), label="Play again")
+        assert again.response is not None and not again.ephemeral
+        assert not sim.env.errors
