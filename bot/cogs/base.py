@@ -22,7 +22,7 @@ import discord
 from bot.cogs.config import GameConfig
 from bot.cogs.replies import refuse
 from bot.i18n import Texts, card_text, suit_text, texts
-from bot.ui.buttons import CustomId, Verb
+from bot.ui.buttons import DONE_NOTE, CustomId, Verb
 from wizard.cards import Theme
 from wizard.options import Bidding
 from wizard.service import (
@@ -30,6 +30,7 @@ from wizard.service import (
     GameInfo,
     GameOver,
     GameService,
+    GameStatus,
     GameUpdate,
     GuildSettings,
     RoundScored,
@@ -186,6 +187,9 @@ class Surface:
     ping_key: tuple[frozenset[int], int] | None = None
     ping_timer: TimerHandle | None = None
     retry_timer: TimerHandle | None = None
+    failing: bool = False
+    """Discord refused the last update of the game's messages: the operator has been told,
+    and further refusals are logged quietly until one succeeds."""
     permission_reported: bool = False
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
@@ -236,6 +240,8 @@ class GameMessages:
         """Older hands to retire (a newer one is open), by the task of their key."""
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._gone: set[int] = set()
+        """Channels Discord answered Unknown Channel for (deleted): nothing more is sent there."""
 
     def get(self, game_id: int) -> Surface:
         """The surface of a game (created on first use)."""
@@ -282,14 +288,37 @@ class GameMessages:
 
         surface.retry_timer = self.clock.call_at(self.clock.now() + self.config.retry_after, fire)
 
+    def _in_gone_channel(self, surface: Surface) -> bool:
+        """Whether the game's channel was deleted (then the game is shown no more)."""
+        if surface.channel_id in self._gone:
+            surface.closed = True
+            return True
+        return False
+
+    def _channel_gone(self, surface: Surface) -> None:
+        """Discord says the game's channel does not exist: tell the operator once (per
+        channel), and show the game no more."""
+        surface.closed = True
+        if surface.channel_id is None or surface.channel_id in self._gone:
+            return
+        self._gone.add(surface.channel_id)
+        log.warning(
+            "game %s: its channel %s is gone (deleted?): its messages are no longer updated; "
+            "the game itself stays in the database",
+            surface.game_id,
+            surface.channel_id,
+        )
+
     async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:
         """Edit a message of the game: True if done, None if the message is gone, False if
-        Discord refused for another reason (reported or retried)."""
+        Discord refused for another reason (reported or retried), or the channel is gone."""
+        if self._in_gone_channel(surface):
+            return False  # not None: the message is not to be posted again either
         try:
             await self._channel(surface).get_partial_message(message_id).edit(**fields)
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
-                surface.closed = True
+                self._channel_gone(surface)
             return None
         except discord.HTTPException as error:
             await self._failed(surface, error)
@@ -299,11 +328,13 @@ class GameMessages:
 
     async def _post(self, surface: Surface, **fields: Any) -> discord.Message | None:
         """Post a message in the game's channel, or ``None`` if Discord refused."""
+        if self._in_gone_channel(surface):
+            return None
         try:
             message = await self._channel(surface).send(**fields)
         except discord.HTTPException as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
-                surface.closed = True
+                self._channel_gone(surface)
                 return None
             await self._failed(surface, error)
             return None
@@ -317,17 +348,25 @@ class GameMessages:
             log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
 
     def _succeeded(self, surface: Surface) -> None:
+        if surface.failing:
+            log.info("game %s: Discord takes its updates again", surface.game_id)
+        surface.failing = False
         surface.permission_reported = False
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
         self.stats.failures += 1
-        log.warning(
-            "game %s: Discord refused an update (%s %s): %s",
+        # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
+        log.log(
+            logging.DEBUG if surface.failing else logging.WARNING,
+            "game %s: Discord refused an update (%s %s): %s; retrying every %gs, and with "
+            "each move (further refusals are logged at DEBUG)",
             surface.game_id,
             error.status,
             error.code,
             error.text,
+            self.config.retry_after,
         )
+        surface.failing = True
         self._retry_later(surface)
         if isinstance(error, discord.Forbidden) and not surface.permission_reported:
             surface.permission_reported = True
@@ -346,13 +385,38 @@ class GameMessages:
                     )
                 )
             except discord.HTTPException:
-                log.warning("game %s: could not report the lost permission", surface.game_id)
+                # The warning above named the cause; the channel cannot be told.
+                log.info("game %s: could not report the lost permission", surface.game_id)
 
     async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
         try:
             await self.service.set_message_ids(surface.game_id, table_message_id=message_id)
         except ServiceError as error:
             log.warning("game %s: table message id not stored: %s", surface.game_id, error)
+
+
+async def drop_unseen_lobby(
+    service: GameService, channel_id: int | None, host_id: int
+) -> int | None:
+    """Cancel the lobby ``host_id`` just opened in the channel if its message never reached
+    Discord (no lobby message id): nobody could see or join it, and it would hold the
+    channel, refusing every new game there ("there is already a game"). Its id, if so."""
+    if channel_id is None:
+        return None
+    game = await service.game_in_channel(channel_id)
+    if (
+        game is None
+        or game.status is not GameStatus.LOBBY
+        or game.host_id != host_id
+        or game.lobby_message_id is not None
+    ):
+        return None
+    try:
+        await service.cancel(game.id, host_id)
+    except ServiceError as error:
+        log.warning("game %s: its unseen lobby was not cancelled: %s", game.id, error)
+        return None
+    return game.id
 
 
 # --- answering clicks ----------------------------------------------------------------------
@@ -490,6 +554,16 @@ class ClickBase:
         self._responded(interaction)
         return message_id
 
+    async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """Discord refused a request made for the click ``cid``: undo what nobody can see (a
+        "Play again" lobby whose message never went out), so that trying again works."""
+        if cid.verb is Verb.AGAIN:
+            dropped = await drop_unseen_lobby(
+                self.service, interaction.channel_id, interaction.user.id
+            )
+            if dropped is not None:
+                log.info("game %s: its lobby never reached Discord; cancelled", dropped)
+
     async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
         self._about_to_respond(interaction)
         await refuse(interaction, error)
@@ -515,6 +589,8 @@ class ClickBase:
         note = _done_note(update, t=texts(interaction.locale), theme=theme)
         if self._done.get(key, ("",))[0] == cid.format():
             self._done[key] = (cid.format(), note)
+        # Should Discord refuse the answer, the player is still told what counted.
+        interaction.extras[DONE_NOTE] = note
         return note, theme
 
     async def _click_done(

@@ -11,16 +11,25 @@ with ``locale_str``. Discord shows them in each member's language.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.cogs.base import drop_unseen_lobby
 from bot.cogs.game import GameCog
+from bot.cogs.replies import reply_private
 from bot.features.settings import LEVEL_CHOICES
+from bot.i18n import N_, texts
 from bot.i18n.commands import command_name
 from wizard.options import Bidding
+
+log = logging.getLogger(__name__)
+
+NEW_FAILED = N_("Something went wrong on our side with that command. Please try again.")
+"""The host's reply when Discord refused the lobby (the text of every failed command)."""
 
 BIDDING_LABELS: dict[Bidding, locale_str] = {
     Bidding.OPEN: locale_str("open: everyone sees each bid"),
@@ -74,19 +83,22 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         turn_timer: app_commands.Range[int, 0, 86400] | None = None,
         computer_level: str | None = None,
     ) -> None:
-        await cog.new_game(
-            interaction,
-            choices={
-                "bidding": bidding,
-                "uneven_bids": uneven_bids,
-                "clairvoyance": clairvoyance,
-                "canadian": canadian,
-                "magic_twos": magic_twos,
-                "single_suit": single_suit,
-            },
-            turn_timer=turn_timer,
-            level=computer_level,
-        )
+        try:
+            await cog.new_game(
+                interaction,
+                choices={
+                    "bidding": bidding,
+                    "uneven_bids": uneven_bids,
+                    "clairvoyance": clairvoyance,
+                    "canadian": canadian,
+                    "magic_twos": magic_twos,
+                    "single_suit": single_suit,
+                },
+                turn_timer=turn_timer,
+                level=computer_level,
+            )
+        except discord.HTTPException as error:
+            await _lobby_refused(cog, interaction, error)
 
     @app_commands.command(
         name=command_name("cancel"),
@@ -114,3 +126,22 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         await cog.rules(interaction)
 
     return [new, cancel, kick, rules]
+
+
+async def _lobby_refused(
+    cog: GameCog, interaction: discord.Interaction[Any], error: discord.HTTPException
+) -> None:
+    """Discord refused a request of ``/wizard new`` (the lobby itself, say). A lobby of the
+    host's that nobody can see would hold the channel (every later ``/wizard new`` refused
+    with "there is already a game"), so it is cancelled, and the host told to try again."""
+    dropped = await drop_unseen_lobby(cog.service, interaction.channel_id, interaction.user.id)
+    log.warning(
+        "game %s: Discord refused its /wizard new in channel %s (%s %s): %s%s",
+        "?" if dropped is None else dropped,
+        interaction.channel_id,
+        error.status,
+        error.code,
+        error.text,
+        "" if dropped is None else "; the lobby nobody saw is cancelled",
+    )
+    await reply_private(interaction, texts(interaction.locale)(NEW_FAILED))

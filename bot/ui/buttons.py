@@ -283,6 +283,13 @@ UNAVAILABLE = N_("The game table is not ready yet (the bot is starting up). Try 
 """Reply to a click that arrives before a handler is installed (translated where sent)."""
 FAILED = N_("Something went wrong on our side with that click. Please try again.")
 """Reply to a click whose handler raised (translated where sent)."""
+DONE_NOTE: Final = "wizard_done_note"
+"""``interaction.extras`` key set once the service applied the click: what the player did
+("✅ You bid 2."), or ``None``. A click whose answer Discord then refuses is answered with it
+instead of :data:`FAILED` (trying again would be refused)."""
+UNKNOWN_INTERACTION: Final = 10062
+"""Discord's code for an interaction it no longer knows (answered too late): its token is
+dead, so nothing more can be sent on it."""
 OUTDATED = N_(
     "This button is from an older version of the bot. Use the newest message of the game."
 )
@@ -319,7 +326,8 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
     discord.py only logs exceptions raised by a ``DynamicItem`` callback, so an error here is
     caught, answered with :data:`FAILED` and passed to ``client.on_error`` (where logging,
     and SimCord's error capture in tests, see it). Both replies are private, so they are in
-    the clicking member's language.
+    the clicking member's language. Discord refusing a request made for the click (an outage,
+    an expired interaction) is no bug: one warning, and the player is told what counted.
     """
     t = texts(interaction.locale)
     handler = getattr(interaction.client, "component_handler", None)
@@ -328,10 +336,45 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
         return
     try:
         await handler.on_component(interaction, cid)
-    except Exception:
+    except Exception as error:
+        if isinstance(error, discord.HTTPException) and _discords_own(error):
+            await _answer_refused(interaction, cid, error)
+            return
         log.exception("component handler failed for %s", cid)
         await reply_privately(interaction, t(FAILED))
         await interaction.client.on_error("wizard_component", interaction, cid)
+
+
+def _discords_own(error: discord.HTTPException) -> bool:
+    """Whether Discord refused for a reason of its own (an outage, a rate limit, an unknown
+    interaction, message or channel, a missing permission), not because a request of ours
+    was malformed (a 400: a bug, reported with its traceback)."""
+    return error.status >= 500 or error.status in (403, 404, 429) or error.code == 40060
+
+
+async def _answer_refused(
+    interaction: discord.Interaction[Any], cid: CustomId, error: discord.HTTPException
+) -> None:
+    """Discord refused a request made for the click: one warning for the operator (no
+    traceback: nothing is wrong with the bot), and the player told what counted."""
+    log.warning(
+        "game %s: Discord refused the answer to a %s click of user %s (%s %s): %s",
+        cid.game,
+        cid.verb.value,
+        interaction.user.id,
+        error.status,
+        error.code,
+        error.text,
+    )
+    tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
+    if tidy is not None:
+        await tidy(interaction, cid)
+    if error.code == UNKNOWN_INTERACTION:
+        return
+    if DONE_NOTE in interaction.extras:
+        await reply_privately(interaction, str(interaction.extras[DONE_NOTE] or "✅"))
+        return
+    await reply_privately(interaction, texts(interaction.locale)(FAILED))
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY_TEMPLATE):

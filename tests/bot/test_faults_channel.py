@@ -1,0 +1,102 @@
+"""The game's channel changes under it: the bot loses Send Messages there for a while, or the
+channel is deleted. The operator is told once (one warning naming the game and the cause, not
+one per retry), the game is not lost, and the table catches up when Discord takes it again."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import discord
+import pytest
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
+
+from tests.bot.conftest import Sim, simulation
+from tests.bot.test_game_faults import table_is_current
+from wizard.service import GameStatus
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def warnings_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
+    """The bot's log lines at WARNING or above that name the game."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING
+        and r.name.startswith("bot.")
+        and f"game {game_id}" in r.getMessage()
+    ]
+
+
+def deny_bot(sim: Sim, permissions: discord.Permissions) -> None:
+    """A moderator takes ``permissions`` from the bot in the game's channel."""
+    me = sim.bot.user
+    assert me is not None
+    overwrite = Overwrite(
+        target_id=me.id, type=OverwriteType.MEMBER, allow=0, deny=permissions.value
+    )
+    sim.env.backend.set_overwrite(sim.channel.id, overwrite)
+
+
+async def test_lost_send_messages_is_one_warning_and_the_table_catches_up(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        rng = random.Random(2)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        caplog.clear()
+
+        deny_bot(sim, discord.Permissions(send_messages=True))
+        # Moves go on (their clicks are answered: interactions need no permission) until a
+        # round ends: the next table is a new message, which Discord refuses.
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 3)
+        for _ in range(10):  # nobody fixes it for a few minutes: the bot keeps retrying
+            await sim.env.advance_time(sim.config.retry_after + 1)
+        said = warnings_about(caplog, info.id)
+        assert len(said) == 1, said
+        assert "403" in said[0] and "Missing Permissions" in said[0]
+
+        sim.env.backend.delete_overwrite(sim.channel.id, sim.bot.user.id)  # type: ignore[union-attr]
+        caplog.clear()
+        await sim.env.advance_time(sim.config.retry_after + 1)
+        await table_is_current(sim, info.id)
+        back = [r.getMessage() for r in caplog.records if f"game {info.id}" in r.getMessage()]
+        assert any("again" in line for line in back), back
+
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED
+        await sim.final_standings(info.id)
+        assert not sim.env.errors
+
+
+async def test_a_deleted_channel_is_one_warning_and_then_quiet(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        # A turn timer: computers play for the players, who cannot reach the game any more.
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30, bidding="hidden")
+        await sim.open_hand(ann)
+        caplog.clear()
+        requests = len(sim.env.http_requests)
+
+        sim.env.backend.delete_channel(sim.channel.id)
+        for _ in range(2):  # two turn timeouts: computers play for both
+            await sim.env.advance_time(31)
+        said = warnings_about(caplog, info.id)
+        assert len(said) == 1, said
+        assert "channel" in said[0]
+        # Nothing more is sent into the void than the request that found the channel gone
+        # (and the open hand's, which lives on its interaction token).
+        gone = [
+            r for r in sim.env.http_requests[requests:] if f"/channels/{sim.channel.id}/" in r.path
+        ]
+        assert len(gone) <= 2, [(r.method, r.path) for r in gone]
+        assert not sim.env.errors

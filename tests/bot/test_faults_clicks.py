@@ -1,0 +1,131 @@
+"""Discord refuses the answer to a click (a server error, an expired interaction token): the
+move the service committed still counts, the player reads what happened in their language
+(what they did, or to try again), and the operator gets one warning line naming the game and
+the cause, not tracebacks."""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import texts
+from tests.bot.conftest import Sim, buttons, simulation, verb_of
+from tests.bot.i18n_support import user_locales
+from wizard.service import GameInfo
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+CALLBACK = "/interactions/*/*/callback"
+
+
+def bot_records(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """What the bot and discord.py logged at WARNING or above."""
+    return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def first_hand_bid(sim: Sim, info: GameInfo) -> tuple[Any, Any, dict[str, Any]]:
+    """The member whose hidden bid is awaited, their open hand and an enabled bid button."""
+    mover, *_ = await sim.to_act(info.id)
+    hand = await sim.open_hand(mover)
+    bid = next(b for b in buttons(hand) if verb_of(b) == "bid" and not b.get("disabled"))
+    return mover, hand, bid
+
+
+async def test_a_bid_whose_answer_discord_refuses_still_counts_and_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        mover, hand, bid = await first_hand_bid(sim, info)
+        locales[mover] = "de"
+        before = (await sim.service.get_game(info.id)).version
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        result = await mover.click(hand, custom_id=bid["custom_id"])
+
+        assert (await sim.service.get_game(info.id)).version == before + 1  # it counted
+        assert result.response is not None and result.response.ephemeral
+        # What they did, in German: not "try again" (a second bid would be refused).
+        said = texts("de")("You bid {bid}.", bid=int(bid["label"]))
+        assert result.response.content == f"✅ {said}"
+        assert said.startswith("Du hast")
+        records = bot_records(caplog)
+        assert [r.levelname for r in records] == ["WARNING"], [r.getMessage() for r in records]
+        assert f"game {info.id}" in records[0].getMessage()
+        assert "500" in records[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
+
+
+async def test_an_expired_interaction_is_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        mover, hand, bid = await first_hand_bid(sim, info)
+        caplog.clear()
+        # Discord no longer knows the interaction (the bot answered too late): nothing can
+        # be sent on its token, so nothing more is tried.
+        sim.env.inject_error("POST", CALLBACK, status=404, code=10062, times=None)
+        await mover.click(hand, custom_id=bid["custom_id"])
+        records = bot_records(caplog)
+        assert len(records) == 1, [r.getMessage() for r in records]
+        assert f"game {info.id}" in records[0].getMessage()
+        assert "10062" in records[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
+
+
+async def test_show_my_hand_refused_by_discord_asks_to_try_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+        table = sim.table_of(info)
+        [show] = [b for b in buttons(table) if verb_of(b) == "hand"]
+        result = await bob.click(table, custom_id=show["custom_id"])
+        assert result.response is not None and result.response.ephemeral
+        assert result.response.content == (
+            "Something went wrong on our side with that click. Please try again."
+        )
+        records = bot_records(caplog)
+        assert len(records) == 1 and "503" in records[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
+        # And it works again at once.
+        again = await sim.open_hand(bob)
+        assert again.ephemeral
+
+
+async def test_play_again_refused_by_discord_leaves_no_unseen_lobby(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        old = await sim.play(info.id, random.Random(3))
+        final, _ = await sim.final_standings(old.id)
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        failed = await bob.click(sim.message(final.id), label="Play again")
+        assert failed.response is not None and failed.ephemeral
+        assert failed.response.content == (
+            "Something went wrong on our side with that click. Please try again."
+        )
+        # The lobby nobody saw does not hold the channel: trying again opens one.
+        assert await sim.service.game_in_channel(sim.channel.id) is None
+        said = bot_records(caplog)
+        assert len(said) == 1 and f"game {old.id}" in said[0].getMessage(), said
+        again = await bob.click(sim.message(final.id), label="Play again")
+        assert again.response is not None and not again.ephemeral
+        assert not sim.env.errors
