@@ -58,7 +58,6 @@ from wizard.service import (
     GameUpdate,
     InvalidOptionsError,
     InvalidSettingsError,
-    NotSeatedError,
     ServiceError,
 )
 from wizard.service.settings import MAX_TURN_SECONDS, MIN_TURN_SECONDS
@@ -436,8 +435,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         seat = game.seat_of(player.id)
         name = discord.utils.escape_markdown(player.display_name)
         try:
-            if seat is None:
-                raise NotSeatedError(t("{name} is not playing in this game", name=name))
+            # Someone without a seat is refused by the service ("That player has no seat").
             info = await self._timely(
                 interaction,
                 self.service.kick(

@@ -361,12 +361,6 @@ async def a_chance_to_revoke(sim: Any, game: int) -> tuple[Any, Card, int, str]:
         await sim.act(mover, rng.choice)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="proposed fix in bot/cogs/game.py (not this worktree's): GameCog.kick refuses a "
-    "member with no seat with NotSeatedError, which reads as the *host* not playing; raise "
-    "SeatNotFoundError(reason='player') (or leave it to the service, which does)",
-)
 async def test_kicking_someone_not_in_the_game_names_them_not_the_host(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=4) as sim:
         ann, bob, cy, dee = sim.members
