@@ -167,6 +167,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
         self._in_flight: dict[tuple[int, int, str], asyncio.Event] = {}
+        self._caught_up = False
+        """Whether the recovered games' messages were brought up to date (at the first ready)."""
         """(game, user, custom id) of a move being made → set once it is done or refused: a
         second click of it waits for the first before it is answered."""
 
@@ -176,6 +178,17 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if previous is not None:
             previous()
         _SUBSCRIPTIONS[self.service] = self.service.subscribe(self._on_background)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once per process, when connected: bring the messages of every game recovered at
+        start up to date. A table edit lost in a restart (Discord refused it, or the process
+        stopped before its retry) would otherwise wait for the game's next move."""
+        if self._caught_up:
+            return  # a reconnection: the edits in memory went on meanwhile
+        self._caught_up = True
+        for game_id in self.service.recovered:
+            self.surfaces.request(self.surfaces.get(game_id))
 
     async def cog_unload(self) -> None:
         """Stop receiving updates."""

@@ -14,11 +14,6 @@ from tests.bot.test_game_faults import one_move, table_is_current
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="proposed fix outside this worktree's files: at start, request a sync of every "
-    "running game the service recovered (GameService.recover() lists them)",
-)
 async def test_a_move_the_table_missed_shows_after_a_restart(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members

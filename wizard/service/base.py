@@ -90,6 +90,9 @@ class ServiceBase:
         self._wakes: dict[int, float] = {}
         """Games not loaded yet whose clocks are due at a time: id → when."""
         self._wake_timers: dict[int, TimerHandle] = {}
+        self.recovered: tuple[int, ...] = ()
+        """The lobbies and running games the last :meth:`recover` found: the front end brings
+        their messages up to date once it is connected."""
 
     @property
     def store(self) -> Store:

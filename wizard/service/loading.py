@@ -98,8 +98,9 @@ class Loading(ServiceBase):
         damaged = await self.damaged_games()
         for game_id, reason in damaged:
             log.error("game %s is quarantined (damaged): %s", game_id, reason)
+        self.recovered = tuple(mine)
         return RecoveryReport(
-            loaded=tuple(mine),
+            loaded=self.recovered,
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
