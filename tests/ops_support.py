@@ -70,6 +70,19 @@ def make_database(path: Path, *, games: int = 0, first_channel: int = 2000) -> N
     asyncio.run(build())
 
 
+def damage_games_table(path: Path) -> None:
+    """Damage a closed database: the games table's first page gets a page type that does not
+    exist and a cell count too large (what ``quick_check`` reports and nothing can read)."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    conn.close()
+    data = bytearray(path.read_bytes())
+    start = (root - 1) * 4096
+    data[start : start + 8] = b"\x07\xff\xff\xff\xff\xff\xff\xff"
+    path.write_bytes(bytes(data))
+
+
 def make_future_schema(path: Path) -> None:
     """Mark ``path`` as written by a newer bot, in both ways a runner may record it."""
     conn = sqlite3.connect(path)

@@ -14,6 +14,7 @@ from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from bot.settings import Settings
 from tests.ops_support import (
     assert_one_line_failure,
+    damage_games_table,
     free_port,
     make_database,
     make_future_schema,
@@ -100,15 +101,7 @@ def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
 def test_a_damaged_file_fails_the_integrity_check(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db, games=40)
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
-    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
-    conn.close()
-    data = bytearray(db.read_bytes())
-    # The games table's first page: a page type that does not exist, a cell count too large.
-    start = (root - 1) * 4096
-    data[start : start + 8] = b"\x07\xff\xff\xff\xff\xff\xff\xff"
-    db.write_bytes(bytes(data))
+    damage_games_table(db)
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DATABASE
     assert "Traceback" not in result.stderr

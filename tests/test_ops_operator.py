@@ -18,6 +18,7 @@ from tests.ops_support import (
     PROCESS_TIMEOUT,
     assert_one_line_failure,
     clean_env,
+    damage_games_table,
     make_database,
     make_future_schema,
     run_bot,
@@ -135,14 +136,7 @@ def test_restore_over_a_damaged_database_keeps_it_aside(tmp_path: Path) -> None:
     make_database(backup, games=2)
     db = tmp_path / "wizard.db"
     make_database(db, games=40)
-    conn = sqlite3.connect(db)
-    conn.execute("PRAGMA journal_mode = DELETE")
-    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
-    conn.close()
-    data = bytearray(db.read_bytes())
-    start = (root - 1) * 4096
-    data[start : start + 8] = b"\x07\xff\xff\xff\xff\xff\xff\xff"
-    db.write_bytes(bytes(data))
+    damage_games_table(db)
     damaged = db.read_bytes()
     result = run_bot("restore", "--db", str(db), str(backup), cwd=tmp_path)
     assert result.returncode == EXIT_OK, result.stderr
