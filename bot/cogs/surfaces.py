@@ -31,8 +31,8 @@ to choose trump; to play) and their turn ends. Under open bidding those are text
 players the game waits for, so they too are redrawn, paced, whenever those change. When a
 player opens a newer hand the older one is retired: edited to say so, with no buttons, so
 that no open hand offers a move already made. The pacing lives in memory only: a trailing
-edit lost in a restart is made by the next update, which compares with nothing and so edits
-the table.
+edit lost in a restart is made when the new process connects, as it brings every game it
+recovered up to date (``GameCog.on_ready``).
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
 a player's hand speaks the player's own language, the Discord locale of the click that opened
