@@ -167,10 +167,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
         self._in_flight: dict[tuple[int, int, str], asyncio.Event] = {}
-        self._caught_up = False
-        """Whether the recovered games' messages were brought up to date (at the first ready)."""
         """(game, user, custom id) of a move being made → set once it is done or refused: a
         second click of it waits for the first before it is answered."""
+        self._caught_up = False
+        """Whether the recovered games' messages were brought up to date (at the first ready)."""
 
     async def cog_load(self) -> None:
         """Receive the service's background updates (replacing an earlier cog's listener)."""
