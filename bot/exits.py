@@ -85,16 +85,22 @@ def opening_database(path: Path | str) -> Iterator[None]:
         raise database_failure(path, error) from error
 
 
-def ensure_openable(path: Path) -> None:
-    """Raise the :class:`Failure` now when SQLite cannot open ``path`` at all (a folder, a
-    folder that cannot be created or written), before the game service tries: its
-    connection thread, failing to open, would print a traceback as the program ends."""
+def refuse_folder(path: Path) -> None:
+    """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
+    ``/data/wizard.db``)."""
     if path.is_dir():
         raise Failure(
             EXIT_DATABASE,
             f"cannot use the database {path}: it is a folder, not a database file",
             f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
         )
+
+
+def ensure_openable(path: Path) -> None:
+    """Raise the :class:`Failure` now when SQLite cannot open ``path`` at all (a folder, a
+    folder that cannot be created or written), before the game service tries: its
+    connection thread, failing to open, would print a traceback as the program ends."""
+    refuse_folder(path)
     with opening_database(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         sqlite3.connect(path).close()

@@ -16,6 +16,7 @@ from bot.exits import (
     Failure,
     database_failure,
     opening_database,
+    refuse_folder,
     report,
 )
 from wizard.service.health import unloadable_games
@@ -64,14 +65,10 @@ def restore_command(database: Path, source: Path) -> int:
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
-    if database.is_dir():
-        return report(
-            Failure(
-                EXIT_DATABASE,
-                f"{database} is a folder, not a database file",
-                f"give the file, e.g. --db {database / 'wizard.db'}",
-            )
-        )
+    try:
+        refuse_folder(database)
+    except Failure as failure:
+        return report(failure)
     if not database.is_file():
         return report(
             Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")
