@@ -55,8 +55,8 @@ def gone(pid: int) -> bool:
     """True once ``pid`` has exited (a zombie awaiting its reaper counts as gone)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
+    except (FileNotFoundError, ProcessLookupError):
+        return True  # reaped: gone before the open, or between the open and the read
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
