@@ -70,7 +70,7 @@ def test_a_count_of_one_round_reads_in_the_singular(language: str) -> None:
     text = t(
         "{accuracy} made exactly ({exact} of {rounds} rounds)", accuracy="10%", exact=1, rounds=10
     )
-    many = {"de": "Runden", "it": "mani", "es": "rondas", "pt": "rondas", "ca": "rondes"}
+    many = {"de": "Runden", "it": "mani", "es": "rondas", "pt": "rodadas", "ca": "rondes"}
     assert not re.search(rf"\b1 {many[language]}\b", text), text
 
 
@@ -203,7 +203,9 @@ def test_a_seat_is_one_word(language: str) -> None:
 
 
 TU_FORMS = re.compile(
-    r"\b(tu|tua|teu|tuas|teus|ti|jogas|ganharás|ocupas|vosso|vossa|carreguem|está a \w+r)\b", re.I
+    r"\b(tu|tua|teu|tuas|teus|ti|jogas|ganharás|ganhaste|ocupas|vosso|vossa|carreguem|"
+    r"está a \w+r)\b",
+    re.I,
 )
 """European Portuguese forms of address and aspect ("tu", "vós", "está a jogar")."""
 
@@ -213,6 +215,13 @@ def test_portuguese_speaks_to_players_as_voce_throughout() -> None:
     the player as "você" ("Você jogou…", "Aperte…"); six texts switched to "tu" or "vós"
     ("a tua mão", "carreguem em Entrar … vosso lugar") or to "está a jogar"."""
     wrong = [(e, s) for e, s in translations("pt") if TU_FORMS.search(s)]
+    assert not wrong, wrong
+
+
+def test_portuguese_names_tricks_and_rounds_as_brazilian_players_do() -> None:
+    """A trick is a "vaza" and a round a "rodada" in Brazil; the catalogue said "vasa" (no
+    Portuguese word) and "ronda" (a patrol) in 63 texts."""
+    wrong = [(e, s) for e, s in translations("pt") if re.search(r"\b(vasas?|rondas?)\b", s, re.I)]
     assert not wrong, wrong
 
 
