@@ -386,6 +386,13 @@ class _Canvas:
             stroke_fill=fill,
         )
 
+    def shrink(self, text: str, size: float, width: float, smallest: float) -> tuple[str, float]:
+        """``text`` and the size to draw it in ``width`` pixels: ``size``, or smaller down to
+        ``smallest`` (a long translation), and only then shortened with an ellipsis."""
+        while size > smallest and self.text_width(text, size) > width:
+            size = max(smallest, size - 0.5)
+        return self.fit(text, size, width), size
+
     def fit(self, text: str, size: float, width: float, bold: bool = False) -> str:
         """``text``, shortened with an ellipsis to fit ``width`` pixels."""
         if self.text_width(text, size, bold) <= width:

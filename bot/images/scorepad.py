@@ -153,6 +153,9 @@ LEGEND_PAD: Final = 10
 
 
 LEGEND_SIZE: Final = 15
+"""The font size of the key of full names."""
+HEADING_PAD: Final = 3
+"""The least room, in pixels, between a column heading and its column's edge."""
 
 
 def _legend_rows(c: _Canvas, names: Sequence[str], width: float) -> list[list[int]]:
@@ -228,16 +231,23 @@ def scorepad_png(
 
     # Header: "Round", "Trump" and the names, each with its chart colour and marker.
     hy = lay.header_top + lay.header_height / 2
-    c.text((m + lay.round_width / 2, hy), labels.round, 17, MUTED, anchor="mm")
-    c.text((m + lay.round_width + lay.trump_width / 2, hy), labels.trump, 17, MUTED, anchor="mm")
+    for x, room, label in (
+        (m + lay.round_width / 2, lay.round_width, labels.round),
+        (m + lay.round_width + lay.trump_width / 2, lay.trump_width, labels.trump),
+    ):
+        c.text((x, hy), *c.shrink(label, 17, room - 2 * HEADING_PAD, 12), MUTED, anchor="mm")
+    # The two headings of a player's columns share its width, each in its half, and a size.
+    sub_room = lay.player_width / 2 - 2 * HEADING_PAD
+    sub_size = min(c.shrink(label, 14, sub_room, 10)[1] for label in (labels.bid_won, labels.score))
+    sub_labels = [c.fit(label, sub_size, sub_room) for label in (labels.bid_won, labels.score)]
     for seat, shown in enumerate(headers):
         left, right = lay.column(seat)
         colour = GOLD if seat in winners else TEXT
         c.marker(MARKERS[seat], left + 16, hy, 6, PLAYER_COLOURS[seat])
         c.text((left + 30, hy), shown, 19, colour, bold=True)
         sy = lay.header_top + lay.header_height + lay.sub_height / 2
-        c.text(((left * 3 + right) / 4, sy), labels.bid_won, 14, MUTED, anchor="mm")
-        c.text(((left + right * 3) / 4, sy), labels.score, 14, MUTED, anchor="mm")
+        c.text(((left * 3 + right) / 4, sy), sub_labels[0], sub_size, MUTED, anchor="mm")
+        c.text(((left + right * 3) / 4, sy), sub_labels[1], sub_size, MUTED, anchor="mm")
 
     # The rounds.
     for row, r in enumerate(history):
