@@ -551,6 +551,9 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
         target = surface.table_id or surface.lobby_id
+        if self._in_gone_channel(surface):
+            surface.cancelled = None  # nowhere to show it, nor a thread left to archive
+            return
         await self._clear_ping(surface)
         surface.cancelled = None
         surface.closed = True

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from wizard.service import GameCancelled, GameService, GameStatus, ServiceConfig, VirtualClock
+from wizard.service import (
+    GameCancelled,
+    GameService,
+    GameStatus,
+    ServiceConfig,
+    StorageError,
+    VirtualClock,
+)
 
 from .conftest import CHANNEL, GUILD, human_move, new_game
 
@@ -109,3 +116,17 @@ async def test_one_place_is_asked_for(service: GameService) -> None:
         await service.cancel_games_in(reason="channel_deleted")
     with pytest.raises(TypeError):
         await service.cancel_games_in(channel_id=1, guild_id=2, reason="server_left")
+
+
+async def test_a_closing_service_refuses_with_a_service_error(db_path: Path) -> None:
+    svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    game_id = await new_game(svc, 1, 0)
+    await svc.close()
+    with pytest.raises(StorageError) as refused:
+        await svc.cancel_games_in(channel_id=CHANNEL, reason="channel_deleted")
+    assert refused.value.params["reason"] == "closing"
+    again = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    try:
+        assert (await again.get_game(game_id)).status is GameStatus.LOBBY
+    finally:
+        await again.close()

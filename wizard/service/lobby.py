@@ -33,6 +33,7 @@ from wizard.service.errors import (
     NotSeatedError,
     SeatNotFoundError,
     ServiceError,
+    StorageError,
 )
 from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
 from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, turn_event
@@ -361,10 +362,13 @@ class Lobby(Playing):
         the bot was removed from the server (``"server_left"``). Seats, log and record stay
         as for any cancelled game. The updates of the games cancelled, oldest first (each
         with its :class:`GameCancelled`); a game that ended meanwhile, or that another
-        process serves, is left as it is, so saying it twice cancels nothing more.
+        process serves, is left as it is, so saying it twice cancels nothing more. Refused
+        with :class:`StorageError` (``closing``) once the service is closing.
         """
         if (channel_id is None) == (guild_id is None):
             raise TypeError("cancel_games_in takes one of channel_id and guild_id")
+        if self._closed:
+            raise StorageError(reason="closing")  # a deletion heard while the bot goes down
         if channel_id is not None:
             rows = await self._store.fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
         else:
