@@ -14,6 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.cogs.base import CHANNEL_DELETED, SERVER_LEFT
+from bot.features.lobby import cancelled_embed
+from bot.i18n import DEFAULT_LANGUAGE, texts
+from bot.i18n.catalogues import TRANSLATED
 from tests.bot.conftest import Sim, simulation
 from tests.bot.test_community_threads import new_in_thread
 from wizard.service import GameStatus
@@ -170,3 +174,15 @@ async def test_a_channel_deleted_while_the_bot_was_down(
         assert "cancelled" in said[0] and str(sim.channel.id) in said[0]
         assert not sim.env.errors
         await cancelled_for_good(sim, info.id)
+
+
+@pytest.mark.parametrize("reason", [CHANNEL_DELETED, SERVER_LEFT])
+def test_the_reason_is_said_in_every_language(reason: str) -> None:
+    def said(language: str, why: str = reason) -> str:
+        return cancelled_embed(7, why, t=texts(language)).description or ""
+
+    english = said(DEFAULT_LANGUAGE)
+    assert english != said(DEFAULT_LANGUAGE, "no such reason")  # not the generic sentence
+    for language in TRANSLATED:
+        assert said(language) != english, language
+        assert said(language) != said(language, "no such reason"), language
