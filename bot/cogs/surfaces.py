@@ -42,7 +42,11 @@ cancellation).
 
 Nothing here decides anything about the game: a failed REST call loses no game state, it only
 leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
-is posted again, a lost permission is reported in the channel once.
+is posted again, a lost permission is reported in the channel once. The one exception is a
+home that is gone: a channel Discord answers Unknown Channel for (deleted, perhaps while the
+bot was down) has its open games cancelled through the service, as when Discord reports the
+deletion of the channel or thread, or the bot's removal from the server
+(:meth:`~bot.cogs.base.GameMessages.home_gone`).
 """
 
 from __future__ import annotations

@@ -186,3 +186,17 @@ def test_the_reason_is_said_in_every_language(reason: str) -> None:
     for language in TRANSLATED:
         assert said(language) != english, language
         assert said(language) != said(language, "no such reason"), language
+
+
+async def test_a_server_outage_cancels_nothing(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        # Discord's GUILD_DELETE with "unavailable": the server is down for a while, the bot
+        # is still in it (discord.py: on_guild_unavailable, not on_guild_remove).
+        sim.env.backend.emit("GUILD_DELETE", {"id": str(sim.guild.id), "unavailable": True})
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert sim.bot.get_guild(sim.guild.id).unavailable  # type: ignore[union-attr]
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        assert not sim.env.errors
