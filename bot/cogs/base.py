@@ -249,7 +249,8 @@ class GameMessages:
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._gone: set[int] = set()
-        """Channels Discord answered Unknown Channel for (deleted): nothing more is sent there."""
+        """Channels deleted (Discord said so, or answered Unknown Channel), and those of servers
+        the bot was removed from: nothing more is sent there."""
 
     def get(self, game_id: int) -> Surface:
         """The surface of a game (created on first use)."""
