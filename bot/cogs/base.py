@@ -378,6 +378,7 @@ class GameMessages:
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 self._channel_gone(surface)
+                return False  # the channel, not only the message: nothing is posted again
             return None
         except discord.HTTPException as error:
             await self._failed(surface, error)

@@ -570,6 +570,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             _shown(embed) != surface.shown
             and await self._edit(surface, target, embed=embed, view=None) is False
         ):
+            if self._in_gone_channel(surface):
+                return  # found gone by this edit: nothing more to show
             surface.closed = False  # try again with the next update or the retry timer
             surface.cancelled = reason
             return

@@ -172,6 +172,9 @@ async def test_a_channel_deleted_while_the_bot_was_down(
         said = warnings_about(caplog, info.id)
         assert len(said) == 1, said
         assert "cancelled" in said[0] and str(sim.channel.id) in said[0]
+        # The table's message is not taken for deleted alone (nothing is posted again).
+        lines = [r.getMessage() for r in caplog.records]
+        assert not [line for line in lines if "posting it again" in line], lines
         assert not sim.env.errors
         await cancelled_for_good(sim, info.id)
 
