@@ -189,8 +189,24 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if self._caught_up:
             return  # a reconnection: the edits in memory went on meanwhile
         self._caught_up = True
+        await self._servers_left()
         for game_id in self.service.recovered:
             self.surfaces.request(self.surfaces.get(game_id))
+
+    async def _servers_left(self) -> None:
+        """Cancel the recovered games of servers the bot was removed from while it was down
+        (Discord's READY lists every server the bot is in, available or not; no
+        GUILD_DELETE comes for a removal it missed)."""
+        left: set[int] = set()
+        for game_id in self.service.recovered:
+            try:
+                info = await self.service.get_game(game_id)
+            except ServiceError:
+                continue  # damaged or gone: reported by the service
+            if self.bot.get_guild(info.guild_id) is None:
+                left.add(info.guild_id)
+        for guild_id in sorted(left):
+            await self.surfaces.home_gone(SERVER_LEFT, guild_id=guild_id)
 
     # A game's home can go away under it; Discord says so under the ``guilds`` intent.
     @commands.Cog.listener()

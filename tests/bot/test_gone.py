@@ -203,3 +203,29 @@ async def test_a_server_outage_cancels_nothing(tmp_path: Path) -> None:
         assert sim.bot.get_guild(sim.guild.id).unavailable  # type: ignore[union-attr]
         assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
         assert not sim.env.errors
+
+
+async def test_removed_from_the_server_while_the_bot_was_down(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
+        await sim.service.close()
+        sim.env.backend.remove_guild(sim.guild.id)
+        await sim.env.settle()
+        caplog.clear()
+
+        # Discord's READY no longer lists the server: its games are cancelled at once,
+        # before any edit is tried in a server the bot cannot reach (which Discord refuses
+        # with Missing Access, not Unknown Channel, and the bot would retry for ever).
+        await sim.restart()
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+
+        said = warnings_about(caplog, info.id)
+        assert len(said) == 1, said
+        assert "server" in said[0] and str(sim.guild.id) in said[0]
+        assert not sim.env.errors
+        await cancelled_for_good(sim, info.id)
