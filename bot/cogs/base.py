@@ -52,6 +52,14 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 
 
+CHANNEL_DELETED = "channel_deleted"
+"""Why a game is cancelled when its channel or thread is deleted (``GameCancelled.reason``)."""
+
+
+SERVER_LEFT = "server_left"
+"""Why a game is cancelled when the bot is removed from its server."""
+
+
 SLACK = 0.001
 """Seconds early a paced edit may go out: the clock reads whole microseconds, so a timer set
 for the end of an interval may read a hair before it when it fires."""
@@ -241,7 +249,8 @@ class GameMessages:
         self._hand_tasks: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._gone: set[int] = set()
-        """Channels Discord answered Unknown Channel for (deleted): nothing more is sent there."""
+        """Channels deleted (Discord said so, or answered Unknown Channel), and those of servers
+        the bot was removed from: nothing more is sent there."""
 
     def get(self, game_id: int) -> Surface:
         """The surface of a game (created on first use)."""
@@ -296,18 +305,68 @@ class GameMessages:
         return False
 
     def _channel_gone(self, surface: Surface) -> None:
-        """Discord says the game's channel does not exist: tell the operator once (per
-        channel), and show the game no more."""
+        """Discord says the game's channel does not exist (deleted, perhaps while the bot was
+        down): show the game no more, and cancel the channel's open games."""
         surface.closed = True
         if surface.channel_id is None or surface.channel_id in self._gone:
             return
         self._gone.add(surface.channel_id)
-        log.warning(
-            "game %s: its channel %s is gone (deleted?): its messages are no longer updated; "
-            "the game itself stays in the database",
-            surface.game_id,
-            surface.channel_id,
+        self._spawn(
+            self.home_gone(CHANNEL_DELETED, channel_id=surface.channel_id, found_by=surface.game_id)
         )
+
+    async def home_gone(
+        self,
+        reason: str,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        found_by: int | None = None,
+    ) -> None:
+        """A channel or thread (``channel_id``) was deleted, or the bot was removed from a
+        server (``guild_id``): nothing more is sent there, and its open games are cancelled
+        through the service for ``reason``, the operator told once per game. ``found_by``:
+        the game whose edit found the channel gone (named in the log if none was open)."""
+        if channel_id is not None:
+            self._gone.add(channel_id)
+        try:
+            updates = await self.service.cancel_games_in(
+                channel_id=channel_id, guild_id=guild_id, reason=reason
+            )
+        except ServiceError as error:
+            # The service is closing (the bot is going down): the games stay open, and the
+            # next start finds their channel gone when it brings their messages up to date.
+            where = f"channel {channel_id}" if channel_id is not None else f"server {guild_id}"
+            log.warning("the open games of %s (gone) were not cancelled: %s", where, error)
+            return
+        for update in updates:
+            info = update.info
+            channel = info.channel_id if info is not None else channel_id
+            if channel is not None:
+                self._gone.add(channel)  # its messages are out of reach too
+            if guild_id is not None:
+                log.warning(
+                    "game %s cancelled: the bot was removed from its server %s (channel %s)",
+                    update.game_id,
+                    guild_id,
+                    channel,
+                )
+            else:
+                log.warning(
+                    "game %s cancelled: its channel %s was deleted", update.game_id, channel
+                )
+            self.after_update(update)
+        if not updates and found_by is not None:
+            log.info(
+                "game %s: its channel %s is gone: its messages are no longer updated",
+                found_by,
+                channel_id,
+            )
+
+    def after_update(self, update: GameUpdate) -> None:
+        """Record what ``update`` makes visible and schedule the edits (see
+        :meth:`bot.cogs.surfaces.Surfaces.after_update`)."""
+        raise NotImplementedError
 
     async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:
         """Edit a message of the game: True if done, None if the message is gone, False if
@@ -319,6 +378,7 @@ class GameMessages:
         except discord.NotFound as error:
             if error.code == UNKNOWN_CHANNEL:
                 self._channel_gone(surface)
+                return False  # the channel, not only the message: nothing is posted again
             return None
         except discord.HTTPException as error:
             await self._failed(surface, error)

@@ -29,6 +29,8 @@ import discord
 from discord.ext import commands
 
 from bot.cogs.base import (
+    CHANNEL_DELETED,
+    SERVER_LEFT,
     ClickStats,
     _interaction_user_is_manager,
     _on_table,
@@ -187,8 +189,42 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if self._caught_up:
             return  # a reconnection: the edits in memory went on meanwhile
         self._caught_up = True
+        await self._servers_left()
         for game_id in self.service.recovered:
             self.surfaces.request(self.surfaces.get(game_id))
+
+    async def _servers_left(self) -> None:
+        """Cancel the recovered games of servers the bot was removed from while it was down
+        (Discord's READY lists every server the bot is in, available or not; no
+        GUILD_DELETE comes for a removal it missed)."""
+        left: set[int] = set()
+        for game_id in self.service.recovered:
+            try:
+                info = await self.service.get_game(game_id)
+            except ServiceError:
+                continue  # damaged or gone: reported by the service
+            if self.bot.get_guild(info.guild_id) is None:
+                left.add(info.guild_id)
+        for guild_id in sorted(left):
+            await self.surfaces.home_gone(SERVER_LEFT, guild_id=guild_id)
+
+    # A game's home can go away under it; Discord says so under the ``guilds`` intent.
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its open games are cancelled (discord.py reports the
+        threads it knew in the channel as deleted too)."""
+        await self.surfaces.home_gone(CHANNEL_DELETED, channel_id=channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (known to the cache or not): its open games are cancelled."""
+        await self.surfaces.home_gone(CHANNEL_DELETED, channel_id=payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (kicked, banned, or the server deleted; not an
+        outage): the server's open games are cancelled."""
+        await self.surfaces.home_gone(SERVER_LEFT, guild_id=guild.id)
 
     async def cog_unload(self) -> None:
         """Stop receiving updates."""

@@ -42,7 +42,11 @@ cancellation).
 
 Nothing here decides anything about the game: a failed REST call loses no game state, it only
 leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
-is posted again, a lost permission is reported in the channel once.
+is posted again, a lost permission is reported in the channel once. The one exception is a
+home that is gone: a channel Discord answers Unknown Channel for (deleted, perhaps while the
+bot was down) has its open games cancelled through the service, as when Discord reports the
+deletion of the channel or thread, or the bot's removal from the server
+(:meth:`~bot.cogs.base.GameMessages.home_gone`).
 """
 
 from __future__ import annotations
@@ -551,6 +555,9 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
         target = surface.table_id or surface.lobby_id
+        if self._in_gone_channel(surface):
+            surface.cancelled = None  # nowhere to show it, nor a thread left to archive
+            return
         await self._clear_ping(surface)
         surface.cancelled = None
         surface.closed = True
@@ -563,6 +570,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             _shown(embed) != surface.shown
             and await self._edit(surface, target, embed=embed, view=None) is False
         ):
+            if self._in_gone_channel(surface):
+                return  # found gone by this edit: nothing more to show
             surface.closed = False  # try again with the next update or the retry timer
             surface.cancelled = reason
             return

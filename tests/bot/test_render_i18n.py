@@ -37,7 +37,13 @@ from bot.features.hand import (
     replaced_hand_message,
 )
 from bot.features.hints import hint_text
-from bot.features.lobby import cancelled_embed, invitation_text, lobby_embed, lobby_view
+from bot.features.lobby import (
+    CANCEL_REASONS,
+    cancelled_embed,
+    invitation_text,
+    lobby_embed,
+    lobby_view,
+)
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.seats import CHOOSE_SEAT, seat_choice_view, taken_over_text
@@ -368,7 +374,7 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"lobby of level {level}", embed_text(leveled)
     for level, text in LEVEL_CHOICES_TEXT.items():
         yield f"level choice {level}", t(text)
-    for reason in ("host", "manager", "expired", "empty", "unknown"):
+    for reason in (*CANCEL_REASONS, "unknown"):
         yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
     for phase in Phase:
         yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)

@@ -209,7 +209,10 @@ class GameCancelled:
     """The game ended without a result."""
 
     reason: str
-    """``"host"``, ``"manager"``, ``"expired"`` (lobby timed out) or ``"empty"``."""
+    """``"host"``, ``"manager"``, ``"expired"`` (lobby timed out), ``"empty"`` (everyone
+    left the lobby), or by the system (``GameService.cancel_games_in``): ``"channel_deleted"``
+    (the game's channel or thread was deleted) or ``"server_left"`` (the bot was removed from
+    the server)."""
 
 
 Event = (

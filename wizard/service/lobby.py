@@ -32,6 +32,8 @@ from wizard.service.errors import (
     NotHostError,
     NotSeatedError,
     SeatNotFoundError,
+    ServiceError,
+    StorageError,
 )
 from wizard.service.events import Event, GameCancelled, GameStarted, GameStatus, GameUpdate
 from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, turn_event
@@ -39,6 +41,11 @@ from wizard.service.play import Playing
 from wizard.service.settings import GuildSettings
 from wizard.store import repo
 from wizard.store.models import SeatRow
+
+_OPEN_IN_GUILD = (
+    "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') ORDER BY id"
+)
+"""Ids of a server's lobbies and running games, oldest first; parameters: guild."""
 
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 
@@ -340,6 +347,50 @@ class Lobby(Playing):
                 raise NotHostError(action="cancel")
             await self._cancel_locked(live, "host" if by_user_id == live.host_id else "manager")
         return live.info()
+
+    async def cancel_games_in(
+        self,
+        *,
+        channel_id: int | None = None,
+        guild_id: int | None = None,
+        reason: str,
+    ) -> list[GameUpdate]:
+        """Cancel, for the system (no user asked), every lobby and running game of one
+        channel or of one server (give exactly one of ``channel_id`` and ``guild_id``).
+
+        For a home that is gone: the channel or thread was deleted (``"channel_deleted"``),
+        the bot was removed from the server (``"server_left"``). Seats, log and record stay
+        as for any cancelled game. The updates of the games cancelled, oldest first (each
+        with its :class:`GameCancelled`); a game that ended meanwhile, or that another
+        process serves, is left as it is, so saying it twice cancels nothing more. Refused
+        with :class:`StorageError` (``closing``) once the service is closing.
+        """
+        if (channel_id is None) == (guild_id is None):
+            raise TypeError("cancel_games_in takes one of channel_id and guild_id")
+        if self._closed:
+            raise StorageError(reason="closing")  # a deletion heard while the bot goes down
+        if channel_id is not None:
+            rows = await self._store.fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
+        else:
+            rows = await self._store.fetchall(_OPEN_IN_GUILD, (guild_id,))
+        out = []
+        for row in rows:
+            update = await self._system_cancel(int(row[0]), reason)
+            if update is not None:
+                out.append(update)
+        return out
+
+    @shielded
+    async def _system_cancel(self, game_id: int, reason: str) -> GameUpdate | None:
+        """Cancel one lobby or running game for ``reason``; ``None`` if it is not open here."""
+        try:
+            live = await self._get(game_id)
+        except ServiceError:
+            return None  # ended meanwhile, another process's, or quarantined
+        async with live.lock:
+            if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+                return None
+            return await self._cancel_locked(live, reason)
 
     async def _cancel_locked(self, live: LiveGame, reason: str) -> GameUpdate:
         now = self.clock.now()
