@@ -9,7 +9,8 @@ to run the clocks (lobby expiry, turn timers, computer turns). Close with
 
 Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave``, ``kick``,
 ``add_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
-``set_message_ids``; ``start`` returns a :class:`GameUpdate`.
+``set_message_ids``; ``start`` returns a :class:`GameUpdate`, and ``cancel_games_in`` (a
+deleted channel or thread, a server the bot left) the updates of the games it cancelled.
 
 Play (return :class:`GameUpdate`): ``act(game_id, user_id, move, expected_version,
 request_id=...)`` with a :data:`Move` (``PlayCard``, ``MakeBid``, ``NameTrump``,

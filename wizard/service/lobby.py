@@ -42,11 +42,6 @@ from wizard.service.settings import GuildSettings
 from wizard.store import repo
 from wizard.store.models import SeatRow
 
-_OPEN_IN_GUILD = (
-    "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') ORDER BY id"
-)
-"""Ids of a server's lobbies and running games, oldest first; parameters: guild."""
-
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 
 
@@ -372,7 +367,7 @@ class Lobby(Playing):
         if channel_id is not None:
             rows = await self._store.fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
         else:
-            rows = await self._store.fetchall(_OPEN_IN_GUILD, (guild_id,))
+            rows = await self._store.fetchall(repo.OPEN_IN_GUILD, (guild_id,))
         out = []
         for row in rows:
             update = await self._system_cancel(int(row[0]), reason)

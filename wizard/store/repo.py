@@ -20,6 +20,10 @@ OPEN_IN_CHANNEL = (
     "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id"
 )
 """Ids of a channel's lobbies and running games, oldest first; parameters: channel."""
+OPEN_IN_GUILD = (
+    "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') ORDER BY id"
+)
+"""Ids of a server's lobbies and running games, oldest first; parameters: guild."""
 
 # --- seats ------------------------------------------------------------------------------------
 
