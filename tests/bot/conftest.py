@@ -10,6 +10,7 @@ is ever applied to the service directly.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import random
 import re
@@ -157,6 +158,17 @@ def is_hand_button(button: dict[str, Any]) -> bool:
     """Whether a button is a table's "Show my hand" (by its custom id: any language)."""
     parts = str(button.get("custom_id", "")).split(":")
     return len(parts) > 2 and parts[0] == "wiz" and parts[2] == "hand"
+
+
+def warnings_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
+    """The bot's log lines at WARNING or above that name game ``game_id`` (not game 12 for 1)."""
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING
+        and r.name.startswith("bot.")
+        and re.search(rf"\bgame {game_id}\b", r.getMessage())
+    ]
 
 
 def message_text(message: discord.Message | simcord.ResponseMessage) -> str:

@@ -13,22 +13,11 @@ import pytest
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
-from tests.bot.conftest import Sim, simulation
+from tests.bot.conftest import Sim, simulation, warnings_about
 from tests.bot.test_game_faults import table_is_current
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
-
-
-def warnings_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
-    """The bot's log lines at WARNING or above that name the game."""
-    return [
-        r.getMessage()
-        for r in caplog.records
-        if r.levelno >= logging.WARNING
-        and r.name.startswith("bot.")
-        and f"game {game_id}" in r.getMessage()
-    ]
 
 
 def deny_bot(sim: Sim, permissions: discord.Permissions) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -18,22 +17,11 @@ from bot.cogs.base import CHANNEL_DELETED, SERVER_LEFT
 from bot.features.lobby import cancelled_embed
 from bot.i18n import DEFAULT_LANGUAGE, texts
 from bot.i18n.catalogues import TRANSLATED
-from tests.bot.conftest import Sim, simulation
+from tests.bot.conftest import Sim, simulation, warnings_about
 from tests.bot.test_community_threads import new_in_thread
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
-
-
-def warnings_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
-    """The bot's log lines at WARNING or above that name the game."""
-    return [
-        r.getMessage()
-        for r in caplog.records
-        if r.levelno >= logging.WARNING
-        and r.name.startswith("bot.")
-        and re.search(rf"\bgame {game_id}\b", r.getMessage())
-    ]
 
 
 async def cancelled_for_good(sim: Sim, *game_ids: int) -> None:
