@@ -18,8 +18,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.cogs.base import drop_unseen_lobby
 from bot.cogs.game import GameCog
+from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import reply_private
 from bot.features.settings import LEVEL_CHOICES
 from bot.i18n import N_, texts

@@ -13,7 +13,7 @@ moves, turn timeouts, lobby expiry) reach the same place through the service's l
 
 Replies to one member (refusals, notes, hands) speak that member's Discord locale
 (``texts(interaction.locale)``); what the channel shows speaks the server's language
-(:func:`~bot.cogs.base.public_look`).
+(:func:`~bot.cogs.look.public_look`).
 """
 
 from __future__ import annotations
@@ -28,16 +28,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.cogs.base import (
-    CHANNEL_DELETED,
-    SERVER_LEFT,
-    ClickStats,
-    _interaction_user_is_manager,
-    _on_table,
-    public_look,
-)
+from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
+from bot.cogs.look import public_look
+from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT
 from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
@@ -244,7 +239,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         try:
             await self._handler(cid.verb)(interaction, cid)
         except ServiceError as error:
-            if _on_table(interaction, cid):
+            if on_table(interaction, cid):
                 await self._table_refused(interaction, cid, error)
             elif cid.verb in _HAND_VERBS or (cid.verb is Verb.LEAVE and _on_hand(interaction)):
                 await self._hand_refused(interaction, cid, error)
@@ -462,9 +457,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         try:
             info = await self._timely(
                 interaction,
-                self.service.cancel(
-                    game.id, user, is_manager=_interaction_user_is_manager(interaction)
-                ),
+                self.service.cancel(game.id, user, is_manager=user_is_manager(interaction)),
                 update=False,
             )
         except ServiceError as error:
@@ -491,7 +484,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     game.id,
                     interaction.user.id,
                     player.id,
-                    is_manager=_interaction_user_is_manager(interaction),
+                    is_manager=user_is_manager(interaction),
                 ),
                 update=False,
             )

@@ -1,6 +1,6 @@
 """Where a game lives, from the server's settings: its own thread when the server wants
 games in threads (the language and card theme of its public messages are read in
-:mod:`bot.cogs.base`).
+:mod:`bot.cogs.look`).
 
 These are the pieces the lobby and table code calls (see each function for where):
 

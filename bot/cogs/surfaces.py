@@ -3,7 +3,7 @@ standings, the turn ping, and the players' open hands.
 
 :class:`Surfaces` puts together each feature's publishing (``TableMessages``,
 ``LobbyMessages``, ``SummaryMessages``, ``TurnPings`` in :mod:`bot.features`, and the open
-hands' :class:`OpenHands` here, on the base :class:`bot.cogs.base.GameMessages`) and runs
+hands' :class:`OpenHands` here, on the base :class:`bot.cogs.messages.GameMessages`) and runs
 it from one sync task per game.
 
 Everything the service reports (the result of a click, or a background move from a listener)
@@ -46,7 +46,7 @@ is posted again, a lost permission is reported in the channel once. The one exce
 home that is gone: a channel Discord answers Unknown Channel for (deleted, perhaps while the
 bot was down) has its open games cancelled through the service, as when Discord reports the
 deletion of the channel or thread, or the bot's removal from the server
-(:meth:`~bot.cogs.base.GameMessages.home_gone`).
+(:meth:`~bot.cogs.messages.GameMessages.home_gone`).
 """
 
 from __future__ import annotations
@@ -59,17 +59,9 @@ from typing import Any
 
 import discord
 
-from bot.cogs.base import (
-    SLACK,
-    GameMessages,
-    LiveHand,
-    RoundEnd,
-    Surface,
-    known_settings,
-    public_look,
-    server_settings,
-)
 from bot.cogs.homes import retire_home
+from bot.cogs.look import known_settings, public_look, server_settings
+from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
 from bot.features.hand import (
     TAKE_BACK_LABEL,
     hand_message,

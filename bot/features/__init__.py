@@ -13,11 +13,10 @@ on them and how they are published.
   bigger than one module should be).
 - :mod:`~bot.features.settings`: ``/wizard settings`` and its panel.
 
-A feature is a module while it fits in one (under 600 lines) and a package when it does
-not, as in discord.py's examples and python-discord's bot. Shared pieces live in one small
-place each: words and card names in :mod:`bot.i18n`, custom ids and the restart-proof
-button in :mod:`bot.ui.buttons`, the ground of the publishing and of the clicks (a game's
-messages, its REST calls, answering in time) in :mod:`bot.cogs.base`, refusals turned into
-replies in
-:mod:`bot.cogs.replies`, languages in :mod:`bot.i18n`.
+A feature is a module while it fits in one (under 600 lines) and a package when it does not,
+as in discord.py's examples and python-discord's bot. Shared pieces live in one small place
+each: words and card names in :mod:`bot.i18n`, custom ids and the restart-proof button in
+:mod:`bot.ui.buttons`, a game's messages and their REST calls in :mod:`bot.cogs.messages`,
+answering clicks in time in :mod:`bot.cogs.clicks`, a server's language and card theme in
+:mod:`bot.cogs.look`, refusals turned into replies in :mod:`bot.cogs.replies`.
 """

@@ -9,10 +9,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import (
-    _on_table,
-    public_theme,
-)
+from bot.cogs.clicks import on_table
+from bot.cogs.look import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
@@ -376,7 +374,7 @@ class HandClicks(TableClicks):
                 self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
                 update=True,
             )
-            if _on_table(interaction, cid):
+            if on_table(interaction, cid):
                 await self._bid_on_table(interaction, cid, update)
                 return
             # Recorded before anything else can run, so that the updates of the computer

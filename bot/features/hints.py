@@ -8,7 +8,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import ClickBase, public_theme, server_settings
+from bot.cogs.clicks import ClickBase
+from bot.cogs.look import public_theme, server_settings
 from bot.i18n import N_, Texts, _bold, card_text, level_name, suit_text, texts
 from bot.ui.buttons import CustomId, Verb, button
 from bot.ui.layout import GREY

@@ -8,14 +8,9 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import (
-    ClickBase,
-    GameMessages,
-    Surface,
-    _interaction_user_is_manager,
-    public_look,
-    update_look,
-)
+from bot.cogs.clicks import ClickBase, user_is_manager
+from bot.cogs.look import public_look, update_look
+from bot.cogs.messages import GameMessages, Surface
 from bot.features.table import table_parts
 from bot.i18n import (
     COLOUR,
@@ -346,7 +341,7 @@ class LobbyClicks(ClickBase):
         info = await self._timely(
             interaction,
             self.service.add_computer(
-                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+                cid.game, interaction.user.id, is_manager=user_is_manager(interaction)
             ),
             update=True,
         )
@@ -361,7 +356,7 @@ class LobbyClicks(ClickBase):
                 interaction.user.id,
                 level,
                 seat=seat,
-                is_manager=_interaction_user_is_manager(interaction),
+                is_manager=user_is_manager(interaction),
             ),
             update=True,
         )
@@ -375,7 +370,7 @@ class LobbyClicks(ClickBase):
                 cid.game,
                 interaction.user.id,
                 cid.switch,
-                is_manager=_interaction_user_is_manager(interaction),
+                is_manager=user_is_manager(interaction),
             ),
             update=True,
         )
@@ -401,7 +396,7 @@ class LobbyClicks(ClickBase):
         update = await self._timely(
             interaction,
             self.service.start(
-                cid.game, interaction.user.id, is_manager=_interaction_user_is_manager(interaction)
+                cid.game, interaction.user.id, is_manager=user_is_manager(interaction)
             ),
             update=True,
         )
@@ -436,9 +431,7 @@ class LobbyClicks(ClickBase):
         user = interaction.user.id
         info = await self._timely(
             interaction,
-            self.service.cancel(
-                cid.game, user, is_manager=_interaction_user_is_manager(interaction)
-            ),
+            self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
             update=True,
         )
         await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")

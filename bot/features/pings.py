@@ -7,11 +7,8 @@ from typing import Final
 
 import discord
 
-from bot.cogs.base import (
-    GameMessages,
-    Surface,
-    public_look,
-)
+from bot.cogs.look import public_look
+from bot.cogs.messages import GameMessages, Surface
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
 from bot.i18n import N_, Texts, _bold
 from wizard.service import (

@@ -9,7 +9,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import public_look
+from bot.cogs.look import public_look
 from bot.features.hand import HandClicks
 from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view

@@ -13,12 +13,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import (
-    GameMessages,
-    RoundEnd,
-    Surface,
-    public_look,
-)
+from bot.cogs.look import public_look
+from bot.cogs.messages import GameMessages, RoundEnd, Surface
 from bot.features.table import won_trick_text
 from bot.i18n import COLOUR, N_, Texts, _bold, _escape, card_text, display_names, suit_text
 from bot.images.canvas import scorepad_labels

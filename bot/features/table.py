@@ -9,14 +9,9 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.base import (
-    SLACK,
-    ClickBase,
-    GameMessages,
-    Surface,
-    public_look,
-    update_look,
-)
+from bot.cogs.clicks import ClickBase
+from bot.cogs.look import public_look, update_look
+from bot.cogs.messages import SLACK, GameMessages, Surface
 from bot.i18n import (
     BID_MARKS,
     COLOUR,

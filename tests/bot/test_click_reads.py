@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.clock import DiscordClock
-from bot.cogs.base import known_settings, server_settings
+from bot.cogs.look import known_settings, server_settings
 from bot.features.table import bids_on_table
 from tests.bot.conftest import (
     Sim,

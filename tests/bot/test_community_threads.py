@@ -13,9 +13,9 @@ import discord
 import pytest
 import simcord
 
-from bot.cogs.base import public_texts, public_theme
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import retire_home, thread_name
+from bot.cogs.look import public_texts, public_theme
 from bot.i18n import texts
 from tests.bot.conftest import Sim, message_text, simulation
 from tests.bot.test_game_rest import callback_type

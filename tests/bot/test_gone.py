@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cogs.base import CHANNEL_DELETED, SERVER_LEFT
+from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT
 from bot.features.lobby import cancelled_embed
 from bot.i18n import DEFAULT_LANGUAGE, texts
 from bot.i18n.catalogues import TRANSLATED

@@ -1,29 +1,21 @@
 """What every feature of a game builds on: :class:`GameMessages`, the bot's knowledge of
 each game's messages (public ones and open hands) and its REST calls on them with the
-failures sorted out (see :class:`bot.cogs.surfaces.Surfaces`); and :class:`ClickBase`, the
-answering of clicks: within Discord's 3 seconds, private replies, edits of the clicked
-message, and each player's last click (a double click is answered like the first).
-:class:`bot.cogs.game.GameCog` puts the clicks together."""
+failures sorted out: a refusal is one warning per outage and a retry, a deleted channel or a
+server the bot left cancels the games there. :class:`bot.cogs.surfaces.Surfaces` puts the
+features' messages together on it."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from collections import OrderedDict, deque
-from collections.abc import Awaitable, Coroutine, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import discord
 
 from bot.cogs.config import GameConfig
-from bot.cogs.replies import refuse
-from bot.i18n import Texts, card_text, suit_text, texts
-from bot.ui.buttons import DONE_NOTE, CustomId, Verb
-from wizard.cards import Theme
+from bot.cogs.look import public_look
 from wizard.options import Bidding
 from wizard.service import (
     Clock,
@@ -38,18 +30,12 @@ from wizard.service import (
     TimerHandle,
     TrickWon,
 )
-from wizard.state import Bid, ChooseTrump, Play
-
-if TYPE_CHECKING:  # the surfaces build on the features, which build on this module
-    from bot.cogs.surfaces import Surfaces
 
 log = logging.getLogger(__name__)
 
 
 UNKNOWN_CHANNEL = 10003
-
-
-UNKNOWN_MESSAGE = 10008
+"""Discord's JSON error code for a channel that does not exist (deleted)."""
 
 
 CHANNEL_DELETED = "channel_deleted"
@@ -63,70 +49,6 @@ SERVER_LEFT = "server_left"
 SLACK = 0.001
 """Seconds early a paced edit may go out: the clock reads whole microseconds, so a timer set
 for the end of an interval may read a hair before it when it fires."""
-
-
-@dataclass(eq=False)
-class _Known:
-    """A server's settings as the update being rendered carried them."""
-
-    service: GameService
-    guild_id: int
-    settings: GuildSettings
-    live: bool = True
-    """Only while the render runs: a timer or task armed meanwhile copies the context, and
-    must read the settings as they are when it fires."""
-
-
-_KNOWN: ContextVar[_Known | None] = ContextVar("wizard_known_settings", default=None)
-
-
-@contextmanager
-def known_settings(service: GameService, guild_id: int, settings: GuildSettings) -> Iterator[None]:
-    """Within the block (one sync task rendering an update), ``service``'s settings of
-    ``guild_id`` are ``settings``: the ones the update was made under, so that every
-    feature's rendering of it speaks the server's language without reading them again."""
-    known = _Known(service, guild_id, settings)
-    token = _KNOWN.set(known)
-    try:
-        yield
-    finally:
-        known.live = False
-        _KNOWN.reset(token)
-
-
-async def server_settings(service: GameService, guild_id: int | None) -> GuildSettings:
-    """The server's settings (the defaults outside a server)."""
-    if guild_id is None:
-        return GuildSettings()
-    known = _KNOWN.get()
-    if known is not None and known.live and known.service is service and known.guild_id == guild_id:
-        return known.settings
-    return await service.get_settings(guild_id)
-
-
-async def public_texts(service: GameService, guild_id: int | None) -> Texts:
-    """The texts of a server's public messages: the language the server chose."""
-    return texts((await server_settings(service, guild_id)).language)
-
-
-async def public_theme(service: GameService, guild_id: int | None) -> Theme:
-    """How cards look in a server's messages and pictures (R1.5)."""
-    return (await server_settings(service, guild_id)).theme
-
-
-async def public_look(service: GameService, guild_id: int | None) -> tuple[Texts, Theme]:
-    """The language (as its texts) and the card theme of a server's public messages."""
-    settings = await server_settings(service, guild_id)
-    return texts(settings.language), settings.theme
-
-
-async def update_look(
-    service: GameService, update: GameUpdate, guild_id: int | None
-) -> tuple[Texts, Theme]:
-    """:func:`public_look` under the settings ``update`` was made under (read if it has none)."""
-    if update.settings is None or guild_id is None:
-        return await public_look(service, guild_id)
-    return texts(update.settings.language), update.settings.theme
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,188 +399,3 @@ async def drop_unseen_lobby(
         log.warning("game %s: its unseen lobby was not cancelled: %s", game.id, error)
         return None
     return game.id
-
-
-# --- answering clicks ----------------------------------------------------------------------
-
-T = TypeVar("T")
-
-
-_T0 = "wizard_t0"
-
-
-DONE_KEPT = 10_000
-"""Players' last clicks remembered for answering double clicks (a few per running game)."""
-
-
-@dataclass
-class ClickStats:
-    """How long clicks took inside the bot, from the handler's start to the response."""
-
-    processing: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
-    """Seconds of our own work before the response was sent (service call, rendering)."""
-    total: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
-    """Seconds until the response call returned (adds Discord's, or SimCord's, handling)."""
-    clicks: int = 0
-
-
-def _interaction_user_is_manager(interaction: discord.Interaction[Any]) -> bool:
-    return bool(interaction.permissions.manage_guild)
-
-
-def _on_table(interaction: discord.Interaction[Any], cid: CustomId) -> bool:
-    """Whether ``cid`` is a bid clicked on a public message (the table), not in a hand."""
-    message = interaction.message
-    return cid.verb is Verb.BID and message is not None and not message.flags.ephemeral
-
-
-def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
-    """What the player just did, for the top of their redrawn hand."""
-    action = update.action
-    if update.duplicate:
-        return "✅ " + t("Already done.")
-    if isinstance(action, Bid):
-        return "✅ " + t("You bid {bid}.", bid=action.bid)
-    if isinstance(action, Play):
-        return "✅ " + t("You played {card}.", card=card_text(action.card, theme, t=t))
-    if isinstance(action, ChooseTrump):
-        suit = suit_text(action.suit, theme, t=t)
-        # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.
-        return "✅ " + t("You chose {suit} as trump.", suit=suit)
-    return None
-
-
-class ClickBase:
-    """What every feature's clicks share: the service, the surfaces, answering within
-    Discord's 3 seconds, and the memory of each player's last click (double clicks)."""
-
-    bot: discord.Client
-    service: GameService
-    clock: Clock
-    config: GameConfig
-    surfaces: Surfaces
-    stats: ClickStats
-    _done: OrderedDict[tuple[int, int], tuple[str, str | None]]
-    _in_flight: dict[tuple[int, int, str], asyncio.Event]
-
-    async def _timely(
-        self, interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool
-    ) -> T:
-        """Await ``work``; if it is not done ``config.defer_after`` after the interaction was
-        created, defer the interaction first so that Discord does not give up on it."""
-        task = asyncio.ensure_future(work)
-        # Discord's 3 seconds run from the interaction's creation: a handler that starts
-        # late (a busy loop) has less than ``defer_after`` left. A clock behind Discord's
-        # (a negative age) gives it no more than ``defer_after``.
-        age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, self.config.defer_after - age))
-        if not done and not interaction.response.is_done():
-            if update:
-                await interaction.response.defer()  # a click: the clicked message is edited
-            else:
-                # A command: a private "thinking…" that becomes the answer (or the refusal).
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        return await task
-
-    def _started(self, interaction: discord.Interaction[Any]) -> None:
-        interaction.extras[_T0] = time.perf_counter()
-
-    def _about_to_respond(self, interaction: discord.Interaction[Any]) -> None:
-        t0 = interaction.extras.get(_T0)
-        if t0 is not None and "wizard_sent" not in interaction.extras:
-            interaction.extras["wizard_sent"] = True
-            self.stats.processing.append(time.perf_counter() - t0)
-
-    def _responded(self, interaction: discord.Interaction[Any]) -> None:
-        t0 = interaction.extras.pop(_T0, None)
-        if t0 is not None:
-            self.stats.total.append(time.perf_counter() - t0)
-
-    async def _edit_clicked(
-        self,
-        interaction: discord.Interaction[Any],
-        *,
-        content: str | None = None,
-        embed: discord.Embed | None = None,
-        view: discord.ui.View | None = None,
-    ) -> None:
-        """Answer by editing the message that was clicked (after a deferral too)."""
-        fields: dict[str, Any] = {"view": view}
-        if content is not None:
-            fields["content"] = content
-        if embed is not None:
-            fields["embed"] = embed
-        self._about_to_respond(interaction)
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
-        else:
-            await interaction.response.edit_message(**fields)
-        self._responded(interaction)
-
-    async def _send_private(
-        self,
-        interaction: discord.Interaction[Any],
-        content: str,
-        view: discord.ui.View | None = None,
-    ) -> int | None:
-        """Answer with a new ephemeral message (after a deferral too); its id, if known."""
-        self._about_to_respond(interaction)
-        extra: dict[str, Any] = {} if view is None else {"view": view}
-        message_id: int | None
-        if interaction.response.is_done():
-            sent = await interaction.followup.send(content, ephemeral=True, wait=True, **extra)
-            message_id = sent.id
-        else:
-            response = await interaction.response.send_message(content, ephemeral=True, **extra)
-            message_id = response.message_id
-        self._responded(interaction)
-        return message_id
-
-    async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
-        """Discord refused a request made for the click ``cid``: undo what nobody can see (a
-        "Play again" lobby whose message never went out), so that trying again works."""
-        if cid.verb is Verb.AGAIN:
-            dropped = await drop_unseen_lobby(
-                self.service, interaction.channel_id, interaction.user.id
-            )
-            if dropped is not None:
-                log.info("game %s: its lobby never reached Discord; cancelled", dropped)
-
-    async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
-        self._about_to_respond(interaction)
-        await refuse(interaction, error)
-        self._responded(interaction)
-
-    async def _remember_done(
-        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
-    ) -> tuple[str | None, Theme]:
-        """Remember the user's applied click ``cid`` (a double click is answered like it);
-        the note saying what they did, and the server's card theme it was written in (the one
-        the update carries, or read once: the hand drawn next uses it too)."""
-        key = (cid.game, interaction.user.id)
-        # Known at once (before anything can yield), so that a second click of a double
-        # click answered meanwhile is taken for what it is, not for a refusal.
-        self._done[key] = (cid.format(), None)
-        self._done.move_to_end(key)
-        while len(self._done) > DONE_KEPT:
-            self._done.popitem(last=False)
-        if update.settings is not None and interaction.guild_id is not None:
-            theme = update.settings.theme  # the settings the move was made under
-        else:
-            _, theme = await public_look(self.service, interaction.guild_id)
-        note = _done_note(update, t=texts(interaction.locale), theme=theme)
-        if self._done.get(key, ("",))[0] == cid.format():
-            self._done[key] = (cid.format(), note)
-        # Should Discord refuse the answer, the player is still told what counted.
-        interaction.extras[DONE_NOTE] = note
-        return note, theme
-
-    async def _click_done(
-        self, interaction: discord.Interaction[Any], cid: CustomId
-    ) -> tuple[str, str | None] | None:
-        """The user's last applied click in the game and its note, once a click of ``cid``
-        still under way (the first of a double click) is done."""
-        flight = self._in_flight.get((cid.game, interaction.user.id, cid.format()))
-        if flight is not None:
-            await flight.wait()
-        return self._done.get((cid.game, interaction.user.id))

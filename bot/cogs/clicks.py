@@ -1,0 +1,214 @@
+"""Answering clicks: :class:`ClickBase`, what every feature's clicks share: answering
+within Discord's 3 seconds, private replies, edits of the clicked message, and each player's
+last click (a double click is answered like the first). :class:`bot.cogs.game.GameCog` puts
+the features' clicks together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+
+from bot.cogs.config import GameConfig
+from bot.cogs.look import public_look
+from bot.cogs.messages import drop_unseen_lobby
+from bot.cogs.replies import refuse
+from bot.i18n import Texts, card_text, suit_text, texts
+from bot.ui.buttons import DONE_NOTE, CustomId, Verb
+from wizard.cards import Theme
+from wizard.service import Clock, GameService, GameUpdate, ServiceError
+from wizard.state import Bid, ChooseTrump, Play
+
+if TYPE_CHECKING:  # the surfaces build on the features, which build on this module
+    from bot.cogs.surfaces import Surfaces
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+_T0 = "wizard_t0"
+
+
+DONE_KEPT = 10_000
+"""Players' last clicks remembered for answering double clicks (a few per running game)."""
+
+
+@dataclass
+class ClickStats:
+    """How long clicks took inside the bot, from the handler's start to the response."""
+
+    processing: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
+    """Seconds of our own work before the response was sent (service call, rendering)."""
+    total: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
+    """Seconds until the response call returned (adds Discord's, or SimCord's, handling)."""
+    clicks: int = 0
+
+
+def user_is_manager(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the clicking member has the Manage Server permission."""
+    return bool(interaction.permissions.manage_guild)
+
+
+def on_table(interaction: discord.Interaction[Any], cid: CustomId) -> bool:
+    """Whether ``cid`` is a bid clicked on a public message (the table), not in a hand."""
+    message = interaction.message
+    return cid.verb is Verb.BID and message is not None and not message.flags.ephemeral
+
+
+def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
+    """What the player just did, for the top of their redrawn hand."""
+    action = update.action
+    if update.duplicate:
+        return "✅ " + t("Already done.")
+    if isinstance(action, Bid):
+        return "✅ " + t("You bid {bid}.", bid=action.bid)
+    if isinstance(action, Play):
+        return "✅ " + t("You played {card}.", card=card_text(action.card, theme, t=t))
+    if isinstance(action, ChooseTrump):
+        suit = suit_text(action.suit, theme, t=t)
+        # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.
+        return "✅ " + t("You chose {suit} as trump.", suit=suit)
+    return None
+
+
+class ClickBase:
+    """What every feature's clicks share: the service, the surfaces, answering within
+    Discord's 3 seconds, and the memory of each player's last click (double clicks)."""
+
+    bot: discord.Client
+    service: GameService
+    clock: Clock
+    config: GameConfig
+    surfaces: Surfaces
+    stats: ClickStats
+    _done: OrderedDict[tuple[int, int], tuple[str, str | None]]
+    _in_flight: dict[tuple[int, int, str], asyncio.Event]
+
+    async def _timely(
+        self, interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool
+    ) -> T:
+        """Await ``work``; if it is not done ``config.defer_after`` after the interaction was
+        created, defer the interaction first so that Discord does not give up on it."""
+        task = asyncio.ensure_future(work)
+        # Discord's 3 seconds run from the interaction's creation: a handler that starts
+        # late (a busy loop) has less than ``defer_after`` left. A clock behind Discord's
+        # (a negative age) gives it no more than ``defer_after``.
+        age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, self.config.defer_after - age))
+        if not done and not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()  # a click: the clicked message is edited
+            else:
+                # A command: a private "thinking…" that becomes the answer (or the refusal).
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        return await task
+
+    def _started(self, interaction: discord.Interaction[Any]) -> None:
+        interaction.extras[_T0] = time.perf_counter()
+
+    def _about_to_respond(self, interaction: discord.Interaction[Any]) -> None:
+        t0 = interaction.extras.get(_T0)
+        if t0 is not None and "wizard_sent" not in interaction.extras:
+            interaction.extras["wizard_sent"] = True
+            self.stats.processing.append(time.perf_counter() - t0)
+
+    def _responded(self, interaction: discord.Interaction[Any]) -> None:
+        t0 = interaction.extras.pop(_T0, None)
+        if t0 is not None:
+            self.stats.total.append(time.perf_counter() - t0)
+
+    async def _edit_clicked(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        content: str | None = None,
+        embed: discord.Embed | None = None,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Answer by editing the message that was clicked (after a deferral too)."""
+        fields: dict[str, Any] = {"view": view}
+        if content is not None:
+            fields["content"] = content
+        if embed is not None:
+            fields["embed"] = embed
+        self._about_to_respond(interaction)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+        self._responded(interaction)
+
+    async def _send_private(
+        self,
+        interaction: discord.Interaction[Any],
+        content: str,
+        view: discord.ui.View | None = None,
+    ) -> int | None:
+        """Answer with a new ephemeral message (after a deferral too); its id, if known."""
+        self._about_to_respond(interaction)
+        extra: dict[str, Any] = {} if view is None else {"view": view}
+        message_id: int | None
+        if interaction.response.is_done():
+            sent = await interaction.followup.send(content, ephemeral=True, wait=True, **extra)
+            message_id = sent.id
+        else:
+            response = await interaction.response.send_message(content, ephemeral=True, **extra)
+            message_id = response.message_id
+        self._responded(interaction)
+        return message_id
+
+    async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """Discord refused a request made for the click ``cid``: undo what nobody can see (a
+        "Play again" lobby whose message never went out), so that trying again works."""
+        if cid.verb is Verb.AGAIN:
+            dropped = await drop_unseen_lobby(
+                self.service, interaction.channel_id, interaction.user.id
+            )
+            if dropped is not None:
+                log.info("game %s: its lobby never reached Discord; cancelled", dropped)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], error: ServiceError) -> None:
+        self._about_to_respond(interaction)
+        await refuse(interaction, error)
+        self._responded(interaction)
+
+    async def _remember_done(
+        self, interaction: discord.Interaction[Any], cid: CustomId, update: GameUpdate
+    ) -> tuple[str | None, Theme]:
+        """Remember the user's applied click ``cid`` (a double click is answered like it);
+        the note saying what they did, and the server's card theme it was written in (the one
+        the update carries, or read once: the hand drawn next uses it too)."""
+        key = (cid.game, interaction.user.id)
+        # Known at once (before anything can yield), so that a second click of a double
+        # click answered meanwhile is taken for what it is, not for a refusal.
+        self._done[key] = (cid.format(), None)
+        self._done.move_to_end(key)
+        while len(self._done) > DONE_KEPT:
+            self._done.popitem(last=False)
+        if update.settings is not None and interaction.guild_id is not None:
+            theme = update.settings.theme  # the settings the move was made under
+        else:
+            _, theme = await public_look(self.service, interaction.guild_id)
+        note = _done_note(update, t=texts(interaction.locale), theme=theme)
+        if self._done.get(key, ("",))[0] == cid.format():
+            self._done[key] = (cid.format(), note)
+        # Should Discord refuse the answer, the player is still told what counted.
+        interaction.extras[DONE_NOTE] = note
+        return note, theme
+
+    async def _click_done(
+        self, interaction: discord.Interaction[Any], cid: CustomId
+    ) -> tuple[str, str | None] | None:
+        """The user's last applied click in the game and its note, once a click of ``cid``
+        still under way (the first of a double click) is done."""
+        flight = self._in_flight.get((cid.game, interaction.user.id, cid.format()))
+        if flight is not None:
+            await flight.wait()
+        return self._done.get((cid.game, interaction.user.id))
