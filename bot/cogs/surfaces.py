@@ -73,7 +73,7 @@ from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
-from bot.features.table import TableMessages, _shown
+from bot.features.table import TableMessages, public_shown
 from bot.i18n import Texts, language_of, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
@@ -559,7 +559,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         t, _ = await public_look(self.service, info.guild_id)
         embed = cancelled_embed(info.id, reason, t=t)
         if (
-            _shown(embed) != surface.shown
+            public_shown(embed) != surface.shown
             and await self._edit(surface, target, embed=embed, view=None) is False
         ):
             if self._in_gone_channel(surface):
@@ -572,7 +572,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
     def note_cancelled(self, surface: Surface, embed: discord.Embed) -> None:
         """A click's response already shows the cancellation (then :meth:`retire` the game's
         thread, once the response is out)."""
-        surface.shown = _shown(embed)
+        surface.shown = public_shown(embed)
         surface.closed = True
         surface.cancelled = None
 

@@ -346,7 +346,7 @@ def table_view(
     return view
 
 
-def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
+def public_shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[str, Any]:
     """What a public message shows (its embed, and the buttons that act on the game),
     comparable with what it showed before. The version on "Show my hand" is left out: that
     button works whatever the version, so a new version alone is no reason to edit; "Take a
@@ -369,7 +369,7 @@ def _shown(embed: discord.Embed, view: discord.ui.View | None = None) -> dict[st
 
 
 def _buttons_of(shown: dict[str, Any] | None) -> Any:
-    """The game's buttons in what a public message shows (see :func:`_shown`)."""
+    """The game's buttons in what a public message shows (see :func:`public_shown`)."""
     return None if shown is None else shown.get("buttons")
 
 
@@ -416,7 +416,7 @@ class TableMessages(GameMessages):
         held back for the trailing edit (see ``edit_interval``)."""
         t, theme = await public_look(self.service, info.guild_id)
         embed, view = table_parts(info, t=t, theme=theme)
-        shown = _shown(embed, view)
+        shown = public_shown(embed, view)
         if surface.table_id is not None:
             if shown == surface.shown:
                 return True
@@ -476,7 +476,7 @@ class TableMessages(GameMessages):
         table edit, for the pacing, and shows the latest state, so no edit follows unless the
         state moves on."""
         surface.table_id = message_id
-        surface.shown = _shown(embed, view)
+        surface.shown = public_shown(embed, view)
         self._table_edited(surface)
 
 
