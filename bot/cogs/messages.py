@@ -75,7 +75,7 @@ class LiveHand:
     shown: tuple[str, str] | None = None
     """What the message shows (text, buttons): a redraw to the same is skipped."""
     timer: TimerHandle | None = None
-    """A held-back redraw (see the module's docstring)."""
+    """A held-back redraw (see :mod:`bot.cogs.surfaces`)."""
     message_id: int | None = None
     """The hand message's id (``None``: not known), to tell a redraw in place from a newer
     hand that replaces this one."""
