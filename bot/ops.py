@@ -58,8 +58,13 @@ def restore_command(database: Path, source: Path) -> int:
         f"{copied.schema_version}, {copied.bytes} bytes"
         + ("" if existed else " (no database was there: this is a new file)")
     )
-    if copied.aside is not None:
+    if copied.aside_damaged:
         print(f"the damaged database it replaced was kept as {copied.aside}")
+    elif copied.aside is not None:
+        print(
+            f"the database it replaced was kept as {copied.aside}, with every action since "
+            "the backup: delete it once the restored database serves"
+        )
     return EXIT_OK
 
 

@@ -4,6 +4,7 @@ putting one back only when it is whole and nothing has the database open."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import subprocess
 import sys
@@ -179,6 +180,12 @@ def test_restored_database_opens_with_the_game_service(tmp_path: Path) -> None:
 
     assert asyncio.run(lobbies()) == [GameStatus.LOBBY, GameStatus.LOBBY]
     assert len(_tables(db)["games"]) == 2
+    # What the backup did not hold is not thrown away: the database it replaced is kept.
+    (replaced,) = (
+        p for p in tmp_path.iterdir() if re.fullmatch(r"wizard\.db\.replaced-[\d-]+", p.name)
+    )
+    assert len(_tables(replaced)["games"]) == 7
+    assert replaced.name in result.stdout  # the operator is told where it went
 
 
 def test_restore_replaces_a_damaged_database_and_keeps_it_aside(tmp_path: Path) -> None:

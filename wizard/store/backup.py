@@ -36,7 +36,9 @@ class Copied:
     bytes: int
     seconds: float
     aside: Path | None = None
-    """Where a damaged database that a restore replaced was kept."""
+    """Where a restore kept the database it replaced."""
+    aside_damaged: bool = False
+    """That database failed SQLite's quick check."""
 
 
 def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
@@ -168,12 +170,14 @@ def restore(backup_file: Path, target: Path) -> Copied:
     _refuse_same(backup_file, target)
     version = verify(backup_file)
     target.parent.mkdir(parents=True, exist_ok=True)
-    aside = None
-    if target.exists() and not _sound(target):
-        # The usual reason to restore. Writing the backup's pages over it would lose what
-        # may still be salvaged from it, so it is kept aside and a new file written.
+    aside, damaged = None, False
+    if target.exists():
+        # Never written over: a damaged database (the usual reason to restore) may still
+        # hold what can be salvaged, and a sound one every action since the backup was made.
+        # It is kept aside under a new name, and a new file is written.
         _check_unused(target)
-        aside = set_aside(target)
+        damaged = not _sound(target)
+        aside = set_aside(target, "damaged" if damaged else "replaced")
     _copy_into(backup_file, target)
     return Copied(
         backup_file,
@@ -182,6 +186,7 @@ def restore(backup_file: Path, target: Path) -> Copied:
         target.stat().st_size,
         time.perf_counter() - started,
         aside,
+        damaged,
     )
 
 
@@ -236,10 +241,10 @@ def _snapshot(conn: sqlite3.Connection) -> None:
     conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
 
 
-def set_aside(path: Path) -> Path:
-    """Rename ``path`` and its ``-wal`` and ``-shm`` to ``NAME.damaged-TIME``; returns it."""
+def set_aside(path: Path, why: str) -> Path:
+    """Rename ``path`` and its ``-wal`` and ``-shm`` to ``NAME.WHY-TIME``; returns it."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    aside = path.with_name(f"{path.name}.{why}-{stamp}")
     for suffix in ("", "-wal", "-shm"):
         part = path.with_name(path.name + suffix)
         if part.exists():
