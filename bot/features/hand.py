@@ -90,10 +90,12 @@ def hand_text(
     *,
     names: Sequence[str] | None = None,
     theme: Theme = Theme.CLASSIC,
+    away: bool = False,
     t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
-    others'), its own bid even when hidden, and what it may do now."""
+    others'), its own bid even when hidden, and what it may do now: nothing while a
+    computer plays the seat (``away``), whose turn it is then."""
     table = public_table(view)
     shown = display_names(table, names)
     seat = view.seat
@@ -152,7 +154,8 @@ def hand_text(
                     tricks=view.round_tricks,
                 )
             )
-    lines.append(_prompt(view, t=t))
+    if not (away and view.my_turn):
+        lines.append(_prompt(view, t=t))
     return "\n".join(line for line in lines if line)
 
 
@@ -206,7 +209,7 @@ def hand_message(
                 button=_bold(t(TAKE_BACK_LABEL)),
             )
         )
-    lines.append(hand_text(view, theme=theme, t=t))
+    lines.append(hand_text(view, theme=theme, away=away, t=t))
     if view.phase is not Phase.GAME_OVER:
         lines.append("-# " + t(HAND_EXPIRY_NOTE))
     return "\n".join(lines)

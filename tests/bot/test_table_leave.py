@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
+from tests.bot.test_game_refusals import callback_bodies
 from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -32,6 +33,10 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert left.response.id == hand.id  # the hand itself says what happened
         assert "**A computer player is playing your seat.**" in left.response.content
         assert [b["label"] for b in buttons(left.response)] == ["Take my seat back"]
+        # The answer as first shown, before the computer has moved: the computer has the
+        # turn, so the hand must not tell bob that it is his.
+        [first] = callback_bodies(sim, [left])
+        assert "playing your seat" in first and "Your turn" not in first, first
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert now.seats[1].away
