@@ -519,7 +519,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             settings = await self.service.get_settings(guild_id) if guild_id else None
             options = settings.default_options if settings else Options()
             players, timer = None, settings.turn_seconds if settings else None
-            where = t("No game in this channel yet; a new game starts with the server's defaults.")
+            where = t("No open game in this channel; a new game starts with the server's defaults.")
         text = rules_text(
             options,
             players=players if players and players >= MIN_PLAYERS else None,

@@ -15,11 +15,19 @@ def rules_text(
     t: Texts,
 ) -> str:
     """A short summary of the rules and of the variants in force (``/wizard rules``)."""
+    play = t(
+        "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
+        "played. The first Wizard wins the trick, else the highest trump, else the highest "
+        "card of the suit led (only Jesters: the first Jester)."
+    )
     if options.single_suit:
         deal = t(
             "Each player draws from their own 15-card deck (one suit 1–13, a Wizard, a Jester): "
-            "4 cards in round 1, one more each round, 12 rounds. No trump, no suit to follow: "
-            "the highest value wins (Jester lowest, Wizard highest; the first of equals wins)."
+            "4 cards in round 1, one more each round, 12 rounds."
+        )
+        play = t(
+            "**Play:** no trump and no suit to follow: play any card. The highest value wins "
+            "the trick (Jester lowest, Wizard highest; the first of equals wins)."
         )
     elif players:
         deal = t(
@@ -41,11 +49,7 @@ def rules_text(
         t("**Wizard in short**"),
         deal,
         t("**Bidding:** everyone says how many tricks they will win, starting left of the dealer."),
-        t(
-            "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
-            "played. The first Wizard wins the trick, else the highest trump, else the highest "
-            "card of the suit led (only Jesters: the first Jester)."
-        ),
+        play,
         t(
             "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too "
             "many or too few. Highest total after the last round wins."
@@ -71,6 +75,8 @@ def rules_text(
         rules.append(t("Clairvoyance: in round 1 you see everyone's card but your own."))
     if options.magic_twos:
         rules.append(t("Magic twos: a 2 played into a trick of its own suit wins it."))
+    if options.single_suit:
+        rules.append(t("Single suit: every player plays from a deck of their own, as above."))
     lines += [f"• {rule}" for rule in rules]
     if turn_seconds is not None:
         lines.append(

@@ -258,7 +258,7 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         rules = private(await bob.slash(sim.channel, "wizard rules"))
-        assert "No game in this channel yet" in rules and "none (the classic game)" in rules
+        assert "No open game in this channel" in rules and "none (the classic game)" in rules
         info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
         rules = private(await bob.slash(sim.channel, "wizard rules"))
         assert f"Game {info.id} in this channel" in rules
@@ -276,6 +276,9 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         end = await sim.play(info.id, random.Random(2))
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)
+        # The channel had a game: "no game yet" would be untrue now.
+        rules = private(await bob.slash(sim.channel, "wizard rules"))
+        assert rules.startswith("*No open game in this channel;"), rules
 
 
 ENGLISH_WORDS = re.compile(r"\b(?:the|you|your|not|turn|must|follow|bid|hand|this|that|is)\b")

@@ -109,6 +109,19 @@ def test_rules_name_the_variants_in_force() -> None:
     assert len(text) < 2000 and len(single) < 2000
 
 
+def test_single_suit_rules_never_ask_to_follow_suit() -> None:
+    """R7.7: no trump, any card may be played, the highest value wins. The classic play
+    rules (follow suit, trump wins) must not stand beside that."""
+    single = rules_text(Options(single_suit=True), players=4, t=EN)
+    play = next(line for line in single.splitlines() if line.startswith("**Play:**"))
+    assert "play any card" in play and "highest value wins" in play
+    assert "follow the suit led" not in single and "trump wins" not in single
+    assert "highest trump" not in single
+    assert "• Single suit:" in single  # explained like every other variant in force
+    classic = rules_text(Options(), players=4, t=EN)
+    assert "follow the suit led" in classic and "Single suit" not in classic
+
+
 def test_ping_names_the_phase() -> None:
     assert ping_text(["<@1>"], Phase.BID, 3, t=EN) == (
         "🔔 <@1>: your turn to bid (Wizard, round 3). Press **Show my hand**."

@@ -286,3 +286,13 @@ def test_the_hidden_bid_ping_fits_one_player_and_several(language: str) -> None:
         ping = ping_text(mentions, Phase.BID, 3, t=t)
         assert not re.search(SINGULAR_ADDRESS[language], ping, re.I), ping
         assert not re.search(PLURAL_ADDRESS[language], ping, re.I), ping
+
+
+def test_the_history_picker_says_the_points_in_the_right_case_in_german() -> None:
+    """German said "mit -400 Punkte" for "with -400 points" under each game of
+    /wizard history; after "mit" the plural takes the dative ("Punkten"), so the points
+    stand in parentheses and the plural stays as everywhere else."""
+    t = texts("de")
+    points = t.plural("{n} point", "{n} points", -400)
+    line = t("Won by {names} with {points}", names="bruno", points=points)
+    assert line == "Gewonnen von bruno (-400 Punkte)"
