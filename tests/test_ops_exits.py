@@ -48,33 +48,35 @@ def _not_a_database(folder: Path) -> Path:
 
 
 @contextlib.contextmanager
-def read_only_folder(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
-    """A database in a folder its process may not write to, and the command prefix that
-    runs a child so. Root may write anywhere: as root the folder is mounted read-only in a
-    mount namespace of the child's own (a real read-only file system); otherwise the folder
-    is made read-only."""
+def read_only(tmp_path: Path, part: str) -> Iterator[tuple[Path, list[str]]]:
+    """A database whose ``part`` ("folder" or "file") its process may not write to, and the
+    command prefix that runs a child so. Root may write anywhere: as root that part is
+    mounted read-only in a mount namespace of the child's own (a real read-only file
+    system); otherwise its permissions forbid writing. SQLite opens a file it may not write
+    read-only without a word, so the file alone is a case of its own."""
     folder = tmp_path / "ro"
     folder.mkdir()
     db = folder / "wizard.db"
     make_database(db)
+    locked = folder if part == "folder" else db
     prefix: list[str] = []
     if os.geteuid() == 0:
         script = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
-        prefix = ["unshare", "-m", "sh", "-c", script, str(folder)]
+        prefix = ["unshare", "-m", "sh", "-c", script, str(locked)]
         probe = subprocess.run(
-            [*prefix, "sh", "-c", f"! touch {folder}/probe"],
+            [*prefix, "sh", "-c", f'[ ! -w "{locked}" ]'],
             capture_output=True,
             timeout=PROCESS_TIMEOUT,
             check=False,
         )
         if probe.returncode != 0:
-            pytest.skip("cannot mount a read-only folder here")
+            pytest.skip(f"cannot mount a read-only {part} here")
     else:
-        folder.chmod(0o555)
+        locked.chmod(0o555 if part == "folder" else 0o444)
     try:
         yield db, prefix
     finally:
-        folder.chmod(0o755)
+        locked.chmod(0o755 if part == "folder" else 0o644)
 
 
 CASES: dict[str, Callable[[Path], Path]] = {
@@ -110,9 +112,10 @@ def test_future_schema_says_a_newer_version_wrote_it(tmp_path: Path) -> None:
     assert "newer version" in line
 
 
+@pytest.mark.parametrize("part", ["folder", "file"])
 @pytest.mark.parametrize("command", ["demo", "run"])
-def test_database_in_a_read_only_folder_exits_3(tmp_path: Path, command: str) -> None:
-    with read_only_folder(tmp_path) as (db, prefix):
+def test_a_database_the_bot_cannot_write_exits_3(tmp_path: Path, command: str, part: str) -> None:
+    with read_only(tmp_path, part) as (db, prefix):
         args = ["demo", "--db", str(db)] if command == "demo" else []
         result = subprocess.run(
             [*prefix, sys.executable, "-m", "bot", *args],

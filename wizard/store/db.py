@@ -87,7 +87,8 @@ def unavailable(path: Path, error: BaseException) -> DatabaseUnavailable:
     if "readonly" in low or "read-only" in low or "unable to open" in low:
         return DatabaseUnavailable(
             f"{path}: cannot open for writing ({text})",
-            "check the path, the folder's permissions and that the disk is not read-only",
+            "check the path, the permissions of the file and of its folder, and that the disk"
+            " is not read-only",
         )
     if "malformed" in low or "not a database" in low or "corrupt" in low:
         return DatabaseUnavailable(
@@ -122,6 +123,19 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
         await conn.close()
         raise
     return conn
+
+
+async def _can_write(conn: aiosqlite.Connection) -> None:
+    """Raise SQLite's "readonly" error unless ``conn`` may write. SQLite opens a file it may
+    not write (its permissions, a read-only mount of the file alone) read-only without a
+    word, and with no migration due nothing is written at open: every move would fail.
+    Taking the write lock is not enough to tell (it lives in the ``-shm`` file, in WAL
+    mode); changing a page is, and the change is rolled back before anything is written."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute("CREATE TABLE write_probe (x)")
+    finally:
+        await conn.execute("ROLLBACK")
 
 
 async def _wal(conn: aiosqlite.Connection) -> None:
@@ -377,6 +391,7 @@ class Store:
             opened.append(write)
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
             await migrate(write, target_version)
+            await _can_write(write)
             integrity = await quick_check(write)
             # From now on the writer waits for the lock itself, without blocking (see Writer).
             await write.execute("PRAGMA busy_timeout = 0")
