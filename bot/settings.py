@@ -189,8 +189,8 @@ class Settings(BaseSettings):
                 fields.update(
                     (field, environ[name]) for field, name in ENV_NAMES.items() if name in environ
                 )
-        except SourceError as error:  # an unreadable .env file
-            raise SettingsError(f"cannot read {path}: {error}") from None
+        except (SourceError, OSError, UnicodeDecodeError) as error:  # an unreadable .env
+            raise SettingsError(f"cannot read {path}: {_unreadable(error)}") from None
         return cls._validated(fields)
 
 
@@ -213,7 +213,7 @@ def unread_names(path: Path | None) -> list[str]:
         return []
     try:
         names = _file_values(path)
-    except SourceError:
+    except (SourceError, OSError, UnicodeDecodeError):
         return []  # reported by Settings.load
     return sorted(name.upper() for name in names if name not in ENV_NAMES)
 
@@ -230,6 +230,15 @@ def find_dotenv() -> Path | None:
         if candidate.is_file():
             return candidate
     return None
+
+
+def _unreadable(error: Exception) -> str:
+    """Why a ``.env`` file could not be read, for one line of an operator's terminal."""
+    if isinstance(error, UnicodeDecodeError):
+        return "it is not UTF-8 text; save it as UTF-8"
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error)
 
 
 def _parse_ids(text: str) -> tuple[int, ...] | str:

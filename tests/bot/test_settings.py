@@ -237,3 +237,23 @@ def test_a_bad_value_in_dotenv_is_one_line_naming_the_variable(tmp_path: Path) -
     assert "LOG_LEVEL" in lines[0]
     assert "forever" not in lines[0]
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("case", ["not UTF-8", "unreadable"])
+def test_a_dotenv_that_cannot_be_read_is_one_line_with_status_2(tmp_path: Path, case: str) -> None:
+    env_file = tmp_path / ".env"
+    if case == "not UTF-8":
+        env_file.write_bytes(b"\xff\xfeD\x00I\x00S\x00C\x00O\x00R\x00D\x00")  # saved as UTF-16
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root reads any file")
+        env_file.write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\n", encoding="utf-8")
+        env_file.chmod(0o000)
+    for command in ("config", "run"):
+        result = run_bot(command, env={ENV_FILE_VARIABLE: str(env_file)}, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+        assert f"cannot read {env_file}" in lines[0]
+        if case == "not UTF-8":
+            assert "UTF-8" in lines[0]
