@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         "as whoever has the address can play",
     )
     demo.add_argument(
-        "--port", type=int, default=0, help="port of the page (default: any free port)"
+        "--port", type=_port, default=0, help="port of the page (default: any free port)"
     )
     demo.add_argument(
         "--db",
@@ -172,6 +172,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join([*settings.describe(), *_unread_notes()]))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
+
+
+def _port(text: str) -> int:
+    """A ``--port`` number, 0 to 65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is no port: use 0 to 65535")
+    return port
 
 
 def _check_port(port: int) -> None:

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, EXIT_SETTINGS
 from tests.ops_support import (
     FAKE_TOKEN,
@@ -235,6 +237,14 @@ def test_demo_on_a_port_in_use_says_so_with_the_settings_status(tmp_path: Path) 
         result = run_bot("demo", "--port", str(port), cwd=tmp_path)
     line = assert_one_line_failure(result, EXIT_SETTINGS)
     assert str(port) in line and "--port" in line
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "http"])
+def test_demo_on_a_port_that_is_no_port_is_a_command_line_fault(tmp_path: Path, port: str) -> None:
+    result = run_bot("demo", "--port", port, cwd=tmp_path)
+    assert result.returncode == EXIT_SETTINGS, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "--port" in result.stderr.splitlines()[-1]
 
 
 def test_backup_of_a_database_another_process_holds_exclusively_gives_up(
