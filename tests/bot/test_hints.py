@@ -15,7 +15,7 @@ from bot.i18n import card_text, texts
 from tests.bot.conftest import buttons, post_buttons, simulation, verb_of
 from wizard.cards import Theme
 from wizard.service import GameStatus
-from wizard.service.results import default_rating, ordinal
+from wizard.service.ratings import default_rating, ordinal
 from wizard.state import Bid, Phase, Play
 
 pytestmark = pytest.mark.usefixtures("fast_settle")

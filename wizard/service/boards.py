@@ -25,7 +25,8 @@ from wizard.options import Options
 from wizard.record import dumps
 from wizard.service.errors import GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
-from wizard.service.results import default_rating, ordinal
+from wizard.service.player_rows import player_row, valid_row
+from wizard.service.ratings import default_rating, ordinal
 from wizard.service.settings import GuildSettings
 from wizard.service.types import LeaderboardOrder, PlayerStats, SeatHolder
 from wizard.store import boards as sql
@@ -267,7 +268,7 @@ class BoardQueries:
                 repo.leaderboard_sql(key.value),
                 (guild_id, min_games, per_page - len(here), start - before),
             )
-            rows = [PlayerRow.model_validate(dict(r)) for r in raw]
+            rows = [row for r in raw if (row := valid_row(dict(r))) is not None]
         lines: list[BoardLine] = []
         people = iter(rows)
         for position in range(start + 1, start + per_page + 1):
@@ -295,7 +296,7 @@ class BoardQueries:
         self, guild_id: int, user_id: int, *, form: int = FORM_GAMES
     ) -> PlayerCard | None:
         """A player's statistics on a server, or ``None`` before their first finished game."""
-        row = await repo.fetch_player(self._store, guild_id, user_id)
+        row = await self._player(guild_id, user_id)
         if row is None:
             return None
         frame = await self._frame(guild_id, LeaderboardOrder.RATING)
@@ -367,9 +368,14 @@ class BoardQueries:
         total = (int(humans[0]) if humans else 0) + len(computers)
         return _Frame(order, settings.computers_on_boards, min_games, computers, total)
 
+    async def _player(self, guild_id: int, user_id: int) -> PlayerRow | None:
+        """A player's row on a server, rebuilt from their results if it is damaged."""
+        raw = await repo.fetch_player(self._store, guild_id, user_id)
+        return None if raw is None else await player_row(self._store.fetchall, raw)
+
     async def _own_rank(self, guild_id: int, user_id: int, frame: _Frame) -> OwnRank:
         min_games, total = frame.min_games, frame.total
-        row = await repo.fetch_player(self._store, guild_id, user_id)
+        row = await self._player(guild_id, user_id)
         if row is None:
             return OwnRank(user_id, None, 0, min_games, None, total)
         line = _line(row)

@@ -8,24 +8,13 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 import aiosqlite
-from openskill.models import PlackettLuce
 
 from wizard.service.events import RatingChange, Standing
+from wizard.service.player_rows import COLUMNS as PLAYER_COLUMNS
+from wizard.service.player_rows import player_row
+from wizard.service.ratings import MODEL as _MODEL
+from wizard.service.ratings import default_rating, ordinal
 from wizard.store.models import PlayerRow, ResultRow, SeatRow
-
-_MODEL = PlackettLuce()
-"""The published multiplayer model (Weng & Lin 2011), with openskill's default mu and sigma."""
-
-
-def default_rating() -> tuple[float, float]:
-    """Mu and sigma of a player with no games."""
-    r = _MODEL.rating()
-    return r.mu, r.sigma
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown on leaderboards: mu − 3·sigma (0 for a new player)."""
-    return mu - 3.0 * sigma
 
 
 async def record_results(
@@ -61,11 +50,19 @@ async def record_results(
     user_ids = [s.user_id for s in humans if s.user_id is not None]
     # Read inside the write transaction, so that no update of these rows is lost.
     found = await conn.execute_fetchall(
-        f"SELECT {PlayerRow.columns()} FROM players WHERE guild_id = ?"
+        f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ?"
         " AND user_id IN (SELECT value FROM json_each(?))",
         (guild_id, json.dumps(user_ids)),
     )
-    current = {p.user_id: p for p in (PlayerRow.model_validate(dict(r)) for r in found)}
+    # Each row is rewritten below with the seat's name; a damaged one is rebuilt from the
+    # player's other results rather than stopping the game from ending.
+    names = {s.user_id: s.name for s in humans}
+    current: dict[int, PlayerRow] = {}
+    for r in found:
+        player = await player_row(
+            conn.execute_fetchall, dict(r), name=names[r["user_id"]], before_game=game_id
+        )
+        current[player.user_id] = player
     teams = []
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None

@@ -389,6 +389,7 @@ class Store:
         try:
             write = await connect(path)
             opened.append(write)
+            write.text_factory = text_or_bytes  # as the reader's: a damaged text fails its row only
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
             await migrate(write, target_version)
             await _can_write(write)
@@ -397,7 +398,7 @@ class Store:
             await write.execute("PRAGMA busy_timeout = 0")
             read = await connect(path, readonly=True)
             opened.append(read)
-            read.text_factory = _text
+            read.text_factory = text_or_bytes
         except BaseException as e:
             for conn in opened:
                 await conn.close()
@@ -432,7 +433,7 @@ class Store:
             await self._write_conn.close()
 
 
-def _text(raw: bytes) -> str | bytes:
+def text_or_bytes(raw: bytes) -> str | bytes:
     """A text column as read: its bytes if they are not UTF-8, so that one damaged value
     fails the validation of its own row (and quarantines its game) rather than the query."""
     try:

@@ -59,13 +59,13 @@ UPDATE_GAME_AFTER_ACTION = (
 # --- results and players ----------------------------------------------------------------------
 
 
-async def fetch_player(store: Store, guild_id: int, user_id: int) -> PlayerRow | None:
-    """One player's row on a server."""
+async def fetch_player(store: Store, guild_id: int, user_id: int) -> dict[str, Any] | None:
+    """One player's row on a server, as stored (unvalidated: it may be damaged)."""
     row = await store.fetchone(
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
         (guild_id, user_id),
     )
-    return None if row is None else PlayerRow.model_validate(dict(row))
+    return None if row is None else dict(row)
 
 
 _PLAYER_COLUMNS_OF_P = ", ".join(f"p.{c.strip()}" for c in PLAYER_COLUMNS.split(","))

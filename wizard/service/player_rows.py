@@ -1,0 +1,142 @@
+"""A player's row of ``players`` (statistics and rating on one server), read so that one
+damaged row never stops a game from ending or a board from showing.
+
+A row is derived data: every finished game of the player is also in ``results``. A row that
+fails validation is therefore rebuilt from those results when the player's next game ends
+(keeping its rating when that is still a rating, else starting it afresh), and until then it
+is left off the boards and shown rebuilt on the player's card; each time the operator is told
+with a warning. ``python -m bot check`` lists such rows (:func:`damaged_player_rows`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from wizard.service.ratings import default_rating, ordinal
+from wizard.store.db import text_or_bytes
+from wizard.store.models import PlayerRow
+
+log = logging.getLogger(__name__)
+
+FetchAll = Callable[[str, Sequence[Any]], Awaitable[Iterable[sqlite3.Row]]]
+"""A connection's or the store's ``fetchall``/``execute_fetchall``."""
+
+COLUMNS = PlayerRow.columns()
+
+_RESULTS_SQL = (
+    "SELECT r.game_id, r.name, r.score, r.place, r.rounds, r.exact_bids FROM results r"
+    " JOIN games g ON g.id = r.game_id"
+    " WHERE g.guild_id = ? AND r.user_id = ? AND r.game_id IS NOT ? ORDER BY r.game_id"
+)
+
+
+def valid_row(raw: Mapping[str, Any]) -> PlayerRow | None:
+    """The row, or ``None`` (with a warning for the operator) when it is damaged."""
+    try:
+        return PlayerRow.model_validate(dict(raw))
+    except ValidationError as error:
+        log.warning(
+            "player %s of server %s: their statistics row is damaged (%s); left off the "
+            "boards until their next finished game rebuilds it from their results",
+            raw.get("user_id"),
+            raw.get("guild_id"),
+            _reason(error),
+        )
+        return None
+
+
+async def player_row(
+    fetchall: FetchAll,
+    raw: Mapping[str, Any],
+    *,
+    name: str | None = None,
+    before_game: int | None = None,
+) -> PlayerRow:
+    """``raw`` as a row (its name replaced by ``name`` if given); rebuilt from the player's
+    results on the server (those of games other than ``before_game``) if it is damaged."""
+    values = dict(raw) if name is None else {**raw, "name": name}
+    try:
+        return PlayerRow.model_validate(values)
+    except ValidationError as error:
+        reason = _reason(error)
+    row = await _rebuilt(fetchall, values, name=name, before_game=before_game)
+    kept = (row.mu, row.sigma) == (values.get("mu"), values.get("sigma"))
+    log.warning(
+        "player %s of server %s: their statistics row was damaged (%s); rebuilt from their "
+        "%d stored results, %s",
+        row.user_id,
+        row.guild_id,
+        reason,
+        row.games,
+        "rating kept" if kept else "rating started afresh",
+    )
+    return row
+
+
+async def _rebuilt(
+    fetchall: FetchAll, raw: Mapping[str, Any], *, name: str | None, before_game: int | None
+) -> PlayerRow:
+    guild_id, user_id = int(raw["guild_id"]), int(raw["user_id"])
+    results = [
+        r
+        for r in await fetchall(_RESULTS_SQL, (guild_id, user_id, before_game))
+        if all(type(r[k]) is int for k in ("score", "place", "rounds", "exact_bids"))
+    ]
+    stored_mu: Any = raw.get("mu")
+    stored_sigma: Any = raw.get("sigma")
+    if _finite(stored_mu) and _finite(stored_sigma) and stored_sigma > 0:
+        mu, sigma = float(stored_mu), float(stored_sigma)
+    else:
+        mu, sigma = default_rating()
+    best = max(results, key=lambda r: r["score"], default=None)
+    names = [r["name"] for r in results if isinstance(r["name"], str)]
+    return PlayerRow(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=name or (names[-1] if names else str(user_id)),
+        mu=mu,
+        sigma=sigma,
+        rating=ordinal(mu, sigma),
+        games=len(results),
+        wins=sum(1 for r in results if r["place"] == 1),
+        total_score=sum(r["score"] for r in results),
+        best_score=None if best is None else best["score"],
+        best_game_id=None if best is None else best["game_id"],
+        bids=sum(r["rounds"] for r in results),
+        exact_bids=sum(r["exact_bids"] for r in results),
+        updated_at=raw["updated_at"] if _finite(raw.get("updated_at")) else 0.0,
+    )
+
+
+def damaged_player_rows(conn: sqlite3.Connection) -> list[str]:
+    """Every row of ``players`` that fails validation, as ``server S, user U: reason``."""
+    out = []
+    factories = conn.row_factory, conn.text_factory
+    # Text that is not UTF-8 comes as bytes and fails its row, as it does in the store.
+    conn.row_factory, conn.text_factory = sqlite3.Row, text_or_bytes
+    try:
+        for raw in conn.execute(f"SELECT {COLUMNS} FROM players ORDER BY guild_id, user_id"):
+            try:
+                PlayerRow.model_validate(dict(raw))
+            except ValidationError as error:
+                out.append(f"server {raw['guild_id']}, user {raw['user_id']}: {_reason(error)}")
+    finally:
+        conn.row_factory, conn.text_factory = factories
+    return out
+
+
+def _finite(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _reason(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+        for e in error.errors(include_url=False, include_input=False)
+    )
