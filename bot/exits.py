@@ -25,7 +25,8 @@ EXIT_DATABASE = 3
 EXIT_NETWORK = 4
 """Discord could not be reached (no network, DNS, Discord's servers failing)."""
 EXIT_DAMAGED_GAMES = 5
-"""``check`` only: the file is sound but some games are damaged (set aside, or not loadable)."""
+"""``check`` only: the file is sound but some games (set aside, or not loadable) or player
+rows are damaged."""
 
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnavailable,

@@ -20,9 +20,10 @@ from bot.exits import (
     report,
 )
 from wizard.service.health import unloadable_games
+from wizard.service.player_rows import damaged_player_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore
-from wizard.store.health import Health, check
+from wizard.store.health import Health, check, open_readonly
 
 log = logging.getLogger("bot")
 
@@ -82,6 +83,7 @@ def check_command(database: Path) -> int:
         health = check(database)
         if health.sound:
             health = _with_unloadable(health)
+            health = dataclasses.replace(health, damaged_rows=tuple(_damaged_rows(database)))
     except (sqlite3.Error, OSError) as error:
         return report(database_failure(database, error))
     except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
@@ -98,7 +100,15 @@ def check_command(database: Path) -> int:
     print("\n".join(health.lines()))
     if not health.sound:
         return EXIT_DATABASE
-    return EXIT_DAMAGED_GAMES if health.damaged else EXIT_OK
+    return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
+
+
+def _damaged_rows(database: Path) -> list[str]:
+    conn = open_readonly(database)
+    try:
+        return damaged_player_rows(conn)
+    finally:
+        conn.close()
 
 
 def _with_unloadable(health: Health) -> Health:

@@ -165,20 +165,42 @@ def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(
     # A game is loaded from its log only when first used: check must not wait for a player
     # to find a damaged one.
     db = tmp_path / "wizard.db"
-    make_database(db, games=3)
+    make_database(db, games=4)
     conn = sqlite3.connect(db)
     conn.execute("UPDATE games SET options = '{\"bad' WHERE id = 1")
     conn.execute("DELETE FROM seats WHERE game_id = 3")
+    conn.execute("UPDATE games SET guild_id = 'abc' WHERE id = 4")  # recovery skips it
     conn.commit()
     conn.close()
     before = db.read_bytes()
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
-    assert "damaged games: 2" in result.stdout
+    assert "damaged games: 3" in result.stdout
     assert "game 1: " in result.stdout and "game 3: " in result.stdout
+    assert "game 4: " in result.stdout
     assert "game 2: " not in result.stdout
-    assert _verdict(result.stdout).startswith("NOT healthy: 2 game")
+    assert _verdict(result.stdout).startswith("NOT healthy: 3 game")
     assert db.read_bytes() == before
+
+
+def test_check_lists_damaged_player_rows(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    conn = sqlite3.connect(db)
+    insert = (
+        "INSERT INTO players VALUES (1000, ?, 'Ann', 25.0, ?, 0.0, 3, 1, 40, 60, NULL, 9, 4, 0)"
+    )
+    conn.execute(insert, (1, 8.3))
+    conn.execute(insert, (2, -1.0))  # a sigma that is no uncertainty
+    conn.commit()
+    conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    assert "damaged games: 0" in result.stdout
+    assert "damaged player rows: 1" in result.stdout
+    assert "server 1000, user 2: sigma" in result.stdout
+    assert "user 1:" not in result.stdout
+    assert _verdict(result.stdout).startswith("NOT healthy: 1 player row")
 
 
 def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Path) -> None:

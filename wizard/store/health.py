@@ -77,6 +77,8 @@ class Health:
     damaged: tuple[tuple[int, str], ...]
     database_bytes: int
     wal_bytes: int
+    damaged_rows: tuple[str, ...] = ()
+    """Rows of server-wide tables that fail validation (``python -m bot check`` only)."""
 
     @property
     def sound(self) -> bool:
@@ -86,8 +88,8 @@ class Health:
 
     @property
     def healthy(self) -> bool:
-        """Sound, and no game is set aside as damaged."""
-        return self.sound and not self.damaged
+        """Sound, and no game is set aside as damaged, no row damaged."""
+        return self.sound and not self.damaged and not self.damaged_rows
 
     def lines(self) -> list[str]:
         """The report, one fact a line, for a terminal or a log."""
@@ -103,6 +105,9 @@ class Health:
             f"damaged games: {len(self.damaged)}",
         ]
         lines += [f"  game {game}: {reason}" for game, reason in self.damaged]
+        if self.damaged_rows:
+            lines.append(f"damaged player rows: {len(self.damaged_rows)}")
+            lines += [f"  {row}" for row in self.damaged_rows]
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
@@ -129,6 +134,12 @@ class Health:
                 f"{len(self.damaged)} game(s) damaged, listed above; their players are "
                 "told when they use them, every other game plays on. A backup from before the "
                 f"damage has them whole, without what was played since: {restore}"
+            )
+        if self.damaged_rows:
+            return (
+                f"{len(self.damaged_rows)} player row(s) damaged, listed above: each is left "
+                "off the boards and rebuilt from the player's results when their next game "
+                "ends; every game plays on"
             )
         return ""
 
