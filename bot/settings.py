@@ -74,8 +74,10 @@ class Settings(BaseSettings):
     """LOG_LEVEL: DEBUG, INFO, WARNING, ERROR or CRITICAL."""
     dev_guild_id: int | None = Field(default=None, gt=0)
     """DEV_GUILD_ID: a server whose slash commands are synced instantly (for development)."""
-    shard_count: int | None = Field(default=None, ge=1)
-    """SHARD_COUNT: total shards across all processes; unset lets Discord recommend one."""
+    shard_count: int | None = Field(default=None, ge=1, le=10_000)
+    """SHARD_COUNT: total shards across all processes; unset lets Discord recommend one.
+    Bounded (Discord's largest bots run a few thousand) so that a slip of the keyboard is
+    refused, not a process opening a lock file per shard until it runs out."""
     # NoDecode: "0,1" is the documented form, not the JSON list pydantic-settings expects.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """SHARD_IDS: the shards this process runs, e.g. ``0,1``; needs SHARD_COUNT."""

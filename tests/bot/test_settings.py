@@ -95,6 +95,8 @@ def test_token_is_hidden_everywhere_but_token_value() -> None:
     [
         ({"SHARD_COUNT": "several"}, "SHARD_COUNT"),
         ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "200000"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "99999999999999999999999"}, "SHARD_COUNT"),
         ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be between 0"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "SHARD_IDS must not repeat"),
