@@ -4,6 +4,7 @@ a finished game's scorepad and record."""
 
 from __future__ import annotations
 
+import logging
 import random
 import sqlite3
 from collections.abc import Iterator
@@ -17,16 +18,18 @@ from wizard.cards import Theme
 from wizard.options import Bidding, Options
 from wizard.record import load, replay
 from wizard.service import (
+    GameDamagedError,
     GameNotFoundError,
     GameService,
     GameStatus,
     GuildSettings,
     InvalidSettingsError,
     LeaderboardOrder,
+    ServiceConfig,
     VirtualClock,
 )
 from wizard.service.boards import Board, BoardLine, board_order
-from wizard.service.results import default_rating, ordinal
+from wizard.service.ratings import default_rating, ordinal
 
 from .conftest import CHANNEL, GUILD, new_game, play_out
 
@@ -391,6 +394,30 @@ async def test_finished_game_scorepad_matches_the_game(service: GameService) -> 
         with pytest.raises(GameNotFoundError):
             await service.finished_game(GUILD, other)
     assert (await service.get_game(running)).status is GameStatus.ACTIVE
+
+
+async def test_a_finished_game_that_cannot_be_replayed_is_damaged_and_the_operator_told(
+    service: GameService, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its players were told "the operator has been told" by game_record and "not in this
+    server's history" by finished_game, while the game stood in the history and nothing
+    was logged at all."""
+    game_id = await new_game(service, 2, 1, seed=34)
+    await service.start(game_id, 1)
+    await play_out(service, game_id, [1, 2], random.Random(4))
+    with raw(db_path) as conn:
+        conn.execute("DELETE FROM actions WHERE game_id = ? AND seq = 30", (game_id,))
+    fresh = await GameService.open(db_path, config=ServiceConfig(ai_processes=0))
+    try:
+        with caplog.at_level(logging.ERROR, logger="wizard"):
+            assert [g.id for g in await fresh.recent_games(GUILD)] == [game_id]
+            for ask in (fresh.finished_game(GUILD, game_id), fresh.game_record(game_id)):
+                with pytest.raises(GameDamagedError):
+                    await ask
+        told = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(told) == 1 and f"game {game_id} (finished) is damaged" in told[0], told
+    finally:
+        await fresh.close()
 
 
 # --------------------------------------------------------------------------- settings

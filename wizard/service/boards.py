@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from wizard.options import Options
 from wizard.record import dumps
-from wizard.service.errors import GameNotFoundError, InvalidSettingsError
+from wizard.service.errors import GameDamagedError, GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.player_rows import player_row, valid_row
 from wizard.service.ratings import default_rating, ordinal
@@ -323,6 +323,8 @@ class BoardQueries:
             raise GameNotFoundError(game_id, reason="not_in_history")
         live = await self._get(game_id, finished_ok=True)
         state = live.state
+        if live.status is GameStatus.BROKEN:  # in the history, but its log cannot be replayed
+            raise GameDamagedError(live.id, live.broken_reason or "damaged")
         if live.status is not GameStatus.FINISHED or state is None:
             raise GameNotFoundError(game_id, reason="not_in_history")
         return FinishedGame(

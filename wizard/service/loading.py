@@ -184,6 +184,8 @@ class Loading(ServiceBase):
         except _Broken as b:
             if status in ("lobby", "active"):
                 return await self._quarantined(game_id, str(b))
+            # Ended: nothing to stop, but its record and scorepad cannot be shown any more.
+            log.error("game %s (%s) is damaged and cannot be shown: %s", game_id, status, b)
             return await self._stub(game_id, str(b))
         if replayed is not None:
             live.state, live.actions, live.versions, live.request_ids = replayed
