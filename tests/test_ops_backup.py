@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+import resource
+import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.exits import EXIT_DATABASE, EXIT_OK
@@ -209,3 +212,30 @@ def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
         }
     finally:
         conn.close()
+
+
+def _file_size_limit(limit: int) -> Callable[[], None]:
+    def apply() -> None:  # in the child: a disk that fills up after ``limit`` bytes a file
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
+    tmp_path: Path,
+) -> None:
+    """A full disk under the backup was reported as "cannot use the database …" with a hint
+    about the database's permissions, and left a .partial file behind."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=40)
+    size = db.stat().st_size
+    target = tmp_path / "copy.db"
+    result = run_bot(
+        "backup", "--db", str(db), str(target), cwd=tmp_path, preexec_fn=_file_size_limit(size // 2)
+    )
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot write the backup {target}" in line, line
+    assert "untouched" in line
+    assert sorted(p.name for p in tmp_path.iterdir() if "copy" in p.name) == []
+    assert db.stat().st_size == size

@@ -79,6 +79,15 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             dst.execute("PRAGMA journal_mode = DELETE")
             problems = integrity(dst, quick=False)
             version = schema_version(dst)
+        except sqlite3.Error as error:
+            partial.unlink(missing_ok=True)
+            if error.sqlite_errorcode & 0xFF not in _WRITE_FAILURES:
+                raise
+            raise BackupError(
+                f"cannot write the backup {target} ({error})",
+                "free space where it is written, or choose another disk; the database "
+                "itself is untouched",
+            ) from None
         finally:
             dst.close()
     finally:
@@ -94,6 +103,13 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     return Copied(
         source, target, version or 0, target.stat().st_size, time.perf_counter() - started
     )
+
+
+_WRITE_FAILURES = frozenset(
+    (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY)
+)
+"""Primary result codes of a copy that could not be written (a full disk, a file size limit,
+a failing disk): the copy's fault, where the live database is only read."""
 
 
 def _refuse_same(path: Path, database: Path) -> None:
