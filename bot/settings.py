@@ -7,6 +7,7 @@ reveals it, for the one call that logs in.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -191,7 +192,7 @@ class Settings(BaseSettings):
                 fields.update(
                     (field, environ[name]) for field, name in ENV_NAMES.items() if name in environ
                 )
-        except (SourceError, OSError, UnicodeDecodeError) as error:  # an unreadable .env
+        except (SourceError, OSError, UnicodeDecodeError, _MalformedLines) as error:
             raise SettingsError(f"cannot read {path}: {_unreadable(error)}") from None
         return cls._validated(fields)
 
@@ -215,15 +216,49 @@ def unread_names(path: Path | None) -> list[str]:
         return []
     try:
         names = _file_values(path)
-    except (SourceError, OSError, UnicodeDecodeError):
+    except (SourceError, OSError, UnicodeDecodeError, _MalformedLines):
         return []  # reported by Settings.load
     return sorted(name.upper() for name in names if name not in ENV_NAMES)
 
 
+class _MalformedLines(ValueError):
+    """Lines of a ``.env`` file that are no ``NAME=value`` statement."""
+
+    def __init__(self, lines: list[int]) -> None:
+        shown = ", ".join(str(n) for n in lines)
+        super().__init__(
+            f"line {shown} {'is' if len(lines) == 1 else 'are'} no NAME=value setting "
+            "(an unclosed quote?)"
+        )
+
+
 def _file_values(path: Path) -> dict[str, Any]:
     """Every ``name: value`` of a ``.env`` file, names in lower case, the unknown included
-    (the settings forbid extra fields, so the source keeps them)."""
-    return dict(DotEnvSettingsSource(Settings, env_file=path, env_ignore_empty=True)())
+    (the settings forbid extra fields, so the source keeps them).
+
+    A line python-dotenv cannot parse is :class:`_MalformedLines`: it would skip it with a
+    log warning and leave the default in force (``DISCORD_TOKEN="…`` with no closing quote
+    reads as no token at all). The warning, python-dotenv's only report of it, is caught.
+    """
+    lines: list[int] = []
+
+    class Catch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            arg = record.args[0] if isinstance(record.args, tuple) and record.args else 0
+            lines.append(arg if isinstance(arg, int) else 0)
+
+    logger = logging.getLogger("dotenv.main")
+    handler, propagate = Catch(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        values = dict(DotEnvSettingsSource(Settings, env_file=path, env_ignore_empty=True)())
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+    if lines:
+        raise _MalformedLines(lines)
+    return values
 
 
 def find_dotenv() -> Path | None:

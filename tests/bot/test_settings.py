@@ -259,3 +259,30 @@ def test_a_dotenv_that_cannot_be_read_is_one_line_with_status_2(tmp_path: Path, 
         assert f"cannot read {env_file}" in lines[0]
         if case == "not UTF-8":
             assert "UTF-8" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (f'DISCORD_TOKEN="{FAKE_TOKEN}\nLOG_LEVEL=DEBUG\n', "1"),  # no closing quote
+        (f"DISCORD_TOKEN={FAKE_TOKEN}\nCOMPUTER_DELAY_SECONDS='2\n", "2"),
+    ],
+)
+def test_a_dotenv_line_that_is_no_setting_is_refused_naming_the_line(
+    tmp_path: Path, text: str, line: str
+) -> None:
+    """python-dotenv skips such a line with a warning and the default stays in force: an
+    unclosed quote around the token read as "DISCORD_TOKEN is not set"."""
+    env_file = tmp_path / ".env"
+    env_file.write_text(text, encoding="utf-8")
+    result = run_bot("config", env={ENV_FILE_VARIABLE: str(env_file)}, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert f"cannot read {env_file}: line {line}" in lines[0]
+    assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_the_example_env_file_reads_without_a_malformed_line() -> None:
+    settings = Settings.load({}, dotenv_path=ROOT / ".env.example")
+    assert settings.database_path == Path("data/wizard.db")
