@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
@@ -111,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
         help="copy the database to FILE, safely while the bot runs",
         description="A consistent copy of the live database through SQLite's backup API.",
     )
-    backup.add_argument("file", type=Path, metavar="FILE", help="the copy to write")
+    backup.add_argument("file", type=_file_name, metavar="FILE", help="the copy to write")
     backup.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
     backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
     restore = sub.add_parser(
@@ -172,6 +173,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join([*settings.describe(), *_unread_notes()]))
         return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
     return run(settings)
+
+
+def _file_name(text: str) -> Path:
+    """A file to write: ``backups/`` names a folder, which ``Path`` would forget."""
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(f"{text} is a folder: name the file, e.g. {text}wizard.db")
+    return Path(text)
 
 
 def _port(text: str) -> int:

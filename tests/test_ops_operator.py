@@ -213,6 +213,15 @@ def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Pat
     assert "5" in check and "copy" in check
 
 
+def test_backup_onto_a_name_ending_in_a_slash_writes_no_file_of_that_name(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    result = run_bot("backup", "--db", str(db), "backups/", cwd=tmp_path)
+    assert result.returncode == EXIT_SETTINGS, result.stderr
+    assert "backups/wizard.db" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "backups").exists()
+
+
 def test_backup_onto_the_database_itself_is_refused_even_with_force(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db, games=2)
