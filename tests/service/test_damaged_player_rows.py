@@ -1,4 +1,5 @@
-"""A damaged row of ``players`` (a player's statistics and rating on a server) stops nothing.
+"""A damaged row of ``players`` (a player's statistics and rating on a server) or of ``results``
+stops nothing but itself.
 
 Found by a QA run: a row with a non-positive sigma made the last move of every game of that
 player fail with a raw ValidationError, for good, and broke the server's boards for
@@ -17,7 +18,13 @@ from pathlib import Path
 import pytest
 
 from tests.service.conftest import GUILD, new_game, play_out
-from wizard.service import GameService, GameStatus, ServiceConfig, VirtualClock
+from wizard.service import (
+    GameDamagedError,
+    GameService,
+    GameStatus,
+    ServiceConfig,
+    VirtualClock,
+)
 from wizard.service.player_rows import damaged_player_rows
 
 DAMAGE = {
@@ -99,5 +106,39 @@ async def test_a_damaged_player_row_stops_no_game_and_no_board(
             assert told and any(rating in m for m in told), told
         other = await svc.player_card(GUILD, 2)
         assert other is not None and other.games == 3
+    finally:
+        await svc.close()
+
+
+async def test_a_damaged_result_row_costs_its_own_game_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A result row whose place is no number made the player's card and the game's scorepad
+    fail with a raw ValidationError."""
+    db = tmp_path / "wizard.db"
+    config = ServiceConfig(computer_delay=0.0, ai_processes=0)
+    svc = await GameService.open(db, clock=VirtualClock(), config=config)
+    rng = random.Random(6)
+    try:
+        first = await _finish(svc, 2001, rng)
+        second = await _finish(svc, 2002, rng)
+    finally:
+        await svc.close()
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE results SET place = 'x' WHERE game_id = ? AND seat = 0", (first,))
+    conn.commit()
+    conn.close()
+    svc = await GameService.open(db, clock=VirtualClock(), config=config)
+    try:
+        with caplog.at_level(logging.WARNING, logger="wizard"):
+            card = await svc.player_card(GUILD, 1)
+            assert card is not None and [g.game_id for g in card.form] == [second]
+            assert [g.id for g in await svc.recent_games(GUILD)] == [second]
+            with pytest.raises(GameDamagedError):
+                await svc.finished_game(GUILD, first)
+            assert (await svc.finished_game(GUILD, second)).id == second
+        told = " ".join(r.getMessage() for r in caplog.records)
+        assert f"game {first} (finished) is damaged" in told
+        assert f"game {first} left out of a player's recent form" in told
     finally:
         await svc.close()

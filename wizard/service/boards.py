@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from wizard.options import Options
 from wizard.record import dumps
+from wizard.service.base import describe
 from wizard.service.errors import GameDamagedError, GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.player_rows import player_row, valid_row
@@ -307,7 +308,7 @@ class BoardQueries:
             **row.model_dump(exclude={"updated_at"}),
             rank=rank,
             favourite=_favourite(counts),
-            form=tuple(_FORM_GAME.validate_python(dict(r)) for r in recent),
+            form=_form(recent),
         )
 
     async def finished_game(self, guild_id: int, game_id: int) -> FinishedGame:
@@ -400,6 +401,17 @@ _LINE = TypeAdapter(BoardLine)
 _FORM_GAME = TypeAdapter(FormGame)
 """A row of ``sql.FORM_SQL`` as a :class:`FormGame`, validated."""
 _LINE_FIELDS = tuple(f.name for f in fields(BoardLine) if f.name not in ("rank", "level"))
+
+
+def _form(rows: Sequence[sqlite3.Row]) -> tuple[FormGame, ...]:
+    """The recent games of a card; a damaged result costs its own game, not the card."""
+    out = []
+    for r in rows:
+        try:
+            out.append(_FORM_GAME.validate_python(dict(r)))
+        except ValidationError as e:
+            log.warning("game %s left out of a player's recent form: %s", r["game_id"], describe(e))
+    return tuple(out)
 
 
 def _line(row: PlayerRow) -> BoardLine:

@@ -194,7 +194,12 @@ class Loading(ServiceBase):
             rows = await self._store.fetchall(
                 f"SELECT {_RESULT} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
             )
-            live.standings = stored_standings(ResultRow.model_validate(dict(r)) for r in rows)
+            try:
+                live.standings = stored_standings(ResultRow.model_validate(dict(r)) for r in rows)
+            except ValidationError as e:
+                why = f"a result row is damaged: {describe(e)}"
+                log.error("game %s (finished) is damaged and cannot be shown: %s", game_id, why)
+                return await self._stub(game_id, why)
         return live
 
     async def _refresh(self, live: LiveGame) -> None:
