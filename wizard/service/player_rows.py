@@ -18,16 +18,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from wizard.service.base import describe
 from wizard.service.ratings import default_rating, ordinal
 from wizard.store.db import text_or_bytes
 from wizard.store.models import PlayerRow
+from wizard.store.repo import PLAYER_COLUMNS
 
 log = logging.getLogger(__name__)
 
 FetchAll = Callable[[str, Sequence[Any]], Awaitable[Iterable[sqlite3.Row]]]
 """A connection's or the store's ``fetchall``/``execute_fetchall``."""
-
-COLUMNS = PlayerRow.columns()
 
 _RESULTS_SQL = (
     "SELECT r.game_id, r.name, r.score, r.place, r.rounds, r.exact_bids FROM results r"
@@ -46,7 +46,7 @@ def valid_row(raw: Mapping[str, Any]) -> PlayerRow | None:
             "boards until their next finished game rebuilds it from their results",
             raw.get("user_id"),
             raw.get("guild_id"),
-            _reason(error),
+            describe(error),
         )
         return None
 
@@ -64,7 +64,7 @@ async def player_row(
     try:
         return PlayerRow.model_validate(values)
     except ValidationError as error:
-        reason = _reason(error)
+        reason = describe(error)
     row = await _rebuilt(fetchall, values, name=name, before_game=before_game)
     kept = (row.mu, row.sigma) == (values.get("mu"), values.get("sigma"))
     log.warning(
@@ -121,11 +121,11 @@ def damaged_player_rows(conn: sqlite3.Connection) -> list[str]:
     # Text that is not UTF-8 comes as bytes and fails its row, as it does in the store.
     conn.row_factory, conn.text_factory = sqlite3.Row, text_or_bytes
     try:
-        for raw in conn.execute(f"SELECT {COLUMNS} FROM players ORDER BY guild_id, user_id"):
+        for raw in conn.execute(f"SELECT {PLAYER_COLUMNS} FROM players ORDER BY guild_id, user_id"):
             try:
                 PlayerRow.model_validate(dict(raw))
             except ValidationError as error:
-                out.append(f"server {raw['guild_id']}, user {raw['user_id']}: {_reason(error)}")
+                out.append(f"server {raw['guild_id']}, user {raw['user_id']}: {describe(error)}")
     finally:
         conn.row_factory, conn.text_factory = factories
     return out
@@ -133,10 +133,3 @@ def damaged_player_rows(conn: sqlite3.Connection) -> list[str]:
 
 def _finite(value: Any) -> bool:
     return type(value) in (int, float) and math.isfinite(value)
-
-
-def _reason(error: ValidationError) -> str:
-    return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-        for e in error.errors(include_url=False, include_input=False)
-    )

@@ -10,11 +10,11 @@ from dataclasses import asdict
 import aiosqlite
 
 from wizard.service.events import RatingChange, Standing
-from wizard.service.player_rows import COLUMNS as PLAYER_COLUMNS
 from wizard.service.player_rows import player_row
 from wizard.service.ratings import MODEL as _MODEL
 from wizard.service.ratings import default_rating, ordinal
 from wizard.store.models import PlayerRow, ResultRow, SeatRow
+from wizard.store.repo import PLAYER_COLUMNS
 
 
 async def record_results(
