@@ -205,7 +205,13 @@ def scorepad_png(
     probe = _Canvas(1, 1, font)
     room = scorepad_layout(len(players), 0).player_width - 38
     dots = "…" if _drawable("…", font) else "..."
-    headers = distinct_names(names, lambda n: probe.fit(n, 19, room, bold=True), dots)
+    # One size for every name: the largest, down to 15 px, at which all fit that can (a
+    # name too long even then is shortened, and shown whole in the key under the totals).
+    fitting = [n for n in names if probe.text_width(n, 15, True) <= room]
+    head_size = 19.0
+    while head_size > 15 and any(probe.text_width(n, head_size, True) > room for n in fitting):
+        head_size -= 0.5
+    headers = distinct_names(names, lambda n: probe.fit(n, head_size, room, bold=True), dots)
     inner = WIDTH - 2 * 20 - 20
     key = _legend_rows(probe, names, inner) if headers != names else []
     lay = scorepad_layout(len(players), len(history), len(key))
@@ -244,7 +250,7 @@ def scorepad_png(
         left, right = lay.column(seat)
         colour = GOLD if seat in winners else TEXT
         c.marker(MARKERS[seat], left + 16, hy, 6, PLAYER_COLOURS[seat])
-        c.text((left + 30, hy), shown, 19, colour, bold=True)
+        c.text((left + 30, hy), shown, head_size, colour, bold=True)
         sy = lay.header_top + lay.header_height + lay.sub_height / 2
         c.text(((left * 3 + right) / 4, sy), sub_labels[0], sub_size, MUTED, anchor="mm")
         c.text(((left + right * 3) / 4, sy), sub_labels[1], sub_size, MUTED, anchor="mm")

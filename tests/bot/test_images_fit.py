@@ -66,3 +66,25 @@ def test_the_headings_fit_their_columns_whole(
             middle = (column[0] + column[1]) / 2
             lo, hi = (column[0], middle) if x < middle else (middle, column[1])
         assert lo < x - half and x + half < hi, (text, size, x - half, x + half, lo, hi)
+
+
+def test_a_six_player_scorepad_shows_a_seven_letter_name_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "Morgana" was cut to "Morga…" above a six-player scorepad (its M is wide) while
+    "Player1" fitted; the names now share the largest size at which all of them fit."""
+    table = finished(6, seed=4)
+    players = ("Player1", "Player2", "Player3", "Bob", "Merlin", "Morgana")
+    drawn: list[tuple[str, float]] = []
+    draw = _Canvas.text
+
+    def record(self: _Canvas, xy: tuple[float, float], text: str, size: float, *a: Any, **k: Any):
+        if k.get("bold"):
+            drawn.append((text, size))
+        return draw(self, xy, text, size, *a, **k)
+
+    monkeypatch.setattr(_Canvas, "text", record)
+    scorepad_png(players, table.history)
+    heads = [(text, size) for text, size in drawn if text in players]
+    assert [text for text, _ in heads] == list(players)
+    assert len({size for _, size in heads}) == 1 and heads[0][1] >= 15
