@@ -123,6 +123,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "🚫", N_("The host cannot be removed. The host can leave or cancel the game.")
     ),
     "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
+    "not_host.change_level": Refusal(
+        "🚫", N_("Only the host can change the level of computer players.")
+    ),
     "not_host.change_options": Refusal("🚫", N_("Only the host can change the options.")),
     "not_host.change_timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
     "channel_busy": Refusal("🚫", N_("There is already a game in this channel.")),

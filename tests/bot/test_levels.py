@@ -15,6 +15,7 @@ from bot.features.lobby import next_level
 from bot.features.table import table_embed_of
 from bot.i18n import texts
 from tests.bot.conftest import buttons, message_text, record_file, simulation
+from tests.bot.test_game_refusals import private
 from wizard.cards import Theme
 from wizard.record import load, replay
 from wizard.service import GameStatus
@@ -63,6 +64,8 @@ async def test_new_takes_a_level_the_lobby_adds_and_the_host_changes(tmp_path: P
         await bob.click(lobby, label="Join")
         refused = await bob.click(sim.message(lobby.id), label="Merlin: Normal")
         assert refused.ephemeral
+        # What bob tried, not another thing ("Only the host can add computer players").
+        assert private(refused) == "🚫 Only the host can change the level of computer players."
         await ann.click(sim.message(lobby.id), label="Add computer player")
         lobby = sim.message(lobby.id)
         assert list(level_buttons(lobby)) == ["Merlin: Normal", "Morgana: Easy"]

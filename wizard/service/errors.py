@@ -19,8 +19,8 @@ not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``ot
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
-                    ``remove_players``, ``remove_seats``, ``change_options``,
-                    ``change_timer``, ``remove_host``)
+                    ``change_level``, ``remove_players``, ``remove_seats``,
+                    ``change_options``, ``change_timer``, ``remove_host``)
 channel_busy        game_id, open (games open now); limit*
 seat_not_found      reason* (``player``, ``lobby_player``, ``seat``); seat (1-based, or None)
 not_enough_players  players, min, max
@@ -74,6 +74,7 @@ MESSAGES: dict[str, str] = {
     "not_host.start": "Only the host ({host}) can start the game",
     "not_host.cancel": "Only the host or a server manager can cancel this game",
     "not_host.add_computer": "Only the host ({host}) can add computer players",
+    "not_host.change_level": "Only the host ({host}) can change a computer player's level",
     "not_host.remove_players": "Only the host ({host}) can remove players",
     "not_host.remove_seats": "Only the host ({host}) can remove seats",
     "not_host.change_options": "Only the host ({host}) can change the options",

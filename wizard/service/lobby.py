@@ -225,7 +225,7 @@ class Lobby(Playing):
         check_level(level)
 
         async def change(live: LiveGame) -> list[SeatRow] | None:
-            self._check_host(live, by_user_id, is_manager, "add_computer")
+            self._check_host(live, by_user_id, is_manager, "change_level")
             if seat is None:
                 return None
             if not 0 <= seat < len(live.seats) or live.seats[seat].user_id is not None:
