@@ -290,6 +290,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         seed = self.config.seeds() if self.config.seeds is not None else None
 
         async def reopen() -> GameInfo:
+            # The level its "Add computer player" adds, too: the old lobby's, as the lobby says.
+            level = old.computer_level
+            if level is None:
+                level = (await self.service.get_settings(old.guild_id)).computer_level
             info = await self.service.create_game(
                 guild_id=old.guild_id,
                 channel_id=channel_id,
@@ -298,6 +302,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 options=old.options,
                 turn_seconds=old.turn_seconds,
                 seed=seed,
+                computer_level=level,
             )
             try:
                 for seat in old.seats:
