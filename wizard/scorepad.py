@@ -28,7 +28,8 @@ def scorepad_data(state: GameState) -> dict[str, Any]:
 def format_scorepad(state: GameState) -> str:
     """The scorepad as a text table, like the paper pad: ``bid/won total`` per player."""
     names = list(state.players)
-    cells = [[f"{b}/{t} {s:+d}" for b, t, s in zip(r.bids, r.tricks, r.totals, strict=True)]
+    # Running totals, signed only when negative: a "+" would read as the points of the round.
+    cells = [[f"{b}/{t} {s:d}" for b, t, s in zip(r.bids, r.tricks, r.totals, strict=True)]
              for r in state.history]  # fmt: skip
     widths = [max([len(name), 10, *(len(row[i]) for row in cells)]) for i, name in enumerate(names)]
     lines = ["round  " + "  ".join(n.rjust(w) for n, w in zip(names, widths, strict=True))]
@@ -39,7 +40,7 @@ def format_scorepad(state: GameState) -> str:
         )
     lines.append("-" * len(lines[0]))
     lines.append(
-        "total  " + "  ".join(f"{s:+d}".rjust(w) for s, w in zip(state.scores, widths, strict=True))
+        "total  " + "  ".join(f"{s:d}".rjust(w) for s, w in zip(state.scores, widths, strict=True))
     )
     won = winners(state)
     if won is None:

@@ -39,11 +39,11 @@ def test_R6_4_replay_prints_the_scorepad(r64: dict[str, Any], write_record: Writ
     assert lines[0].split() == ["round", *R64_PLAYERS]
     rows = [line.split() for line in lines if line.strip()[:1].isdigit()]
     assert rows == [
-        ["1", "0/0", "+20", "1/0", "-10", "1/1", "+30"],
-        ["2", "2/1", "+10", "0/0", "+10", "0/1", "+20"],
+        ["1", "0/0", "20", "1/0", "-10", "1/1", "30"],
+        ["2", "2/1", "10", "0/0", "10", "0/1", "20"],
     ]
     total = next(line for line in lines if line.startswith("total"))
-    assert total.split() == ["total", "+10", "+10", "+20"]
+    assert total.split() == ["total", "10", "10", "20"]
     assert "not finished" in lines[-1]
 
 

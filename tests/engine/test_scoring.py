@@ -156,6 +156,7 @@ def test_R6_4_worked_example_scorepad(r64: dict[str, Any]) -> None:
     assert all(name in rows[0] for name in R64_PLAYERS)
     row1 = next(r for r in rows if r.strip().startswith("1 "))
     row2 = next(r for r in rows if r.strip().startswith("2 "))
-    assert row1.split()[1:] == ["0/0", "+20", "1/0", "-10", "1/1", "+30"]
-    assert row2.split()[1:] == ["2/1", "+10", "0/0", "+10", "0/1", "+20"]
+    # Running totals (R6.3), not the round's points: no "+" that would read as those.
+    assert row1.split()[1:] == ["0/0", "20", "1/0", "-10", "1/1", "30"]
+    assert row2.split()[1:] == ["2/1", "10", "0/0", "10", "0/1", "20"]
     assert "not finished" in text
