@@ -32,7 +32,14 @@ from bot.exits import (
     opening_database,
     report,
 )
-from bot.settings import TOKEN_HELP, Settings, SettingsError, env_file, unread_names
+from bot.settings import (
+    TOKEN_HELP,
+    Settings,
+    SettingsError,
+    env_file,
+    misspelt_environment,
+    unread_names,
+)
 
 if TYPE_CHECKING:
     from bot.clock import DiscordClock
@@ -228,6 +235,10 @@ def _unread_notes() -> list[str]:
         f"note: {path} sets {name}, which is no setting of the bot and is ignored "
         "(a typo? .env.example lists every setting)"
         for name in unread_names(path)
+    ] + [
+        f"note: the environment sets {name}, which is no setting of the bot and is ignored "
+        f"(did you mean {setting}?)"
+        for name, setting in misspelt_environment()
     ]
 
 

@@ -7,6 +7,7 @@ reveals it, for the one call that logs in.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 from collections.abc import Mapping
@@ -230,6 +231,22 @@ class _MalformedLines(ValueError):
             f"line {shown} {'is' if len(lines) == 1 else 'are'} no NAME=value setting "
             "(an unclosed quote?)"
         )
+
+
+def misspelt_environment(environ: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """Variables of the environment that look like a setting of the bot and are none, each
+    with the setting it resembles (``DATABSE_PATH`` → ``DATABASE_PATH``): Docker and
+    systemd pass settings only so, and a typo would leave the default in force."""
+    env = os.environ if environ is None else environ
+    known = list(ENV_NAMES.values())
+    out = []
+    for name in sorted(env):
+        if name in known or name == ENV_FILE_VARIABLE:
+            continue
+        close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.85)
+        if close:
+            out.append((name, close[0]))
+    return out
 
 
 def _file_values(path: Path) -> dict[str, Any]:

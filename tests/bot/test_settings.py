@@ -286,3 +286,17 @@ def test_a_dotenv_line_that_is_no_setting_is_refused_naming_the_line(
 def test_the_example_env_file_reads_without_a_malformed_line() -> None:
     settings = Settings.load({}, dotenv_path=ROOT / ".env.example")
     assert settings.database_path == Path("data/wizard.db")
+
+
+def test_config_points_out_a_misspelt_setting_in_the_environment(tmp_path: Path) -> None:
+    """Docker passes settings only as environment variables, where a typo such as
+    DATABSE_PATH left the default in force without a word (only .env names were checked)."""
+    result = run_bot(
+        "config",
+        env={"DISCORD_TOKEN": FAKE_TOKEN, "DATABSE_PATH": "/srv/wizard.db", "HOSTNAME": "box"},
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert "DATABSE_PATH" in out and "did you mean DATABASE_PATH?" in out
+    assert "HOSTNAME" not in out and "/srv/wizard.db" not in out  # values are never shown
