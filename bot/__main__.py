@@ -303,17 +303,17 @@ async def open_service(
             await service.close()
             raise
     await log_health(settings.database_path, service.store.integrity)
+    # Each damaged game was logged by recover() already, and again by the health summary.
     log.info(
-        "database %s: recovered %d unfinished games of this process's servers "
-        "(%d of other shards left alone, %d broken) in %.2f s",
+        "database %s: %d unfinished games of this process's servers to resume, each loaded "
+        "from its log when first used (%d of other shards left alone, %d set aside as "
+        "damaged) in %.2f s",
         settings.database_path,
         len(report.loaded),
         report.skipped,
         len(report.broken),
         report.seconds,
     )
-    for game_id, reason in report.broken:
-        log.warning("game %s could not be recovered: %s", game_id, reason)
     return service, report
 
 

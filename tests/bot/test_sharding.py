@@ -220,8 +220,8 @@ def test_python_m_bot_recovers_its_shards_games_and_stops_on_sigterm(tmp_path: P
             bot.wait()
         log.close()
     output = (tmp_path / "bot.log").read_text()
-    assert "recovered 1 unfinished games of this process's servers" in output
-    assert "(1 of other shards left alone, 0 broken)" in output
+    assert "1 unfinished games of this process's servers to resume" in output
+    assert "(1 of other shards left alone, 0 set aside as damaged)" in output
     assert "stopped; database closed" in output
     assert "not.a.token" not in output
 
