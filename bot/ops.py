@@ -31,6 +31,7 @@ log = logging.getLogger("bot")
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
     try:
+        refuse_folder(database)
         with opening_database(database):
             copied = backup(database, target, overwrite=overwrite)
     except BackupError as error:
@@ -48,6 +49,7 @@ def restore_command(database: Path, source: Path) -> int:
     """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
     existed = database.exists()
     try:
+        refuse_folder(database)
         with opening_database(database):
             copied = restore(source, database)
     except BackupError as error:

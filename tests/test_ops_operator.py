@@ -64,11 +64,17 @@ def test_check_of_a_file_that_is_no_database_does_not_send_back_to_check(
     assert "python -m bot restore" in line
 
 
-def test_check_of_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", ["check", "backup", "restore"])
+def test_a_database_path_that_is_a_folder_is_said_to_be_one(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    copy = tmp_path / "copy.db"
+    make_database(copy)
+    args = {"check": [], "backup": [str(tmp_path / "new.db")], "restore": [str(copy)]}[command]
     line = assert_one_line_failure(
-        run_bot("check", "--db", str(tmp_path), cwd=tmp_path), EXIT_DATABASE
+        run_bot(command, "--db", str(folder), *args, cwd=tmp_path), EXIT_DATABASE
     )
-    assert "is a folder" in line
+    assert "is a folder" in line and str(folder / "wizard.db") in line
 
 
 def test_backup_to_a_place_that_cannot_be_written_names_the_backup(tmp_path: Path) -> None:
