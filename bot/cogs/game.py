@@ -42,7 +42,7 @@ from bot.features.lobby import (
 )
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
-from bot.i18n import N_, Texts, texts
+from bot.i18n import N_, Texts, member_name, texts
 from bot.ui.buttons import CustomId, Verb
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Options, check_setup
@@ -480,7 +480,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await reply_private(interaction, "ℹ️ " + t(NO_GAME))
             return
         seat = game.seat_of(player.id)
-        name = discord.utils.escape_markdown(player.display_name)
+        name = member_name(player.display_name)
         try:
             # Someone without a seat is refused by the service ("That player has no seat").
             info = await self._timely(

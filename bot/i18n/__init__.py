@@ -62,6 +62,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
+from wizard.names import clean_name
 from wizard.options import Bidding, Options
 from wizard.view import TableView
 
@@ -400,3 +401,9 @@ def variants_text(options: Options, *, t: Texts) -> str:
 
 def _escape(names: Iterable[str]) -> list[str]:
     return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
+
+
+def member_name(display_name: str) -> str:
+    """A member's Discord name as a text shows it: cleaned as a seat's name is (no invisible
+    direction overrides or zero-width characters), markdown and mentions escaped."""
+    return _escape([clean_name(display_name)])[0]

@@ -338,3 +338,24 @@ async def test_an_unknown_community_button_is_answered(tmp_path: Path) -> None:
             result = await ann.click(posted, custom_id=custom_id)
             assert result.acknowledged and result.ephemeral and result.response is not None
             assert "older version of the bot" in result.response.content
+
+
+async def test_member_names_are_cleaned_and_escaped_on_boards_and_stats(tmp_path: Path) -> None:
+    """The public board's "{name}'s rank" showed the reader's Discord name raw (markdown
+    rendered, a right-to-left override reversing the rest), and /wizard stats escaped it
+    but kept the override: both now show it as a seat's name is shown in the game."""
+    nick = "**Bold** ||spoil|| \u202eRLO"
+    async with simulation(tmp_path, members=0) as sim:
+        host = sim.guild.add_member(sim.env.create_user("h"), nick=nick)
+        others = [sim.guild.add_member(sim.env.create_user(n), nick=n) for n in ("bee", "cee")]
+        stranger = sim.guild.add_member(sim.env.create_user("o"), nick="**New** \u202eone")
+        sim.members = [host, *others, stranger]
+        info = await sim.lobby(host, others)
+        assert (await sim.play(info.id, random.Random(1))).status is GameStatus.FINISHED
+        shown = r"\*\*Bold\*\* \|\|spoil\|\| RLO"
+        board = await host.slash(sim.channel, "wizard leaderboard")
+        assert board.response.embeds[0].fields[0].name == f"{shown}'s rank"
+        stats = await host.slash(sim.channel, "wizard stats")
+        assert stats.response.embeds[0].title == f"📊 {shown} at Wizard"
+        never = await stranger.slash(sim.channel, "wizard stats")
+        assert never.response.content.startswith(r"\*\*New\*\* one has not finished")

@@ -52,7 +52,7 @@ from bot.features.community.words import (
     PREFIX,
     SERVER_ONLY,
 )
-from bot.i18n import Texts, texts
+from bot.i18n import Texts, member_name, texts
 from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
@@ -362,7 +362,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             await interaction.response.send_message(
                 t(
                     "{name} has not finished a game of Wizard on this server yet.",
-                    name=discord.utils.escape_markdown(who.display_name),
+                    name=member_name(who.display_name),
                 ),
                 ephemeral=True,
             )

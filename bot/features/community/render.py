@@ -19,7 +19,7 @@ from bot.features.community.words import (
     rank_text,
     rating_text,
 )
-from bot.i18n import Texts, level_name
+from bot.i18n import Texts, level_name, member_name
 from wizard.cards import WIZARD
 from wizard.errors import RecordError
 from wizard.record import GameRecord, load
@@ -54,7 +54,7 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
             lines.append(t("Nobody has finished a game on this server yet: be the first!"))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF0B232)
     if board.you is not None:
-        label = t("Your rank") if whose is None else t("{name}'s rank", name=whose)
+        label = t("Your rank") if whose is None else t("{name}'s rank", name=member_name(whose))
         embed.add_field(name=label, value=rank_text(t, board.you), inline=False)
     notes = []
     if board.min_games > 1:
@@ -77,7 +77,7 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
 def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
     """``/wizard stats``: everything about one player on one server."""
     embed = discord.Embed(
-        title=t("📊 {name} at Wizard", name=discord.utils.escape_markdown(name)),
+        title=t("📊 {name} at Wizard", name=member_name(name)),
         colour=0x57B4E9,
     )
     embed.add_field(
