@@ -184,9 +184,7 @@ class Loading(ServiceBase):
         except _Broken as b:
             if status in ("lobby", "active"):
                 return await self._quarantined(game_id, str(b))
-            # Ended: nothing to stop, but its record and scorepad cannot be shown any more.
-            log.error("game %s (%s) is damaged and cannot be shown: %s", game_id, status, b)
-            return await self._stub(game_id, str(b))
+            return await self._unshowable(game_id, status, str(b))
         if replayed is not None:
             live.state, live.actions, live.versions, live.request_ids = replayed
             self._resume_hidden_bids(live)
@@ -198,8 +196,7 @@ class Loading(ServiceBase):
                 live.standings = stored_standings(ResultRow.model_validate(dict(r)) for r in rows)
             except ValidationError as e:
                 why = f"a result row is damaged: {describe(e)}"
-                log.error("game %s (finished) is damaged and cannot be shown: %s", game_id, why)
-                return await self._stub(game_id, why)
+                return await self._unshowable(game_id, status, why)
         return live
 
     async def _refresh(self, live: LiveGame) -> None:
@@ -298,6 +295,12 @@ class Loading(ServiceBase):
 
     async def _quarantined(self, game_id: int, reason: str) -> LiveGame:
         await self._quarantine(game_id, reason)
+        return await self._stub(game_id, reason)
+
+    async def _unshowable(self, game_id: int, status: str, reason: str) -> LiveGame:
+        """An ended game that cannot be read: nothing to stop, but its record and scorepad
+        cannot be shown any more; the operator is told (once: ended games are kept)."""
+        log.error("game %s (%s) is damaged and cannot be shown: %s", game_id, status, reason)
         return await self._stub(game_id, reason)
 
     async def _stub(self, game_id: int, reason: str) -> LiveGame:
