@@ -301,7 +301,7 @@ class BoardQueries:
         if row is None:
             return None
         frame = await self._frame(guild_id, LeaderboardOrder.RATING)
-        rank = await self._own_rank(guild_id, user_id, frame)
+        rank = await self._own_rank(guild_id, user_id, frame, row)
         recent = await self._store.fetchall(sql.FORM_SQL, (guild_id, user_id, max(1, form)))
         counts = await self._store.fetchall(sql.OPTION_COUNTS_SQL, (guild_id, user_id))
         return PlayerCard(
@@ -376,9 +376,13 @@ class BoardQueries:
         raw = await repo.fetch_player(self._store, guild_id, user_id)
         return None if raw is None else await player_row(self._store.fetchall, raw)
 
-    async def _own_rank(self, guild_id: int, user_id: int, frame: _Frame) -> OwnRank:
+    async def _own_rank(
+        self, guild_id: int, user_id: int, frame: _Frame, row: PlayerRow | None = None
+    ) -> OwnRank:
+        """The player's place on ``frame``'s board; ``row``: theirs, when already read."""
         min_games, total = frame.min_games, frame.total
-        row = await self._player(guild_id, user_id)
+        if row is None:
+            row = await self._player(guild_id, user_id)
         if row is None:
             return OwnRank(user_id, None, 0, min_games, None, total)
         line = _line(row)
