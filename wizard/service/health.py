@@ -19,7 +19,6 @@ from wizard.service.core import GameService
 from wizard.service.errors import ServiceError
 from wizard.service.settings import ServiceConfig
 from wizard.store.backup import backup
-from wizard.store.health import open_readonly
 
 
 async def unloadable_games(path: Path) -> list[tuple[int, str]]:
@@ -28,15 +27,18 @@ async def unloadable_games(path: Path) -> list[tuple[int, str]]:
     with tempfile.TemporaryDirectory(prefix="wizard-check-") as folder:
         copy = Path(folder) / "copy.db"
         await asyncio.to_thread(backup, Path(path), copy)
-        open_games = await asyncio.to_thread(_open_games, copy)
         config = ServiceConfig(ai_processes=0)
         service = await GameService.open(copy, config=config, recover=False)
         try:
             before = {game for game, _ in await service.damaged_games()}
+            open_games = await service.store.fetchall(
+                "SELECT id FROM games WHERE status IN ('lobby', 'active')"
+                " AND typeof(id) = 'integer' ORDER BY id"
+            )
             await service.recover()
             # Every lobby and running game, of every shard, also one whose row is too damaged
             # for recovery to arm its clocks (it is found when first used, as here).
-            for game in open_games:
+            for (game,) in open_games:
                 # A refusal is no damage: a damaged game is set aside and listed below.
                 with contextlib.suppress(ServiceError):
                     await service.get_game(game)
@@ -44,15 +46,3 @@ async def unloadable_games(path: Path) -> list[tuple[int, str]]:
         finally:
             await service.close()
     return [(game, reason) for game, reason in after if game not in before]
-
-
-def _open_games(path: Path) -> list[int]:
-    conn = open_readonly(path)
-    try:
-        rows = conn.execute(
-            "SELECT id FROM games WHERE status IN ('lobby', 'active') AND typeof(id) = 'integer'"
-            " ORDER BY id"
-        ).fetchall()
-    finally:
-        conn.close()
-    return [int(game) for (game,) in rows]
