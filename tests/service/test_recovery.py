@@ -176,3 +176,68 @@ async def test_recovery_and_lookups_respect_the_shard_filter(db_path: Path) -> N
             await svc.act(ids[1], 1, MakeBid(0), None)
     finally:
         await svc.close()
+
+
+async def test_a_seated_player_of_a_damaged_game_is_told_it_is_damaged(db_path: Path) -> None:
+    # A click carries a request id, which lets a finished game answer a repeat: a damaged
+    # game must still answer "damaged", not "you are not playing in this game".
+    ids = await _three_running_games(db_path)
+    _sql(db_path, "UPDATE actions SET arg = 'Q99' WHERE game_id = ? AND seq = 2", (ids[0],))
+    svc = await GameService.open(db_path)
+    try:
+        with pytest.raises(GameDamagedError):
+            await svc.act(ids[0], 1, MakeBid(0), None, request_id="click-1")
+    finally:
+        await svc.close()
+
+
+async def test_a_row_in_the_way_of_a_move_quarantines_the_game(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The log already holds a row where the next action goes (written behind the bot's back):
+    # the move can never be saved, so the game is quarantined, not "try again" for ever.
+    ids = await _three_running_games(db_path)
+    svc = await GameService.open(db_path)
+    try:
+        await _plays(svc, ids[0])  # loaded
+        conn = sqlite3.connect(db_path)
+        try:
+            seq, version = conn.execute(
+                "SELECT MAX(seq), MAX(version) FROM actions WHERE game_id = ?", (ids[0],)
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO actions (game_id, seq, seat, kind, arg, actor, version, created_at)"
+                " VALUES (?, ?, 0, 'play', 'Z', 'player', ?, 0)",
+                (ids[0], seq + 1, version + 1),
+            )
+            conn.commit()
+        finally:
+            conn.close()
+        caplog.clear()
+        with pytest.raises(GameDamagedError):
+            await _plays(svc, ids[0])
+        assert (await svc.get_game(ids[0])).status is GameStatus.BROKEN
+        errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(errors) == 1 and f"game {ids[0]}" in errors[0], errors
+        await _plays(svc, ids[1])
+    finally:
+        await svc.close()
+    assert _row(db_path, ids[0])[0] == "broken"
+
+
+async def test_start_up_logs_each_damaged_game_once(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    ids = await _three_running_games(db_path)
+    _sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq = 10", (ids[0],))
+    old = "UPDATE games SET status = 'broken', broken_reason = 'old' WHERE id = ?"
+    _sql(db_path, old, (ids[1],))
+    caplog.set_level(logging.INFO)
+    svc = await GameService.open(db_path)
+    try:
+        errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(errors) == 2, errors
+        assert sum(f"game {ids[0]} " in e for e in errors) == 1
+        assert sum(f"game {ids[1]} " in e for e in errors) == 1
+    finally:
+        await svc.close()

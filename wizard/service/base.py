@@ -188,25 +188,40 @@ class ServiceBase:
         """Commit ``item``; a refusal (:class:`BusyError`, :class:`StorageError`) if not."""
         try:
             return await self._store.write(item)
-        except (ServiceError, ConflictError):
-            raise
-        except LockTimeout:
-            raise BusyError(seconds=self.config.busy_timeout) from None
-        except (sqlite3.Error, RuntimeError) as e:
-            log.exception("database write failed")
-            raise StorageError() from e
+        except (sqlite3.Error, RuntimeError, LockTimeout) as e:
+            raise self._refusal(e) from e
+
+    def _refusal(self, error: sqlite3.Error | RuntimeError | LockTimeout) -> ServiceError:
+        """What a player is told of a write that failed: busy (another process held the
+        file), or not saved (logged for the operator)."""
+        if isinstance(error, LockTimeout):
+            return BusyError(seconds=self.config.busy_timeout)
+        log.error("database write failed", exc_info=error)
+        return StorageError()
 
     async def _write_game(self, live: LiveGame, item: WriteItem[T]) -> T:
-        """Commit a change of ``live`` (its lock held). If another process changed the game
-        first (the version check failed), the game is reloaded from the file and the call
-        refused like a stale click, so that the next one is made on the current game."""
+        """Commit a change of ``live`` (its lock held).
+
+        If the file no longer holds the game as ``live`` has it, the game is read again as
+        the file has it, and the call refused like a stale click, so that the next one is
+        made on the current game; or as damaged, when the file's game cannot be trusted
+        (it is then quarantined). That is so when another process moved the row's version
+        on, and when a constraint refuses the write (a row already stands where the next
+        action goes): retrying that could never succeed.
+        """
         try:
-            return await self._write(item)
+            return await self._store.write(item)
         except ConflictError as e:
-            expected = live.version
             log.warning("game %s was changed by another process; reloading it: %s", live.id, e)
-            await self._refresh(live)
-            raise StaleVersionError(expected, live.version) from None
+        except sqlite3.IntegrityError as e:
+            log.warning("game %s: the file refused its write (%s); reloading it", live.id, e)
+        except (sqlite3.Error, RuntimeError, LockTimeout) as e:
+            raise self._refusal(e) from e
+        expected = live.version
+        await self._refresh(live)
+        if live.status is GameStatus.BROKEN:
+            self._check_status(live, GameStatus.ACTIVE)  # game_damaged
+        raise StaleVersionError(expected, live.version)
 
     async def _update_game(
         self,
@@ -283,7 +298,7 @@ class ServiceBase:
             live.timer = None
         if self._games.get(live.id) is live:
             del self._games[live.id]
-        if live.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
+        if live.status in (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.BROKEN):
             self._remember_ended(live)
 
     def _remember_ended(self, live: LiveGame) -> None:

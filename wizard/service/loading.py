@@ -65,6 +65,7 @@ class Loading(ServiceBase):
             "SELECT g.id, g.seq, (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
             " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
         )
+        just = {int(row["id"]) for row in short}
         for row in short:
             await self._quarantine(
                 int(row["id"]),
@@ -97,7 +98,8 @@ class Loading(ServiceBase):
                 self._arm_wake(game_id)
         damaged = await self.damaged_games()
         for game_id, reason in damaged:
-            log.error("game %s is quarantined (damaged): %s", game_id, reason)
+            if game_id not in just:  # those were logged as they were quarantined
+                log.error("game %s is quarantined (damaged): %s", game_id, reason)
         self.recovered = tuple(mine)
         return RecoveryReport(
             loaded=self.recovered,
@@ -184,6 +186,8 @@ class Loading(ServiceBase):
         except _Broken as b:
             if status in ("lobby", "active"):
                 return await self._quarantined(game_id, str(b))
+            if status == GameStatus.BROKEN.value:  # told when quarantined, and at each start
+                return await self._stub(game_id, str(b))
             return await self._unshowable(game_id, status, str(b))
         if replayed is not None:
             live.state, live.actions, live.versions, live.request_ids = replayed

@@ -68,6 +68,8 @@ class Playing(Loading):
         ``duplicate=True``.
         """
         live = await self._get(game_id, finished_ok=request_id is not None)
+        if live.status is GameStatus.BROKEN:  # its seats are not read: damaged, not unseated
+            self._check_status(live, GameStatus.ACTIVE)
         async with live.lock:
             row = live.seat_of(user_id)
             if row is None:
