@@ -239,6 +239,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         try:
             await self._handler(cid.verb)(interaction, cid)
         except ServiceError as error:
+            if error.code == "game_damaged":  # found by this click, maybe: the table says so
+                self.surfaces.request(self.surfaces.get(cid.game))
             if on_table(interaction, cid):
                 await self._table_refused(interaction, cid, error)
             elif cid.verb in _HAND_VERBS or (cid.verb is Verb.LEAVE and _on_hand(interaction)):

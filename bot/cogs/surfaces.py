@@ -70,7 +70,7 @@ from bot.features.hand import (
     with_leave,
 )
 from bot.features.hints import hints_on
-from bot.features.lobby import LobbyMessages, cancelled_embed
+from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
 from bot.features.table import TableMessages, public_shown
@@ -537,6 +537,10 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if surface.cancelled is not None or info.status is GameStatus.CANCELLED:
             await self._show_cancelled(surface, info, surface.cancelled or "host")
             return
+        if info.status is GameStatus.BROKEN:
+            t, _ = await public_look(self.service, info.guild_id)
+            await self._show_end(surface, damaged_embed(info.id, t=t))
+            return
         if info.status is GameStatus.LOBBY:
             await self._lobby(surface, info)
         elif info.status is GameStatus.ACTIVE:
@@ -546,28 +550,33 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             surface.closed = True
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
+        t, _ = await public_look(self.service, info.guild_id)
+        if not await self._show_end(surface, cancelled_embed(info.id, reason, t=t)):
+            surface.cancelled = reason  # try again with the next update or the retry timer
+
+    async def _show_end(self, surface: Surface, embed: discord.Embed) -> bool:
+        """Put ``embed`` in place of the game's lobby or table, with no buttons left, then
+        retire the game's thread: the game will not go on. ``False`` when Discord refused the
+        edit (the surface stays open, to try again)."""
         target = surface.table_id or surface.lobby_id
-        if self._in_gone_channel(surface):
-            surface.cancelled = None  # nowhere to show it, nor a thread left to archive
-            return
-        await self._clear_ping(surface)
         surface.cancelled = None
+        if self._in_gone_channel(surface):
+            return True  # nowhere to show it, nor a thread left to archive
+        await self._clear_ping(surface)
         surface.closed = True
         if target is None:
             await self.retire(surface)
-            return
-        t, _ = await public_look(self.service, info.guild_id)
-        embed = cancelled_embed(info.id, reason, t=t)
+            return True
         if (
             public_shown(embed) != surface.shown
             and await self._edit(surface, target, embed=embed, view=None) is False
         ):
             if self._in_gone_channel(surface):
-                return  # found gone by this edit: nothing more to show
-            surface.closed = False  # try again with the next update or the retry timer
-            surface.cancelled = reason
-            return
+                return True  # found gone by this edit: nothing more to show
+            surface.closed = False
+            return False
         await self.retire(surface)
+        return True
 
     def note_cancelled(self, surface: Surface, embed: discord.Embed) -> None:
         """A click's response already shows the cancellation (then :meth:`retire` the game's

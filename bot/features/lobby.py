@@ -11,6 +11,7 @@ import discord
 from bot.cogs.clicks import ClickBase, user_is_manager
 from bot.cogs.look import public_look, update_look
 from bot.cogs.messages import GameMessages, Surface
+from bot.cogs.replies import DAMAGED
 from bot.features.table import table_parts
 from bot.i18n import (
     COLOUR,
@@ -168,6 +169,13 @@ def cancelled_embed(game_id: int, reason: str, *, t: Texts) -> discord.Embed:
     text = t(CANCEL_REASONS.get(reason, CANCELLED))
     embed = discord.Embed(title=t("Wizard · game {game} · cancelled", game=game_id), colour=COLOUR)
     embed.description = f"🛑 {text} " + t("No result is recorded.")
+    return embed
+
+
+def damaged_embed(game_id: int, *, t: Texts) -> discord.Embed:
+    """A lobby or table whose game was found damaged (quarantined by the service)."""
+    embed = discord.Embed(title=t("Wizard · game {game} · damaged", game=game_id), colour=COLOUR)
+    embed.description = f"⚠️ {t(DAMAGED)} " + t("No result is recorded.")
     return embed
 
 

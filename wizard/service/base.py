@@ -91,8 +91,8 @@ class ServiceBase:
         """Games not loaded yet whose clocks are due at a time: id → when."""
         self._wake_timers: dict[int, TimerHandle] = {}
         self.recovered: tuple[int, ...] = ()
-        """The lobbies and running games the last :meth:`recover` found: the front end brings
-        their messages up to date once it is connected."""
+        """The lobbies and running games the last :meth:`recover` found, and those it found
+        damaged: the front end brings their messages up to date once it is connected."""
 
     @property
     def store(self) -> Store:

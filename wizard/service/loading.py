@@ -62,10 +62,17 @@ class Loading(ServiceBase):
         t0 = time.perf_counter()
         # Running games whose log holds fewer actions than their row says were acknowledged.
         short = await self._store.fetchall(
-            "SELECT g.id, g.seq, (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
+            "SELECT g.id, g.guild_id, g.seq,"
+            " (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
             " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
         )
         just = {int(row["id"]) for row in short}
+        # Their tables still show them running: the front end shows them damaged.
+        shown = [
+            int(r["id"])
+            for r in short
+            if isinstance(r["guild_id"], int) and self._owns(r["guild_id"])
+        ]
         for row in short:
             await self._quarantine(
                 int(row["id"]),
@@ -100,9 +107,9 @@ class Loading(ServiceBase):
         for game_id, reason in damaged:
             if game_id not in just:  # those were logged as they were quarantined
                 log.error("game %s is quarantined (damaged): %s", game_id, reason)
-        self.recovered = tuple(mine)
+        self.recovered = tuple(sorted(mine + shown))
         return RecoveryReport(
-            loaded=self.recovered,
+            loaded=tuple(mine),
             broken=tuple(damaged),
             seconds=time.perf_counter() - t0,
             skipped=skipped,
@@ -311,7 +318,9 @@ class Loading(ServiceBase):
         """Enough of a damaged game to answer queries and refusals (numbers only are read)."""
         try:
             row = await self._store.fetchone(
-                "SELECT guild_id, channel_id, host_id, version FROM games WHERE id = ?", (game_id,)
+                "SELECT guild_id, channel_id, host_id, version, lobby_message_id,"
+                " table_message_id FROM games WHERE id = ?",
+                (game_id,),
             )
         except sqlite3.DatabaseError:
             row = None
@@ -319,6 +328,9 @@ class Loading(ServiceBase):
         def number(key: str) -> int:
             value = row[key] if row is not None else 0
             return value if isinstance(value, int) else 0
+
+        def message(key: str) -> int | None:  # where the channel shows the game, if known
+            return number(key) or None
 
         return LiveGame(
             id=game_id,
@@ -328,4 +340,6 @@ class Loading(ServiceBase):
             status=GameStatus.BROKEN,
             version=number("version"),
             broken_reason=reason,
+            lobby_message_id=message("lobby_message_id"),
+            table_message_id=message("table_message_id"),
         )
