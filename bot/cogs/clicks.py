@@ -166,7 +166,11 @@ class ClickBase:
 
     async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """Discord refused a request made for the click ``cid``: undo what nobody can see (a
-        "Play again" lobby whose message never went out), so that trying again works."""
+        "Play again" lobby whose message never went out), so that trying again works; and
+        since what the click did may be missing from the message it was to edit (the lobby,
+        the table, the player's hand), bring the game's messages up to date."""
+        self.surfaces.request(self.surfaces.get(cid.game))
+        self.surfaces.redraw_hand(cid.game, interaction.user.id)
         if cid.verb is Verb.AGAIN:
             dropped = await drop_unseen_lobby(
                 self.service, interaction.channel_id, interaction.user.id

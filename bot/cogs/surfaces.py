@@ -290,6 +290,16 @@ class OpenHands(GameMessages):
             elif hand.timer is None:
                 hold(hand, self.clock.call_at(due, functools.partial(self._held_redraw, key)))
 
+    def redraw_hand(self, game_id: int, user_id: int) -> None:
+        """Redraw ``user_id``'s open hand in ``game_id`` whatever it is thought to show (an
+        answer meant to show the latest state may not have reached it)."""
+        key = (game_id, user_id)
+        hand = self._hands.get(key)
+        if hand is not None and self.config.live_hands:
+            hand.shown = None
+            hold(hand, None)
+            self._redraw(key)
+
     def _held_redraw(self, key: tuple[int, int]) -> None:
         hand = self._hands.get(key)
         if hand is not None:

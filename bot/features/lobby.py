@@ -25,7 +25,7 @@ from bot.i18n import (
     timer_text,
     variants_text,
 )
-from bot.ui.buttons import CustomId, Verb, button, detached_view
+from bot.ui.buttons import DONE_NOTE, CustomId, Verb, button, detached_view
 from bot.ui.layout import BLUE, GREEN, GREY, RED
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
@@ -162,6 +162,20 @@ CANCEL_REASONS: Final[dict[str, str]] = {
 
 CANCELLED: Final = N_("The game was cancelled.")
 """Why a game was cancelled, for a reason :data:`CANCEL_REASONS` does not know."""
+
+
+JOINED: Final = N_("You joined game {game}.")
+LEFT: Final = N_("You left game {game}.")
+COMPUTER_ADDED: Final = N_("A computer player joined game {game}.")
+STARTED: Final = N_("Game {game} has started.")
+
+
+def counted(interaction: discord.Interaction[Any], done: str | None, **params: Any) -> None:
+    """Keep what a lobby click did (``done``, with ``params``; "✅" alone for ``None``) for
+    the player, in their language: should Discord refuse the click's answer, they are told
+    that it counted rather than to try again."""
+    note = None if done is None else "✅ " + texts(interaction.locale)(done, **params)
+    interaction.extras[DONE_NOTE] = note
 
 
 def cancelled_embed(game_id: int, reason: str, *, t: Texts) -> discord.Embed:
@@ -325,7 +339,7 @@ class LobbyClicks(ClickBase):
         info = await self._timely(
             interaction, self.service.join(cid.game, user.id, user.display_name), update=True
         )
-        await self._show_lobby(interaction, info)
+        await self._show_lobby(interaction, info, JOINED)
 
     async def _leave(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         info = await self._timely(
@@ -343,7 +357,7 @@ class LobbyClicks(ClickBase):
                 "🤖 " + t("A computer player now plays your seat. Open your hand to return."),
             )
             return
-        await self._show_lobby(interaction, info)
+        await self._show_lobby(interaction, info, LEFT)
 
     async def _addbot(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         info = await self._timely(
@@ -353,7 +367,7 @@ class LobbyClicks(ClickBase):
             ),
             update=True,
         )
-        await self._show_lobby(interaction, info)
+        await self._show_lobby(interaction, info, COMPUTER_ADDED)
 
     async def _level(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         seat, level = cid.seat_level
@@ -384,8 +398,12 @@ class LobbyClicks(ClickBase):
         )
         await self._show_lobby(interaction, info)
 
-    async def _show_lobby(self, interaction: discord.Interaction[Any], info: GameInfo) -> None:
-        """The clicked lobby redrawn (public: in the server's language)."""
+    async def _show_lobby(
+        self, interaction: discord.Interaction[Any], info: GameInfo, done: str | None = None
+    ) -> None:
+        """The clicked lobby redrawn (public: in the server's language). ``done`` says what
+        the click did: should Discord refuse the redraw, the player is told it privately."""
+        counted(interaction, done, game=info.id)
         await self._edit_clicked(interaction, **await self._lobby_parts(info))
 
     async def _show_cancelled(
@@ -394,6 +412,7 @@ class LobbyClicks(ClickBase):
         """The clicked lobby or table becomes the cancellation; the game's thread retires."""
         t, _ = await public_look(self.service, info.guild_id)
         embed = cancelled_embed(info.id, reason, t=t)
+        counted(interaction, CANCEL_REASONS.get(reason, CANCELLED))
         surface = self.surfaces.adopt(info)
         self.surfaces.note_cancelled(surface, embed)
         await self._edit_clicked(interaction, embed=embed, view=None)
@@ -408,6 +427,7 @@ class LobbyClicks(ClickBase):
             ),
             update=True,
         )
+        counted(interaction, STARTED, game=cid.game)
         message = interaction.message
         assert message is not None
         # The lobby message becomes the table: one edit, and the table's id is the lobby's.

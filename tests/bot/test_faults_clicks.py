@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import texts
-from tests.bot.conftest import Sim, buttons, simulation, verb_of
+from tests.bot.conftest import Sim, buttons, is_hand_button, message_text, simulation, verb_of
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo
 
@@ -129,3 +129,67 @@ async def test_play_again_refused_by_discord_leaves_no_unseen_lobby(
         again = await bob.click(sim.message(final.id), label="Play again")
         assert again.response is not None and not again.ephemeral
         assert not sim.env.errors
+
+
+async def test_a_join_whose_answer_discord_refuses_shows_on_the_lobby_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        locales[cy] = "pt-BR"
+        info = await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        await bob.click(sim.message(lobby_id), label="Join")
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        result = await cy.click(sim.message(lobby_id), label="Join")
+
+        # She joined, and reads so in Portuguese, not "try again" (she is in already).
+        said = texts("pt-BR")("You joined game {game}.", game=info.id)
+        assert result.response is not None and result.response.content == f"✅ {said}"
+        # The lobby her click could not redraw is redrawn without waiting for another click.
+        await sim.cog.surfaces.idle()
+        lobby = sim.message(lobby_id)
+        start = next(b for b in buttons(lobby) if verb_of(b) == "start")
+        assert "**cy**" in message_text(lobby) and not start.get("disabled")
+
+
+async def test_a_start_whose_answer_discord_refuses_says_the_game_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        locales[ann] = "de"
+        info = await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        for member in (bob, cy):
+            await member.click(sim.message(lobby_id), label="Join")
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        result = await ann.click(sim.message(lobby_id), label="Start")
+
+        said = texts("de")("Game {game} has started.", game=info.id)
+        assert result.response is not None and result.response.content == f"✅ {said}"
+        await sim.cog.surfaces.idle()
+        assert any(is_hand_button(b) for b in buttons(sim.message(lobby_id)))  # the table
+
+
+async def test_a_play_whose_answer_discord_refuses_redraws_the_hand(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        rng = random.Random(3)
+        await sim.play(
+            info.id, rng, until=lambda i: i.table is not None and i.table.phase == "play"
+        )
+        mover = (await sim.to_act(info.id))[0]
+        await sim.open_hand(mover)
+        sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+        result = await sim.act(mover, rng.choice)
+        assert result.response is not None and result.response.content.startswith("✅")
+
+        # The hand the answer was to redraw no longer offers the card just played.
+        await sim.cog.surfaces.idle()
+        hand = sim.hand(mover)
+        assert hand is not None
+        assert not [b for b in buttons(hand) if verb_of(b) == "play" and not b.get("disabled")]
