@@ -32,7 +32,7 @@ from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
 from bot.cogs.look import public_look
-from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT
+from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
@@ -47,6 +47,7 @@ from bot.ui.buttons import CustomId, Verb
 from wizard.errors import OptionsError
 from wizard.options import MIN_PLAYERS, Options, check_setup
 from wizard.service import (
+    ChannelBusyError,
     Clock,
     GameInfo,
     GameNotFoundError,
@@ -391,7 +392,13 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     raise
                 return home, info
 
-            home, info = await self._timely(interaction, open_game(), update=False)
+            try:
+                home, info = await self._timely(interaction, open_game(), update=False)
+            except ChannelBusyError:
+                # A lobby whose message was deleted gives way; one still seen keeps the channel.
+                if await drop_vanished_lobby(self.bot, self.service, channel_id, guild_id) is None:
+                    raise
+                home, info = await self._timely(interaction, open_game(), update=False)
         except ServiceError as error:
             await self._refuse(interaction, error)
             return

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
 """Discord's JSON error code for a channel that does not exist (deleted)."""
 
 
@@ -398,4 +399,32 @@ async def drop_unseen_lobby(
     except ServiceError as error:
         log.warning("game %s: its unseen lobby was not cancelled: %s", game.id, error)
         return None
+    return game.id
+
+
+async def drop_vanished_lobby(
+    bot: discord.Client, service: GameService, channel_id: int, guild_id: int | None
+) -> int | None:
+    """Cancel the channel's lobby if its message is gone (a moderator deleted it): nobody can
+    see or join it, and it would hold the channel until it expires. Its id, if so. Only a
+    message Discord says is unknown counts as gone; anything else leaves the lobby alone."""
+    game = await service.game_in_channel(channel_id)
+    if game is None or game.status is not GameStatus.LOBBY or game.lobby_message_id is None:
+        return None
+    channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
+    try:
+        await channel.fetch_message(game.lobby_message_id)
+        return None
+    except discord.NotFound as error:
+        if error.code != UNKNOWN_MESSAGE:
+            return None
+    except discord.HTTPException as error:
+        log.info("game %s: could not look for its lobby message: %s", game.id, error)
+        return None
+    try:
+        await service.cancel(game.id, game.host_id)
+    except ServiceError as error:
+        log.warning("game %s: its deleted lobby was not cancelled: %s", game.id, error)
+        return None
+    log.info("game %s: its lobby message was deleted; the lobby is cancelled", game.id)
     return game.id

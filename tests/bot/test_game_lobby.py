@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import discord
 import pytest
 
 from tests.bot.conftest import buttons, simulation
+from tests.bot.i18n_support import user_locales
 from wizard.options import Bidding, Options
 from wizard.service import GameStatus
 
@@ -93,3 +95,28 @@ async def test_take_back_a_seat_from_the_computer(tmp_path: Path) -> None:
         end = await sim.play(info.id, rng)
         assert end.status is GameStatus.FINISHED and not end.seats[1].away
         await sim.final_standings(info.id)
+
+
+async def test_a_lobby_whose_message_was_deleted_gives_way_to_a_new_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A moderator deleted the lobby message: nobody can see or join that lobby, so it must
+    # not hold the channel ("there is already a game") until it expires.
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        locales[cy] = "pt-BR"
+        old = await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        await bob.click(sim.message(lobby_id), label="Join")
+        mods = sim.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+        mod = sim.guild.add_member(sim.env.create_user("mod"), roles=[mods])
+        await mod.delete(sim.message(lobby_id))
+
+        result = await cy.slash(sim.channel, "wizard new")
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and new.id != old.id and new.host_id == cy.id, result
+        assert (await sim.service.get_game(old.id)).status is GameStatus.CANCELLED
+        # A lobby still in the channel keeps it, as before.
+        again = await ann.slash(sim.channel, "wizard new")
+        assert again.response is not None and "already a game" in again.response.content
