@@ -70,6 +70,7 @@ BAD_SETUP: Final = N_("This game cannot be set up like that.")
 BAD_DEAL: Final = N_("That deal does not fit the rules.")
 NOT_PLAYING: Final = N_("You are not playing in this game.")
 GAME_OVER: Final = N_("This game is over.")
+KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."
 )
@@ -110,6 +111,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "game_status.broken": Refusal("⚠️", DAMAGED),
     "game_status.damaged": Refusal("⚠️", DAMAGED),
     "not_seated": Refusal("🚫", NOT_PLAYING),
+    "not_seated.kicked": Refusal("🚫", KICKED),
     "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
     "lobby_full": Refusal(
         "🚫", N_("This game is full."), N_("{limit} players is the most these options allow.")
@@ -265,6 +267,7 @@ BY_PARAM: Final[dict[str, str]] = {
     "game_status": "status",
     "not_host": "action",
     "invalid_settings": "setting",
+    "not_seated": "reason",
 }
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
 _NAMES: Final = frozenset({"player", "waiting_for", "dealer"})

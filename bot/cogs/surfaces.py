@@ -52,6 +52,7 @@ deletion of the channel or thread, or the bot's removal from the server
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Iterable
@@ -62,6 +63,7 @@ import discord
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
+from bot.cogs.replies import KICKED, refusal_text
 from bot.features.hand import (
     TAKE_BACK_LABEL,
     hand_message,
@@ -181,8 +183,8 @@ class OpenHands(GameMessages):
             notes.append("🛑 " + t("This game was cancelled."))
         elif status is not GameStatus.ACTIVE:
             notes.append("🏁 " + t("This game is over."))
-        elif kicked:
-            notes.append("🚫 " + t("You were removed from this game; a computer plays your seat."))
+        elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
+            return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:
             away = True
             cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
@@ -340,12 +342,19 @@ class OpenHands(GameMessages):
                 if hand is None or hand.expires <= self.clock.now():
                     self._hands.pop(key, None)
                     return
+                t = texts(hand.language)
                 try:
-                    t = texts(hand.language)
                     own, hand.own = hand.own, None
                     content, view, _ = await self.hand_parts(game_id, user_id, t=t, update=own)
-                except ServiceError:
+                except ServiceError as error:
+                    # Nothing to show any more (removed from the game, or it is damaged):
+                    # the open hand says why, with no buttons, and is not redrawn again.
                     self._hands.pop(key, None)
+                    content, view = refusal_text(error, t=t), None
+                    if hand_shown(content, view) != hand.shown:
+                        edit = hand.interaction.edit_original_response
+                        with contextlib.suppress(discord.HTTPException):
+                            await edit(content=content, view=None)
                     return
                 shown = hand_shown(content, view)
                 if shown == hand.shown:

@@ -272,6 +272,10 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         assert kicked == f"👋 cy is out of game {info.id}; a computer player takes their seat."
         assert "🚫 You were removed from this game" in sim.message(hand.id).content
         assert buttons(sim.message(hand.id)) == []
+        # The seat's cards are the computer's now: a removed player sees none of them (R8.3).
+        assert "your hand" not in sim.message(hand.id).content
+        reopened = await sim.open_hand(cy)
+        assert reopened.content == "🚫 You were removed from this game; a computer plays your seat."
         assert "**cy** 🤖" in (sim.table().embeds[0].description or "")
         end = await sim.play(info.id, random.Random(2))
         assert end.status is GameStatus.FINISHED

@@ -59,6 +59,8 @@ async def test_computers_kicks_and_removals(service: GameService) -> None:
         await service.take_back(game_id, 2)
     with pytest.raises(NotSeatedError, match="removed"):
         await service.act(game_id, 2, MakeBid(0), None)
+    with pytest.raises(NotSeatedError, match="removed"):  # the seat's cards are not theirs
+        await service.seat_view(game_id, 2)
 
 
 async def test_leaving_a_running_game_and_coming_back(service: GameService) -> None:

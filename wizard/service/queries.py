@@ -56,6 +56,8 @@ class Queries(Loading):
         row = live.seat_of(user_id)
         if row is None:
             raise NotSeatedError()
+        if row.kicked:  # removed for good: the seat's cards are the computer's now (R8.3)
+            raise NotSeatedError(reason="kicked")
         if live.state is None:
             raise GameStatusError(live.status.value, action="view", game_id=live.id)
         return live.seat_view(row)
