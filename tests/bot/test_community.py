@@ -177,7 +177,8 @@ async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) ->
         result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
         assert result.response is not None
         lines = board_lines(result.response)
-        assert any("🤖 Computer (normal)" in line for line in lines), lines
+        computer = [line for line in lines if "🤖 Computers (Normal)" in line]
+        assert computer and "seats played" in computer[0], lines
         assert "Computer players are shown" in (result.response.embeds[0].footer.text or "")
 
 
@@ -359,3 +360,18 @@ async def test_member_names_are_cleaned_and_escaped_on_boards_and_stats(tmp_path
         assert stats.response.embeds[0].title == f"📊 {shown} at Wizard"
         never = await stranger.slash(sim.channel, "wizard stats")
         assert never.response.content.startswith(r"\*\*New\*\* one has not finished")
+
+
+def test_equal_lines_share_a_medal_and_no_win_earns_none() -> None:
+    from bot.features.community.render import board_embed
+    from bot.i18n import texts
+    from wizard.service import LeaderboardOrder
+    from wizard.service.boards import Board, BoardLine
+
+    def line(rank: int, name: str, wins: int) -> BoardLine:
+        return BoardLine(rank, name, rank, None, 6, wins, 300, 80, 25.0, 3.0, 16.0)
+
+    lines = (line(1, "ann", 2), line(1, "bob", 2), line(3, "cy", 0), line(3, "dee", 0))
+    board = Board(1, LeaderboardOrder.WINS, 1, 10, 4, 1, False, lines)
+    shown = (board_embed(texts("en"), board, None).description or "").splitlines()
+    assert [s.split(" ")[0] for s in shown] == ["🥇", "🥇", "`#3`", "`#3`"], shown

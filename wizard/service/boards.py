@@ -6,9 +6,9 @@ over the rows the service writes when a game ends (``players``, ``results``, and
 5's ``computer_stats``), shaped by the server's settings (minimum games before a rank,
 computer players on the boards or not).
 
-Ranks are positions in one total order (ties broken as the page query breaks them: see
-``repo.LEADERBOARD_ORDER``), so the rank a player reads on their own line is the line where
-they stand on the pages.
+Lines stand in one total order (ties broken as the page query breaks them: see
+``repo.LEADERBOARD_ORDER``); lines equal in every column the board sorts by share a rank
+(1, 2, 2, 4), the rank of the first of them, on the pages and in a player's own rank alike.
 """
 
 from __future__ import annotations
@@ -280,6 +280,7 @@ class BoardQueries:
                     break
                 line = _line(row)
             lines.append(replace(line, rank=position))
+        lines = await self._share_ranks(guild_id, frame, lines)
         you = None if viewer_id is None else await self._own_rank(guild_id, viewer_id, frame)
         return Board(
             guild_id=guild_id,
@@ -388,16 +389,39 @@ class BoardQueries:
         line = _line(row)
         if row.games < min_games:
             return OwnRank(user_id, None, row.games, min_games - row.games, line, total)
+        rank = await self._rank(guild_id, frame, line)
+        return OwnRank(user_id, rank, row.games, 0, replace(line, rank=rank), total)
+
+    async def _rank(self, guild_id: int, frame: _Frame, line: BoardLine) -> int:
+        """The rank of ``line`` on ``frame``'s board: one more than the lines strictly ahead
+        of it (players, then computer levels)."""
+        order = frame.order
         ahead = await sql.count_ahead(
             self._store,
             guild_id,
-            order=frame.order.value,
-            min_games=min_games,
-            key=_key(line, frame.order, user_id),
+            order=order.value,
+            min_games=frame.min_games,
+            key=_key(line, order, sql.STRICTLY_AHEAD),
         )
-        # A computer line is ahead of the player when fewer players are ahead of it.
-        rank = ahead + 1 + sum(1 for c in frame.computers if c.ahead <= ahead)
-        return OwnRank(user_id, rank, row.games, 0, replace(line, rank=rank), total)
+        mine = _sort_key(line, order)[:2]
+        return ahead + 1 + sum(1 for c in frame.computers if _sort_key(c.line, order)[:2] < mine)
+
+    async def _share_ranks(
+        self, guild_id: int, frame: _Frame, lines: list[BoardLine]
+    ) -> list[BoardLine]:
+        """A page's lines, each at its position, with equal lines sharing the first one's
+        rank (only the page's first line may share one with the page before)."""
+        shared: list[BoardLine] = []
+        for line in lines:
+            before = shared[-1] if shared else None
+            if before is None:
+                rank = await self._rank(guild_id, frame, line) if line.rank > 1 else 1
+            elif _sort_key(before, frame.order)[:2] == _sort_key(line, frame.order)[:2]:
+                rank = before.rank
+            else:
+                rank = line.rank
+            shared.append(replace(line, rank=rank))
+        return shared
 
 
 _LINE = TypeAdapter(BoardLine)

@@ -11,6 +11,9 @@ from wizard.store.db import Store
 HUMAN_AFTER_TIES: Final = 2**63 - 1
 """A user id greater than any real one: a computer line counts as behind every player with
 the same sort key (its tie-break), so that a tie never pushes a person down."""
+STRICTLY_AHEAD: Final = -1
+"""A user id less than any real one: only the players strictly ahead of a sort key count
+(lines equal in every sort column share a rank)."""
 
 # Each query counts the players of a server strictly ahead of a sort key under one order of
 # ``repo.LEADERBOARD_ORDER``. The leading ``>=`` on the first sort column makes it a range of

@@ -37,7 +37,10 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
     title = t("🏆 Leaderboard · {order}", order=t(ORDER_LABELS[board.order]))
     lines = []
     for line in board.lines:
-        medal = MEDALS.get(line.rank, f"`#{line.rank}`")
+        # No medal for a line that has nothing to show for it (no win, on the wins board).
+        earned = board.order is not LeaderboardOrder.WINS or line.wins > 0
+        medal = MEDALS.get(line.rank) if earned else None
+        medal = medal or f"`#{line.rank}`"
         lines.append(
             f"{medal} {line_name(t, line)} — {board_value(t, board.order, line, board.min_games)}"
         )
@@ -68,7 +71,12 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
     if board.order is LeaderboardOrder.RATING:
         notes.append(t(RATING_NOTE))
     if board.computers:
-        notes.append(t("🤖 Computer players are shown; they keep the starting rating."))
+        notes.append(
+            t(
+                "🤖 Computer players are shown, one line per level over all its seats; they "
+                "keep the starting rating."
+            )
+        )
     notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
     embed.set_footer(text="\n".join(notes))
     return embed

@@ -10,7 +10,7 @@ from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.i18n import N_, Texts
+from bot.i18n import N_, Texts, level_name
 from wizard.cards import Theme
 from wizard.options import Bidding, Options
 from wizard.service import (
@@ -55,14 +55,6 @@ ORDER_CHOICES: Final = [
     app_commands.Choice(name=locale_str("wins"), value="wins"),
     app_commands.Choice(name=locale_str("average score per game"), value="average"),
 ]
-
-
-LEVEL_LABELS: Final[dict[str, str]] = {
-    "random": N_("Computer (random)"),
-    "easy": N_("Computer (easy)"),
-    "normal": N_("Computer (normal)"),
-    "hard": N_("Computer (hard)"),
-}
 
 
 VARIANT_LABELS: Final[dict[str, str]] = {
@@ -137,7 +129,8 @@ def options_text(t: Texts, options: Options) -> str:
 def line_name(t: Texts, line: BoardLine) -> str:
     """The name a board shows for a line (a computer level in words)."""
     if line.level is not None:
-        return "🤖 " + t(LEVEL_LABELS.get(line.level, N_("Computer")))
+        # Translators: the board's line of a level's computer players, e.g. “Computers (Normal)”.
+        return "🤖 " + t("Computers ({level})", level=level_name(line.level, t=t))
     return discord.utils.escape_markdown(line.name)
 
 
@@ -173,8 +166,12 @@ def _bold(text: str) -> str:
 
 
 def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: int = 1) -> str:
-    """What a line of the board is sorted by, and its games."""
-    games = t.plural("{n} game", "{n} games", line.games)
+    """What a line of the board is sorted by, and its games (a computer line's are its
+    seats: two computers of a level in one game count twice, as two players would)."""
+    if line.is_computer:
+        games = t.plural("{n} seat played", "{n} seats played", line.games)
+    else:
+        games = t.plural("{n} game", "{n} games", line.games)
     if order is LeaderboardOrder.RATING:
         value = rating_text(
             t, line.rating, provisional=not line.is_computer and line.games < min_games
