@@ -327,3 +327,25 @@ async def test_a_hand_over_after_timeouts_is_in_the_history(
         (timed_out, None, "normal"),
     ]
     assert info.seats_open_to(late + 1) == (late,)
+
+
+async def test_a_player_who_left_for_good_forfeits_the_game(service: GameService) -> None:
+    # User 2 leaves in round 1 and never comes back: the computer's play of the seat is not
+    # theirs. The game counts as played and lost: rated last, no win, and none of the seat's
+    # points or bids in their statistics (else leaving early could earn a rating).
+    game_id = await new_game(service, 3, 0, seed=11)
+    await service.start(game_id, 1)
+    rng = random.Random(4)
+    for _ in range(6):
+        assert await human_move(service, game_id, [1, 2, 3], rng) is not None
+    await service.leave(game_id, 2)
+    updates = await play_out(service, game_id, [1, 3], rng)
+    over = next(e for e in updates[-1].events if isinstance(e, GameOver))
+    change = {r.user_id: r for r in over.ratings}
+    assert change[2].after < change[2].before  # rated as finishing last
+    assert all(change[u].after > change[u].before for u in (1, 3))  # both beat the leaver
+    info = await service.get_game(game_id)
+    card = await service.player_card(info.guild_id, 2)
+    assert card is not None
+    assert (card.games, card.wins, card.total_score, card.best_score) == (1, 0, 0, None)
+    assert (card.bids, card.exact_bids) == (0, 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import aiosqlite
 
@@ -35,6 +35,11 @@ async def record_results(
     players keep their mu and sigma, and no rating change is returned. The same holds for
     the person in each of ``unrated_seats`` alone (one who took the seat over mid-game).
 
+    A person whose seat a computer played at the end (they left, were removed, or timed out,
+    and did not come back) forfeits: rated as finishing below everyone, and the game counts
+    in their statistics as played and not won, with none of the seat's points or bids (the
+    computer's play is not theirs: leaving early must not earn a rating).
+
     Runs inside the write transaction of the game's last action, so the players' rows are
     read and rewritten atomically even when two games of a server end at once. Computer
     seats take part in the ranking at the default rating, which is never stored or
@@ -63,23 +68,28 @@ async def record_results(
             conn.execute_fetchall, dict(r), name=names[r["user_id"]], before_game=game_id
         )
         current[player.user_id] = player
+    forfeited = {s.seat for s in humans if s.away}
+    last = min(r.score for r in standings) - 1
     teams = []
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None
         teams.append([_MODEL.rating(mu=row.mu, sigma=row.sigma) if row else _MODEL.rating()])
-    new_ratings = _MODEL.rate(teams, scores=[float(by_seat[s.seat].score) for s in seats])
+    scores = [float(last if s.seat in forfeited else by_seat[s.seat].score) for s in seats]
+    new_ratings = _MODEL.rate(teams, scores=scores)
     rows = []
     changes = []
     for seat, team in zip(seats, new_ratings, strict=True):
         if seat.user_id is None:
             continue
         result = by_seat[seat.seat]
+        if seat.seat in forfeited:  # played and lost, with nothing of the computer's play
+            result = replace(result, place=len(seats), score=0, rounds=0, exact_bids=0)
         old = current.get(seat.user_id)
         mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
         counts = rated and seat.seat not in unrated_seats
         mu, sigma = (team[0].mu, team[0].sigma) if counts else (mu0, sigma0)
         best = old.best_score if old else None
-        better = best is None or result.score > best
+        better = seat.seat not in forfeited and (best is None or result.score > best)
         rows.append(
             PlayerRow(
                 guild_id=guild_id,
