@@ -317,7 +317,18 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 raise
             return info
 
-        info = await self._timely(interaction, reopen(), update=False)
+        try:
+            info = await self._timely(interaction, reopen(), update=False)
+        except ChannelBusyError:
+            # Pressed twice, or by two players at once: the lobby the first press opened
+            # is where to go, not a refusal.
+            here = await self.service.game_in_channel(channel_id)
+            if here is None or here.status is not GameStatus.LOBBY:
+                raise
+            mark = "✅ " if here.host_id == user.id else "ℹ️ "
+            text = texts(interaction.locale)("Game {game} is open below.", game=here.id)
+            await self._send_private(interaction, mark + text)
+            return
         invited = [
             s.user_id
             for s in old.seats

@@ -32,6 +32,7 @@ from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_set
 from wizard.service import (
     GameInfo,
     GameStatus,
+    GameStatusError,
     GuildSettings,
 )
 
@@ -420,13 +421,22 @@ class LobbyClicks(ClickBase):
         await self.surfaces.retire(surface)
 
     async def _start(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
-        update = await self._timely(
-            interaction,
-            self.service.start(
-                cid.game, interaction.user.id, is_manager=user_is_manager(interaction)
-            ),
-            update=True,
-        )
+        try:
+            update = await self._timely(
+                interaction,
+                self.service.start(
+                    cid.game, interaction.user.id, is_manager=user_is_manager(interaction)
+                ),
+                update=True,
+            )
+        except GameStatusError as error:
+            # The second click of the host's double click: the game they started, started.
+            info = await self.service.get_game(cid.game)
+            if info.status is not GameStatus.ACTIVE or info.host_id != interaction.user.id:
+                raise error from None
+            t = texts(interaction.locale)
+            await self._send_private(interaction, "✅ " + t(STARTED, game=cid.game))
+            return
         counted(interaction, STARTED, game=cid.game)
         message = interaction.message
         assert message is not None

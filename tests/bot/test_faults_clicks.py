@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 
 from bot.i18n import texts
-from tests.bot.conftest import Sim, buttons, is_hand_button, message_text, simulation, verb_of
+from tests.bot.conftest import (
+    Sim,
+    buttons,
+    clicks_at_once,
+    is_hand_button,
+    message_text,
+    simulation,
+    verb_of,
+)
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo
 
@@ -193,3 +201,22 @@ async def test_a_play_whose_answer_discord_refuses_redraws_the_hand(tmp_path: Pa
         hand = sim.hand(mover)
         assert hand is not None
         assert not [b for b in buttons(hand) if verb_of(b) == "play" and not b.get("disabled")]
+
+
+async def test_a_double_click_on_start_is_answered_as_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        locales[ann] = "de"
+        info = await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        for member in (bob, cy):
+            await member.click(sim.message(lobby_id), label="Join")
+        start = next(
+            b["custom_id"] for b in buttons(sim.message(lobby_id)) if verb_of(b) == "start"
+        )
+        _, second = await clicks_at_once(sim, [(ann, lobby_id, start), (ann, lobby_id, start)])
+        said = texts("de")("Game {game} has started.", game=info.id)
+        assert second.response is not None and second.response.content == f"✅ {said}"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import Sim, buttons, simulation
+from tests.bot.conftest import Sim, buttons, clicks_at_once, simulation, verb_of
 from wizard.options import Bidding, Options
 from wizard.service import GameInfo, GameStatus
 
@@ -97,3 +97,22 @@ async def test_play_again_speaks_the_servers_language(tmp_path: Path) -> None:
         lobby = result.response
         assert "Revanche" in lobby.content, lobby.content
         assert "**Mitspielen**" in lobby.content and "Nochmal spielen" not in lobby.content
+
+
+async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await sim.play(info.id, random.Random(3))
+        final = [m for m in sim.raw() if any(verb_of(b) == "again" for b in buttons(m))][-1]
+        again = next(b["custom_id"] for b in buttons(final) if verb_of(b) == "again")
+        _, double, other = await clicks_at_once(
+            sim, [(ann, final.id, again), (ann, final.id, again), (bob, final.id, again)]
+        )
+        lobby = await sim.service.game_in_channel(sim.channel.id)
+        assert lobby is not None and lobby.host_id == ann.id
+        # Not "there is already a game in this channel": where the game is.
+        assert double.response is not None
+        assert double.response.content == f"✅ Game {lobby.id} is open below."
+        assert other.response is not None
+        assert other.response.content == f"ℹ️ Game {lobby.id} is open below."
