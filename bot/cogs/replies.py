@@ -70,6 +70,12 @@ BAD_SETUP: Final = N_("This game cannot be set up like that.")
 BAD_DEAL: Final = N_("That deal does not fit the rules.")
 NOT_PLAYING: Final = N_("You are not playing in this game.")
 GAME_OVER: Final = N_("This game is over.")
+FORBIDDEN_UNEVEN: Final = N_(
+    "With uneven bids the dealer may not bid {bid}: the bids would add up to "
+    "{tricks}, the tricks of this round."
+)
+"""Why the dealer's one bid is refused under uneven bids (R7.1): the refusal's detail, and
+the table's note while the dealer bids."""
 KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."
@@ -220,14 +226,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "bid_out_of_range": Refusal(
         "⛔", NOT_ALLOWED_BID, N_("In round {round} a bid is a whole number from 0 to {max}.")
     ),
-    "bid_forbidden": Refusal(
-        "⛔",
-        NOT_ALLOWED_BID,
-        N_(
-            "With uneven bids the dealer may not bid {bid}: the bids would add up to "
-            "{tricks}, the tricks of this round."
-        ),
-    ),
+    "bid_forbidden": Refusal("⛔", NOT_ALLOWED_BID, FORBIDDEN_UNEVEN),
     "bid_forbidden_canadian": Refusal(
         "⛔",
         NOT_ALLOWED_BID,

@@ -12,6 +12,7 @@ import discord
 from bot.cogs.clicks import ClickBase
 from bot.cogs.look import public_look, update_look
 from bot.cogs.messages import SLACK, GameMessages, Surface
+from bot.cogs.replies import FORBIDDEN_UNEVEN
 from bot.i18n import (
     BID_MARKS,
     COLOUR,
@@ -113,9 +114,18 @@ def status_line(
         if table.turn is None:
             return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
         # One seat to bid: an open bid, made with the table's buttons (bids_on_table).
-        return "⏳ " + t(
-            "{player} to bid, with the buttons below.", player=_bold(names[table.turn])
-        )
+        player = _bold(names[table.turn])
+        line = "⏳ " + t("{player} to bid, with the buttons below.", player=player)
+        forbidden = forbidden_bid_public(table)
+        if forbidden is not None and forbidden[0] <= table.round_tricks:
+            # The greyed-out button says why (R7.1, R7.5).
+            bid, rule = forbidden
+            tricks = table.round_tricks
+            if rule == "R7.1":
+                line += " " + t(FORBIDDEN_UNEVEN, bid=bid, tricks=tricks)
+            else:
+                line += " " + t(FORBIDDEN_CANADIAN, player=player, bid=bid, tricks=tricks)
+        return line
     assert phase is Phase.PLAY
     who = _bold(names[table.turn]) if table.turn is not None else waiting
     line = "⏳ " + t("{player} to play.", player=who)
@@ -275,6 +285,13 @@ def table_embed(
         else t("Variants: none (classic)")
     )
     return embed
+
+
+FORBIDDEN_CANADIAN: Final = N_(
+    "{player} leads alone in the last round and, under the Canadian rule, may not bid "
+    "{bid}: the bids would add up to {tricks}, the tricks of this round."
+)
+"""The table's note while the sole leader bids last in the last round (R7.5)."""
 
 
 def bids_on_table(table: TableView) -> bool:

@@ -16,6 +16,7 @@ from tests.bot.conftest import (
     buttons,
     clicks_at_once,
     is_bid_button,
+    message_text,
     simulation,
     verb_of,
     version_of,
@@ -202,6 +203,9 @@ async def test_uneven_bids_disable_the_dealers_forbidden_bid_on_the_table(
             ("0", True),
             ("1", False),
         ]
+        # The table says why the button is greyed out.
+        said = message_text(sim.table_of(now))
+        assert "the dealer may not bid 1: the bids would add up to 1" in said, said
         await sim.click_table(dealer, "0")
         assert not sim.env.errors
 
@@ -213,3 +217,31 @@ async def test_hidden_bids_stay_in_the_hands(tmp_path: Path) -> None:
         assert [b["label"] for b in buttons(sim.table_of(info))] == ["Show my hand"]
         hand = await sim.open_hand(ann)
         assert [b["label"] for b in buttons(hand) if is_bid_button(b)] == ["0", "1"]
+
+
+def test_the_canadian_rule_is_explained_on_the_table() -> None:
+    # R7.5: the sole leader, dealing the last round, may not make the bids add up.
+    import random as _random
+
+    from bot.features.table import status_line
+    from bot.i18n import texts
+    from wizard.options import Options
+    from wizard.rules import apply, legal_actions, new_game
+    from wizard.state import Bid, Phase
+    from wizard.view import table_view
+
+    names = ["A", "B", "C", "D", "E", "F"]
+    for seed in range(500):
+        rng = _random.Random(seed)
+        state = new_game(names, Options(canadian=True), seed=seed)
+        while not (state.round == 10 and state.phase is Phase.BID):
+            state = apply(state, rng.choice(legal_actions(state)))
+        top = max(state.scores)
+        if state.scores[state.dealer] == top and state.scores.count(top) == 1:
+            break
+    while state.turn != state.dealer:  # everyone else bids 0
+        state = apply(state, Bid(state.turn, 0))  # type: ignore[arg-type]
+    line = status_line(table_view(state), names, t=texts("en"))
+    dealer = names[state.dealer]
+    assert f"**{dealer}** leads alone in the last round" in line, line
+    assert "may not bid 10: the bids would add up to 10" in line, line

@@ -39,7 +39,12 @@ from bot.features.hand import (
 from bot.features.hints import hint_text
 from bot.features.lobby import (
     CANCEL_REASONS,
+    COMPUTER_ADDED,
+    JOINED,
+    LEFT,
+    STARTED,
     cancelled_embed,
+    damaged_embed,
     invitation_text,
     lobby_embed,
     lobby_view,
@@ -54,7 +59,13 @@ from bot.features.summaries import (
     round_summary_embed,
     scorepad_text,
 )
-from bot.features.table import bids_on_table, table_embed, table_view, trump_line
+from bot.features.table import (
+    FORBIDDEN_CANADIAN,
+    bids_on_table,
+    table_embed,
+    table_view,
+    trump_line,
+)
 from bot.i18n import (
     LEVEL_CHOICES_TEXT,
     LEVEL_NAMES,
@@ -376,6 +387,10 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"level choice {level}", t(text)
     for reason in (*CANCEL_REASONS, "unknown"):
         yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
+    yield "damaged", embed_text(damaged_embed(9, t=t))
+    for done in (JOINED, LEFT, COMPUTER_ADDED, STARTED):  # a lobby click Discord refused
+        yield f"lobby click done {done}", t(done, game=4)
+    yield "canadian bid on the table", t(FORBIDDEN_CANADIAN, player=GREEK[1], bid=3, tricks=10)
     for phase in Phase:
         yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)
     yield "scorepad, nothing scored", scorepad_text((), GREEK[:3], t=t)
