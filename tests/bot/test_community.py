@@ -293,6 +293,12 @@ async def test_history_pages(tmp_path: Path) -> None:
         assert "Older games ▶" not in labels(page)
         await ann.click(page, label="⏮ Newest games")
         assert "**Game 12**" in (sim.message(listing.id).embeds[0].description or "")
+        # Exactly a page of games: no button to older games that are not there.
+        with database(sim) as conn:
+            conn.execute("DELETE FROM results WHERE game_id IN (1, 2)")
+            conn.execute("DELETE FROM games WHERE id IN (1, 2)")
+        ten = await ann.slash(sim.channel, "wizard history")
+        assert ten.response is not None and "Older games ▶" not in labels(ten.response)
 
 
 async def test_components_are_restart_proof_classes(tmp_path: Path) -> None:

@@ -249,8 +249,11 @@ def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
     return view
 
 
-def history_view(t: Texts, games: Sequence[GameSummary], before: int | None) -> discord.ui.View:
-    """The select of the page's games, and the buttons to older and newest games."""
+def history_view(
+    t: Texts, games: Sequence[GameSummary], before: int | None, *, more: bool
+) -> discord.ui.View:
+    """The select of the page's games, and the buttons to older games (``more``: there are
+    some) and to the newest ones."""
     view = detached_view()
     if games:
         options = []
@@ -272,7 +275,7 @@ def history_view(t: Texts, games: Sequence[GameSummary], before: int | None) -> 
                 before or 0, options, placeholder=t("Pick a game to see its scorepad"), row=0
             )
         )
-    if len(games) == HISTORY_PAGE:
+    if more and games:
         view.add_item(history_button(games[-1].id, label=t("Older games") + " ▶", row=1))
     if before is not None:
         view.add_item(history_button(0, label="⏮ " + t("Newest games"), row=1))
@@ -404,12 +407,19 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             await reply_privately(interaction, texts(interaction.locale)(SERVER_ONLY))
             return
         t = texts(interaction.locale)
-        games = await self.service.recent_games(guild_id, limit=HISTORY_PAGE)
+        games, more = await self._history_page(guild_id, None)
         await interaction.response.send_message(
             embed=history_embed(t, games, older=False),
-            view=history_view(t, games, None),
+            view=history_view(t, games, None, more=more),
             ephemeral=True,
         )
+
+    async def _history_page(
+        self, guild_id: int, before: int | None
+    ) -> tuple[list[GameSummary], bool]:
+        """A page of the history, and whether older games follow it (one more is read)."""
+        games = await self.service.recent_games(guild_id, limit=HISTORY_PAGE + 1, before=before)
+        return games[:HISTORY_PAGE], len(games) > HISTORY_PAGE
 
     async def history_page(self, interaction: discord.Interaction[Any], before: int | None) -> None:
         """Older (or the newest) games, in place."""
@@ -417,10 +427,10 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         if guild_id is None:
             return
         t = texts(interaction.locale)
-        games = await self.service.recent_games(guild_id, limit=HISTORY_PAGE, before=before)
+        games, more = await self._history_page(guild_id, before)
         await interaction.response.edit_message(
             embed=history_embed(t, games, older=before is not None),
-            view=history_view(t, games, before),
+            view=history_view(t, games, before, more=more),
         )
 
     async def show_game(self, interaction: discord.Interaction[Any], game_id: int) -> None:
