@@ -60,6 +60,7 @@ from typing import Final
 import discord
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.names import clean_name
@@ -111,10 +112,15 @@ class Texts:
         return self._format(self._catalogue.gettext(message), message, params)
 
     def plural(self, singular: str, plural: str, n: int, /, **params: object) -> str:
-        """The form of ``singular``/``plural`` for ``n`` (passed to the text as ``{n}``)."""
-        params.setdefault("n", n)
+        """The form of ``singular``/``plural`` for ``n`` (passed to the text as ``{n}``,
+        written the way the language writes numbers: 1,500 in English, 1.500 in German)."""
+        params.setdefault("n", self.count(n))
         text = self._catalogue.ngettext(singular, plural, n)
         return self._format(text, singular if n == 1 else plural, params)
+
+    def count(self, n: int) -> str:
+        """A whole number as this language writes it (digits grouped from 1,000 on)."""
+        return format_decimal(n, format="#,##0", locale=self.language) if abs(n) >= 1000 else str(n)
 
     def context(self, context: str, message: str, /, **params: object) -> str:
         """``message`` in the sense ``context`` gives it (gettext's ``msgctxt``)."""

@@ -381,3 +381,14 @@ def test_equal_lines_share_a_medal_and_no_win_earns_none() -> None:
     board = Board(1, LeaderboardOrder.WINS, 1, 10, 4, 1, False, lines)
     shown = (board_embed(texts("en"), board, None).description or "").splitlines()
     assert [s.split(" ")[0] for s in shown] == ["🥇", "🥇", "`#3`", "`#3`"], shown
+
+
+def test_counts_are_written_the_way_the_language_writes_numbers() -> None:
+    from bot.features.community.words import rank_text
+    from bot.i18n import texts
+    from wizard.service.boards import OwnRank
+
+    assert texts("en").plural("{n} game", "{n} games", 1500) == "1,500 games"
+    assert texts("de").plural("{n} game", "{n} games", 12345) == "12.345 Partien"
+    assert texts("en").plural("{n} game", "{n} games", 999) == "999 games"
+    assert rank_text(texts("de"), OwnRank(1, 1101, 9, 0, None, 1101)) == "#1.101 von 1.101"

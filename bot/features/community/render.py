@@ -109,8 +109,8 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         value=t(
             "{accuracy} made exactly ({exact} of {rounds} rounds)",
             accuracy=percent(t, card.bid_accuracy),
-            exact=card.exact_bids,
-            rounds=card.bids,
+            exact=t.count(card.exact_bids),
+            rounds=t.count(card.bids),
         ),
         inline=False,
     )

@@ -137,7 +137,7 @@ def line_name(t: Texts, line: BoardLine) -> str:
 def rank_text(t: Texts, own: OwnRank) -> str:
     """A player's place on a board, or why they have none yet."""
     if own.rank is not None:
-        return t("#{rank} of {total}", rank=own.rank, total=own.total)
+        return t("#{rank} of {total}", rank=t.count(own.rank), total=t.count(own.total))
     if own.games == 0:
         return t("no finished game yet")
     return t.plural("unranked: {n} more game needed", "unranked: {n} more games needed", own.needed)
