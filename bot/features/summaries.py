@@ -301,8 +301,12 @@ class SummaryMessages(GameMessages):
             image = f"attachment://{name}"
         hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
         embed = final_embed(table, scorepad_image=image, t=t, hinted=hinted)
+        # A seat a computer played to the end (its person left) won as the computer's.
+        away = {s.seat for s in info.seats if s.away}
         winners = [
-            discord.utils.escape_markdown(s.name) for s in over.standings if s.seat in over.winners
+            discord.utils.escape_markdown(s.name) + (" 🤖" if s.seat in away else "")
+            for s in over.standings
+            if s.seat in over.winners
         ]
         embed.set_footer(
             text=t("Wizard · game {game} · the record of the game is attached", game=info.id)

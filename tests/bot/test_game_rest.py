@@ -234,3 +234,26 @@ async def test_a_fast_six_player_game_costs_at_most_two_calls_per_move(tmp_path:
         assert sim.table_bids == 6 * 10  # every bid of the 10 rounds, on the table
         assert sum(total.values()) <= 2 * moves, total
         assert not sim.env.errors
+
+
+async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_path: Path) -> None:
+    # bob leaves in round 3 of 20; the computer playing his seat goes on to win.
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, bidding="secret")
+        rng = random.Random(2)
+        await sim.play(
+            info.id,
+            rng,
+            until=lambda i: i.table is not None and i.table.round == 3 and 1 in i.table.to_act,
+        )
+        hand = await sim.open_hand(bob)
+        leave = next(b for b in buttons(hand) if verb_of(b) == "leave")
+        await bob.click(hand, custom_id=leave["custom_id"])
+        await sim.play(info.id, rng)
+        final = message_text(sim.public()[-1])
+        assert "Congratulations, bob 🤖!" in final, final  # the computer's win, not bob's
+        stats = await ann.slash(sim.channel, "wizard stats", member=bob)
+        assert stats.response is not None
+        shown = message_text(stats.response)
+        assert "1 played · 0 won (0%)" in shown, shown

@@ -52,6 +52,7 @@ from bot.features.community.words import (
     PREFIX,
     SERVER_ONLY,
 )
+from bot.features.summaries import and_list
 from bot.i18n import Texts, member_name, texts
 from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
@@ -258,7 +259,7 @@ def history_view(
     if games:
         options = []
         for game in games:
-            winners = ", ".join(s.name for s in game.winners)
+            winners = and_list([s.name for s in game.winners], t=t)
             label = t("Game {game} · {players}", game=game.id, players=", ".join(game.players))
             description = t(
                 "Won by {names} with {points}",
