@@ -74,7 +74,12 @@ def rules_text(
     if options.clairvoyance:
         rules.append(t("Clairvoyance: in round 1 you see everyone's card but your own."))
     if options.magic_twos:
-        rules.append(t("Magic twos: a 2 played into a trick of its own suit wins it."))
+        rules.append(
+            t(
+                "Magic twos: a 2 of the suit to follow wins the trick, even over Wizards "
+                "(the 2 that sets the suit stays an ordinary 2)."
+            )
+        )
     if options.single_suit:
         rules.append(t("Single suit: every player plays from a deck of their own, as above."))
     lines += [f"• {rule}" for rule in rules]

@@ -202,6 +202,7 @@ def round_end_embed(
     history: Sequence[RoundSummary] = (),
     theme: Theme = Theme.CLASSIC,
     t: Texts,
+    magic_twos: bool = False,
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
     no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
@@ -211,7 +212,15 @@ def round_end_embed(
     if last_trick:
         embed.add_field(
             name=t("Final trick"),
-            value=won_trick_text(last_trick, names, last_winner, theme, t=t),
+            value=won_trick_text(
+                last_trick,
+                names,
+                last_winner,
+                theme,
+                t=t,
+                magic_twos=magic_twos,
+                trump=summary.trump,
+            ),
             inline=False,
         )
     if history:
@@ -269,6 +278,7 @@ class SummaryMessages(GameMessages):
             history=table.history[:number],
             t=t,
             theme=theme,
+            magic_twos=table.options.magic_twos,
         )
         self.stats.summaries += 1
         if surface.table_id is not None:

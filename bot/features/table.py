@@ -30,9 +30,9 @@ from bot.i18n import (
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
-from wizard.cards import Theme
+from wizard.cards import Suit, Theme
 from wizard.options import Bidding
-from wizard.rules import forbidden_bid_public
+from wizard.rules import forbidden_bid_public, trick_winner
 from wizard.service import (
     GameInfo,
     GameUpdate,
@@ -206,13 +206,25 @@ def won_trick_text(
     theme: Theme,
     *,
     t: Texts,
+    magic_twos: bool = False,
+    trump: Suit | None = None,
 ) -> str:
-    """A finished trick and who won it: ``Ann 🟦B7 · Bob 🧙Z → won by **Bob**``."""
+    """A finished trick and who won it: ``Ann 🟦B7 · Bob 🧙Z → won by **Bob**``; with
+    ``magic_twos`` on, a 2 that took the trick only as a magic two says so (R7.6)."""
     trick = trick_text(cards, names, theme, t=t)
     if winner is None:
         return trick
     # Translators: {trick} is the cards played, as “Ann 🟦B7 · Bob 🧙Z”.
-    return t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
+    text = t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
+    seats = [seat for seat, _ in cards]
+    # Without magic twos another card would have won: tell why this one did.
+    if (
+        magic_twos
+        and winner in seats
+        and trick_winner([card for _, card in cards], trump) != seats.index(winner)
+    ):
+        text += " " + t("(a magic two: a 2 of the suit to follow wins, even over Wizards)")
+    return text
 
 
 def table_embed(
@@ -264,7 +276,15 @@ def table_embed(
         if table.last_trick:
             embed.add_field(
                 name=t("Last trick"),
-                value=won_trick_text(table.last_trick, shown, table.last_winner, theme, t=t),
+                value=won_trick_text(
+                    table.last_trick,
+                    shown,
+                    table.last_winner,
+                    theme,
+                    t=t,
+                    magic_twos=table.options.magic_twos,
+                    trump=table.trump,
+                ),
                 inline=False,
             )
     if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):

@@ -245,3 +245,25 @@ def test_the_canadian_rule_is_explained_on_the_table() -> None:
     dealer = names[state.dealer]
     assert f"**{dealer}** leads alone in the last round" in line, line
     assert "may not bid 10: the bids would add up to 10" in line, line
+
+
+def test_a_magic_two_that_takes_a_trick_says_why() -> None:
+    # R7.6: the 2 of the suit to follow beats the Wizard; without a word it looks like a bug.
+    from bot.features.table import won_trick_text
+    from bot.i18n import texts
+    from wizard.cards import Card, Suit, Theme
+
+    names = ["Ann", "Bob", "Cy"]
+    g9, wizard, g2 = Card.parse("G9"), Card.parse("Z"), Card.parse("G2")
+    magic = [(0, g9), (1, wizard), (2, g2)]
+    text = won_trick_text(magic, names, 2, Theme.CLASSIC, t=texts("en"), magic_twos=True)
+    why = "(a magic two: a 2 of the suit to follow wins, even over Wizards)"
+    assert text.endswith(f"won by **Cy** {why}"), text
+    # A trick the 2 would have won anyway, and one the Wizard won, say nothing more.
+    plain = [(0, Card.parse("G1")), (1, g2), (2, Card.parse("R5"))]
+    said = won_trick_text(plain, names, 1, Theme.CLASSIC, t=texts("en"), magic_twos=True)
+    assert said.endswith("won by **Bob**")
+    wins = [(0, g2), (1, wizard), (2, g9)]  # the 2 set the suit: an ordinary 2
+    en = texts("en")
+    said = won_trick_text(wins, names, 1, Theme.CLASSIC, t=en, magic_twos=True, trump=Suit.HUMANS)
+    assert said.endswith("won by **Bob**")

@@ -65,6 +65,7 @@ from bot.features.table import (
     table_embed,
     table_view,
     trump_line,
+    won_trick_text,
 )
 from bot.i18n import (
     LEVEL_CHOICES_TEXT,
@@ -391,6 +392,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     for done in (JOINED, LEFT, COMPUTER_ADDED, STARTED):  # a lobby click Discord refused
         yield f"lobby click done {done}", t(done, game=4)
     yield "canadian bid on the table", t(FORBIDDEN_CANADIAN, player=GREEK[1], bid=3, tricks=10)
+    magic = [(0, parse_cards("G9")[0]), (1, WIZARD), (2, parse_cards("G2")[0])]
+    yield "magic two", won_trick_text(magic, GREEK[:3], 2, Theme.CLASSIC, t=t, magic_twos=True)
     for phase in Phase:
         yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)
     yield "scorepad, nothing scored", scorepad_text((), GREEK[:3], t=t)
