@@ -358,13 +358,11 @@ class GameMessages:
                 await self._channel(surface).send(
                     "⚠️ "
                     + t(
-                        # Translators: {error} is Discord's own reason, in English.
-                        "I lost a permission I need to update the Wizard table here "
-                        "({error}). The game is saved and goes on: give me back **View "
-                        "Channel**, **Send Messages**, **Embed Links**, **Attach Files** and "
-                        "**Read Message History** in this channel, and the table will catch up "
-                        "with the next move.",
-                        error=error.text or "Missing Permissions",
+                        # Discord's own reason (English) is in the operator's log above.
+                        "I lost a permission I need to update the Wizard table here. The game "
+                        "is saved and goes on: give me back **View Channel**, **Send Messages**, "
+                        "**Embed Links**, **Attach Files** and **Read Message History** in this "
+                        "channel, and the table will catch up with the next move."
                     )
                 )
             except discord.HTTPException:
