@@ -476,9 +476,9 @@ class Sim:
         info = await self.service.get_game(game_id)
         shown = {}
         for line in (message.embeds[0].description or "").splitlines():
-            match = re.match(r"^\S+ \*\*(.+)\*\*: (-?\d+) points$", line)
-            if match:
-                shown[match.group(1)] = int(match.group(2))
+            match = re.match(r"^\S+ \*\*(.+)\*\*: (-?[\d,]+) points$", line)
+            if match:  # digits grouped from 1,000 on
+                shown[match.group(1)] = int(match.group(2).replace(",", ""))
         names = [s.name for s in info.seats]
         assert list(state.players) == names
         assert shown == dict(zip(names, state.scores, strict=True))

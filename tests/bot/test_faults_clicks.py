@@ -43,6 +43,16 @@ async def first_hand_bid(sim: Sim, info: GameInfo) -> tuple[Any, Any, dict[str, 
     return mover, hand, bid
 
 
+async def full_lobby(sim: Sim) -> tuple[GameInfo, int]:
+    """A lobby of the first member's that the two others joined: the game and its message."""
+    host, *others = sim.members
+    info = await sim.new_game(host)
+    lobby_id = sim.raw()[-1].id
+    for member in others:
+        await member.click(sim.message(lobby_id), label="Join")
+    return info, lobby_id
+
+
 async def test_a_bid_whose_answer_discord_refuses_still_counts_and_says_so(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -167,12 +177,9 @@ async def test_a_start_whose_answer_discord_refuses_says_the_game_started(
 ) -> None:
     locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=3) as sim:
-        ann, bob, cy = sim.members
+        info, lobby_id = await full_lobby(sim)
+        ann = sim.members[0]
         locales[ann] = "de"
-        info = await sim.new_game(ann)
-        lobby_id = sim.raw()[-1].id
-        for member in (bob, cy):
-            await member.click(sim.message(lobby_id), label="Join")
         sim.env.inject_error("POST", CALLBACK, status=500, times=1)
         result = await ann.click(sim.message(lobby_id), label="Start")
 
@@ -208,12 +215,9 @@ async def test_a_double_click_on_start_is_answered_as_done(
 ) -> None:
     locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=3) as sim:
-        ann, bob, cy = sim.members
+        info, lobby_id = await full_lobby(sim)
+        ann = sim.members[0]
         locales[ann] = "de"
-        info = await sim.new_game(ann)
-        lobby_id = sim.raw()[-1].id
-        for member in (bob, cy):
-            await member.click(sim.message(lobby_id), label="Join")
         start = next(
             b["custom_id"] for b in buttons(sim.message(lobby_id)) if verb_of(b) == "start"
         )

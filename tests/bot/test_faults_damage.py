@@ -30,6 +30,12 @@ def _sql(path: Path, sql: str, params: tuple[object, ...]) -> None:
         conn.close()
 
 
+def _in_portuguese(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    locales = user_locales(monkeypatch)
+    for member in sim.members:
+        locales[member] = "pt-BR"
+
+
 async def _mid_game(sim: Sim) -> int:
     ann, bob, cy = sim.members
     info = await sim.lobby(ann, [bob, cy])
@@ -64,10 +70,8 @@ async def _card_click_reads_damaged(sim: Sim, mover: object) -> None:
 async def test_a_game_found_damaged_at_a_restart_says_so_on_its_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=3) as sim:
-        for member in sim.members:
-            locales[member] = "pt-BR"
+        _in_portuguese(sim, monkeypatch)
         game_id = await _mid_game(sim)
         mover = (await sim.to_act(game_id))[0]
         await sim.open_hand(mover)
@@ -92,10 +96,8 @@ async def test_a_game_quarantined_at_start_says_so_on_its_table(tmp_path: Path) 
 async def test_a_game_found_damaged_by_a_click_says_so_on_its_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=3) as sim:
-        for member in sim.members:
-            locales[member] = "pt-BR"
+        _in_portuguese(sim, monkeypatch)
         game_id = await _mid_game(sim)
         mover = (await sim.to_act(game_id))[0]
         await sim.open_hand(mover)
