@@ -392,3 +392,18 @@ def test_counts_are_written_the_way_the_language_writes_numbers() -> None:
     assert texts("de").plural("{n} game", "{n} games", 12345) == "12.345 Partien"
     assert texts("en").plural("{n} game", "{n} games", 999) == "999 games"
     assert rank_text(texts("de"), OwnRank(1, 1101, 9, 0, None, 1101)) == "#1.101 von 1.101"
+
+
+def test_the_readers_rank_field_names_them_as_their_line_does() -> None:
+    # A nickname longer than a seat's name is shortened on the line; the field agrees.
+    from bot.features.community.render import board_embed
+    from bot.i18n import texts
+    from wizard.service import LeaderboardOrder
+    from wizard.service.boards import Board, BoardLine, OwnRank
+
+    seat_name = "Zauberlehrling der Großen Dr…"
+    line = BoardLine(1, seat_name, 7, None, 6, 2, 300, 80, 25.0, 3.0, 16.0)
+    you = OwnRank(7, 1, 6, 0, line, 1)
+    board = Board(1, LeaderboardOrder.RATING, 1, 10, 1, 1, False, (line,), you)
+    embed = board_embed(texts("en"), board, "Zauberlehrling der Großen Drachen 🐉")
+    assert embed.fields[0].name == f"{seat_name}'s rank"

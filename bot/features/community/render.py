@@ -57,7 +57,11 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
             lines.append(t("Nobody has finished a game on this server yet: be the first!"))
     embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF0B232)
     if board.you is not None:
-        label = t("Your rank") if whose is None else t("{name}'s rank", name=member_name(whose))
+        label = t("Your rank")
+        if whose is not None:
+            # The name their line shows (a long one shortened as at the table), if any.
+            own = board.you.line
+            label = t("{name}'s rank", name=member_name(whose if own is None else own.name))
         embed.add_field(name=label, value=rank_text(t, board.you), inline=False)
     notes = []
     if board.min_games > 1:
