@@ -121,9 +121,12 @@ def _turn_seconds(turn_timer: int) -> float | None:
     return float(turn_timer)
 
 
+OPEN_BELOW = N_("Game {game} is open below.")
+
+
 def _here_text(t: Texts, game_id: int, note: str | None) -> str:
     """The host's private answer when the lobby was posted below (after a deferral)."""
-    text = "✅ " + t("Game {game} is open below.", game=game_id)
+    text = "✅ " + t(OPEN_BELOW, game=game_id)
     return text if note is None else f"{text}\n{note}"
 
 
@@ -326,7 +329,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             if here is None or here.status is not GameStatus.LOBBY:
                 raise
             mark = "✅ " if here.host_id == user.id else "ℹ️ "
-            text = texts(interaction.locale)("Game {game} is open below.", game=here.id)
+            text = texts(interaction.locale)(OPEN_BELOW, game=here.id)
             await self._send_private(interaction, mark + text)
             return
         invited = [

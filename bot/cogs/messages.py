@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 
 UNKNOWN_CHANNEL = 10003
-UNKNOWN_MESSAGE = 10008
 """Discord's JSON error code for a channel that does not exist (deleted)."""
+UNKNOWN_MESSAGE = 10008
+"""Discord's JSON error code for a message that does not exist (deleted)."""
 
 
 CHANNEL_DELETED = "channel_deleted"
@@ -382,22 +383,10 @@ async def drop_unseen_lobby(
     """Cancel the lobby ``host_id`` just opened in the channel if its message never reached
     Discord (no lobby message id): nobody could see or join it, and it would hold the
     channel, refusing every new game there ("there is already a game"). Its id, if so."""
-    if channel_id is None:
+    game = await _lobby_in(service, channel_id)
+    if game is None or game.host_id != host_id or game.lobby_message_id is not None:
         return None
-    game = await service.game_in_channel(channel_id)
-    if (
-        game is None
-        or game.status is not GameStatus.LOBBY
-        or game.host_id != host_id
-        or game.lobby_message_id is not None
-    ):
-        return None
-    try:
-        await service.cancel(game.id, host_id)
-    except ServiceError as error:
-        log.warning("game %s: its unseen lobby was not cancelled: %s", game.id, error)
-        return None
-    return game.id
+    return await _cancel_lobby(service, game, "unseen")
 
 
 async def drop_vanished_lobby(
@@ -406,8 +395,8 @@ async def drop_vanished_lobby(
     """Cancel the channel's lobby if its message is gone (a moderator deleted it): nobody can
     see or join it, and it would hold the channel until it expires. Its id, if so. Only a
     message Discord says is unknown counts as gone; anything else leaves the lobby alone."""
-    game = await service.game_in_channel(channel_id)
-    if game is None or game.status is not GameStatus.LOBBY or game.lobby_message_id is None:
+    game = await _lobby_in(service, channel_id)
+    if game is None or game.lobby_message_id is None:
         return None
     channel = bot.get_partial_messageable(channel_id, guild_id=guild_id)
     try:
@@ -419,10 +408,24 @@ async def drop_vanished_lobby(
     except discord.HTTPException as error:
         log.info("game %s: could not look for its lobby message: %s", game.id, error)
         return None
+    dropped = await _cancel_lobby(service, game, "deleted")
+    if dropped is not None:
+        log.info("game %s: its lobby message was deleted; the lobby is cancelled", game.id)
+    return dropped
+
+
+async def _lobby_in(service: GameService, channel_id: int | None) -> GameInfo | None:
+    """The channel's open game, if it is a lobby."""
+    game = None if channel_id is None else await service.game_in_channel(channel_id)
+    return game if game is not None and game.status is GameStatus.LOBBY else None
+
+
+async def _cancel_lobby(service: GameService, game: GameInfo, which: str) -> int | None:
+    """Cancel ``game``'s lobby as its host: its id, or ``None`` if the service refused
+    (``which`` lobby, for the log)."""
     try:
         await service.cancel(game.id, game.host_id)
     except ServiceError as error:
-        log.warning("game %s: its deleted lobby was not cancelled: %s", game.id, error)
+        log.warning("game %s: its %s lobby was not cancelled: %s", game.id, which, error)
         return None
-    log.info("game %s: its lobby message was deleted; the lobby is cancelled", game.id)
     return game.id

@@ -429,11 +429,11 @@ class LobbyClicks(ClickBase):
                 ),
                 update=True,
             )
-        except GameStatusError as error:
+        except GameStatusError:
             # The second click of the host's double click: the game they started, started.
             info = await self.service.get_game(cid.game)
             if info.status is not GameStatus.ACTIVE or info.host_id != interaction.user.id:
-                raise error from None
+                raise
             t = texts(interaction.locale)
             await self._send_private(interaction, "✅ " + t(STARTED, game=cid.game))
             return
