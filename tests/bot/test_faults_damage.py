@@ -5,15 +5,16 @@ click reads "damaged" in their language, never "you are not playing in this game
 from __future__ import annotations
 
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
+import simcord
 
 from bot.cogs.replies import DAMAGED, NOT_PLAYING
 from bot.i18n import texts
 from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of
 from tests.bot.i18n_support import user_locales
+from tests.damage_support import block_next_action, run_sql
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -21,13 +22,12 @@ pytestmark = pytest.mark.usefixtures("fast_settle")
 T_PT = texts("pt-BR")
 
 
-def _sql(path: Path, sql: str, params: tuple[object, ...]) -> None:
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute(sql, params)
-        conn.commit()
-    finally:
-        conn.close()
+async def _mid_game_hand_open(sim: Sim) -> tuple[int, simcord.MemberActor]:
+    """A game in play, and the member to move, with their hand open."""
+    game_id = await _mid_game(sim)
+    mover = (await sim.to_act(game_id))[0]
+    await sim.open_hand(mover)
+    return game_id, mover
 
 
 def _in_portuguese(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,11 +57,12 @@ async def _the_table_says_damaged(sim: Sim, game_id: int) -> None:
     assert buttons(table) == []
 
 
-async def _card_click_reads_damaged(sim: Sim, mover: object) -> None:
-    hand = sim.hand(mover)  # type: ignore[arg-type]
+async def _card_click_reads_damaged(sim: Sim, mover: simcord.MemberActor) -> None:
+    hand = sim.hand(mover)
     assert hand is not None
     card = next(b for b in buttons(hand) if verb_of(b) == "play" and not b.get("disabled"))
-    reply = await mover.click(hand, custom_id=card["custom_id"])  # type: ignore[attr-defined]
+    reply = await mover.click(hand, custom_id=card["custom_id"])
+    assert reply.response is not None
     content = reply.response.content
     assert T_PT(DAMAGED) in content, content
     assert T_PT(NOT_PLAYING) not in content
@@ -72,10 +73,9 @@ async def test_a_game_found_damaged_at_a_restart_says_so_on_its_table(
 ) -> None:
     async with simulation(tmp_path, members=3) as sim:
         _in_portuguese(sim, monkeypatch)
-        game_id = await _mid_game(sim)
-        mover = (await sim.to_act(game_id))[0]
-        await sim.open_hand(mover)
-        _sql(sim.path, "UPDATE actions SET arg = 'X99' WHERE game_id = ? AND seq = 2", (game_id,))
+        game_id, mover = await _mid_game_hand_open(sim)
+        damage = "UPDATE actions SET arg = 'X99' WHERE game_id = ? AND seq = 2"
+        run_sql(sim.path, damage, (game_id,))
         await sim.restart()
         await sim.env.advance_time(60)
         await _the_table_says_damaged(sim, game_id)
@@ -87,7 +87,7 @@ async def test_a_game_quarantined_at_start_says_so_on_its_table(tmp_path: Path) 
         game_id = await _mid_game(sim)
         # The log lost its last action: quarantined as the service starts, before any use.
         last = "(SELECT MAX(seq) FROM actions WHERE game_id = ?1)"
-        _sql(sim.path, f"DELETE FROM actions WHERE game_id = ?1 AND seq = {last}", (game_id,))
+        run_sql(sim.path, f"DELETE FROM actions WHERE game_id = ?1 AND seq = {last}", (game_id,))
         await sim.restart()
         await sim.env.advance_time(60)
         await _the_table_says_damaged(sim, game_id)
@@ -98,22 +98,8 @@ async def test_a_game_found_damaged_by_a_click_says_so_on_its_table(
 ) -> None:
     async with simulation(tmp_path, members=3) as sim:
         _in_portuguese(sim, monkeypatch)
-        game_id = await _mid_game(sim)
-        mover = (await sim.to_act(game_id))[0]
-        await sim.open_hand(mover)
+        game_id, mover = await _mid_game_hand_open(sim)
         # A row stands where the next action goes: the move can never be saved.
-        conn = sqlite3.connect(sim.path)
-        try:
-            seq, version = conn.execute(
-                "SELECT MAX(seq), MAX(version) FROM actions WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO actions (game_id, seq, seat, kind, arg, actor, version, created_at)"
-                " VALUES (?, ?, 0, 'play', 'Z', 'player', ?, 0)",
-                (game_id, seq + 1, version + 1),
-            )
-            conn.commit()
-        finally:
-            conn.close()
+        block_next_action(sim.path, game_id)
         await _card_click_reads_damaged(sim, mover)
         await _the_table_says_damaged(sim, game_id)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.damage_support import block_next_action, run_sql
 from wizard.service import (
     GameDamagedError,
     GameNotFoundError,
@@ -39,15 +40,6 @@ async def _three_running_games(path: Path) -> list[int]:
         return ids
     finally:
         await svc.close()
-
-
-def _sql(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute(sql, params)
-        conn.commit()
-    finally:
-        conn.close()
 
 
 def _row(path: Path, game_id: int) -> tuple[object, ...]:
@@ -88,7 +80,7 @@ async def test_a_damaged_game_is_quarantined_and_the_others_play(
     db_path: Path, caplog: pytest.LogCaptureFixture, damage: str, reason: str
 ) -> None:
     ids = await _three_running_games(db_path)
-    _sql(db_path, damage, (ids[1],))
+    run_sql(db_path, damage, (ids[1],))
     caplog.set_level(logging.INFO)
     svc = await GameService.open(db_path)  # never raises for one bad game
     try:
@@ -124,7 +116,7 @@ async def test_a_log_shorter_than_acknowledged_is_quarantined_not_rewound(
 ) -> None:
     # The issue: the log lost its last rows and the game went on from 29 actions back.
     ids = await _three_running_games(db_path)
-    _sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq > 6", (ids[0],))
+    run_sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq > 6", (ids[0],))
     version = _row(db_path, ids[0])[2]
     svc = await GameService.open(db_path)
     try:
@@ -144,7 +136,7 @@ async def test_a_snapshot_that_is_not_utf8_stops_nothing(db_path: Path) -> None:
     # The issue's exact damage, on a database of migration 5 (which had the snapshot column).
     ids = await _three_running_games(db_path)
     downgrade(db_path, 5)
-    _sql(db_path, f"UPDATE games SET snapshot = {BAD_UTF8} WHERE id = ?", (ids[2],))
+    run_sql(db_path, f"UPDATE games SET snapshot = {BAD_UTF8} WHERE id = ?", (ids[2],))
     svc = await GameService.open(db_path)
     try:
         assert await svc.damaged_games() == []
@@ -182,7 +174,7 @@ async def test_a_seated_player_of_a_damaged_game_is_told_it_is_damaged(db_path: 
     # A click carries a request id, which lets a finished game answer a repeat: a damaged
     # game must still answer "damaged", not "you are not playing in this game".
     ids = await _three_running_games(db_path)
-    _sql(db_path, "UPDATE actions SET arg = 'Q99' WHERE game_id = ? AND seq = 2", (ids[0],))
+    run_sql(db_path, "UPDATE actions SET arg = 'Q99' WHERE game_id = ? AND seq = 2", (ids[0],))
     svc = await GameService.open(db_path)
     try:
         with pytest.raises(GameDamagedError):
@@ -200,19 +192,7 @@ async def test_a_row_in_the_way_of_a_move_quarantines_the_game(
     svc = await GameService.open(db_path)
     try:
         await _plays(svc, ids[0])  # loaded
-        conn = sqlite3.connect(db_path)
-        try:
-            seq, version = conn.execute(
-                "SELECT MAX(seq), MAX(version) FROM actions WHERE game_id = ?", (ids[0],)
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO actions (game_id, seq, seat, kind, arg, actor, version, created_at)"
-                " VALUES (?, ?, 0, 'play', 'Z', 'player', ?, 0)",
-                (ids[0], seq + 1, version + 1),
-            )
-            conn.commit()
-        finally:
-            conn.close()
+        block_next_action(db_path, ids[0])
         caplog.clear()
         with pytest.raises(GameDamagedError):
             await _plays(svc, ids[0])
@@ -229,9 +209,9 @@ async def test_start_up_logs_each_damaged_game_once(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     ids = await _three_running_games(db_path)
-    _sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq = 10", (ids[0],))
+    run_sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq = 10", (ids[0],))
     old = "UPDATE games SET status = 'broken', broken_reason = 'old' WHERE id = ?"
-    _sql(db_path, old, (ids[1],))
+    run_sql(db_path, old, (ids[1],))
     caplog.set_level(logging.INFO)
     svc = await GameService.open(db_path)
     try:

@@ -1,0 +1,35 @@
+"""Damaging a database file behind the service's back, as the damage tests of the service and
+of the bot do: plain ``sqlite3`` on the file, committed at once."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+
+def run_sql(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
+    """Run one statement on the database file and commit it."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(sql, params)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def block_next_action(path: Path, game_id: int) -> None:
+    """Put a row where the game's next action goes (as a second writer could): the move
+    that should go there can never be saved."""
+    conn = sqlite3.connect(path)
+    try:
+        seq, version = conn.execute(
+            "SELECT MAX(seq), MAX(version) FROM actions WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO actions (game_id, seq, seat, kind, arg, actor, version, created_at)"
+            " VALUES (?, ?, 0, 'play', 'Z', 'player', ?, 0)",
+            (game_id, seq + 1, version + 1),
+        )
+        conn.commit()
+    finally:
+        conn.close()
