@@ -16,9 +16,10 @@ def rules_text(
 ) -> str:
     """A short summary of the rules and of the variants in force (``/wizard rules``)."""
     play = t(
-        "**Play:** follow the suit led if you can; a 🧙 Wizard or a 🃏 Jester may always be "
-        "played. The first Wizard wins the trick, else the highest trump, else the highest "
-        "card of the suit led (only Jesters: the first Jester)."
+        "**Play:** follow suit if you can: the suit of the trick's first suited card (none if "
+        "a Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. The first "
+        "Wizard wins the trick, else the highest trump, else the highest card of the suit to "
+        "follow (only Jesters: the first Jester)."
     )
     if options.single_suit:
         deal = t(
@@ -34,7 +35,8 @@ def rules_text(
             "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
             "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each ({rounds} rounds "
             "for {players} players). The next card is turned: its suit is trump; a Jester "
-            "means no trump; a Wizard lets the dealer choose trump.",
+            "means no trump; a Wizard lets the dealer choose trump. In the last round no card "
+            "is left to turn: no trump.",
             rounds=60 // players,
             players=players,
         )
@@ -43,7 +45,7 @@ def rules_text(
             "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
             "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each. The next card "
             "is turned: its suit is trump; a Jester means no trump; a Wizard lets the dealer "
-            "choose trump."
+            "choose trump. In the last round no card is left to turn: no trump."
         )
     lines = [
         t("**Wizard in short**"),

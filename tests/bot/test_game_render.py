@@ -115,11 +115,23 @@ def test_single_suit_rules_never_ask_to_follow_suit() -> None:
     single = rules_text(Options(single_suit=True), players=4, t=EN)
     play = next(line for line in single.splitlines() if line.startswith("**Play:**"))
     assert "play any card" in play and "highest value wins" in play
-    assert "follow the suit led" not in single and "trump wins" not in single
+    assert "follow suit" not in single and "trump wins" not in single
     assert "highest trump" not in single
     assert "• Single suit:" in single  # explained like every other variant in force
     classic = rules_text(Options(), players=4, t=EN)
-    assert "follow the suit led" in classic and "Single suit" not in classic
+    assert "follow suit" in classic and "Single suit" not in classic
+
+
+def test_rules_name_the_suit_to_follow_and_the_last_round_without_trump() -> None:
+    """R5.2: the suit to follow is the first suited card's (a led Jester sets none), and a
+    Wizard before it leaves none; R3.4: the last round has no card to turn, so no trump."""
+    for players in (4, None):
+        text = rules_text(Options(), players=players, t=EN)
+        play = next(line for line in text.splitlines() if line.startswith("**Play:**"))
+        assert "the suit of the trick's first suited card" in play
+        assert "none if a Wizard came first" in play
+        assert "suit led" not in text
+        assert "In the last round no card is left to turn: no trump." in text
 
 
 def test_ping_names_the_phase() -> None:
