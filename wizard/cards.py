@@ -156,6 +156,18 @@ def suit_label(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
     return suit.value if theme is Theme.CLASSIC else _STANDARD_SUITS[suit]
 
 
+def rank_label(rank: int, theme: Theme = Theme.CLASSIC) -> str:
+    """A suited card's rank (1…13) as shown in ``theme`` (R1.5): rank 2 is ``3`` in the
+    standard theme, whose ranks run 2…10, J, Q, K, A.
+
+    >>> rank_label(2), rank_label(2, Theme.STANDARD), rank_label(13, Theme.STANDARD)
+    ('2', '3', 'A')
+    """
+    if rank not in RANKS:
+        raise ValueError(f"rank {rank} is not in 1…13")
+    return str(rank) if theme is Theme.CLASSIC else _STANDARD_RANKS[rank - 1]
+
+
 def card_label(card: Card, theme: Theme = Theme.CLASSIC) -> str:
     """The card as shown in ``theme`` (R1.5): ``B1`` is ``2♠`` and ``Y13`` is ``A♣``.
 
@@ -170,4 +182,4 @@ def card_label(card: Card, theme: Theme = Theme.CLASSIC) -> str:
         return "JE"
     suit = SUIT_OF[card]
     assert suit is not None
-    return _STANDARD_RANKS[card % 13] + _STANDARD_SUITS[suit]
+    return rank_label(card % 13 + 1, theme) + _STANDARD_SUITS[suit]

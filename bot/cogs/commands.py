@@ -63,8 +63,12 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
             "Uneven bids: the dealer may not make the bids add up to the tricks"
         ),
         clairvoyance=locale_str("In round 1 you see everyone's card but your own"),
-        canadian=locale_str("Last round: a sole leader bidding last may not make the bids add up"),
-        magic_twos=locale_str("A 2 played into a trick of its own suit wins it"),
+        canadian=locale_str(
+            "Last round: the only top scorer, bidding last, may not make the bids add up"
+        ),
+        magic_twos=locale_str(
+            "A 2 (a 3 in the standard deck) played into a trick of its suit wins it"
+        ),
         single_suit=locale_str("3–4 players: everyone plays their own suit deck, 12 rounds"),
         turn_timer=locale_str(
             "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"

@@ -31,7 +31,7 @@ from discord.ext import commands
 from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
-from bot.cogs.look import public_look
+from bot.cogs.look import public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
@@ -539,19 +539,18 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         self._started(interaction)
         t = texts(interaction.locale)
         game = await self._channel_game(interaction)
+        settings = await server_settings(self.service, interaction.guild_id)
         if game is not None:
             options, players, timer = game.options, len(game.seats), game.turn_seconds
             where = t("Game {game} in this channel.", game=game.id)
         else:
-            guild_id = interaction.guild_id
-            settings = await self.service.get_settings(guild_id) if guild_id else None
-            options = settings.default_options if settings else Options()
-            players, timer = None, settings.turn_seconds if settings else None
+            options, players, timer = settings.default_options, None, settings.turn_seconds
             where = t("No open game in this channel; a new game starts with the server's defaults.")
         text = rules_text(
             options,
             players=players if players and players >= MIN_PLAYERS else None,
             turn_seconds=timer,
+            theme=settings.theme,
             t=t,
         )
         await reply_private(interaction, f"*{where}*\n{text}")

@@ -231,8 +231,8 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "⛔",
         NOT_ALLOWED_BID,
         N_(
-            "Under the Canadian rule you lead alone and may not bid {bid}: the bids would "
-            "add up to {tricks}, the tricks of this round."
+            "Under the Canadian rule you, alone at the top of the scores, may not bid {bid}: "
+            "the bids would add up to {tricks}, the tricks of this round."
         ),
     ),
     # --- cards (R2.2, R5.3)

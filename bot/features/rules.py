@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.features.table import SHOW_HAND_LABEL
-from bot.i18n import Texts, _bold, timer_text, variants_text
+from bot.i18n import SUIT_NAMES, Texts, _bold, suit_emoji, timer_text, variants_text
+from wizard.cards import SUITS, Theme, rank_label
 from wizard.options import Bidding, Options
 
 
@@ -12,49 +13,83 @@ def rules_text(
     *,
     players: int | None = None,
     turn_seconds: float | None = None,
+    theme: Theme = Theme.CLASSIC,
     t: Texts,
 ) -> str:
-    """A short summary of the rules and of the variants in force (``/wizard rules``)."""
-    play = t(
-        "**Play:** follow suit if you can: the suit of the trick's first suited card (none if "
-        "a Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. The first "
-        "Wizard wins the trick, else the highest trump, else the highest card of the suit to "
-        "follow (only Jesters: the first Jester)."
-    )
+    """A short summary of the rules and of the variants in force (``/wizard rules``), with
+    the cards as the server shows them (R1.5)."""
+    if theme is Theme.CLASSIC:
+        ranks = f"{rank_label(1)}–{rank_label(13)}"
+    else:  # 2–10, J, Q, K, A
+        ranks = ", ".join(
+            [f"{rank_label(1, theme)}–{rank_label(9, theme)}"]
+            + [rank_label(r, theme) for r in range(10, 14)]
+        )
     if options.single_suit:
         deal = t(
-            "Each player draws from their own 15-card deck (one suit 1–13, a Wizard, a Jester): "
-            "4 cards in round 1, one more each round, 12 rounds."
+            # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A".
+            "Each player draws from their own 15-card deck (one suit {ranks}, a Wizard, a "
+            "Jester): 4 cards in round 1, one more each round, 12 rounds.",
+            ranks=ranks,
         )
         play = t(
             "**Play:** no trump and no suit to follow: play any card. The highest value wins "
             "the trick (Jester lowest, Wizard highest; the first of equals wins)."
         )
-    elif players:
-        deal = t(
-            "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
-            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each ({rounds} rounds "
-            "for {players} players). The next card is turned: its suit is trump; a Jester "
-            "means no trump; a Wizard lets the dealer choose trump. In the last round no card "
-            "is left to turn: no trump.",
-            rounds=60 // players,
-            players=players,
+    else:
+        suits = ", ".join(f"{suit_emoji(s, theme)} {t(SUIT_NAMES[theme][s])}" for s in SUITS)
+        parts = [
+            # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A"; {suits}
+            # the four suits with their emoji.
+            t(
+                "60 cards: four suits of {ranks} ({suits}), 4 🧙 Wizards and 4 🃏 Jesters.",
+                ranks=ranks,
+                suits=suits,
+            )
+        ]
+        if players:
+            parts.append(
+                t(
+                    "Round *r* deals *r* cards each ({rounds} rounds for {players} players).",
+                    rounds=60 // players,
+                    players=players,
+                )
+            )
+        else:
+            parts.append(t("Round *r* deals *r* cards each."))
+        parts.append(
+            t(
+                "The next card is turned: its suit is trump; a Jester means no trump; a Wizard "
+                "lets the dealer choose trump. In the last round no card is left to turn: no "
+                "trump."
+            )
+        )
+        deal = " ".join(parts)
+        play = t(
+            "**Play:** the player left of the dealer leads the first trick, the winner of a "
+            "trick the next. Follow suit if you can: the suit of the trick's first suited card "
+            "(none if a Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. "
+            "The first Wizard wins the trick, else the highest trump, else the highest card of "
+            "the suit to follow (only Jesters: the first Jester)."
+        )
+    if options.bidding is Bidding.OPEN:
+        bidding = t(
+            "**Bidding:** everyone says how many tricks they will win, from 0 to the cards in "
+            "hand, one at a time from the left of the dealer; the dealer bids last."
         )
     else:
-        deal = t(
-            "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), "
-            "4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each. The next card "
-            "is turned: its suit is trump; a Jester means no trump; a Wizard lets the dealer "
-            "choose trump. In the last round no card is left to turn: no trump."
+        bidding = t(
+            "**Bidding:** everyone chooses at the same time how many tricks they will win, "
+            "from 0 to the cards in hand."
         )
     lines = [
         t("**Wizard in short**"),
         deal,
-        t("**Bidding:** everyone says how many tricks they will win, starting left of the dealer."),
+        bidding,
         play,
         t(
             "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too "
-            "many or too few. Highest total after the last round wins."
+            "many or too few. Highest total after the last round wins; a tie shares the win."
         ),
         "",
         t("**Variants in force:** {variants}", variants=variants_text(options, t=t)),
@@ -69,8 +104,8 @@ def rules_text(
     if options.canadian:
         rules.append(
             t(
-                "Canadian rule: in the last round a sole leader bidding last may not make the "
-                "bids add up."
+                "Canadian rule: in the last round the only top scorer, bidding last, may not "
+                "make the bids add up."
             )
         )
     if options.clairvoyance:
@@ -78,8 +113,11 @@ def rules_text(
     if options.magic_twos:
         rules.append(
             t(
-                "Magic twos: a 2 of the suit to follow wins the trick, even over Wizards "
-                "(the 2 that sets the suit stays an ordinary 2)."
+                # Translators: {two} is the rank of the magic card as the deck shows it: 2,
+                # or 3 in the standard deck (whose ranks start at 2).
+                "Magic twos: a {two} of the suit to follow wins the trick, even over Wizards "
+                "(the {two} that sets the suit stays an ordinary card).",
+                two=rank_label(2, theme),
             )
         )
     if options.single_suit:

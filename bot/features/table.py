@@ -30,7 +30,7 @@ from bot.i18n import (
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
-from wizard.cards import Suit, Theme
+from wizard.cards import Suit, Theme, rank_label
 from wizard.options import Bidding
 from wizard.rules import forbidden_bid_public, trick_winner
 from wizard.service import (
@@ -223,7 +223,12 @@ def won_trick_text(
         and winner in seats
         and trick_winner([card for _, card in cards], trump) != seats.index(winner)
     ):
-        text += " " + t("(a magic two: a 2 of the suit to follow wins, even over Wizards)")
+        text += " " + t(
+            # Translators: {two} is the rank of the magic card as the deck shows it: 2, or 3
+            # in the standard deck (whose ranks start at 2).
+            "(a magic two: a {two} of the suit to follow wins, even over Wizards)",
+            two=rank_label(2, theme),
+        )
     return text
 
 
@@ -308,8 +313,8 @@ def table_embed(
 
 
 FORBIDDEN_CANADIAN: Final = N_(
-    "{player} leads alone in the last round and, under the Canadian rule, may not bid "
-    "{bid}: the bids would add up to {tricks}, the tricks of this round."
+    "{player} is alone at the top of the scores in the last round and, under the Canadian "
+    "rule, may not bid {bid}: the bids would add up to {tricks}, the tricks of this round."
 )
 """The table's note while the sole leader bids last in the last round (R7.5)."""
 

@@ -285,6 +285,20 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         assert rules.startswith("*No open game in this channel;"), rules
 
 
+async def test_rules_show_the_servers_cards(tmp_path: Path) -> None:
+    """R1.5: on a server that shows the standard deck, /wizard rules names its suits and
+    ranks, and the magic card as the 3 the table shows for the rules' 2 (R7.6)."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.service.update_settings(
+            sim.guild.id, theme="standard", default_options={"magic_twos": True}
+        )
+        rules = private(await ann.slash(sim.channel, "wizard rules"))
+        assert "four suits of 2–10, J, Q, K, A (♠️ Spades, ♥️ Hearts" in rules, rules
+        assert "Magic twos: a 3 of the suit to follow wins the trick" in rules
+        assert "Humans" not in rules
+
+
 ENGLISH_WORDS = re.compile(r"\b(?:the|you|your|not|turn|must|follow|bid|hand|this|that|is)\b")
 """Words of the English refusals and hands that no German text contains."""
 

@@ -11,7 +11,7 @@ from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.summaries import round_end_embed
 from bot.i18n import texts, timer_text
-from wizard.cards import Card
+from wizard.cards import Card, Theme
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
 from wizard.state import Phase
@@ -115,11 +115,11 @@ def test_single_suit_rules_never_ask_to_follow_suit() -> None:
     single = rules_text(Options(single_suit=True), players=4, t=EN)
     play = next(line for line in single.splitlines() if line.startswith("**Play:**"))
     assert "play any card" in play and "highest value wins" in play
-    assert "follow suit" not in single and "trump wins" not in single
+    assert "ollow suit" not in single and "trump wins" not in single
     assert "highest trump" not in single
     assert "• Single suit:" in single  # explained like every other variant in force
     classic = rules_text(Options(), players=4, t=EN)
-    assert "follow suit" in classic and "Single suit" not in classic
+    assert "Follow suit" in classic and "Single suit" not in classic
 
 
 def test_rules_name_the_suit_to_follow_and_the_last_round_without_trump() -> None:
@@ -132,6 +132,33 @@ def test_rules_name_the_suit_to_follow_and_the_last_round_without_trump() -> Non
         assert "none if a Wizard came first" in play
         assert "suit led" not in text
         assert "In the last round no card is left to turn: no trump." in text
+        assert "the player left of the dealer leads the first trick" in play  # R5.1
+        assert "a tie shares the win" in text  # R6.3
+
+
+def test_rules_say_how_bids_are_made_in_each_bidding_mode() -> None:
+    """R4.1/R4.2: open bids go one at a time, the dealer last; R7.2/R7.3: hidden and secret
+    bids are chosen at once, with no order."""
+    open_ = rules_text(Options(), t=EN)
+    assert "from 0 to the cards in hand, one at a time from the left of the dealer" in open_
+    assert "the dealer bids last" in open_
+    for bidding in (Bidding.HIDDEN, Bidding.SECRET):
+        text = rules_text(Options(bidding=bidding), t=EN)
+        line = next(line for line in text.splitlines() if line.startswith("**Bidding:**"))
+        assert "everyone chooses at the same time" in line and "dealer" not in line
+
+
+def test_rules_show_the_cards_as_the_server_does() -> None:
+    """R1.5: on a standard-deck server the rules name its suits and ranks, and the magic
+    card by the rank it shows (the rules' 2 is shown as a 3)."""
+    text = rules_text(Options(magic_twos=True), theme=Theme.STANDARD, t=EN)
+    assert "four suits of 2–10, J, Q, K, A (♠️ Spades, ♥️ Hearts, ♦️ Diamonds, ♣️ Clubs)" in text
+    assert "Humans" not in text
+    assert "Magic twos: a 3 of the suit to follow wins the trick" in text
+    single = rules_text(Options(single_suit=True), theme=Theme.STANDARD, t=EN)
+    assert "one suit 2–10, J, Q, K, A, a Wizard, a Jester" in single
+    classic = rules_text(Options(magic_twos=True), t=EN)
+    assert "four suits of 1–13 (🟦 Humans" in classic and "Magic twos: a 2 of" in classic
 
 
 def test_ping_names_the_phase() -> None:

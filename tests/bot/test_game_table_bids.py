@@ -243,7 +243,7 @@ def test_the_canadian_rule_is_explained_on_the_table() -> None:
         state = apply(state, Bid(state.turn, 0))  # type: ignore[arg-type]
     line = status_line(table_view(state), names, t=texts("en"))
     dealer = names[state.dealer]
-    assert f"**{dealer}** leads alone in the last round" in line, line
+    assert f"**{dealer}** is alone at the top of the scores in the last round" in line, line
     assert "may not bid 10: the bids would add up to 10" in line, line
 
 
@@ -263,6 +263,9 @@ def test_a_magic_two_that_takes_a_trick_says_why() -> None:
     plain = [(0, Card.parse("G1")), (1, g2), (2, Card.parse("R5"))]
     said = won_trick_text(plain, names, 1, Theme.CLASSIC, t=texts("en"), magic_twos=True)
     assert said.endswith("won by **Bob**")
+    # R1.5: the standard deck shows rank 2 as a 3; the note names the card the table shows.
+    shown = won_trick_text(magic, names, 2, Theme.STANDARD, t=texts("en"), magic_twos=True)
+    assert "Cy 3♦️" in shown and "(a magic two: a 3 of the suit to follow wins" in shown, shown
     wins = [(0, g2), (1, wizard), (2, g9)]  # the 2 set the suit: an ordinary 2
     en = texts("en")
     said = won_trick_text(wins, names, 1, Theme.CLASSIC, t=en, magic_twos=True, trump=Suit.HUMANS)

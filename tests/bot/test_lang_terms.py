@@ -180,17 +180,18 @@ def test_computer_players_are_one_word(language: str) -> None:
 SEAT = {
     "de": "platz|plätze",
     "it": "post[oi]",
-    "es": "puesto|sitio|sentarte",
+    "es": "puesto|sentarte",
     "pt": "lugar",
     "ca": "lloc",
 }
-"""The word for a seat at the table in each language (Spanish says "puesto" and "sitio")."""
+"""The word for a seat at the table in each language."""
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_a_seat_is_one_word(language: str) -> None:
     """The score chart named seats "Asiento" (Spanish) and "Seient" (Catalan) where every
-    other text says "puesto" or "sitio", and "lloc"."""
+    other text says "puesto" and "lloc"; Spanish said "Recuperar mi sitio" beside "Ocupar un
+    puesto"."""
     assert re.search(SEAT[language], texts(language)("Take a seat"), re.I)
     wrong = [
         (english, translated)
@@ -243,8 +244,24 @@ def test_the_open_bid_ping_speaks_to_its_one_player(language: str) -> None:
     t = texts(language)
     ping = ping_text(["<@1>"], Phase.BID, 3, t=t, on_table=True)
     assert not re.search(PLURAL_ADDRESS[language], ping, re.I), ping
-    play = ping_text(["<@1>"], Phase.PLAY, 3, t=t)
-    assert not re.search(PLURAL_ADDRESS[language], play, re.I), play
+    for phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY, Phase.ROUND_OVER):
+        one = ping_text(["<@1>"], phase, 3, t=t)
+        assert not re.search(PLURAL_ADDRESS[language], one, re.I), (phase, one)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_rating_and_the_computer_level_are_two_words(language: str) -> None:
+    """A player's rating and a computer player's level were both "Nivel" (es, pt), "Livello"
+    (it) and "Nivell" (ca): "Nivel" on the board read as the computers' level."""
+    rating = texts(language)("Rating").casefold()
+    wrong = [
+        (english, translated)
+        for english, translated in translations(language)
+        if re.search(r"\blevels?\b", english, re.I)
+        and "rating" not in english.casefold()
+        and rating in translated.casefold()
+    ]
+    assert not wrong, wrong
 
 
 @pytest.mark.parametrize("language", TRANSLATED)

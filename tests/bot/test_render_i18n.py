@@ -703,17 +703,19 @@ def test_english_is_unchanged() -> None:
     )
     assert rules.split("\n") == [
         "**Wizard in short**",
-        "60 cards: four suits 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), 4 🧙 Wizards "
-        "and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 players). The next "
-        "card is turned: its suit is trump; a Jester means no trump; a Wizard lets the dealer "
-        "choose trump. In the last round no card is left to turn: no trump.",
-        "**Bidding:** everyone says how many tricks they will win, starting left of the dealer.",
-        "**Play:** follow suit if you can: the suit of the trick's first suited card (none if a "
+        "60 cards: four suits of 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), 4 🧙 "
+        "Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 players). "
+        "The next card is turned: its suit is trump; a Jester means no trump; a Wizard lets the "
+        "dealer choose trump. In the last round no card is left to turn: no trump.",
+        "**Bidding:** everyone chooses at the same time how many tricks they will win, from 0 "
+        "to the cards in hand.",
+        "**Play:** the player left of the dealer leads the first trick, the winner of a trick "
+        "the next. Follow suit if you can: the suit of the trick's first suited card (none if a "
         "Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. The first Wizard "
         "wins the trick, else the highest trump, else the highest card of the suit to follow "
         "(only Jesters: the first Jester).",
         "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
-        "too few. Highest total after the last round wins.",
+        "too few. Highest total after the last round wins; a tie shares the win.",
         "",
         "**Variants in force:** hidden bids, clairvoyance",
         "• Hidden bids: everyone bids privately; all bids are shown together.",
