@@ -37,6 +37,7 @@ from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
+    CANCEL_REASONS,
     LobbyClicks,
     invitation_text,
 )
@@ -521,6 +522,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         surface = self.surfaces.adopt(info)
         self.surfaces.request(surface)
+        if info.status is GameStatus.CANCELLED:  # they were the last person playing
+            self.surfaces.cancelled(info.id, "abandoned")
+            text = t("Game {game} is cancelled.", game=info.id)
+            await reply_private(interaction, f"🛑 {text} {t(CANCEL_REASONS['abandoned'])}")
+            return
         if info.status is GameStatus.ACTIVE:
             assert seat is not None
             self.surfaces.refresh_hands(info.id, [seat])

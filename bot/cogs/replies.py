@@ -125,7 +125,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "not_host": Refusal("🚫", N_("Only the host can do that.")),
     "not_host.start": Refusal("🚫", N_("Only the host can start the game.")),
     "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
-    "not_host.remove_players": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_players": Refusal(
+        "🚫", N_("Only the host or a server manager can remove players.")
+    ),
     "not_host.remove_seats": Refusal("🚫", N_("Only the host can remove players.")),
     "not_host.remove_host": Refusal(
         "🚫", N_("The host cannot be removed. The host can leave or cancel the game.")

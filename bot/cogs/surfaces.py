@@ -179,9 +179,9 @@ class OpenHands(GameMessages):
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
-        if status is GameStatus.CANCELLED:
-            notes.append("🛑 " + t("This game was cancelled."))
-        elif status is not GameStatus.ACTIVE:
+        if status is GameStatus.CANCELLED:  # no turn, no cards to play: the note alone
+            return "\n".join([*notes, "🛑 " + t("This game was cancelled.")]), None, seat_view.seat
+        if status is not GameStatus.ACTIVE:
             notes.append("🏁 " + t("This game is over."))
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
             return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat

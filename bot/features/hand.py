@@ -33,6 +33,7 @@ from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
 from wizard.service import (
+    GameStatus,
     GameStatusError,
     GameUpdate,
     MakeBid,
@@ -398,6 +399,8 @@ class HandClicks(TableClicks):
         user = interaction.user.id
         info = await self._timely(interaction, self.service.leave(cid.game, user), update=True)
         self.surfaces.request(self.surfaces.adopt(info))
+        if info.status is GameStatus.CANCELLED:  # the last person left: the game stopped
+            self.surfaces.cancelled(info.id, "abandoned")
         await self._open_hand(interaction, cid.game, note=None, edit=True)
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:

@@ -6,12 +6,13 @@ start: no button in Discord let a player leave a running game."""
 from __future__ import annotations
 
 import random
+from typing import Any
 from pathlib import Path
 
 import pytest
 
 from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
-from tests.bot.test_game_refusals import callback_bodies
+from tests.bot.test_game_refusals import callback_bodies, private
 from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -77,3 +78,66 @@ async def test_leave_is_on_the_hand_of_the_player_to_act_only(tmp_path: Path) ->
             verbs = [verb_of(b) for b in buttons(hand)]
             assert verbs == (["leave"] if member is first else []), (member.name, verbs)
         assert "leave" not in ACTION_VERBS
+
+
+async def _leave(sim: Any, member: Any, game_id: int) -> str:
+    """``member`` leaves from their hand (waiting until the game waits for them, as Leave is
+    on the hand of the player to act); the hand's text after."""
+    rng = random.Random(3)
+    info = await sim.service.get_game(game_id)
+    seat = info.seat_of(member.id)
+    await sim.play(game_id, rng, until=lambda i: _waits_for(i, seat))
+    hand = await sim.open_hand(member)
+    left = await member.click(hand, label="Leave")
+    assert left.response is not None
+    return str(left.response.content)
+
+
+async def test_the_host_who_leaves_hands_the_role_to_a_player(tmp_path: Path) -> None:
+    """A host who left kept the host's powers over the people still playing (kick, cancel)
+    while those could not cancel the game they were left in."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=1)
+        await _leave(sim, ann, info.id)
+        assert (await sim.service.get_game(info.id)).host_id == bob.id
+        refused = private(await ann.slash(sim.channel, "wizard kick", player=cy))
+        assert refused == "🚫 Only the host or a server manager can remove players."
+        cancelled = private(await bob.slash(sim.channel, "wizard cancel"))
+        assert cancelled == f"🛑 Game {info.id} is cancelled."
+        assert not sim.env.errors
+
+
+async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) -> None:
+    """When the last person left, the computers played the game to its end alone, posting
+    every round into the channel, which refused any new game meanwhile."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await _leave(sim, bob, info.id)
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        said = await _leave(sim, ann, info.id)
+        assert said == "🛑 This game was cancelled.", said  # no turn, no cards: the note alone
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.status is GameStatus.CANCELLED
+        table = sim.table_of(now).embeds[0].description or ""
+        assert table == "🛑 Everyone left the game, so it stopped. No result is recorded."
+        bob_hand = sim.hand(bob)
+        assert bob_hand is not None and bob_hand.content == "🛑 This game was cancelled."
+        again = await ann.slash(sim.channel, "wizard new")
+        assert again.response is not None and not again.response.ephemeral  # a new lobby
+        assert not sim.env.errors
+
+
+async def test_removing_the_last_player_says_the_game_stopped(tmp_path: Path) -> None:
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await _leave(sim, bob, info.id)
+        manager = sim.add_manager("mo")
+        said = private(await manager.slash(sim.channel, "wizard kick", player=ann))
+        assert said == (f"🛑 Game {info.id} is cancelled. Everyone left the game, so it stopped.")
+        await sim.cog.surfaces.idle()
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+        assert not sim.env.errors

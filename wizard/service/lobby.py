@@ -423,7 +423,11 @@ class Lobby(Playing):
         self, live: LiveGame, user_id: int, by_user_id: int, is_manager: bool, *, kicked: bool
     ) -> GameInfo:
         """A running game's seat to a computer: for a while when its player leaves, for good
-        when (``kicked``) the host or a manager removes them."""
+        when (``kicked``) the host or a manager removes them.
+
+        The host's role passes to the next person still playing; once no person plays any
+        seat, the game is cancelled (``"abandoned"``) rather than run on for computers alone.
+        """
         async with live.lock:
             self._check_status(live, GameStatus.ACTIVE)
             if kicked:
@@ -435,6 +439,12 @@ class Lobby(Playing):
                 await self._set_away(
                     live, row, kicked=kicked, reason="kicked" if kicked else "left"
                 )
+            playing = [s.user_id for s in live.seats if s.user_id is not None and not s.away]
+            if not playing:
+                await self._cancel_locked(live, "abandoned")
+                return live.info()
+            if live.host_id not in playing:
+                await self._update_game(live, None, host_id=playing[0])
         self._arm(live)
         return live.info()
 

@@ -1,0 +1,57 @@
+"""People leaving a running game: the host's role passes to a person still playing, and a
+game nobody plays any more stops instead of running on for computers alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from wizard.service import GameService, GameStatus, NotHostError
+
+from .conftest import CHANNEL, new_game
+
+
+async def test_a_host_who_leaves_a_running_game_hands_the_role_on(service: GameService) -> None:
+    game_id = await new_game(service, 3, 1)
+    await service.start(game_id, 1)
+    info = await service.leave(game_id, 1)
+    assert info.seats[0].away and info.host_id == 2
+    # The one who left can no longer cancel or remove the players still playing.
+    with pytest.raises(NotHostError):
+        await service.kick(game_id, 1, 3)
+    with pytest.raises(NotHostError):
+        await service.cancel(game_id, 1)
+    # Coming back does not take the role back: the new host keeps it.
+    info = (await service.take_back(game_id, 1)).info
+    assert info is not None and info.host_id == 2
+    info = await service.cancel(game_id, 2)
+    assert info.status is GameStatus.CANCELLED
+
+
+async def test_a_host_removed_by_a_manager_hands_the_role_on(service: GameService) -> None:
+    game_id = await new_game(service, 3, 0)
+    await service.start(game_id, 1)
+    info = await service.kick(game_id, 99, 1, is_manager=True)
+    assert info.seats[0].kicked and info.host_id == 2
+    with pytest.raises(NotHostError):
+        await service.kick(game_id, 1, 2)
+    # The next host is the next person still playing: not one who left.
+    await service.leave(game_id, 3)
+    info = await service.leave(game_id, 2)
+    assert info.status is GameStatus.CANCELLED
+
+
+async def test_a_game_everyone_left_stops(service: GameService) -> None:
+    game_id = await new_game(service, 2, 2)
+    await service.start(game_id, 1)
+    info = await service.leave(game_id, 2)
+    assert info.status is GameStatus.ACTIVE  # one person still plays
+    info = await service.leave(game_id, 1)
+    assert info.status is GameStatus.CANCELLED
+    assert await service.game_in_channel(CHANNEL) is None  # the channel is free again
+
+
+async def test_removing_the_last_person_stops_the_game(service: GameService) -> None:
+    game_id = await new_game(service, 1, 2)
+    await service.start(game_id, 1)
+    info = await service.kick(game_id, 99, 1, is_manager=True)
+    assert info.status is GameStatus.CANCELLED
