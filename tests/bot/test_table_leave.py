@@ -6,8 +6,8 @@ start: no button in Discord let a player leave a running game."""
 from __future__ import annotations
 
 import random
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 

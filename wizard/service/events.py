@@ -211,9 +211,9 @@ class GameCancelled:
     reason: str
     """``"host"``, ``"manager"``, ``"expired"`` (lobby timed out), ``"empty"`` (everyone
     left the lobby), ``"abandoned"`` (no person plays the running game any more: the last
-    one left or was removed), or by the system (``GameService.cancel_games_in``): ``"channel_deleted"``
-    (the game's channel or thread was deleted) or ``"server_left"`` (the bot was removed from
-    the server)."""
+    one left or was removed), or by the system (``GameService.cancel_games_in``):
+    ``"channel_deleted"`` (the game's channel or thread was deleted) or ``"server_left"``
+    (the bot was removed from the server)."""
 
 
 Event = (
