@@ -145,12 +145,18 @@ def final_embed(
     scorepad_image: str | None = None,
     t: Texts,
     hinted: Collection[int] = (),
+    forfeited: Collection[int] = (),
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
     the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
     it each player's rounds as made/missed marks (:func:`bid_marks`). The seats in
-    ``hinted`` asked for hints: they are marked 💡 and the game is said not to be rated."""
-    shown = display_names(table, names)
+    ``hinted`` asked for hints: they are marked 💡 and the game is said not to be rated.
+    The seats in ``forfeited`` were played by a computer to the end (their person left):
+    marked 🤖, as on the table, since the points are the computer's."""
+    shown = [
+        f"{name} 🤖" if seat in forfeited else name
+        for seat, name in enumerate(display_names(table, names))
+    ]
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
     winners = [shown[s] for _, s in ranking if table.scores[s] == best]
@@ -310,9 +316,9 @@ class SummaryMessages(GameMessages):
             files.append(discord.File(io.BytesIO(picture), filename=name))
             image = f"attachment://{name}"
         hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
-        embed = final_embed(table, scorepad_image=image, t=t, hinted=hinted)
         # A seat a computer played to the end (its person left) won as the computer's.
         away = {s.seat for s in info.seats if s.away}
+        embed = final_embed(table, scorepad_image=image, t=t, hinted=hinted, forfeited=away)
         winners = [
             discord.utils.escape_markdown(s.name) + (" 🤖" if s.seat in away else "")
             for s in over.standings

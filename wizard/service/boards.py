@@ -133,6 +133,9 @@ class FormGame:
     seats: int
     score: int
     finished_at: float
+    forfeited: bool = False
+    """The player left and a computer played the seat to the end: the game counts as lost,
+    whatever place the computer reached."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,9 @@ class Standing:
     rounds: int
     hints_used: bool = False
     """This seat asked for hints during the game (the game is then not rated)."""
+    forfeited: bool = False
+    """The seat's person left (or was removed) and a computer played it to the end: the
+    place and points are the computer's, and the person's game counts as lost."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 
 from wizard.ai import ComputerPlayer, make_player
@@ -133,10 +133,23 @@ def turn_event(state: GameState, deadline: float | None) -> TurnChanged:
     return TurnChanged(state.phase, state.round, to_act(state), deadline)
 
 
-def stored_standings(rows: Iterable[ResultRow]) -> tuple[Standing, ...]:
-    """Final places as the ``results`` rows hold them, best first (ties by seat)."""
+def stored_standings(
+    rows: Iterable[ResultRow], forfeited: Collection[int] = ()
+) -> tuple[Standing, ...]:
+    """Final places as the ``results`` rows hold them, best first (ties by seat); the
+    seats in ``forfeited`` were played by a computer to the end for a person who left."""
     made = (
-        Standing(r.seat, r.name, r.user_id, r.score, r.place, r.exact_bids, r.rounds) for r in rows
+        Standing(
+            r.seat,
+            r.name,
+            r.user_id,
+            r.score,
+            r.place,
+            r.exact_bids,
+            r.rounds,
+            forfeited=r.seat in forfeited,
+        )
+        for r in rows
     )
     return tuple(sorted(made, key=lambda s: (s.place, s.seat)))
 

@@ -204,7 +204,10 @@ class Loading(ServiceBase):
                 f"SELECT {_RESULT} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
             )
             try:
-                live.standings = stored_standings(ResultRow.model_validate(dict(r)) for r in rows)
+                left = {s.seat for s in live.seats if s.user_id is not None and s.away}
+                live.standings = stored_standings(
+                    (ResultRow.model_validate(dict(r)) for r in rows), left
+                )
             except ValidationError as e:
                 why = f"a result row is damaged: {describe(e)}"
                 return await self._unshowable(game_id, status, why)

@@ -203,8 +203,11 @@ class Playing(Loading):
         hinted = live.hints_used
         if over:
             final = standings(state, [s.user_id for s in seats])
-            if hinted:
-                final = tuple(replace(s, hints_used=s.seat in hinted) for s in final)
+            left = {s.seat for s in seats if s.user_id is not None and s.away}
+            if hinted or left:
+                final = tuple(
+                    replace(s, hints_used=s.seat in hinted, forfeited=s.seat in left) for s in final
+                )
         game_id, guild_id = live.id, live.guild_id
         # The version check first: a game moved on by another process fails it (a conflict,
         # answered as a stale click) before the log's key would refuse the action.

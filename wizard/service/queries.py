@@ -99,6 +99,9 @@ class Queries(Loading):
             (ids,),
         )
         results = {k: list(g) for k, g in itertools.groupby(found, key=lambda r: r["game_id"])}
+        forfeited: dict[int, set[int]] = {}
+        for r in await self._store.fetchall(_FORFEITED_SEATS, (ids,)):
+            forfeited.setdefault(int(r["game_id"]), set()).add(int(r["seat"]))
         out = []
         for raw in raws:
             try:
@@ -113,9 +116,21 @@ class Queries(Loading):
                 continue
             same = {name: value for name, value in game if name in _SUMMARY_FIELDS}
             rounds = max(r.rounds for r in rows)
-            out.append(GameSummary(**same, rounds=rounds, standings=stored_standings(rows)))
+            out.append(
+                GameSummary(
+                    **same,
+                    rounds=rounds,
+                    standings=stored_standings(rows, forfeited.get(game.id, ())),
+                )
+            )
         return out
 
 
 _SUMMARY_FIELDS = {f.name for f in fields(GameSummary)}
+_FORFEITED_SEATS = (
+    "SELECT game_id, seat FROM seats WHERE game_id IN (SELECT value FROM json_each(?))"
+    " AND user_id IS NOT NULL AND away"
+)
+"""The seats of the games listed (a JSON array) that a computer played to the end for a
+person who left."""
 """What a history line takes from its game's row as it is (the same names)."""

@@ -64,14 +64,17 @@ COMPUTERS_SQL: Final = (
 # history and probed each game for the player: 25 ms on a server of 60,000 games.
 FORM_SQL: Final = (
     "SELECT r.game_id, r.seat, r.place, r.score, g.finished_at,"
-    " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = r.game_id) AS seats"
+    " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = r.game_id) AS seats,"
+    " coalesce((SELECT s.away FROM seats AS s"
+    " WHERE s.game_id = r.game_id AND s.seat = r.seat), 0) AS forfeited"
     " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
     " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
     " ORDER BY g.finished_at DESC, g.id DESC LIMIT ?3"
 )
 """A player's last finished games on a server, newest first: game id, seat, place, score,
-finishing time and number of seats (the player's results, sorted: a few thousand rows for
-the keenest player); parameters: guild, user, limit."""
+finishing time, number of seats and whether the player forfeited (left, and a computer
+played the seat to the end) (the player's results, sorted: a few thousand rows for the
+keenest player); parameters: guild, user, limit."""
 OPTION_COUNTS_SQL: Final = (
     "SELECT g.options, COUNT(*) AS games, MAX(g.finished_at) AS last"
     " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"

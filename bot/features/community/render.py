@@ -132,7 +132,10 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         )
     if card.form:
         form = " · ".join(
-            f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
+            # Translators: in a player's recent form, a game they left before its end.
+            "🏳️ " + t("left")
+            if f.forfeited
+            else f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
             for f in card.form
         )
         embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
@@ -145,7 +148,8 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     lines = []
     for game in games:
         people = " · ".join(
-            f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)} {s.score}"
+            f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)}"
+            f"{' 🤖' if s.forfeited else ''} {s.score}"
             for s in game.standings
         )
         lines.append(
