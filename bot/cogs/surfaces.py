@@ -63,7 +63,7 @@ import discord
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
-from bot.cogs.replies import KICKED, refusal_text
+from bot.cogs.replies import KICKED, TIMED_OUT, refusal_text
 from bot.features.hand import (
     TAKE_BACK_LABEL,
     hand_message,
@@ -170,9 +170,10 @@ class OpenHands(GameMessages):
             info = await self.service.get_game(game_id)
         if info is None:
             assert update is not None
-            status, kicked = update.status, False
+            status, kicked, timed_out = update.status, False, False
         else:
-            status, kicked = info.status, info.seats[seat_view.seat].kicked
+            seat = info.seats[seat_view.seat]
+            status, kicked, timed_out = info.status, seat.kicked, seat.timeouts > 0
         if theme is None:
             guild_id = info.guild_id if info is not None else None
             theme = (await server_settings(self.service, guild_id)).theme
@@ -190,6 +191,8 @@ class OpenHands(GameMessages):
             cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
             view = one_button_view(cid, t(TAKE_BACK_LABEL), "🙋")
         else:
+            if timed_out:
+                notes.append("⏰ " + t(TIMED_OUT))
             hints = seat_view.view.my_turn and (
                 known.hints_allowed
                 if known is not None

@@ -147,6 +147,11 @@ def bid_text(table: TableView, seat: int, *, t: Texts) -> str:
     return f"{mark} {t(word)}"
 
 
+TIMED_OUT_MARK: Final = N_("time ran out, a computer moved")
+"""After a player's line on the table: their turn timer ran out and a computer made their
+move (a second timeout in a row hands the seat to a computer)."""
+
+
 def seat_lines(
     table: TableView,
     names: Sequence[str],
@@ -155,11 +160,13 @@ def seat_lines(
     t: Texts,
     levels: Mapping[int, str] | None = None,
     away: Collection[int] = (),
+    timed_out: Collection[int] = (),
 ) -> list[str]:
     """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score.
 
     A computer seat is marked 🤖 with its level (``levels``: seat → level); a person's seat
-    in ``away`` says that a computer of that level plays it for them."""
+    in ``away`` says that a computer of that level plays it for them; one in ``timed_out``,
+    that a computer made its last move when the turn timer ran out."""
     levels = levels or {}
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -188,6 +195,8 @@ def seat_lines(
                 parts.append(t.plural("{n} card", "{n} cards", size))
         # Translators: a player's total score (points), in bold.
         parts.append(t("{points} pts", points=_bold(table.scores[seat])))
+        if seat in timed_out and seat not in away:
+            parts.append("⏰ " + t(TIMED_OUT_MARK))
         lines.append(" · ".join(parts))
     return lines
 
@@ -243,6 +252,7 @@ def table_embed(
     t: Texts,
     levels: Mapping[int, str] | None = None,
     away: Collection[int] = (),
+    timed_out: Collection[int] = (),
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
@@ -270,7 +280,7 @@ def table_embed(
             trump_line(table, shown, theme, t=t),
             status_line(table, shown, theme, t=t),
             "",
-            *seat_lines(table, shown, computer, t=t, levels=levels, away=away),
+            *seat_lines(table, shown, computer, t=t, levels=levels, away=away, timed_out=timed_out),
         ]
     )
     if table.round > 0:
@@ -442,6 +452,7 @@ def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
         computer=computer,
         levels={s.seat: s.level for s in info.seats if s.computer_controlled and s.level},
         away={s.seat for s in info.seats if s.away},
+        timed_out={s.seat for s in info.seats if s.timeouts > 0},
         # Translators: the title of a game's table (the round follows it).
         title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,

@@ -69,7 +69,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         assert [o["label"] for o in got["wizb:set:language"]["options"]] == [
             f"Public messages in {name}" for name in LANGUAGE_NAMES.values()
         ]
-        assert defaults(got["wizb:set:timer"]) == ["0"]
+        assert defaults(got["wizb:set:timer"]) == ["300"]  # a new server's 5 minutes
         assert defaults(got["wizb:set:variants"]) == []
 
         # Language, theme, turn limit, variants, threads, computers: each saved and confirmed.

@@ -12,7 +12,7 @@ import pytest
 
 from bot.cogs import GameConfig
 from tests.bot.conftest import Sim, buttons, simulation, verb_of
-from wizard.service import GameStatus
+from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -64,7 +64,7 @@ async def test_ping_at_once_and_a_hand_that_expired(tmp_path: Path) -> None:
     config = GameConfig(ping_delay=0.0, edit_interval=0.0, seeds=lambda: next(seeds))
     async with simulation(tmp_path, members=3, config=config) as sim:
         ann, bob, cy = sim.members
-        info = await sim.lobby(ann, [bob, cy])
+        info = await sim.lobby(ann, [bob, cy], turn_timer=0)  # the game waits for everyone
         table = info.table
         assert table is not None
         first = sim.member(info.seats[table.to_act[0]].user_id or 0)
@@ -96,3 +96,38 @@ async def test_ping_at_once_and_a_hand_that_expired(tmp_path: Path) -> None:
         fresh = await sim.open_hand(second)
         assert [b for b in buttons(fresh) if verb_of(b) == "play" and not b["disabled"]]
         assert not sim.env.errors
+
+
+async def test_a_new_servers_game_times_out_an_idle_player_and_says_so(tmp_path: Path) -> None:
+    """With no turn timer (a new server's default once), one player who walked away held
+    the game and its channel for ever: nobody but the host could do anything. A new
+    server's games have a 5-minute timer; when it runs out, the table and the player's hand
+    say that a computer made the move, until the player moves again."""
+    config = GameConfig(ping_delay=None, edit_interval=0.0)
+    async with simulation(tmp_path, members=2, config=config) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        assert info.turn_seconds == 300.0
+        rng = random.Random(5)
+        info = await sim.play(info.id, rng, until=lambda i: bob.id in _waiting_users(i))
+        hand = await sim.open_hand(bob)
+        await sim.env.advance_time(301)
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.seats[1].timeouts == 1 and not now.seats[1].away
+        table = sim.table_of(now).embeds[0].description or ""
+        line = next(x for x in table.splitlines() if "**bob**" in x)
+        assert line.endswith("· ⏰ time ran out, a computer moved"), line
+        mine = sim.message(hand.id).content
+        assert mine.startswith("⏰ Your time ran out, so a computer made your last move"), mine
+        # bob moves himself again: both notes go.
+        await sim.play(now.id, rng, until=lambda i: i.seats[1].timeouts == 0)
+        again = await sim.service.get_game(info.id)
+        assert "time ran out" not in (sim.table_of(again).embeds[0].description or "")
+        assert not sim.env.errors
+
+
+def _waiting_users(info: GameInfo) -> set[int]:
+    table = info.table
+    assert table is not None
+    return {info.seats[s].user_id or 0 for s in table.to_act}

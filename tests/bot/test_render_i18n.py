@@ -301,6 +301,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                 computer={0, 1},
                 levels={0: "hard", 1: "normal"},
                 away={0},
+                timed_out={2},
                 t=t,
             )
         ),

@@ -14,6 +14,9 @@ from wizard.store.db import BUSY_TIMEOUT
 
 MIN_TURN_SECONDS = 10.0
 MAX_TURN_SECONDS = 24 * 3600.0
+DEFAULT_TURN_SECONDS = 300.0
+"""A new server's turn timer: long enough for any thinking, short enough that an idle
+player does not stall the game for long (two timeouts in a row hand the seat to a computer)."""
 MIN_LOBBY_SECONDS = 60.0
 MAX_LOBBY_SECONDS = 7 * 24 * 3600.0
 
@@ -25,8 +28,11 @@ class GuildSettings(BaseModel):
 
     default_options: Options = Field(default_factory=Options)
     """Options a new lobby starts with; the host may change them."""
-    turn_seconds: float | None = Field(default=None, ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)
-    """Per-turn time limit of new games; ``None`` for no limit."""
+    turn_seconds: float | None = Field(
+        default=DEFAULT_TURN_SECONDS, ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS
+    )
+    """Per-turn time limit of new games; ``None`` for no limit. By default a generous one:
+    without it, one player who walks away holds the others and the channel for ever."""
     lobby_seconds: float = Field(default=1800.0, ge=MIN_LOBBY_SECONDS, le=MAX_LOBBY_SECONDS)
     """A lobby not started within this time is cancelled."""
     max_timeouts: int = Field(default=2, ge=1, le=20)
