@@ -254,8 +254,9 @@ async def serve(*, port: int = 0, db: Path | None = None) -> None:
         # A word from a friend, so that the page does not open on an empty channel.
         await demo.world.members[1].send(
             demo.world.channel,
-            f"Hi {you}! Type **/wizard new** below and send it with the arrow on the right to "
-            "open a game of Wizard, add a computer player or two, and press **Start**. "
+            f"Hi {you}! Type **/wizard new** below, press Enter to pick it from the list, then "
+            "send it with the arrow on the right to open a game of Wizard; add a computer "
+            "player or two, and press **Start**. "
             f"Switch to me ({friends[0]}) with "
             "**Viewing as** at the top if you want me to join.",
         )
@@ -296,8 +297,9 @@ def _announce(url: str, you: str, friends: list[str]) -> None:
     print(
         "\nWizard demo: the real bot in a simulated Discord, on this computer only.\n"
         f"\n  Open  {url}\n\n"
-        f"You are {you} in #{CHANNEL_NAME}. Type /wizard new in the message box and send it "
-        "with its arrow, add computer players, press Start, then Show my hand.\n"
+        f"You are {you} in #{CHANNEL_NAME}. Type /wizard new in the message box, press Enter "
+        "to pick it from the list, then send it with the arrow at its right; add computer "
+        "players, press Start, then Show my hand.\n"
         f"Switch to {' or '.join(friends)} with 'Viewing as' "
         "at the top to play their seats.\n"
         "The address is the key to this session: do not share it. "
