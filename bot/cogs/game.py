@@ -43,6 +43,7 @@ from bot.features.lobby import (
 )
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
+from bot.features.table import SHOW_HAND_LABEL
 from bot.i18n import N_, Texts, member_name, texts
 from bot.ui.buttons import CustomId, Verb
 from wizard.errors import OptionsError
@@ -558,5 +559,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             turn_seconds=timer,
             theme=settings.theme,
             t=t,
+            show_hand=texts(settings.language)(SHOW_HAND_LABEL),
         )
         await reply_private(interaction, f"*{where}*\n{text}")

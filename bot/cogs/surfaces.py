@@ -75,7 +75,7 @@ from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
-from bot.features.table import TableMessages, public_shown
+from bot.features.table import SHOW_HAND_LABEL, TableMessages, public_shown
 from bot.i18n import Texts, language_of, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
@@ -174,9 +174,14 @@ class OpenHands(GameMessages):
         else:
             seat = info.seats[seat_view.seat]
             status, kicked, timed_out = info.status, seat.kicked, seat.timeouts > 0
+        public = known
+        if public is None:  # the server's settings, as cached by the service
+            guild_id = info.guild_id if info is not None else self.get(game_id).guild_id
+            public = await server_settings(self.service, guild_id)
         if theme is None:
-            guild_id = info.guild_id if info is not None else None
-            theme = (await server_settings(self.service, guild_id)).theme
+            theme = public.theme
+        # The table's button, named as the table shows it (in the server's language).
+        show_hand = texts(public.language)(SHOW_HAND_LABEL)
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
@@ -203,7 +208,12 @@ class OpenHands(GameMessages):
             )
             view = with_leave(moves, seat_view.view, game_id, t=t)
         text = hand_message(
-            seat_view.view, note="\n".join(notes) or None, away=away, theme=theme, t=t
+            seat_view.view,
+            note="\n".join(notes) or None,
+            away=away,
+            theme=theme,
+            t=t,
+            show_hand=show_hand,
         )
         return text, view, seat_view.seat
 

@@ -14,7 +14,13 @@ from bot.cogs.look import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
-from bot.features.table import TableClicks, bids_on_table, trick_text, trump_line
+from bot.features.table import (
+    SHOW_HAND_LABEL,
+    TableClicks,
+    bids_on_table,
+    trick_text,
+    trump_line,
+)
 from bot.i18n import (
     EMPTY,
     N_,
@@ -55,10 +61,11 @@ TAKE_BACK_LABEL: Final = N_("Take my seat back")
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
 
 
-# Translators: “Show my hand” is the label of the table's button: translate it the same way.
+# Translators: {button} is the label of the table's button (“Show my hand”), in the
+# language of the server's public messages.
 HAND_EXPIRY_NOTE: Final = N_(
     "This private message updates itself for 15 minutes after you open it or click in it "
-    "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
+    "(Discord's limit); after that, press “{button}” on the table for a fresh one."
 )
 
 
@@ -196,10 +203,12 @@ def hand_message(
     away: bool = False,
     theme: Theme = Theme.CLASSIC,
     t: Texts,
+    show_hand: str | None = None,
 ) -> str:
     """The whole private hand message: an optional note on top (what just happened, or why
     a click was refused, already in ``t``'s language), the hand, and when it stops updating
-    itself."""
+    itself. ``show_hand``: the table's "Show my hand" as the table shows it (in the server's
+    language; by default in ``t``'s)."""
     lines = [note] if note else []
     if away:
         lines.append(
@@ -212,7 +221,8 @@ def hand_message(
         )
     lines.append(hand_text(view, theme=theme, away=away, t=t))
     if view.phase is not Phase.GAME_OVER:
-        lines.append("-# " + t(HAND_EXPIRY_NOTE))
+        button = show_hand if show_hand is not None else t(SHOW_HAND_LABEL)
+        lines.append("-# " + t(HAND_EXPIRY_NOTE, button=button))
     return "\n".join(lines)
 
 

@@ -15,9 +15,11 @@ def rules_text(
     turn_seconds: float | None = None,
     theme: Theme = Theme.CLASSIC,
     t: Texts,
+    show_hand: str | None = None,
 ) -> str:
     """A short summary of the rules and of the variants in force (``/wizard rules``), with
-    the cards as the server shows them (R1.5)."""
+    the cards as the server shows them (R1.5). ``show_hand``: the table's "Show my hand" as
+    the table shows it (in the server's language; by default in ``t``'s)."""
     if theme is Theme.CLASSIC:
         ranks = f"{rank_label(1)}–{rank_label(13)}"
     else:  # 2–10, J, Q, K, A
@@ -135,7 +137,7 @@ def rules_text(
     lines.append(
         t(
             "Press {button} on the table to see your cards and play.",
-            button=_bold(t(SHOW_HAND_LABEL)),
+            button=_bold(show_hand if show_hand is not None else t(SHOW_HAND_LABEL)),
         )
     )
     return "\n".join(lines)

@@ -319,7 +319,8 @@ async def test_a_german_members_refusals_are_wholly_german(
 
         def german(result: Any) -> str:
             text = private(result)
-            assert not ENGLISH_WORDS.search(text), text
+            # The table's button is named as the table (of an English server) shows it.
+            assert not ENGLISH_WORDS.search(text.replace("„Show my hand“", "")), text
             return text.splitlines()[0]
 
         version = (await sim.service.get_game(game)).version

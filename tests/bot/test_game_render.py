@@ -178,7 +178,7 @@ def test_hand_message_has_the_note_on_top_and_the_expiry_below() -> None:
     text = hand_message(view(state, 0), note="✅ You bid 1.", t=EN)
     lines = text.splitlines()
     assert lines[0] == "✅ You bid 1."
-    assert lines[-1] == f"-# {HAND_EXPIRY_NOTE}"
+    assert lines[-1] == "-# " + HAND_EXPIRY_NOTE.format(button="Show my hand")
     away = hand_message(view(state, 0), away=True, t=EN)
     assert "A computer player is playing your seat" in away
     assert len(text) < 2000

@@ -124,10 +124,14 @@ async def test_public_in_the_servers_language_private_in_the_members(
         # Private hands follow each member's locale.
         bea_hand = await sim.open_hand(bea)
         in_italian(bea_hand.content)
-        assert HAND_EXPIRY_NOTE not in bea_hand.content
+        # The hand names the table's button as the table shows it: in the server's language.
+        show_hand = f"“{de} my hand”"
+        assert "this hand updates itself" in bea_hand.content
         ann_hand = await sim.open_hand(ann)
-        assert HAND_EXPIRY_NOTE in ann_hand.content
-        assert de not in ann_hand.content and it not in ann_hand.content
+        expiry = HAND_EXPIRY_NOTE.replace("“{button}”", show_hand)
+        assert expiry in ann_hand.content, ann_hand.content
+        english = ann_hand.content.replace(show_hand, "")
+        assert de not in english and it not in english
 
         # Every hand the bot draws, in a click's answer or on its own afterwards (a live
         # hand redrawn when the turn comes, outside any interaction), and in which language.
@@ -162,8 +166,9 @@ async def test_public_in_the_servers_language_private_in_the_members(
             elif mover is bea:
                 in_italian(content)
             else:
-                assert de not in content and it not in content, content
-                assert HAND_EXPIRY_NOTE in content
+                english = content.replace(show_hand, "")
+                assert de not in english and it not in english, content
+                assert expiry in content
             info = await sim.service.get_game(1)
         await surfaces.idle()
         assert bids == 1
