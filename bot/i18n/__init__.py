@@ -181,12 +181,15 @@ SUIT_SQUARES: Final[dict[Suit, str]] = {
 
 
 STANDARD_SUIT_EMOJI: Final[dict[Suit, str]] = {
-    Suit.HUMANS: "♠️",
-    Suit.DWARVES: "♥️",
-    Suit.ELVES: "♦️",
-    Suit.GIANTS: "♣️",
+    Suit.HUMANS: "♠\ufe0e",
+    Suit.DWARVES: "♥\ufe0f",
+    Suit.ELVES: "♦\ufe0f",
+    Suit.GIANTS: "♣\ufe0e",
 }
-"""The standard-deck theme's suit emoji (R1.5): spades, hearts, diamonds, clubs."""
+"""The standard-deck theme's suit signs (R1.5): spades, hearts, diamonds, clubs. Hearts and
+diamonds ask for the emoji form (red: U+FE0F); spades and clubs for the text form (U+FE0E),
+drawn in the text's colour: their emoji form is black, next to invisible on Discord's dark
+theme."""
 
 
 SUIT_NAMES: Final[dict[Theme, dict[Suit, str]]] = {
@@ -218,9 +221,6 @@ WIZARD_EMOJI: Final = "🧙"
 
 
 JESTER_EMOJI: Final = "🃏"
-
-
-_VS16: Final = "\ufe0f"  # asks for the emoji (coloured) form of ♠ ♥ ♦ ♣
 
 
 COLOUR: Final = discord.Colour(0x5B3FA8)
@@ -316,15 +316,17 @@ def card_label_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> st
 
 
 def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
-    """``card`` as one short token: ``🟦B7``, ``8♥️``; a Wizard or a Jester by its emoji and
+    """``card`` as one short token: ``🟦B7``, ``8♥️``, ``8♠︎``; a Wizard or a Jester by its emoji and
     its name in ``t``'s language (``🧙Wizard``, ``🃏Jester``; ``🧙Zauberer``, ``🃏Narr``) in
     both themes, never by the rules' initials."""
     name = card_name(card, t=t)
     if name is not None:
         return card_emoji(card, theme) + name
     label = card_label(card, theme)
-    if theme is Theme.STANDARD:
-        return label + _VS16
+    if theme is Theme.STANDARD:  # "8♠" and its suit sign in the form above
+        suit = card.suit
+        assert suit is not None
+        return label[:-1] + STANDARD_SUIT_EMOJI[suit]
     return card_emoji(card, theme) + label
 
 

@@ -294,7 +294,7 @@ async def test_rules_show_the_servers_cards(tmp_path: Path) -> None:
             sim.guild.id, theme="standard", default_options={"magic_twos": True}
         )
         rules = private(await ann.slash(sim.channel, "wizard rules"))
-        assert "four suits of 2–10, J, Q, K, A (♠️ Spades, ♥️ Hearts" in rules, rules
+        assert "four suits of 2–10, J, Q, K, A (♠\ufe0e Spades, ♥️ Hearts" in rules, rules
         assert "Magic twos: a 3 of the suit to follow wins the trick" in rules
         assert "Humans" not in rules
 

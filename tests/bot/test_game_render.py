@@ -152,7 +152,10 @@ def test_rules_show_the_cards_as_the_server_does() -> None:
     """R1.5: on a standard-deck server the rules name its suits and ranks, and the magic
     card by the rank it shows (the rules' 2 is shown as a 3)."""
     text = rules_text(Options(magic_twos=True), theme=Theme.STANDARD, t=EN)
-    assert "four suits of 2–10, J, Q, K, A (♠️ Spades, ♥️ Hearts, ♦️ Diamonds, ♣️ Clubs)" in text
+    assert (
+        "four suits of 2–10, J, Q, K, A (♠\ufe0e Spades, ♥️ Hearts, ♦️ Diamonds, ♣\ufe0e Clubs)"
+        in text
+    )
     assert "Humans" not in text
     assert "Magic twos: a 3 of the suit to follow wins the trick" in text
     single = rules_text(Options(single_suit=True), theme=Theme.STANDARD, t=EN)

@@ -208,7 +208,7 @@ def test_german_refusals_are_wholly_german() -> None:
         "einen 🧙 Zauberer oder einen 🃏 Narren."
     )
     assert refusal_text(follow, t=DE, theme=Theme.STANDARD) == (
-        "⛔ Du musst Farbe bedienen. Du hast eine Karte in ♠️ Pik: Spiel eine davon, "
+        "⛔ Du musst Farbe bedienen. Du hast eine Karte in ♠\ufe0e Pik: Spiel eine davon, "
         "einen 🧙 Zauberer oder einen 🃏 Narren."
     )
     assert refusal_text(StaleVersionError(3, 5), t=DE) == DE(STALE)

@@ -95,10 +95,10 @@ def test_every_card_has_a_distinct_readable_text() -> None:
 
 
 def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
-    assert card_text(Card.parse("B1"), Theme.STANDARD, t=T) == "2♠️"
+    assert card_text(Card.parse("B1"), Theme.STANDARD, t=T) == "2♠\ufe0e"
     assert card_text(Card.parse("R9"), Theme.STANDARD, t=T) == "10♥️"
     assert card_text(Card.parse("G11"), Theme.STANDARD, t=T) == "Q♦️"
-    assert card_text(Card.parse("Y13"), Theme.STANDARD, t=T) == "A♣️"
+    assert card_text(Card.parse("Y13"), Theme.STANDARD, t=T) == "A♣\ufe0e"
     assert card_text(WIZARD, Theme.STANDARD, t=T) == "🧙Wizard"
     assert card_text(JESTER, Theme.STANDARD, t=T) == "🃏Jester"
     assert {card_emoji(Card.of(s, 5), Theme.STANDARD) for s in SUITS} == set(
