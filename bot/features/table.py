@@ -161,12 +161,14 @@ def seat_lines(
     levels: Mapping[int, str] | None = None,
     away: Collection[int] = (),
     timed_out: Collection[int] = (),
+    removed: Collection[int] = (),
 ) -> list[str]:
     """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score.
 
     A computer seat is marked 🤖 with its level (``levels``: seat → level); a person's seat
-    in ``away`` says that a computer of that level plays it for them; one in ``timed_out``,
-    that a computer made its last move when the turn timer ran out."""
+    in ``away`` says that a computer of that level plays it for them (one in ``removed``:
+    since the host or a manager removed them); one in ``timed_out``, that a computer made
+    its last move when the turn timer ran out."""
     levels = levels or {}
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -175,7 +177,11 @@ def seat_lines(
         bot = " 🤖" if seat in computer else ""
         if seat in computer and seat in levels:
             level = level_name(levels[seat], t=t)
-            if seat in away:
+            if seat in removed:
+                # Translators: after a person's name on the table: the host or a server
+                # manager removed them from the game; a computer of this level plays on.
+                bot = " 🤖 " + t("removed, played by a computer ({level})", level=level)
+            elif seat in away:
                 # Translators: after a person's name on the table: a computer of this level
                 # plays their seat (after timeouts, or they left).
                 bot = " 🤖 " + t("played by a computer ({level})", level=level)
@@ -253,6 +259,7 @@ def table_embed(
     levels: Mapping[int, str] | None = None,
     away: Collection[int] = (),
     timed_out: Collection[int] = (),
+    removed: Collection[int] = (),
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
@@ -280,7 +287,16 @@ def table_embed(
             trump_line(table, shown, theme, t=t),
             status_line(table, shown, theme, t=t),
             "",
-            *seat_lines(table, shown, computer, t=t, levels=levels, away=away, timed_out=timed_out),
+            *seat_lines(
+                table,
+                shown,
+                computer,
+                t=t,
+                levels=levels,
+                away=away,
+                timed_out=timed_out,
+                removed=removed,
+            ),
         ]
     )
     if table.round > 0:
@@ -453,6 +469,7 @@ def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
         levels={s.seat: s.level for s in info.seats if s.computer_controlled and s.level},
         away={s.seat for s in info.seats if s.away},
         timed_out={s.seat for s in info.seats if s.timeouts > 0},
+        removed={s.seat for s in info.seats if s.kicked},
         # Translators: the title of a game's table (the round follows it).
         title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,

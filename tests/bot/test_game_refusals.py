@@ -276,7 +276,10 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         assert "your hand" not in sim.message(hand.id).content
         reopened = await sim.open_hand(cy)
         assert reopened.content == "🚫 You were removed from this game; a computer plays your seat."
-        assert "**cy** 🤖" in (sim.table().embeds[0].description or "")
+        # The table says she was removed, not that she left.
+        assert "**cy** 🤖 removed, played by a computer (Normal)" in (
+            sim.table().embeds[0].description or ""
+        )
         end = await sim.play(info.id, random.Random(2))
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)

@@ -300,8 +300,9 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                 theme=theme,
                 computer={0, 1},
                 levels={0: "hard", 1: "normal"},
-                away={0},
+                away={0, 1},
                 timed_out={2},
+                removed={1},
                 t=t,
             )
         ),
