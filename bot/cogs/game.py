@@ -523,10 +523,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         surface = self.surfaces.adopt(info)
         self.surfaces.request(surface)
-        if info.status is GameStatus.CANCELLED:  # they were the last person playing
-            self.surfaces.cancelled(info.id, "abandoned")
+        if info.status is GameStatus.CANCELLED:  # they were the last person in the game
+            reason = "empty" if game.status is GameStatus.LOBBY else "abandoned"
+            self.surfaces.cancelled(info.id, reason)
             text = t("Game {game} is cancelled.", game=info.id)
-            await reply_private(interaction, f"🛑 {text} {t(CANCEL_REASONS['abandoned'])}")
+            await reply_private(interaction, f"🛑 {text} {t(CANCEL_REASONS[reason])}")
             return
         if info.status is GameStatus.ACTIVE:
             assert seat is not None

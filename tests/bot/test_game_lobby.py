@@ -120,3 +120,19 @@ async def test_a_lobby_whose_message_was_deleted_gives_way_to_a_new_game(
         # A lobby still in the channel keeps it, as before.
         again = await ann.slash(sim.channel, "wizard new")
         assert again.response is not None and "already a game" in again.response.content
+
+
+async def test_the_last_player_removing_themself_empties_the_lobby(tmp_path: Path) -> None:
+    """The host alone in a lobby, removing themself: they were told they left while the lobby
+    said "The host cancelled the game."; both now say that everyone left."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        said = await ann.slash(sim.channel, "wizard kick", player=ann)
+        assert said.response is not None
+        assert said.response.content == f"🛑 Game {info.id} is cancelled. Everyone left the lobby."
+        await sim.cog.surfaces.idle()
+        closed = sim.message(lobby.id)
+        assert closed.embeds[0].description == "🛑 Everyone left the lobby. No result is recorded."
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
