@@ -181,15 +181,23 @@ SUIT_SQUARES: Final[dict[Suit, str]] = {
 
 
 STANDARD_SUIT_EMOJI: Final[dict[Suit, str]] = {
-    Suit.HUMANS: "♠\ufe0e",
+    Suit.HUMANS: "♠\ufe0f",
     Suit.DWARVES: "♥\ufe0f",
     Suit.ELVES: "♦\ufe0f",
+    Suit.GIANTS: "♣\ufe0f",
+}
+"""The standard-deck theme's suit emoji (R1.5): spades, hearts, diamonds, clubs, in their
+emoji form (U+FE0F), as a button's emoji must be (Discord refuses a button with any other)."""
+
+
+STANDARD_SUIT_SIGNS: Final[dict[Suit, str]] = {
+    **STANDARD_SUIT_EMOJI,
+    Suit.HUMANS: "♠\ufe0e",
     Suit.GIANTS: "♣\ufe0e",
 }
-"""The standard-deck theme's suit signs (R1.5): spades, hearts, diamonds, clubs. Hearts and
-diamonds ask for the emoji form (red: U+FE0F); spades and clubs for the text form (U+FE0E),
-drawn in the text's colour: their emoji form is black, next to invisible on Discord's dark
-theme."""
+"""The standard-deck theme's suit signs in text: hearts and diamonds as red emoji; spades and
+clubs in their text form (U+FE0E), drawn in the text's colour (their emoji form is black,
+next to invisible on Discord's dark theme)."""
 
 
 SUIT_NAMES: Final[dict[Theme, dict[Suit, str]]] = {
@@ -282,8 +290,15 @@ BID_MARKS: Final[dict[Bidding, tuple[str, str]]] = {
 
 
 def suit_emoji(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
-    """The emoji of a suit: its colour square (classic) or its suit sign (standard)."""
+    """The emoji of a suit, for a button: its colour square (classic) or its suit sign as an
+    emoji (standard)."""
     return SUIT_SQUARES[suit] if theme is Theme.CLASSIC else STANDARD_SUIT_EMOJI[suit]
+
+
+def suit_sign(suit: Suit, theme: Theme = Theme.CLASSIC) -> str:
+    """The mark of a suit in text: its colour square (classic) or its suit sign, readable on
+    a dark theme (standard: :data:`STANDARD_SUIT_SIGNS`)."""
+    return SUIT_SQUARES[suit] if theme is Theme.CLASSIC else STANDARD_SUIT_SIGNS[suit]
 
 
 def card_emoji(card: Card, theme: Theme = Theme.CLASSIC) -> str:
@@ -326,7 +341,7 @@ def card_text(card: Card, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
     if theme is Theme.STANDARD:  # "8♠" and its suit sign in the form above
         suit = card.suit
         assert suit is not None
-        return label[:-1] + STANDARD_SUIT_EMOJI[suit]
+        return label[:-1] + STANDARD_SUIT_SIGNS[suit]
     return card_emoji(card, theme) + label
 
 
@@ -340,8 +355,8 @@ def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
     """A suit as ``🟦 Humans (B)`` or ``♠️ Spades``."""
     name = t(SUIT_NAMES[theme][suit])
     if theme is Theme.CLASSIC:
-        return f"{suit_emoji(suit, theme)} {name} ({suit_label(suit, theme)})"
-    return f"{suit_emoji(suit, theme)} {name}"
+        return f"{suit_sign(suit, theme)} {name} ({suit_label(suit, theme)})"
+    return f"{suit_sign(suit, theme)} {name}"
 
 
 def sort_key(card: Card) -> tuple[int, int]:

@@ -23,7 +23,7 @@ import bot.i18n
 from bot.cogs.config import GameConfig
 from bot.features.hand import HAND_EXPIRY_NOTE
 from bot.features.pings import PING_BID_ON_TABLE, PING_TEXTS
-from bot.i18n import STANDARD_SUIT_EMOJI, SUIT_SQUARES
+from bot.i18n import STANDARD_SUIT_SIGNS, SUIT_SQUARES
 from tests.bot.conftest import Sim, buttons, message_text, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameInfo
@@ -209,5 +209,5 @@ async def test_the_servers_theme_shows_on_the_table(tmp_path: Path) -> None:
         hands = "\n".join(sim.message(h).content for hs in sim.all_hands.values() for h in hs)
         for square in SUIT_SQUARES.values():
             assert square not in public and square not in hands
-        assert any(suit in public for suit in STANDARD_SUIT_EMOJI.values()), public
-        assert any(suit in hands for suit in STANDARD_SUIT_EMOJI.values()), hands
+        assert any(suit in public for suit in STANDARD_SUIT_SIGNS.values()), public
+        assert any(suit in hands for suit in STANDARD_SUIT_SIGNS.values()), hands

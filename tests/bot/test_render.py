@@ -107,6 +107,25 @@ def test_standard_theme_uses_card_label_and_suit_emoji() -> None:
     assert len({card_text(c, Theme.STANDARD, t=T) for c in CARDS}) == 54
 
 
+def test_standard_suits_are_readable_in_text_and_real_emoji_on_buttons() -> None:
+    """In text, spades and clubs take the text form (U+FE0E: the text's colour, readable on
+    a dark theme, where their emoji is black); a button's emoji must be a real emoji, so the
+    buttons keep the emoji form (U+FE0F) of every suit."""
+    assert card_text(Card.parse("B5"), Theme.STANDARD, t=T).endswith("♠\ufe0e")
+    assert card_text(Card.parse("Y5"), Theme.STANDARD, t=T).endswith("♣\ufe0e")
+    assert card_text(Card.parse("R5"), Theme.STANDARD, t=T).endswith("♥\ufe0f")
+    assert all(e.endswith("\ufe0f") for e in STANDARD_SUIT_EMOJI.values())
+    state = new_game(["A", "B", "C"], seed=3)
+    while state.phase is not Phase.PLAY:
+        state = apply(state, legal_actions(state)[0])
+    seat = state.turn
+    assert seat is not None
+    ui = hand_view(view(state, seat), 1, 1, Theme.STANDARD, t=T)
+    assert ui is not None
+    emoji = {str(c["emoji"]["name"]) for row in ui.to_components() for c in row["components"]}
+    assert emoji and emoji <= {*STANDARD_SUIT_EMOJI.values(), WIZARD_EMOJI, JESTER_EMOJI}, emoji
+
+
 def test_wizard_and_jester_are_marked() -> None:
     assert card_emoji(WIZARD) == WIZARD_EMOJI == "🧙"
     assert card_emoji(JESTER) == JESTER_EMOJI == "🃏"
