@@ -77,7 +77,10 @@ FORBIDDEN_UNEVEN: Final = N_(
 """Why the dealer's one bid is refused under uneven bids (R7.1): the refusal's detail, and
 the table's note while the dealer bids."""
 KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
-TIMED_OUT: Final = N_("Your time ran out, so a computer made your last move for you.")
+TIMED_OUT: Final = N_(
+    "Your time ran out, so a computer made your last move for you. If it keeps running out, "
+    "a computer takes over your seat."
+)
 """On the hand of a player whose turn timer ran out (until they move themselves again)."""
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."

@@ -465,12 +465,13 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if hand is not None:
             hand.own = update
 
-    def cancelled(self, game_id: int, reason: str) -> None:
-        """A game was cancelled by a command (the service returns no events for it)."""
+    def cancelled(self, game_id: int, reason: str, *, skip: int | None = None) -> None:
+        """A game was cancelled by a command (the service returns no events for it); the
+        hand of ``skip``, the clicker, is redrawn by their click's own answer."""
         surface = self.get(game_id)
         surface.cancelled = reason
         self.request(surface)
-        self.refresh_hands(game_id, None)
+        self.refresh_hands(game_id, None, skip=skip)
 
     def request(self, surface: Surface) -> None:
         """Bring the game's messages up to date soon (merged with any edit in flight), reading

@@ -13,7 +13,7 @@ from bot.cogs.clicks import on_table
 from bot.cogs.look import public_theme
 from bot.cogs.replies import STALE, refusal_of, refusal_text
 from bot.features.hints import hint_button
-from bot.features.lobby import LEAVE_LABEL
+from bot.features.lobby import CANCEL_REASONS, LEAVE_LABEL
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TableClicks,
@@ -409,9 +409,11 @@ class HandClicks(TableClicks):
         user = interaction.user.id
         info = await self._timely(interaction, self.service.leave(cid.game, user), update=True)
         self.surfaces.request(self.surfaces.adopt(info))
+        note = None
         if info.status is GameStatus.CANCELLED:  # the last person left: the game stopped
-            self.surfaces.cancelled(info.id, "abandoned")
-        await self._open_hand(interaction, cid.game, note=None, edit=True)
+            self.surfaces.cancelled(info.id, "abandoned", skip=user)
+            note = "🛑 " + texts(interaction.locale)(CANCEL_REASONS["abandoned"])
+        await self._open_hand(interaction, cid.game, note=note, edit=True)
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id

@@ -156,7 +156,7 @@ CANCEL_REASONS: Final[dict[str, str]] = {
     "manager": N_("A server manager cancelled the game."),
     "expired": N_("Nobody started the game in time, so the lobby closed."),
     "empty": N_("Everyone left the lobby."),
-    "abandoned": N_("Everyone left the game, so it stopped."),
+    "abandoned": N_("Nobody plays this game any more, so it stopped."),
     "channel_deleted": N_("The game's channel or thread was deleted."),
     "server_left": N_("The Wizard bot was removed from this server."),
 }

@@ -94,7 +94,6 @@ def rules_text(
             "many or too few. Highest total after the last round wins; a tie shares the win."
         ),
         "",
-        t("**Variants in force:** {variants}", variants=variants_text(options, t=t)),
     ]
     rules = []
     if options.bidding is Bidding.HIDDEN:
@@ -124,7 +123,11 @@ def rules_text(
         )
     if options.single_suit:
         rules.append(t("Single suit: every player plays from a deck of their own, as above."))
-    lines += [f"• {rule}" for rule in rules]
+    if rules:  # each line names its variant: a list of the names first would say it twice
+        lines.append(t("**Variants in force:**"))
+        lines += [f"• {rule}" for rule in rules]
+    else:
+        lines.append(t("**Variants in force:** {variants}", variants=variants_text(options, t=t)))
     if turn_seconds is not None:
         lines.append(
             t(

@@ -262,7 +262,7 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
         rules = private(await bob.slash(sim.channel, "wizard rules"))
         assert f"Game {info.id} in this channel" in rules
-        assert "magic twos" in rules and "1 minute per turn" in rules
+        assert "Magic twos" in rules and "1 minute per turn" in rules
         assert "10 rounds for 6 players" in rules
 
         refused = private(await bob.slash(sim.channel, "wizard kick", player=cy))

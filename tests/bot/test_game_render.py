@@ -200,3 +200,42 @@ def test_hand_shows_the_bids_so_far_only_when_they_are_public() -> None:
             assert f"Bids so far: {state.players[first]} {state.bids[first]}" in text
         else:
             assert "Bids so far" not in text  # hidden bids stay hidden (R7.2)
+
+
+def test_the_rules_fit_one_discord_message_in_every_language_and_setting() -> None:
+    """/wizard rules is one message (2,000 characters at most, counted as Discord does, in
+    UTF-16 units): the longest combination of language, deck, variants, players and timer
+    came within a few characters of it, and one longer translation would lose the reply."""
+    import itertools
+
+    from bot.i18n import LANGUAGES
+    from wizard.errors import OptionsError
+    from wizard.options import check_setup
+
+    longest = 0
+    for language, theme in itertools.product(LANGUAGES, Theme):
+        t = texts(language)
+        where = t("No open game in this channel; a new game starts with the server's defaults.")
+        for bidding, *flags in itertools.product(Bidding, *[(False, True)] * 5):
+            options = Options(
+                bidding=bidding,
+                **dict(
+                    zip(
+                        ("uneven_bids", "canadian", "clairvoyance", "magic_twos", "single_suit"),
+                        flags,
+                        strict=True,
+                    )
+                ),
+            )
+            for players in (None, 3, 4, 5, 6):
+                try:
+                    check_setup(options, players or 3)
+                except OptionsError:
+                    continue
+                for seconds in (None, 300.0, 86_399.0):
+                    text = rules_text(
+                        options, players=players, turn_seconds=seconds, theme=theme, t=t
+                    )
+                    reply = f"*{where}*\n{text}"
+                    longest = max(longest, len(reply.encode("utf-16-le")) // 2)
+    assert longest <= 2000, longest

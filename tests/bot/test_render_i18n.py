@@ -719,7 +719,7 @@ def test_english_is_unchanged() -> None:
         "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
         "too few. Highest total after the last round wins; a tie shares the win.",
         "",
-        "**Variants in force:** hidden bids, clairvoyance",
+        "**Variants in force:**",
         "• Hidden bids: everyone bids privately; all bids are shown together.",
         "• Clairvoyance: in round 1 you see everyone's card but your own.",
         "**Timer:** 1 minute per turn; when it runs out a computer moves for you.",

@@ -117,12 +117,15 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
         await _leave(sim, bob, info.id)
         assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
         said = await _leave(sim, ann, info.id)
-        assert said == "🛑 This game was cancelled.", said  # no turn, no cards: the note alone
+        # No turn, no cards: why the game stopped, and that it did.
+        assert said == (
+            "🛑 Nobody plays this game any more, so it stopped.\n🛑 This game was cancelled."
+        ), said
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert now.status is GameStatus.CANCELLED
         table = sim.table_of(now).embeds[0].description or ""
-        assert table == "🛑 Everyone left the game, so it stopped. No result is recorded."
+        assert table == "🛑 Nobody plays this game any more, so it stopped. No result is recorded."
         bob_hand = sim.hand(bob)
         assert bob_hand is not None and bob_hand.content == "🛑 This game was cancelled."
         again = await ann.slash(sim.channel, "wizard new")
@@ -137,7 +140,9 @@ async def test_removing_the_last_player_says_the_game_stopped(tmp_path: Path) ->
         await _leave(sim, bob, info.id)
         manager = sim.add_manager("mo")
         said = private(await manager.slash(sim.channel, "wizard kick", player=ann))
-        assert said == (f"🛑 Game {info.id} is cancelled. Everyone left the game, so it stopped.")
+        assert said == (
+            f"🛑 Game {info.id} is cancelled. Nobody plays this game any more, so it stopped."
+        )
         await sim.cog.surfaces.idle()
         assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
         assert not sim.env.errors

@@ -77,26 +77,32 @@ async def test_timeouts_then_hand_over_and_take_back(
     info = await timed.get_game(game_id)
     assert info.seats[first].timeouts == 1 and not info.seats[first].away
 
-    # Nobody acts: every player times out in turn until each has been handed over.
+    # Nobody acts: the players time out in turn until two have been handed over.
     for _ in range(12):
         await clock.advance(31.0, settle=timed.wait_idle)
-    handed = rec.events(SeatHandedToComputer)
-    assert {e.seat for e in handed} == {0, 1, 2}  # type: ignore[attr-defined]
+        if len(rec.events(SeatHandedToComputer)) == 2:
+            break
+    handed = {e.seat for e in rec.events(SeatHandedToComputer)}  # type: ignore[attr-defined]
+    assert len(handed) == 2
     info = await timed.get_game(game_id)
-    assert all(s.away and s.computer_controlled for s in info.seats)
-    # Now computers play every seat, one move per computer_delay.
-    before = len(rec.updates)
-    await clock.advance(2.0, settle=timed.wait_idle)
-    assert len(rec.updates) == before + 1
-    assert rec.updates[-1].actor is Actor.COMPUTER
-
+    assert all(info.seats[s].away and info.seats[s].computer_controlled for s in handed)
     # A player takes their seat back: no more timeouts counted, and the turn waits for them.
-    back = await timed.take_back(game_id, 1)
-    assert SeatTakenBack(0) in back.events
+    seat = min(handed)
+    back = await timed.take_back(game_id, seat + 1)
+    assert SeatTakenBack(seat) in back.events
     info = await timed.get_game(game_id)
-    assert not info.seats[0].away and info.seats[0].timeouts == 0
+    assert not info.seats[seat].away and info.seats[seat].timeouts == 0
     with pytest.raises(NotAwayError):
-        await timed.take_back(game_id, 1)
+        await timed.take_back(game_id, seat + 1)
+
+    # Nobody acts any more: once the last person's seat goes to a computer, nobody plays
+    # the game, and it stops rather than computers playing it out alone.
+    for _ in range(20):
+        await clock.advance(31.0, settle=timed.wait_idle)
+        if (await timed.get_game(game_id)).status is not GameStatus.ACTIVE:
+            break
+    assert (await timed.get_game(game_id)).status is GameStatus.CANCELLED
+    assert rec.events(GameCancelled) == [GameCancelled("abandoned")]
 
 
 async def test_acting_resets_the_timeout_count(timed: GameService, clock: VirtualClock) -> None:

@@ -55,3 +55,16 @@ async def test_removing_the_last_person_stops_the_game(service: GameService) -> 
     await service.start(game_id, 1)
     info = await service.kick(game_id, 99, 1, is_manager=True)
     assert info.status is GameStatus.CANCELLED
+
+
+async def test_the_host_removing_themself_from_a_running_game_leaves_it(
+    service: GameService,
+) -> None:
+    """In a lobby the host cannot be removed; in a running game /wizard kick on oneself
+    removed the host for good, with no way back. It is leaving: the seat can be taken back."""
+    game_id = await new_game(service, 2, 1)
+    await service.start(game_id, 1)
+    info = await service.kick(game_id, 1, 1)
+    assert info.seats[0].away and not info.seats[0].kicked and info.host_id == 2
+    back = (await service.take_back(game_id, 1)).info
+    assert back is not None and not back.seats[0].away

@@ -322,6 +322,10 @@ class LiveGame:
         """The seat of ``user_id``, if seated."""
         return next((s for s in self.seats if s.user_id == user_id), None)
 
+    def playing(self) -> list[int]:
+        """The people who play their seats themselves now (no computer holds them)."""
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.away]
+
     def computer(self, seat: int, level: str) -> ComputerPlayer:
         """The computer player of a seat at a level (kept, so that its state carries on)."""
         key = (seat, level)

@@ -154,10 +154,12 @@ class Lobby(Playing):
     async def kick(
         self, game_id: int, by_user_id: int, user_id: int, *, is_manager: bool = False
     ) -> GameInfo:
-        """Remove a player (host or server manager): from a lobby, or to a computer for good."""
+        """Remove a player (host or server manager): from a lobby, or to a computer for good.
+        Removing oneself from a running game is leaving it (one may come back)."""
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            return await self._hand_over(live, user_id, by_user_id, is_manager, kicked=True)
+            kicked = user_id != by_user_id
+            return await self._hand_over(live, user_id, by_user_id, is_manager, kicked=kicked)
         return await self._remove_from_lobby(
             live, user_id, by_user_id=by_user_id, is_manager=is_manager
         )
@@ -439,7 +441,7 @@ class Lobby(Playing):
                 await self._set_away(
                     live, row, kicked=kicked, reason="kicked" if kicked else "left"
                 )
-            playing = [s.user_id for s in live.seats if s.user_id is not None and not s.away]
+            playing = live.playing()
             if not playing:
                 await self._cancel_locked(live, "abandoned")
                 return live.info()

@@ -167,6 +167,12 @@ class Turns(Lobby):
                 update = await self._shielded(self._auto_move(live, seat, Actor.TIMEOUT))
                 if update is not None:
                     out.append(update)
+            if out and not live.playing():
+                # The last person's seat went to a computer: nobody plays the game any more,
+                # and computers alone would play it out (as when the last one leaves).
+                async with live.lock:
+                    if live.status is GameStatus.ACTIVE and not live.playing():
+                        out.append(await self._shielded(self._cancel_locked(live, "abandoned")))
             if not out and live.version == version:
                 live.deadline = now + (live.turn_seconds or 60.0)  # same guard as above
             return out

@@ -132,8 +132,9 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         )
     if card.form:
         form = " · ".join(
-            # Translators: in a player's recent form, a game they left before its end.
-            "🏳️ " + t("left")
+            # Translators: in a player's recent form, a game a computer finished for them
+            # (they left, were removed or timed out, and did not come back): counted as lost.
+            "🏳️ " + t("not finished")
             if f.forfeited
             else f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
             for f in card.form
