@@ -275,9 +275,14 @@ class SummaryMessages(GameMessages):
             return
         trick = end.final_trick
         t, theme = await public_look(self.service, info.guild_id)
+        # A person's seat a computer plays is marked 🤖, as on the table and the standings.
+        away = {s.seat for s in info.seats if s.away}
+        players = [
+            f"{name} 🤖" if seat in away else name for seat, name in enumerate(table.players)
+        ]
         embed = round_end_embed(
             table.history[number - 1],
-            table.players,
+            players,
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,

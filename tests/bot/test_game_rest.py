@@ -260,6 +260,12 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         # The whole story agrees: the standings, the history and his recent form say the
         # seat's place was the computer's (they read 🥇bob, "Winner: bob" and 🥇1/3).
         assert "🏆 Winner: bob 🤖" in final and "🥇 **bob 🤖**" in final, final
+        last_round = next(
+            message_text(m)
+            for m in reversed(sim.public())
+            if m.embeds and (m.embeds[0].title or "").startswith("Round ")
+        )
+        assert "**bob 🤖**" in last_round, last_round  # the round summaries say it as well
         assert "Recent form (newest first)\n🏳️ not finished" in shown, shown
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None
