@@ -128,6 +128,12 @@ def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
 MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
+def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
+    """``names`` (by seat) with 🤖 after each person's seat a computer plays now, as the
+    table marks it: at the end of a game, the seat's place and points are the computer's."""
+    return [f"{name} 🤖" if info.seats[seat].away else name for seat, name in enumerate(names)]
+
+
 def and_list(items: Sequence[str], *, t: Texts) -> str:
     """``A``, ``A and B``, ``A and B and C``."""
 
@@ -145,18 +151,12 @@ def final_embed(
     scorepad_image: str | None = None,
     t: Texts,
     hinted: Collection[int] = (),
-    forfeited: Collection[int] = (),
 ) -> discord.Embed:
     """The final standings: places, scores, winners (R6.3: tied leaders share the win), and
     the scorepad: the picture at ``scorepad_image`` (e.g. ``attachment://…``), or without
     it each player's rounds as made/missed marks (:func:`bid_marks`). The seats in
-    ``hinted`` asked for hints: they are marked 💡 and the game is said not to be rated.
-    The seats in ``forfeited`` were played by a computer to the end (their person left):
-    marked 🤖, as on the table, since the points are the computer's."""
-    shown = [
-        f"{name} 🤖" if seat in forfeited else name
-        for seat, name in enumerate(display_names(table, names))
-    ]
+    ``hinted`` asked for hints: they are marked 💡 and the game is said not to be rated."""
+    shown = display_names(table, names)
     ranking = standings(table.scores)
     best = table.scores[ranking[0][1]] if ranking else 0
     winners = [shown[s] for _, s in ranking if table.scores[s] == best]
@@ -275,14 +275,9 @@ class SummaryMessages(GameMessages):
             return
         trick = end.final_trick
         t, theme = await public_look(self.service, info.guild_id)
-        # A person's seat a computer plays is marked 🤖, as on the table and the standings.
-        away = {s.seat for s in info.seats if s.away}
-        players = [
-            f"{name} 🤖" if seat in away else name for seat, name in enumerate(table.players)
-        ]
         embed = round_end_embed(
             table.history[number - 1],
-            players,
+            computer_marked(table.players, info),
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,
@@ -321,11 +316,10 @@ class SummaryMessages(GameMessages):
             files.append(discord.File(io.BytesIO(picture), filename=name))
             image = f"attachment://{name}"
         hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
-        # A seat a computer played to the end (its person left) won as the computer's.
-        away = {s.seat for s in info.seats if s.away}
-        embed = final_embed(table, scorepad_image=image, t=t, hinted=hinted, forfeited=away)
+        marked = computer_marked(table.players, info)
+        embed = final_embed(table, names=marked, scorepad_image=image, t=t, hinted=hinted)
         winners = [
-            discord.utils.escape_markdown(s.name) + (" 🤖" if s.seat in away else "")
+            discord.utils.escape_markdown(marked[s.seat])
             for s in over.standings
             if s.seat in over.winners
         ]
