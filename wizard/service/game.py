@@ -154,6 +154,12 @@ def stored_standings(
     return tuple(sorted(made, key=lambda s: (s.place, s.seat)))
 
 
+def forfeited_seats(seats: Iterable[SeatRow]) -> set[int]:
+    """The seats a computer holds for their person (left, removed or timed out): at the
+    game's end, that person forfeits it (:attr:`Standing.forfeited`)."""
+    return {s.seat for s in seats if s.user_id is not None and s.away}
+
+
 def standings(state: GameState, user_ids: Sequence[int | None]) -> tuple[Standing, ...]:
     """Final places, best first; equal totals share a place (R6.3)."""
     scores = state.scores

@@ -22,7 +22,13 @@ from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
 from wizard.service.errors import GameNotFoundError, StorageError
 from wizard.service.events import GameStatus
-from wizard.service.game import LiveGame, decode_action, fold, stored_standings
+from wizard.service.game import (
+    LiveGame,
+    decode_action,
+    fold,
+    forfeited_seats,
+    stored_standings,
+)
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store.db import Statements
@@ -204,9 +210,8 @@ class Loading(ServiceBase):
                 f"SELECT {_RESULT} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
             )
             try:
-                left = {s.seat for s in live.seats if s.user_id is not None and s.away}
                 live.standings = stored_standings(
-                    (ResultRow.model_validate(dict(r)) for r in rows), left
+                    (ResultRow.model_validate(dict(r)) for r in rows), forfeited_seats(live.seats)
                 )
             except ValidationError as e:
                 why = f"a result row is damaged: {describe(e)}"

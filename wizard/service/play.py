@@ -31,6 +31,7 @@ from wizard.service.game import (
     computer_controlled,
     encode_action,
     fold,
+    forfeited_seats,
     standings,
     step,
     turn_event,
@@ -203,7 +204,7 @@ class Playing(Loading):
         hinted = live.hints_used
         if over:
             final = standings(state, [s.user_id for s in seats])
-            left = {s.seat for s in seats if s.user_id is not None and s.away}
+            left = forfeited_seats(seats)
             if hinted or left:
                 final = tuple(
                     replace(s, hints_used=s.seat in hinted, forfeited=s.seat in left) for s in final

@@ -68,7 +68,7 @@ async def record_results(
             conn.execute_fetchall, dict(r), name=names[r["user_id"]], before_game=game_id
         )
         current[player.user_id] = player
-    forfeited = {s.seat for s in humans if s.away}
+    forfeited = {s.seat for s in standings if s.forfeited}
     last = min(r.score for r in standings) - 1
     teams = []
     for seat in seats:
