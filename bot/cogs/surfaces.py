@@ -145,7 +145,7 @@ class OpenHands(GameMessages):
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat;
-        else, on their turn, their moves and "Leave".
+        else their moves, on their turn, and "Leave".
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
@@ -206,7 +206,7 @@ class OpenHands(GameMessages):
             moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
-            view = with_leave(moves, seat_view.view, game_id, t=t)
+            view = with_leave(moves, game_id, t=t)
         text = hand_message(
             seat_view.view,
             note="\n".join(notes) or None,

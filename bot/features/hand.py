@@ -303,16 +303,12 @@ def hand_view(
     return view
 
 
-def with_leave(
-    view: discord.ui.View | None, pv: PlayerView, game: int, *, t: Texts
-) -> discord.ui.View | None:
-    """The hand's buttons with, on the player's turn, "Leave" on the last row: a computer
-    plays the seat until its player takes it back (the only way to leave a running game;
-    without a turn timer nothing else hands a seat over). Only on their turn, the moment
-    the game waits for them: a hand with nothing to do offers nothing. Drawn at version 0:
-    leaving is allowed at any moment, so the button never makes a hand look different."""
-    if not pv.my_turn:
-        return view
+def with_leave(view: discord.ui.View | None, game: int, *, t: Texts) -> discord.ui.View:
+    """The hand's buttons with "Leave" on the last row: a computer plays the seat until its
+    player takes it back (the way to leave a running game; without a turn timer nothing
+    else hands a seat over). On every hand of a person playing, whoever's turn it is: one
+    who must go need not wait for their turn. Drawn at version 0: leaving is allowed at
+    any moment, so the button never makes a hand look different."""
     view = view or detached_view()
     if len(view.children) < MAX_BUTTONS:
         leave = CustomId(game, Verb.LEAVE, "", 0)

@@ -199,7 +199,8 @@ async def test_stale_button_and_double_click(tmp_path: Path) -> None:
         text = callback_bodies(sim, results)[2]
         assert text.startswith(STALE)
         assert "Waiting for" in text  # the current hand, which has nothing to click now
-        assert not [b for b in buttons(sim.message(new.id)) if not b.get("disabled")]
+        shown = [verb_of(b) for b in buttons(sim.message(new.id)) if not b.get("disabled")]
+        assert shown == ["leave"]
         assert (await sim.service.get_game(info.id)).version == version + 1
         assert not sim.env.errors
 
