@@ -97,7 +97,6 @@ def lobby_embed(
             if seat < len(levels) and levels[seat] is not None:
                 tags.append(level_name(levels[seat], t=t))
         if seat == host_seat:
-            # Translators: a tag after a name in the lobby: who opened the game.
             tags.append(t("host"))
         suffix = f" ({', '.join(tags)})" if tags else ""
         lines.append(f"{seat + 1}. **{name}**{suffix}")

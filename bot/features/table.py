@@ -162,13 +162,15 @@ def seat_lines(
     away: Collection[int] = (),
     timed_out: Collection[int] = (),
     removed: Collection[int] = (),
+    host: int | None = None,
 ) -> list[str]:
-    """One line per seat: turn marker, name, dealer, bid, tricks won, cards left, score.
+    """One line per seat: turn marker, name, host, dealer, bid, tricks won, cards left, score.
 
     A computer seat is marked 🤖 with its level (``levels``: seat → level); a person's seat
     in ``away`` says that a computer of that level plays it for them (one in ``removed``:
     since the host or a manager removed them); one in ``timed_out``, that a computer made
-    its last move when the turn timer ran out."""
+    its last move when the turn timer ran out. ``host``: the seat of the game's host (the
+    role passes on when the host leaves, so everyone sees who has it now)."""
     levels = levels or {}
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
@@ -187,9 +189,12 @@ def seat_lines(
                 bot = " 🤖 " + t("played by a computer ({level})", level=level)
             else:
                 bot = f" 🤖 {level}"
+        # Translators: a tag after a name in the lobby and on the table: who runs the game
+        # (may remove players or cancel it).
+        hosts = " · " + t("host") if seat == host else ""
         # Translators: after a player's name on the table: this player deals the round.
         dealer = " · 🔀 " + t("dealer") if table.round > 0 and seat == table.dealer else ""
-        parts = [f"{marker} **{name}**{bot}{dealer}"]
+        parts = [f"{marker} **{name}**{bot}{hosts}{dealer}"]
         if table.round > 0:
             # Translators: a player's bid on the table: a number, a dash or a hidden mark.
             parts.append(t("bid {bid}", bid=bid_text(table, seat, t=t)))
@@ -260,6 +265,7 @@ def table_embed(
     away: Collection[int] = (),
     timed_out: Collection[int] = (),
     removed: Collection[int] = (),
+    host: int | None = None,
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
@@ -296,6 +302,7 @@ def table_embed(
                 away=away,
                 timed_out=timed_out,
                 removed=removed,
+                host=host,
             ),
         ]
     )
@@ -470,6 +477,7 @@ def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
         away={s.seat for s in info.seats if s.away},
         timed_out={s.seat for s in info.seats if s.timeouts > 0},
         removed={s.seat for s in info.seats if s.kicked},
+        host=info.seat_of(info.host_id),
         # Translators: the title of a game's table (the round follows it).
         title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,

@@ -60,15 +60,21 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert not sim.env.errors
 
 
+def _lines_of(table: str, name: str) -> list[str]:
+    """The table's line of the player called ``name``, without its turn marker."""
+    seats = [line.split(" ", 1) for line in table.splitlines() if line[:1] in ("▶", "▫")]
+    return [rest for _, rest in seats if rest.startswith(name)]
+
+
 def _waits_for(info: GameInfo, seat: int) -> bool:
     assert info.table is not None
     return seat in info.table.to_act
 
 
-async def test_leave_is_on_the_hand_of_the_player_to_act_only(tmp_path: Path) -> None:
-    """The game waits for the player to act: their hand offers Leave, last; the others'
-    hands, with nothing to do, offer nothing. The driver's moves (ACTION_VERBS) never
-    include it."""
+async def test_every_player_can_leave_from_their_hand_at_any_time(tmp_path: Path) -> None:
+    """Leave was on the hand of the player to act only: one who had to go waited for their
+    turn (or knew that /wizard kick on oneself leaves). Every hand of a person playing
+    offers it, last, after the moves; the driver's moves (ACTION_VERBS) never include it."""
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy])
@@ -76,8 +82,20 @@ async def test_leave_is_on_the_hand_of_the_player_to_act_only(tmp_path: Path) ->
         for member in sim.members:
             hand = await sim.open_hand(member)
             verbs = [verb_of(b) for b in buttons(hand)]
-            assert verbs == (["leave"] if member is first else []), (member.name, verbs)
+            # Bids are made on the table (open bidding): Leave is all a hand offers.
+            assert verbs == ["leave"], (member.name, verbs)
+        # One who waits for another's turn leaves at once.
+        waiting = next(m for m in sim.members if m is not first)
+        hand = sim.hand(waiting)
+        assert hand is not None
+        left = await waiting.click(hand, label="Leave")
+        assert left.response is not None
+        assert "**A computer player is playing your seat.**" in left.response.content
+        now = await sim.service.get_game(info.id)
+        seat = now.seat_of(waiting.id)
+        assert seat is not None and now.seats[seat].away
         assert "leave" not in ACTION_VERBS
+        assert not sim.env.errors
 
 
 async def _leave(sim: Any, member: Any, game_id: int) -> str:
@@ -95,12 +113,21 @@ async def _leave(sim: Any, member: Any, game_id: int) -> str:
 
 async def test_the_host_who_leaves_hands_the_role_to_a_player(tmp_path: Path) -> None:
     """A host who left kept the host's powers over the people still playing (kick, cancel)
-    while those could not cancel the game they were left in."""
+    while those could not cancel the game they were left in. The table shows who hosts,
+    so that the new host, and everyone, sees the role pass."""
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy], computers=1)
+        await sim.cog.surfaces.idle()
+        table = sim.table_of(info).embeds[0].description or ""
+        assert [line.split(" · ")[1] for line in _lines_of(table, "**ann**")] == ["host"], table
         await _leave(sim, ann, info.id)
-        assert (await sim.service.get_game(info.id)).host_id == bob.id
+        now = await sim.service.get_game(info.id)
+        assert now.host_id == bob.id
+        await sim.cog.surfaces.idle()
+        table = sim.table_of(now).embeds[0].description or ""
+        assert "· host" not in _lines_of(table, "**ann**")[0]
+        assert _lines_of(table, "**bob**")[0].split(" · ")[1] == "host", table
         refused = private(await ann.slash(sim.channel, "wizard kick", player=cy))
         assert refused == "🚫 Only the host or a server manager can remove players."
         cancelled = private(await bob.slash(sim.channel, "wizard cancel"))
