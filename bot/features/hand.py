@@ -51,7 +51,7 @@ from wizard.service import (
     StaleVersionError,
 )
 from wizard.state import Bid, ChooseTrump, Phase, Play
-from wizard.view import PlayerView, public_table
+from wizard.view import PlayerView, RoundSummary, public_table
 
 # Translators: a button of the private hand, while a computer player holds the seat.
 TAKE_BACK_LABEL: Final = N_("Take my seat back")
@@ -110,6 +110,8 @@ def hand_text(
     lines: list[str] = []
     if view.round == 0:
         return t("The cards are being dealt.")
+    if view.history and not (view.played or view.trick):
+        lines.append(last_round_line(view.history[-1], seat, t=t))
     hand = view.hand
     if hand is None:
         lines.append(
@@ -165,6 +167,23 @@ def hand_text(
     if not (away and view.my_turn):
         lines.append(_prompt(view, t=t))
     return "\n".join(line for line in lines if line)
+
+
+def last_round_line(summary: RoundSummary, seat: int, *, t: Texts) -> str:
+    """How ``seat``'s round went, atop the hands of the next round until its first card: the
+    player who played the last card of a round reads it above cards they never held."""
+    bid, won = summary.bids[seat], summary.tricks[seat]
+    line = t(
+        # Translators: on a player's own hand at the start of a round, how their previous
+        # round went; {points} is signed (+30, −10); {total} is the new score, in bold.
+        "Round {round}: you bid {bid}, won {won} → {points} (total {total})",
+        round=summary.round,
+        bid=bid,
+        won=won,
+        points=f"{summary.points[seat]:+d}",
+        total=_bold(summary.totals[seat]),
+    )
+    return f"{'✅' if bid == won else '❌'} {line}"
 
 
 def _prompt(view: PlayerView, *, t: Texts) -> str:

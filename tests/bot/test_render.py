@@ -335,6 +335,26 @@ def test_hand_under_clairvoyance_shows_the_others_not_ones_own() -> None:
     assert cards_text(sort_hand(round_two.hands[0]), t=T) in text
 
 
+def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
+    """The first hand of a round showed the new cards alone: whoever played the round's
+    last card read "You played …" over cards they never held. Until the first card of the
+    new round, the hand says how their previous round went (R6)."""
+    states = list(play_through(3, Options(), seed=6, rng_seed=2))
+    state = first_state(iter(states), lambda s: s.phase is Phase.BID and s.round == 3)
+    last = state.history[-1]
+    for seat in range(3):
+        first_line = hand_text(view(state, seat), t=T).splitlines()[0]
+        points, total = last.points[seat], last.totals[seat]
+        assert first_line == (
+            f"{'✅' if last.bids[seat] == last.tricks[seat] else '❌'} Round 2: you bid "
+            f"{last.bids[seat]}, won {last.tricks[seat]} → {points:+d} (total **{total}**)"
+        ), first_line
+    playing = first_state(iter(states), lambda s: s.round == 3 and bool(s.trick))
+    assert "Round 2:" not in hand_text(view(playing, 0), t=T)
+    round_one = first_state(iter(states), lambda s: s.round == 1)
+    assert hand_text(view(round_one, 0), t=T).startswith("**Round 1 of 20")
+
+
 def test_hand_prompts_only_on_ones_turn() -> None:
     state = first_state(play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID)
     assert state.turn is not None
