@@ -65,7 +65,6 @@ from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
 from bot.cogs.replies import KICKED, TIMED_OUT, refusal_text
 from bot.features.hand import (
-    TAKE_BACK_LABEL,
     hand_message,
     hand_view,
     replaced_hand_message,
@@ -75,7 +74,7 @@ from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
-from bot.features.table import SHOW_HAND_LABEL, TableMessages, public_shown
+from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL, TableMessages, public_shown
 from bot.i18n import Texts, language_of, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme

@@ -16,6 +16,7 @@ from bot.features.hints import hint_button
 from bot.features.lobby import CANCEL_REASONS, LEAVE_LABEL
 from bot.features.table import (
     SHOW_HAND_LABEL,
+    TAKE_BACK_LABEL,
     TableClicks,
     bids_on_table,
     trick_text,
@@ -52,10 +53,6 @@ from wizard.service import (
 )
 from wizard.state import Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, RoundSummary, public_table
-
-# Translators: a button of the private hand, while a computer player holds the seat.
-TAKE_BACK_LABEL: Final = N_("Take my seat back")
-
 
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")

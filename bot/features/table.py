@@ -50,17 +50,23 @@ SHOW_HAND_LABEL: Final = N_("Show my hand")
 # Translators: the button of the table that lets a person take over a computer's seat.
 TAKE_SEAT_LABEL: Final = N_("Take a seat")
 
+# Translators: a button of the private hand, and of the table, while a computer player
+# holds a player's seat (only that player may take it back).
+TAKE_BACK_LABEL: Final = N_("Take my seat back")
 
-def seats_to_take(info: GameInfo) -> bool:
-    """Whether someone may take a seat of the running game now: a person who is not seated
-    while the host allows it and a computer plays a seat, or a player whose own seat a
-    computer holds (not after a kick), as :meth:`GameInfo.seats_open_to` says for each."""
+
+def seats_to_take(info: GameInfo) -> str | None:
+    """The table's button for taking a seat of the running game, if someone may now:
+    "Take a seat" while the host allows it and a computer plays a seat (anyone not seated
+    may take it); else "Take my seat back" while a computer holds a player's own seat (not
+    after a kick), as only that player may (see :meth:`GameInfo.seats_open_to`)."""
     if info.table is None:
-        return False
-    return any(
-        (info.allow_seat_taking and s.computer_controlled) or (s.away and not s.kicked)
-        for s in info.seats
-    )
+        return None
+    if info.allow_seat_taking and any(s.computer_controlled for s in info.seats):
+        return TAKE_SEAT_LABEL
+    if any(s.away and not s.kicked for s in info.seats):
+        return TAKE_BACK_LABEL
+    return None
 
 
 def trump_line(
@@ -381,11 +387,12 @@ def table_view(
     t: Texts,
     table: TableView | None = None,
     computer: Collection[int] = (),
-    seatable: bool = False,
+    seatable: str | None = None,
 ) -> discord.ui.View:
     """The table's buttons: under open bidding, while a person (not a seat in ``computer``)
     is to bid, one button per bid 0…r with the forbidden one disabled (R7.1, R7.5,
-    :func:`table_bids`), then "Show my hand" (and "Take a seat" when ``seatable``).
+    :func:`table_bids`), then "Show my hand" (and ``seatable``, the label of the button taking a
+    seat, when one may be taken: see :func:`seats_to_take`).
 
     Bids take rows of five; "Show my hand" gets a row of its own when one is left (up to 20
     bids), else it closes the last row (21 bids, round 20 with 3 players: 22 buttons).
@@ -407,11 +414,11 @@ def table_view(
             row=row,
         )
     )
-    if seatable and len(view.children) < MAX_BUTTONS:
+    if seatable is not None and len(view.children) < MAX_BUTTONS:
         view.add_item(
             button(
                 CustomId(game, Verb.TAKESEAT, "", version),
-                label=t(TAKE_SEAT_LABEL),
+                label=t(seatable),
                 emoji="🙋",
                 style=GREEN,
                 row=row,

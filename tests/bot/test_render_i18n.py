@@ -31,7 +31,6 @@ import discord
 import pytest
 
 from bot.features.hand import (
-    TAKE_BACK_LABEL,
     hand_message,
     hand_view,
     replaced_hand_message,
@@ -61,6 +60,8 @@ from bot.features.summaries import (
 )
 from bot.features.table import (
     FORBIDDEN_CANADIAN,
+    TAKE_BACK_LABEL,
+    TAKE_SEAT_LABEL,
     bids_on_table,
     table_embed,
     table_view,
@@ -410,7 +411,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         ("play again", play_again_view(1, 2, t=t)),
         ("lobby, seat taking off", lobby_view(1, 2, t=t, seat_taking=False)),
         ("lobby, seat taking on", lobby_view(1, 2, t=t, seat_taking=True)),
-        ("table, a seat to take", table_view(1, 2, t=t, seatable=True)),
+        ("table, a seat to take", table_view(1, 2, t=t, seatable=TAKE_SEAT_LABEL)),
+        ("table, a seat to take back", table_view(1, 2, t=t, seatable=TAKE_BACK_LABEL)),
     ):
         for label in labels(ui):
             yield f"{name} button", label

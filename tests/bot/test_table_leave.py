@@ -43,6 +43,10 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert now.seats[1].away
         table = sim.table_of(now).embeds[0].description or ""
         assert "**bob** 🤖 played by a computer (Normal)" in table
+        # The host has not let others take computer seats: only bob may take his back, and
+        # the table's button says so (it read "Take a seat", then refused everyone else).
+        seat_buttons = [b for b in buttons(sim.table_of(now)) if verb_of(b) == "takeseat"]
+        assert [b["label"] for b in seat_buttons] == ["Take my seat back"]
 
         # The computer plays bob's seat: ann alone clicks, and the game goes on.
         before = now.version
