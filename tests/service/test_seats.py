@@ -32,7 +32,7 @@ from wizard.service.results import default_rating, ordinal
 from wizard.state import Phase
 from wizard.store import LATEST
 
-from .conftest import action_log, human_move, new_game, play_out, table_of
+from .conftest import CHANNEL, action_log, human_move, new_game, play_out, table_of
 
 STRANGER = 99
 
@@ -329,10 +329,14 @@ async def test_a_hand_over_after_timeouts_is_in_the_history(
     assert info.seats_open_to(late + 1) == (late,)
 
 
-async def test_a_player_who_left_for_good_forfeits_the_game(service: GameService) -> None:
+async def test_a_player_who_left_for_good_forfeits_the_game(
+    service: GameService, db_path: Path
+) -> None:
     # User 2 leaves in round 1 and never comes back: the computer's play of the seat is not
-    # theirs. The game counts as played and lost: rated last, no win, and none of the seat's
-    # points or bids in their statistics (else leaving early could earn a rating).
+    # theirs. The game counts as played and lost: rated last, no win, none of the seat's
+    # bids, and the lowest final score at the table (else leaving early could earn a
+    # rating). QA found the score counted as 0: one who left a game they were losing went
+    # to the top of the average board.
     game_id = await new_game(service, 3, 0, seed=11)
     await service.start(game_id, 1)
     rng = random.Random(4)
@@ -347,5 +351,29 @@ async def test_a_player_who_left_for_good_forfeits_the_game(service: GameService
     info = await service.get_game(game_id)
     card = await service.player_card(info.guild_id, 2)
     assert card is not None
-    assert (card.games, card.wins, card.total_score, card.best_score) == (1, 0, 0, None)
+    lowest = min(s.score for s in over.standings)
+    assert (card.games, card.wins, card.total_score, card.best_score) == (1, 0, lowest, None)
     assert (card.bids, card.exact_bids) == (0, 0)
+    for stayed in (1, 3):
+        other = await service.player_card(info.guild_id, stayed)
+        assert other is not None and other.average_score >= card.average_score
+    board = await service.board(info.guild_id, order="average", viewer_id=2)
+    assert [line.user_id for line in board.lines][-1:] in ([2], [])
+
+    # A damaged row is rebuilt from the results by the same rule (it counted the computer's
+    # score and bids as the leaver's).
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE players SET games = 'many' WHERE user_id = 2")
+    conn.commit()
+    conn.close()
+    second = await new_game(service, 2, 1, channel=CHANNEL + 1, seed=12)
+    await service.start(second, 1)
+    await play_out(service, second, [1, 2], rng)
+    ended = await service.player_card(info.guild_id, 2)
+    assert ended is not None
+    mine = [s for s in (await service.get_game(second)).standings if s.user_id == 2]
+    assert (ended.games, ended.total_score, ended.best_score) == (
+        2,
+        lowest + mine[0].score,
+        mine[0].score,
+    )

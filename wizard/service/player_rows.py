@@ -14,7 +14,7 @@ import logging
 import math
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -30,10 +30,34 @@ FetchAll = Callable[[str, Sequence[Any]], Awaitable[Iterable[sqlite3.Row]]]
 """A connection's or the store's ``fetchall``/``execute_fetchall``."""
 
 _RESULTS_SQL = (
-    "SELECT r.game_id, r.name, r.score, r.place, r.rounds, r.exact_bids FROM results r"
-    " JOIN games g ON g.id = r.game_id"
+    "SELECT r.game_id, r.name, r.score, r.place, r.rounds, r.exact_bids,"
+    " coalesce((SELECT s.away FROM seats s"
+    " WHERE s.game_id = r.game_id AND s.seat = r.seat), 0) AS forfeited,"
+    " (SELECT COUNT(*) FROM results x WHERE x.game_id = r.game_id) AS seats,"
+    " (SELECT MIN(x.score) FROM results x WHERE x.game_id = r.game_id) AS lowest"
+    " FROM results r JOIN games g ON g.id = r.game_id"
     " WHERE g.guild_id = ? AND r.user_id = ? AND r.game_id IS NOT ? ORDER BY r.game_id"
 )
+"""A player's stored results on a server, with what :func:`forfeit_counts` needs: whether a
+computer held their seat at the end (as :func:`~wizard.service.game.forfeited_seats`
+says), the game's number of seats and its lowest final score."""
+
+
+class Counted(NamedTuple):
+    """What a game's result counts in a player's statistics."""
+
+    place: int
+    score: int
+    rounds: int
+    exact_bids: int
+
+
+def forfeit_counts(seats: int, lowest: int) -> Counted:
+    """What a forfeited game (one a computer finished for its person) counts in that
+    person's statistics: played and lost, in last place, with the lowest final score at its
+    table and none of the seat's bids. The computer's play is not theirs, and leaving a
+    game one is losing must never raise one's average (a score of 0 did)."""
+    return Counted(place=seats, score=lowest, rounds=0, exact_bids=0)
 
 
 def valid_row(raw: Mapping[str, Any]) -> PlayerRow | None:
@@ -84,9 +108,9 @@ async def _rebuilt(
 ) -> PlayerRow:
     guild_id, user_id = int(raw["guild_id"]), int(raw["user_id"])
     results = [
-        r
+        {**r, **forfeit_counts(r["seats"], r["lowest"])._asdict()} if r["forfeited"] else dict(r)
         for r in await fetchall(_RESULTS_SQL, (guild_id, user_id, before_game))
-        if all(type(r[k]) is int for k in ("score", "place", "rounds", "exact_bids"))
+        if all(type(r[k]) is int for k in ("score", "place", "rounds", "exact_bids", "lowest"))
     ]
     stored_mu: Any = raw.get("mu")
     stored_sigma: Any = raw.get("sigma")
@@ -94,7 +118,7 @@ async def _rebuilt(
         mu, sigma = float(stored_mu), float(stored_sigma)
     else:
         mu, sigma = default_rating()
-    best = max(results, key=lambda r: r["score"], default=None)
+    best = max((r for r in results if not r["forfeited"]), key=lambda r: r["score"], default=None)
     names = [r["name"] for r in results if isinstance(r["name"], str)]
     return PlayerRow(
         guild_id=guild_id,

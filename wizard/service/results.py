@@ -10,7 +10,7 @@ from dataclasses import asdict, replace
 import aiosqlite
 
 from wizard.service.events import RatingChange, Standing
-from wizard.service.player_rows import player_row
+from wizard.service.player_rows import forfeit_counts, player_row
 from wizard.service.ratings import MODEL as _MODEL
 from wizard.service.ratings import default_rating, ordinal
 from wizard.store.models import PlayerRow, ResultRow, SeatRow
@@ -37,8 +37,8 @@ async def record_results(
 
     A person whose seat a computer played at the end (they left, were removed, or timed out,
     and did not come back) forfeits: rated as finishing below everyone, and the game counts
-    in their statistics as played and not won, with none of the seat's points or bids (the
-    computer's play is not theirs: leaving early must not earn a rating).
+    in their statistics as played and lost, with the lowest score at the table and none of
+    the seat's bids (:func:`forfeit_counts`: leaving early must earn nothing).
 
     Runs inside the write transaction of the game's last action, so the players' rows are
     read and rewritten atomically even when two games of a server end at once. Computer
@@ -69,7 +69,8 @@ async def record_results(
         )
         current[player.user_id] = player
     forfeited = {s.seat for s in standings if s.forfeited}
-    last = min(r.score for r in standings) - 1
+    lowest = min(r.score for r in standings)
+    last = lowest - 1
     teams = []
     for seat in seats:
         row = current.get(seat.user_id) if seat.user_id is not None else None
@@ -83,7 +84,8 @@ async def record_results(
             continue
         result = by_seat[seat.seat]
         if seat.seat in forfeited:  # played and lost, with nothing of the computer's play
-            result = replace(result, place=len(seats), score=0, rounds=0, exact_bids=0)
+            place, score, rounds, exact = forfeit_counts(len(seats), lowest)
+            result = replace(result, place=place, score=score, rounds=rounds, exact_bids=exact)
         old = current.get(seat.user_id)
         mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
         counts = rated and seat.seat not in unrated_seats
