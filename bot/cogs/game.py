@@ -243,6 +243,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         self._started(interaction)
         self.stats.clicks += 1
         try:
+            if await self._elsewhere(interaction, cid.game):
+                # Not this channel's game: the button outlived its own game, whose id a newer
+                # one has (game ids start again after a restored or lost database).
+                raise GameNotFoundError(cid.game, reason="other_channel")
             await self._handler(cid.verb)(interaction, cid)
         except ServiceError as error:
             if error.code == "game_damaged":  # found by this click, maybe: the table says so
@@ -253,6 +257,18 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 await self._hand_refused(interaction, cid, error)
             else:
                 await self._refuse(interaction, error)
+
+    async def _elsewhere(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """Whether ``game_id`` is a game of another channel than the click's (known from the
+        game's surface, else read; a game that cannot be read is the handler's to refuse)."""
+        surface = self.surfaces.known(game_id)
+        channel = surface.channel_id if surface is not None else None
+        if channel is None:
+            try:
+                channel = (await self.service.get_game(game_id)).channel_id
+            except ServiceError:
+                return False
+        return channel != interaction.channel_id
 
     def _handler(
         self, verb: Verb
@@ -290,10 +306,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         with its options, its turn timer and its computers (same levels), the clicker as
         host and the people who played it mentioned, so that each joins with one click.
         Refused like ``/wizard new`` (e.g. a game is already open in the channel)."""
-        old = await self.service.get_game(cid.game)
+        old = await self.service.get_game(cid.game)  # of this channel (see on_component)
         channel_id = interaction.channel_id
-        if old.guild_id != interaction.guild_id or channel_id is None:
-            raise GameNotFoundError(cid.game)  # another server's game: nothing of it leaks
+        assert channel_id is not None
         user = interaction.user
         seed = self.config.seeds() if self.config.seeds is not None else None
 

@@ -176,6 +176,10 @@ class GameMessages:
         """Channels deleted (Discord said so, or answered Unknown Channel), and those of servers
         the bot was removed from: nothing more is sent there."""
 
+    def known(self, game_id: int) -> Surface | None:
+        """The surface of a game, if this process has one."""
+        return self._games.get(game_id)
+
     def get(self, game_id: int) -> Surface:
         """The surface of a game (created on first use)."""
         surface = self._games.get(game_id)

@@ -84,6 +84,30 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
 
 
+async def test_a_button_of_a_game_of_another_channel_moves_nothing(tmp_path: Path) -> None:
+    """A game's buttons act on it in its own channel only. QA found that after a restore
+    (or a lost database) game ids start again: a new game 1 opened in another channel, and
+    a click on the old table of the lost game 1 made a bid in it, answered "You bid 0."."""
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        [first] = await sim.to_act(info.id)
+        before = await sim.service.get_game(info.id)
+        elsewhere = sim.guild.create_text_channel("more-wizard")
+        for custom_id in (
+            f"wiz:{info.id}:bid:0:{before.version}",
+            f"wiz:{info.id}:hand::{before.version}",
+            f"wiz:{info.id}:leave::0",
+        ):
+            posted = await first.slash(elsewhere, "wizard testbuttons", ids=custom_id)
+            assert posted.response is not None
+            refused = private(await first.click(posted.response, custom_id=custom_id))
+            assert refused == "❓ That game does not exist any more.", (custom_id, refused)
+        after = await sim.service.get_game(info.id)
+        assert after.version == before.version and not any(s.away for s in after.seats)
+        assert not sim.env.errors
+
+
 async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=4, test_buttons=True) as sim:
         ann, bob, cy, dee = sim.members
