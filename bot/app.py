@@ -36,9 +36,12 @@ COMMAND_FAILED = N_("Something went wrong on our side with that command. Please 
 
 
 def intents() -> discord.Intents:
-    """The gateway intents the bot asks for: ``guilds`` only (no privileged intent)."""
+    """The gateway intents the bot asks for, none privileged: ``guilds`` (channels, threads
+    and servers coming and going) and ``guild_messages``, for a game message a moderator
+    deletes (the bot reads no message content)."""
     wanted = discord.Intents.none()
     wanted.guilds = True
+    wanted.guild_messages = True
     return wanted
 
 

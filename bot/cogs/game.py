@@ -217,6 +217,16 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         await self.surfaces.home_gone(CHANNEL_DELETED, channel_id=channel.id)
 
     @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A message was deleted: if it was a game's table, the table is posted again."""
+        self.surfaces.messages_deleted({payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Messages were deleted at once: any game's table among them is posted again."""
+        self.surfaces.messages_deleted(payload.message_ids)
+
+    @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted (known to the cache or not): its open games are cancelled."""
         await self.surfaces.home_gone(CHANNEL_DELETED, channel_id=payload.thread_id)

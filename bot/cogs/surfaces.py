@@ -55,7 +55,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 import discord
@@ -471,6 +471,19 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         surface.cancelled = reason
         self.request(surface)
         self.refresh_hands(game_id, None, skip=skip)
+
+    def messages_deleted(self, message_ids: Collection[int]) -> None:
+        """Someone deleted these messages: a running game's table among them is posted again
+        at once. (Else only the game's next move did it, and a game waiting for a bid made
+        with the table's buttons had no way on.)"""
+        for surface in list(self._games.values()):
+            if surface.table_id in message_ids and not surface.closed:
+                log.info(
+                    "game %s: its table message was deleted; posting it again", surface.game_id
+                )
+                surface.table_id = surface.lobby_id = None
+                surface.shown = None
+                self.request(surface)
 
     def request(self, surface: Surface) -> None:
         """Bring the game's messages up to date soon (merged with any edit in flight), reading

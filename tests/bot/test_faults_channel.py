@@ -16,6 +16,7 @@ from simcord.enums import OverwriteType
 from tests.bot.conftest import Sim, simulation, warnings_about
 from tests.bot.test_game_faults import table_is_current
 from wizard.service import GameStatus
+from wizard.state import Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -88,4 +89,30 @@ async def test_a_deleted_channel_is_one_warning_and_then_quiet(
             r for r in sim.env.http_requests[requests:] if f"/channels/{sim.channel.id}/" in r.path
         ]
         assert len(gone) <= 2, [(r.method, r.path) for r in gone]
+        assert not sim.env.errors
+
+
+async def test_a_deleted_table_is_posted_again_at_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA: a moderator deleted the table while the game waited for an open bid (made with the
+    table's buttons) and no turn timer ran: nothing ever came back, and the channel refused
+    every new game. The deletion (Discord's MESSAGE_DELETE) brings the table back at once."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=0)
+        await sim.cog.surfaces.idle()
+        old = sim.table_of(info)
+        sim.env.backend.delete_message(sim.channel.id, old.id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        table = sim.table_of(now)
+        assert table.id != old.id
+        assert now.table is not None and now.table.phase is Phase.BID
+        [bidder] = await sim.to_act(info.id)
+        await sim.click_table(bidder, "0")  # the game goes on from the new table
+        assert (await sim.service.get_game(info.id)).version > now.version
+        assert any("table message was deleted" in r.getMessage() for r in caplog.records)
         assert not sim.env.errors
