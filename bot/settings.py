@@ -50,6 +50,16 @@ ENV_NAMES: dict[str, str] = {
 """Field name → environment variable."""
 
 
+SNOWFLAKE_MAX = 2**64 - 1
+"""The largest Discord ID: a snowflake is an unsigned 64-bit number."""
+
+SERVER_ID_HELP = (
+    f"must be a Discord server ID, a whole number from 1 to {SNOWFLAKE_MAX} (turn on "
+    "Developer Mode in Discord's settings, then right-click the server → Copy Server ID)"
+)
+"""What a bad ``DEV_GUILD_ID`` is told, whatever pydantic found wrong with it."""
+
+
 ENV_FILE_VARIABLE = "WIZARD_ENV_FILE"
 """Names the ``.env`` file to read instead of the default one; empty: read none."""
 
@@ -74,8 +84,9 @@ class Settings(BaseSettings):
     """DATABASE_PATH: the SQLite file (created with its directory on first start)."""
     log_level: LogLevel = "INFO"
     """LOG_LEVEL: DEBUG, INFO, WARNING, ERROR or CRITICAL."""
-    dev_guild_id: int | None = Field(default=None, gt=0)
-    """DEV_GUILD_ID: a server whose slash commands are synced instantly (for development)."""
+    dev_guild_id: int | None = Field(default=None, ge=1, le=SNOWFLAKE_MAX)
+    """DEV_GUILD_ID: a server whose slash commands are synced instantly (for development);
+    a Discord ID (a snowflake), so 1 to 2**64 - 1: anything else is no server."""
     shard_count: int | None = Field(default=None, ge=1, le=10_000)
     """SHARD_COUNT: total shards across all processes; unset lets Discord recommend one.
     Bounded (Discord's largest bots run a few thousand) so that a slip of the keyboard is
@@ -319,5 +330,7 @@ def _describe_errors(error: ValidationError) -> str:
         message = message.removeprefix("Value error, ")
         if field == "shard_ids" and "tuple" in message:
             message = "must be shard numbers separated by commas, e.g. 0,1"
+        if field == "dev_guild_id":
+            message = SERVER_ID_HELP
         lines.append(f"{ENV_NAMES[field]}: {message}" if field in ENV_NAMES else message)
     return "invalid settings: " + "; ".join(lines)

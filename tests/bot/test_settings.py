@@ -104,6 +104,8 @@ def test_token_is_hidden_everywhere_but_token_value() -> None:
         ({"LOG_LEVEL": "chatty"}, "LOG_LEVEL"),
         ({"DEV_GUILD_ID": "-4"}, "DEV_GUILD_ID"),
         ({"DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": "0"}, "DEV_GUILD_ID"),
+        ({"DEV_GUILD_ID": str(2**64)}, "DEV_GUILD_ID"),  # beyond a snowflake's 64 bits
         ({"COMPUTER_DELAY_SECONDS": "-1"}, "COMPUTER_DELAY_SECONDS"),
         ({"COMPUTER_DELAY_SECONDS": "soon"}, "COMPUTER_DELAY_SECONDS"),
     ],
@@ -117,6 +119,29 @@ def test_bad_values_are_refused_by_name(values: dict[str, str], named: str) -> N
     for value in values.values():
         if len(value) > 3:  # the offending input is not echoed back
             assert value not in message
+
+
+@pytest.mark.parametrize("value", ["-4", "0", str(2**64), "my server"])
+def test_a_dev_guild_id_that_is_no_server_id_says_what_one_is(value: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping({"DEV_GUILD_ID": value})
+    assert "DEV_GUILD_ID: must be a Discord server ID" in str(caught.value)
+    assert "Copy Server ID" in str(caught.value)
+
+
+def test_the_largest_snowflake_is_a_dev_guild_id() -> None:
+    assert Settings.from_mapping({"DEV_GUILD_ID": str(2**64 - 1)}).dev_guild_id == 2**64 - 1
+
+
+def test_a_dev_guild_id_beyond_a_snowflake_stops_config_with_status_2(tmp_path: Path) -> None:
+    result = run_bot(
+        "config", env={"DISCORD_TOKEN": FAKE_TOKEN, "DEV_GUILD_ID": str(2**64)}, cwd=tmp_path
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "invalid settings: DEV_GUILD_ID: must be a Discord server ID" in lines[0]
 
 
 def test_dotenv_file_is_read_and_environment_wins(tmp_path: Path) -> None:
