@@ -36,6 +36,7 @@ from bot.settings import (
     TOKEN_HELP,
     Settings,
     SettingsError,
+    dotenv_folders,
     env_file,
     misspelt_environment,
     unread_names,
@@ -229,21 +230,33 @@ def _database_command(args: argparse.Namespace, database: Path) -> int:
 
 
 def _unread_notes() -> list[str]:
-    """A line for each name in the .env file that the bot does not read (values never shown)."""
+    """A line for each folder named .env passed over, and for each name in the .env file
+    that the bot does not read (values never shown)."""
     path = env_file()
-    return [
+    source = "the environment" if path is None else f"the environment and {path}"
+    notes = [
+        f"note: {folder} is a folder, not a settings file, and is not read (a virtual "
+        f"environment named .env?); the settings come from {source}"
+        for folder in dotenv_folders()
+    ]
+    notes += [
         f"note: {path} sets {name}, which is no setting of the bot and is ignored "
         "(a typo? .env.example lists every setting)"
         for name in unread_names(path)
-    ] + [
+    ]
+    notes += [
         f"note: the environment sets {name}, which is no setting of the bot and is ignored "
         f"(did you mean {setting}?)"
         for name, setting in misspelt_environment()
     ]
+    return notes
 
 
 def _no_token() -> str:
-    return f"DISCORD_TOKEN is not set, so the bot cannot connect to Discord. {TOKEN_HELP}"
+    folders = "".join(
+        f" {folder} is a folder, not a file, so it is not read." for folder in dotenv_folders()
+    )
+    return f"DISCORD_TOKEN is not set, so the bot cannot connect to Discord. {TOKEN_HELP}{folders}"
 
 
 def guild_filter(settings: Settings) -> GuildFilter | None:

@@ -216,6 +216,8 @@ def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
     if ENV_FILE_VARIABLE not in env:
         return find_dotenv()
     chosen = env[ENV_FILE_VARIABLE].strip()
+    if chosen and Path(chosen).is_dir():
+        raise SettingsError(f"{ENV_FILE_VARIABLE} names a folder, not a file: {chosen}")
     if chosen and not Path(chosen).is_file():
         raise SettingsError(f"{ENV_FILE_VARIABLE} names no file: {chosen}")
     return Path(chosen) if chosen else None
@@ -291,10 +293,35 @@ def _file_values(path: Path) -> dict[str, Any]:
 
 def find_dotenv() -> Path | None:
     """The ``.env`` to read: in the working directory, else next to the project."""
-    for candidate in (Path.cwd() / ".env", PROJECT_ROOT / ".env"):
+    for candidate in _dotenv_candidates():
         if candidate.is_file():
             return candidate
     return None
+
+
+def dotenv_folders(environ: Mapping[str, str] | None = None) -> list[Path]:
+    """Folders named ``.env`` that :func:`find_dotenv` passes over before the file it reads
+    (if any): a virtual environment is often named so, and Docker makes a folder of a
+    ``.env`` it is told to mount and cannot find. Neither holds settings, so neither stops
+    the bot; :func:`find_dotenv` reads on as if it were not there, and the operator is told
+    (``python -m bot config``, the log at start). None when ``WIZARD_ENV_FILE`` is set:
+    then that file is read, and :func:`env_file` refuses a folder."""
+    env = os.environ if environ is None else environ
+    if ENV_FILE_VARIABLE in env:
+        return []
+    folders = []
+    for candidate in _dotenv_candidates():
+        if candidate.is_file():
+            break
+        if candidate.is_dir():
+            folders.append(candidate)
+    return folders
+
+
+def _dotenv_candidates() -> list[Path]:
+    """Where a ``.env`` is looked for, in order, each place once."""
+    here, project = Path.cwd() / ".env", PROJECT_ROOT / ".env"
+    return [here] if here.resolve() == project.resolve() else [here, project]
 
 
 def _unreadable(error: Exception) -> str:

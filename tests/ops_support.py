@@ -114,15 +114,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run_bot_against(base: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` with a valid-looking token and Discord's API at ``base``."""
+def run_bot_against(
+    base: str, tmp_path: Path, *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` with a valid-looking token and Discord's API at ``base``; ``env``
+    replaces :func:`clean_env`'s environment (the token and database are added to it)."""
     code = (
         "import sys, discord.http\n"
         f"discord.http.Route.BASE = {base!r}\n"
         "from bot.__main__ import main\n"
         "sys.exit(main([]))\n"
     )
-    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path / "wizard.db"))
+    env = {
+        **(clean_env() if env is None else env),
+        "DISCORD_TOKEN": FAKE_TOKEN,
+        "DATABASE_PATH": str(tmp_path / "wizard.db"),
+    }
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,

@@ -21,9 +21,11 @@ from tests.ops_support import (
     assert_one_line_failure,
     clean_env,
     damage_games_table,
+    free_port,
     make_database,
     make_future_schema,
     run_bot,
+    run_bot_against,
 )
 
 
@@ -163,6 +165,29 @@ def test_config_points_out_a_name_in_env_that_the_bot_does_not_read(tmp_path: Pa
     assert "DATABSE_PATH" in result.stdout + result.stderr
     assert "/srv/wizard.db" not in result.stdout + result.stderr  # values are never shown
     assert FAKE_TOKEN not in result.stdout + result.stderr
+
+
+def test_a_folder_named_env_is_passed_over_with_a_note_by_config_and_at_start(
+    tmp_path: Path,
+) -> None:
+    # A virtual environment is often named .env; Docker makes a folder of a .env it mounts
+    # and cannot find. Neither holds settings: the bot reads the environment, and says so.
+    folder = tmp_path / ".env"
+    folder.mkdir()
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN)
+    del env["WIZARD_ENV_FILE"]  # the usual search for .env
+    config = run_bot("config", cwd=tmp_path, env=env)
+    assert config.returncode == EXIT_OK, config.stderr
+    assert "Traceback" not in config.stderr
+    note = f"note: {folder} is a folder, not a settings file, and is not read"
+    assert note in config.stdout
+    started = run_bot_against(f"http://127.0.0.1:{free_port()}/api/v10", tmp_path, env=env)
+    assert started.returncode == 4, started.stderr  # on to Discord, out of reach here
+    assert "Traceback" not in started.stderr
+    assert note in started.stderr  # in the log at start
+    del env["DISCORD_TOKEN"]  # told to put it in .env, they are told theirs is a folder
+    line = assert_one_line_failure(run_bot(cwd=tmp_path, env=env), EXIT_SETTINGS)
+    assert "DISCORD_TOKEN is not set" in line and f"{folder} is a folder" in line
 
 
 def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(

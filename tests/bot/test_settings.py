@@ -286,6 +286,14 @@ def test_a_dotenv_that_cannot_be_read_is_one_line_with_status_2(tmp_path: Path, 
             assert "UTF-8" in lines[0]
 
 
+def test_an_env_file_variable_naming_a_folder_says_it_is_one(tmp_path: Path) -> None:
+    result = run_bot("config", env={ENV_FILE_VARIABLE: str(tmp_path)}, cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    assert f"{ENV_FILE_VARIABLE} names a folder, not a file: {tmp_path}" in lines[0]
+
+
 @pytest.mark.parametrize(
     ("text", "line"),
     [
