@@ -13,6 +13,7 @@ from bot.exits import (
     EXIT_DAMAGED_GAMES,
     EXIT_DATABASE,
     EXIT_OK,
+    EXIT_SETTINGS,
     Failure,
     database_failure,
     opening_database,
@@ -30,6 +31,17 @@ log = logging.getLogger("bot")
 
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
+    folder = target.parent
+    if not folder.exists():
+        # A command-line fault, as a cp or sqlite3's .backup would refuse it: a typo in the
+        # folder must not become a new folder that this and later backups go astray into.
+        return report(
+            Failure(
+                EXIT_SETTINGS,
+                f"cannot write the backup {target}: the folder {folder} does not exist",
+                f"create it first (mkdir -p {folder}), or name a file in a folder that exists",
+            )
+        )
     try:
         refuse_folder(database)
         with opening_database(database):

@@ -92,6 +92,22 @@ def test_backup_to_a_place_that_cannot_be_written_names_the_backup(tmp_path: Pat
     assert str(target) in line
 
 
+def test_backup_into_a_folder_that_does_not_exist_is_a_command_line_fault(
+    tmp_path: Path,
+) -> None:
+    # A typo in the folder is refused at once, creating nothing: not a new folder that the
+    # next backups go astray into.
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    before = sorted(tmp_path.iterdir())
+    for target in (tmp_path / "no" / "such" / "x.db", Path("bakups") / "x.db"):
+        result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+        line = assert_one_line_failure(result, EXIT_SETTINGS)
+        assert f"the folder {target.parent} does not exist" in line, line
+        assert str(target) in line and f"mkdir -p {target.parent}" in line
+    assert sorted(tmp_path.iterdir()) == before
+
+
 def test_backup_into_a_folder_asks_for_a_file_name(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)
