@@ -136,10 +136,11 @@ def _with_unloadable(health: Health) -> Health:
         found = asyncio.run(unloadable_games(health.path))
     finally:
         quiet.setLevel(level)
-    more = tuple(
-        (game, f"cannot be loaded (set aside when first used): {why}") for game, why in found
+    return dataclasses.replace(
+        health,
+        damaged=tuple(sorted(health.damaged + tuple(found))),
+        unloadable=frozenset(game for game, _ in found),
     )
-    return dataclasses.replace(health, damaged=tuple(sorted(health.damaged + more)))
 
 
 async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:

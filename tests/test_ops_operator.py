@@ -250,6 +250,35 @@ def test_check_lists_damaged_player_rows(tmp_path: Path) -> None:
     assert _verdict(result.stdout).startswith("NOT healthy: 1 player row")
 
 
+def test_check_says_each_hint_once_however_many_games_and_rows_are_damaged(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=4)
+    conn = sqlite3.connect(db)
+    for game in (1, 2, 3):
+        conn.execute("DELETE FROM seats WHERE game_id = ?", (game,))  # cannot be loaded
+    insert = (
+        "INSERT INTO players VALUES (1000, ?, 'Ann', 25.0, -1.0, 0.0, 3, 1, 40, 60, NULL, 9, 4, 0)"
+    )
+    for user in (1, 2):
+        conn.execute(insert, (user,))
+    conn.commit()
+    conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    out = result.stdout
+    assert "damaged games: 3" in out and "damaged player rows: 2" in out
+    for game in (1, 2, 3):
+        assert f"game {game}: cannot be loaded: " in out
+    assert out.count("set aside when a player first uses it") == 1, out
+    assert out.count("python -m bot restore") == 1, out
+    verdict = _verdict(out)
+    # Both kinds of damage get their advice, once each, in the one verdict.
+    assert verdict.startswith("NOT healthy: 3 game(s) damaged")
+    assert "2 player row(s) damaged" in verdict
+
+
 def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Path) -> None:
     top = run_bot("--help", cwd=tmp_path).stdout
     for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 "):

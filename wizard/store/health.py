@@ -79,6 +79,9 @@ class Health:
     wal_bytes: int
     damaged_rows: tuple[str, ...] = ()
     """Rows of server-wide tables that fail validation (``python -m bot check`` only)."""
+    unloadable: frozenset[int] = frozenset()
+    """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
+    (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
 
     @property
     def sound(self) -> bool:
@@ -104,7 +107,13 @@ class Health:
             f"games: {statuses}",
             f"damaged games: {len(self.damaged)}",
         ]
-        lines += [f"  game {game}: {reason}" for game, reason in self.damaged]
+        for game, reason in self.damaged:
+            unloadable = "cannot be loaded: " if game in self.unloadable else ""
+            lines.append(f"  game {game}: {unloadable}{reason}")
+        if self.unloadable:  # said once, not on each game's line
+            lines.append(
+                "  (a game that cannot be loaded is set aside when a player first uses it)"
+            )
         if self.damaged_rows:
             lines.append(f"damaged player rows: {len(self.damaged_rows)}")
             lines += [f"  {row}" for row in self.damaged_rows]
@@ -129,18 +138,22 @@ class Health:
             )
         if self.integrity != ("ok",):
             return f"SQLite finds the file damaged. Restore a backup: {restore}"
+        # Each kind of damage found gets its advice, once, however many games or rows.
+        games = (
+            f"{len(self.damaged)} game(s) damaged, listed above; their players are told when "
+            "they use them, every other game plays on. A backup from before the damage has "
+            f"them whole, without what was played since: {restore}"
+        )
+        rows = (
+            f"{len(self.damaged_rows)} player row(s) damaged, listed above: each is left off "
+            "the boards and rebuilt from the player's results when their next game ends"
+        )
+        if self.damaged and self.damaged_rows:
+            return f"{games}. {rows}"
         if self.damaged:
-            return (
-                f"{len(self.damaged)} game(s) damaged, listed above; their players are "
-                "told when they use them, every other game plays on. A backup from before the "
-                f"damage has them whole, without what was played since: {restore}"
-            )
+            return games
         if self.damaged_rows:
-            return (
-                f"{len(self.damaged_rows)} player row(s) damaged, listed above: each is left "
-                "off the boards and rebuilt from the player's results when their next game "
-                "ends; every game plays on"
-            )
+            return f"{rows}; every game plays on"
         return ""
 
 
