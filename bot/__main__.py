@@ -137,7 +137,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Schema version, integrity, games by status, damaged games, sizes. "
         "Every lobby and running game is loaded as the bot would, on a copy of the file in "
         "the temporary folder; the database is never written. Exit status 0 healthy, 3 the "
-        "file is damaged or from a newer version, 5 some games are damaged.",
+        "file is damaged, from a newer version or no database of this bot, 5 some games are "
+        "damaged.",
     )
     check.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
     return parser
@@ -297,9 +298,12 @@ async def open_service(
     refuses to settle on it) and so that it outlives the bot's restarts.
     """
     from bot.clock import DiscordClock
-    from bot.ops import log_health
+    from bot.ops import log_health, tables_before_start, warn_unmigrated
     from wizard.service import GameService, ServiceConfig
 
+    # Before the bot writes to it: a file with content but none of the bot's tables is
+    # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
+    held = tables_before_start(settings.database_path)
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
@@ -315,6 +319,8 @@ async def open_service(
         except BaseException:
             await service.close()
             raise
+    if held is not None:
+        warn_unmigrated(settings.database_path, held)
     await log_health(settings.database_path, service.store.integrity)
     # Each damaged game was logged by recover() already, and again by the health summary.
     log.info(

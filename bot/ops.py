@@ -24,7 +24,7 @@ from wizard.service.health import unloadable_games
 from wizard.service.player_rows import damaged_player_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore
-from wizard.store.health import Health, check, open_readonly
+from wizard.store.health import Health, check, open_readonly, schema_version, table_names
 
 log = logging.getLogger("bot")
 
@@ -155,3 +155,32 @@ async def log_health(database: Path, checked: Sequence[str] | None = None) -> He
     for line in health.lines():
         log.log(level, "health: %s", line)
     return health
+
+
+def tables_before_start(database: Path) -> tuple[str, ...] | None:
+    """The tables of the file at ``database``, read before the bot opens it, when it is a
+    file with content but no database of this bot (often none: ``sqlite3 wrong.db``); else
+    ``None``. A missing or empty file is ``None``: that is a first start, and the bot makes
+    an empty file itself before its tables. So is the bot's own database, and a file that
+    cannot be read as one (opening it reports that)."""
+    try:
+        if not database.is_file() or database.stat().st_size == 0:
+            return None
+        conn = open_readonly(database)
+        try:
+            return None if schema_version(conn) is not None else tuple(table_names(conn))
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError):
+        return None
+
+
+def warn_unmigrated(database: Path, tables: Sequence[str]) -> None:
+    """Warn that the bot has just made its database in a file that held something else."""
+    held = f"held tables ({', '.join(tables)}) but none of this bot" if tables else "held no tables"
+    log.warning(
+        "database %s existed but %s: the bot created its tables in it. If DATABASE_PATH "
+        "should name the bot's existing database, stop the bot and correct it",
+        database,
+        held,
+    )

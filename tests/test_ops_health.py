@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import pytest
 
 from bot.__main__ import open_service
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
@@ -143,3 +145,53 @@ async def test_start_up_runs_quick_check_once(tmp_path: Path, monkeypatch: Any) 
     assert len(checks) == 1, checks
     assert integrity == ("ok",)
     assert any("GROUP BY status" in s for s in statements)  # the summary did run
+
+
+def _no_tables(path: Path, *tables: str) -> None:
+    """A SQLite file with no tables but ``tables``, that is not empty (a page of its own)."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE scratch (a)")
+    conn.execute("DROP TABLE scratch")
+    for table in tables:
+        conn.execute(f"CREATE TABLE {table} (a)")
+    conn.commit()
+    conn.close()
+
+
+async def _start_on(db: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Open the service on ``db`` as the bot starts; the warnings of the ``bot`` log."""
+    caplog.set_level(logging.INFO, logger="bot")
+    service, _ = await open_service(Settings(database_path=db, shard_count=1))
+    await service.close()
+    return [r.getMessage() for r in caplog.records if r.name == "bot" and r.levelno >= 30]
+
+
+@pytest.mark.parametrize(
+    ("tables", "said"),
+    [((), "held no tables"), (("notes",), "held tables (notes) but none of this bot")],
+)
+async def test_starting_on_a_file_that_held_no_tables_warns_and_migrates_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, tables: tuple[str, ...], said: str
+) -> None:
+    db = tmp_path / "wrong.db"
+    _no_tables(db, *tables)
+    warnings = await _start_on(db, caplog)
+    found = [w for w in warnings if said in w]
+    assert len(found) == 1, warnings
+    assert str(db) in found[0] and "DATABASE_PATH" in found[0]
+    assert check(db).schema_version == LATEST  # migrated all the same
+
+
+@pytest.mark.parametrize("case", ["missing", "empty", "the bot's"])
+async def test_starting_on_a_new_or_the_bots_own_file_does_not_warn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, case: str
+) -> None:
+    # A missing or empty file is a first start (the bot makes an empty one itself before
+    # its tables); only a file with content and none of the bot's tables is a likely slip.
+    db = tmp_path / "wizard.db"
+    if case == "empty":
+        db.touch()
+    elif case == "the bot's":
+        await asyncio.to_thread(make_database, db, games=1)
+    warnings = await _start_on(db, caplog)
+    assert not [w for w in warnings if "existed but" in w], warnings

@@ -41,6 +41,15 @@ def schema_version(conn: sqlite3.Connection) -> int | None:
     return max(versions) if versions else None
 
 
+def table_names(conn: sqlite3.Connection) -> list[str]:
+    """The file's tables, SQLite's own (``sqlite_…``) left out, by name."""
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%'"
+        " ESCAPE '\\' ORDER BY name"
+    ).fetchall()
+    return [str(name) for (name,) in rows]
+
+
 def damaged_games(conn: sqlite3.Connection) -> list[tuple[int, str]]:
     """Games set aside as damaged, with the reason recorded for each, oldest first.
 
@@ -79,6 +88,8 @@ class Health:
     wal_bytes: int
     damaged_rows: tuple[str, ...] = ()
     """Rows of server-wide tables that fail validation (``python -m bot check`` only)."""
+    tables: tuple[str, ...] = ()
+    """Every table of the file: what it holds instead, when it is no database of this bot."""
     unloadable: frozenset[int] = frozenset()
     """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
     (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
@@ -127,9 +138,14 @@ class Health:
         """What is wrong, and what to do about it, in one line (empty when healthy)."""
         restore = "python -m bot restore BACKUP, with the bot stopped"
         if self.schema_version is None:
+            # An empty file (a `touch`, a failed copy) or another program's database: most
+            # likely the wrong path, so that question comes first.
+            shown = ", ".join(self.tables[:5]) + (", …" if len(self.tables) > 5 else "")
+            holds = f"holds tables ({shown}) but" if self.tables else "holds no tables, so"
             return (
-                "the file holds no database of this bot. Check DATABASE_PATH or --db; the "
-                f"bot creates its database on its first start; or restore a backup: {restore}"
+                f"the file {holds} no database of this bot: is DATABASE_PATH (or --db) "
+                "right? The bot creates its database on its first start; or restore a "
+                f"backup: {restore}"
             )
         if self.schema_version > LATEST:
             return (
@@ -173,9 +189,8 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
     try:
         result = integrity(conn) if checked is None else list(checked)
         version = schema_version(conn)
-        has_games = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-        ).fetchall()
+        tables = table_names(conn)
+        has_games = "games" in tables
         statuses = games_by_status(conn) if has_games else {}
         damaged = damaged_games(conn) if has_games else []
     finally:
@@ -189,6 +204,7 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         damaged=tuple(damaged),
         database_bytes=path.stat().st_size,
         wal_bytes=wal.stat().st_size if wal.exists() else 0,
+        tables=tuple(tables),
     )
 
 
