@@ -127,7 +127,9 @@ async def test_pages_own_rank_and_buttons_after_a_restart(tmp_path: Path) -> Non
         assert board is not None and not result.ephemeral
         lines = board_lines(board)
         assert len(lines) == 10
-        assert lines[0].startswith("🥇 Player 10000") and lines[1].startswith("🥈 bob")
+        # bob (33.5) shows 34 as Player 10000 (34) does: they share the first place.
+        assert lines[0].startswith("🥇 Player 10000 — **34**")
+        assert lines[1].startswith("🥇 bob — **34**") and lines[2].startswith("🥉 Player 10001")
         assert field(board, "ann's rank") == "#24 of 25"
         assert "Page 1 of 3" in (board.embeds[0].footer.text or "")
 
@@ -163,6 +165,46 @@ async def test_pages_own_rank_and_buttons_after_a_restart(tmp_path: Path) -> Non
         assert rating.acknowledged and rating.response is not None and rating.response.ephemeral
         private = sim.message(other.response.id)
         assert field(private, "Your rank") == "unranked: 3 more games needed"
+
+
+async def test_players_who_show_the_same_figure_share_a_rank(tmp_path: Path) -> None:
+    # QA: "1. Ann 1502" above "2. Bob 1502". Whatever tells them apart unseen (1502.4 and
+    # 1501.6, 70.83 and 70.78 points per game), equal figures share a rank and a medal, in
+    # the list and in the reader's rank field.
+    async with server(tmp_path) as sim:
+        ann, bob, cy = sim.members
+        with database(sim) as conn:
+            for member, rating, games, total in (
+                (ann, 1502.4, 6, 425),  # 70.83…
+                (bob, 1501.6, 9, 637),  # 70.77…
+                (cy, 1500.4, 6, 420),  # 70.0
+            ):
+                conn.execute(
+                    "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games,"
+                    " wins, total_score, best_score, best_game_id, bids, exact_bids,"
+                    " updated_at) VALUES (?, ?, ?, 30.0, 2.0, ?, ?, 1, ?, 100, NULL, 60, 30, 0)",
+                    (sim.guild.id, member.id, member.name, rating, games, total),
+                )
+        rating = (await bob.slash(sim.channel, "wizard leaderboard")).response
+        assert rating is not None
+        assert board_lines(rating) == [
+            "🥇 ann — **1,502** · 6 games",
+            "🥇 bob — **1,502** · 9 games",
+            "🥉 cy — **1,500** · 6 games",
+        ]
+        assert field(rating, "bob's rank") == "#1 of 3"
+        average = (await bob.slash(sim.channel, "wizard leaderboard", order="average")).response
+        assert average is not None
+        assert board_lines(average) == [
+            "🥇 ann — **70.8** points per game · 6 games",
+            "🥇 bob — **70.8** points per game · 9 games",
+            "🥉 cy — **70.0** points per game · 6 games",
+        ]
+        assert field(average, "bob's rank") == "#1 of 3"
+        stats = (await bob.slash(sim.channel, "wizard stats")).response
+        assert stats is not None
+        assert field(stats, "Rating") == "**1,502** · #1 of 3"
+        assert field(stats, "Scores") == "average 70.8 · best 100"
 
 
 async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) -> None:

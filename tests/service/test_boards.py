@@ -9,6 +9,7 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,13 @@ from wizard.service import (
     ServiceConfig,
     VirtualClock,
 )
-from wizard.service.boards import Board, BoardLine, board_order
+from wizard.service.boards import (
+    Board,
+    BoardLine,
+    board_order,
+    shown_average,
+    shown_rating,
+)
 from wizard.service.ratings import default_rating, ordinal
 
 from .conftest import CHANNEL, GUILD, new_game, play_out
@@ -56,6 +63,7 @@ def add_player(
     total: int = 0,
     mu: float = 25.0,
     sigma: float = 8.0,
+    rating: float | None = None,
     guild: int = GUILD,
 ) -> None:
     """A ``players`` row as the service writes it at a game's end."""
@@ -70,7 +78,7 @@ def add_player(
                 f"U{user_id}",
                 mu,
                 sigma,
-                ordinal(mu, sigma),
+                ordinal(mu, sigma) if rating is None else rating,
                 games,
                 wins,
                 total,
@@ -106,10 +114,22 @@ async def every_line(svc: GameService, order: LeaderboardOrder, per_page: int) -
         page += 1
 
 
+def shown(line: BoardLine, order: LeaderboardOrder) -> Decimal:
+    """The figure a board shows for ``line``, worked out here from the line's exact values
+    (half to even, as the bot writes a number): the whole rating, the wins, the average to
+    one decimal."""
+    if order is LeaderboardOrder.RATING:
+        return Decimal(line.rating).quantize(Decimal(1), ROUND_HALF_EVEN)
+    if order is LeaderboardOrder.WINS:
+        return Decimal(line.wins)
+    exact = Decimal(line.total_score) / Decimal(line.games)  # exact for these small numbers
+    return exact.quantize(Decimal("0.1"), ROUND_HALF_EVEN)
+
+
 def expected(lines: list[BoardLine], order: LeaderboardOrder) -> list[tuple[str, int]]:
     """Names of ``lines`` sorted as the board defines its order (players before computers on
     a tie, players by id, computers by level), each with its rank: one more than the lines
-    strictly ahead in the sort columns, so that equal lines share one."""
+    that show a greater figure, so that lines showing the same figure share one."""
 
     def value(line: BoardLine) -> tuple[float, float]:
         if order is LeaderboardOrder.RATING:
@@ -123,7 +143,9 @@ def expected(lines: list[BoardLine], order: LeaderboardOrder) -> list[tuple[str,
         return (*value(line), *tie)
 
     ranked = sorted(lines, key=key)
-    return [(line.name, 1 + sum(value(o) < value(line) for o in ranked)) for line in ranked]
+    figures = [shown(line, order) for line in ranked]
+    pairs = zip(ranked, figures, strict=True)
+    return [(line.name, 1 + sum(o > f for o in figures)) for line, f in pairs]
 
 
 # --------------------------------------------------------------------------- empty boards
@@ -212,6 +234,85 @@ async def test_own_rank_off_the_page_agrees_with_the_pages(
             assert board.page == 1
             assert board.you is not None and board.you.rank == line.rank
             assert board.you.line == line
+
+
+async def test_lines_that_show_the_same_figure_share_a_rank(
+    service: GameService, db_path: Path
+) -> None:
+    # QA: "1. Ann 1502" above "2. Bob 1502". The board sorts by exact figures but shows
+    # rounded ones: players who show the same figure share a rank (1, 1, 3), on every page,
+    # in the reader's own rank and on the stats card, whatever else tells them apart.
+    players = {
+        # user: (rating, games, wins, total score)
+        1: (1502.4, 6, 4, 6 * 71),  # shows 1502 | 4 wins | average 71.0
+        2: (1501.6, 9, 4, 9 * 71 + 4),  # shows 1502 (fewer games would not matter) | 71.4
+        3: (1502.5, 5, 3, 5 * 71 + 4),  # 1502: a half goes to the even figure | 71.8
+        4: (1503.5, 5, 4, 7 * 71 + 3),  # 1504 (even) ahead of them all | 5 games: 103.4
+        5: (1501.5, 7, 3, 7 * 71),  # 1502 | average 71.0
+        6: (1500.49, 8, 2, 8 * 71 - 3),  # 1500 | 70.625 shows 70.6
+        7: (1500.5, 6, 2, 6 * 71 - 2),  # 1500 (even) | 70.666… shows 70.7
+        8: (1499.9, 5, 0, 5 * 71 - 2),  # 1500 | 70.6
+        9: (1502.0, 8, 4, 8 * 71 - 1),  # 1502 | 70.875 shows 70.9
+        10: (1498.0, 8, 4, 8 * 71 - 3),  # 1498 | 70.625 shows 70.6
+        11: (1490.0, 20, 1, 20 * 70 + 13),  # 1490 | 70.65: a half, to the even 70.6
+        12: (1489.5, 8, 1, 8 * 70 + 6),  # 1490 (even) | 70.75: a half, to the even 70.8
+        13: (1480.0, 20, 1, 20 * 70 + 17),  # 1480 | 70.85: to the even 70.8
+    }
+    for uid, (rating, games, wins, total) in players.items():
+        add_player(db_path, uid, games=games, wins=wins, total=total, rating=rating)
+    rating_board = await every_line(service, LeaderboardOrder.RATING, per_page=25)
+    assert [(line.user_id, line.rank) for line in rating_board] == [
+        (4, 1),
+        (3, 2),
+        (1, 2),
+        (9, 2),
+        (2, 2),
+        (5, 2),
+        (7, 7),
+        (6, 7),
+        (8, 7),
+        (10, 10),
+        (11, 11),
+        (12, 11),
+        (13, 13),
+    ]
+    for order in ORDERS:
+        for per_page in (1, 2, 3, 25):
+            lines = await every_line(service, order, per_page)
+            assert [(line.name, line.rank) for line in lines] == expected(lines, order)
+        assert len({line.rank for line in lines}) < len(lines)  # some ranks are shared
+        for line in lines:
+            assert line.user_id is not None
+            board = await service.board(GUILD, order=order, per_page=2, viewer_id=line.user_id)
+            assert board.you is not None and board.you.rank == line.rank, (order, line)
+            if order is LeaderboardOrder.RATING:
+                card = await service.player_card(GUILD, line.user_id)
+                assert card is not None and card.rank.rank == line.rank
+
+    # Computer lines (at the starting rating, 0) share ranks by what they show too.
+    await service.update_settings(GUILD, computers_on_boards=True, rated_min_games=1)
+    add_player(db_path, 21, games=3, wins=2, total=3 * 70 + 2, rating=0.4)  # 0 | 70.7
+    add_player(db_path, 22, games=3, wins=0, total=3 * 71 - 1, rating=-0.5)  # 0 (even) | 70.7
+    add_computer(db_path, "hard", games=12, wins=4, total=12 * 71 - 4)  # 70.666…: 70.7
+    add_computer(db_path, "easy", games=10, wins=0, total=10 * 70 + 7)  # 70.7
+    for order in ORDERS:
+        for per_page in (1, 3, 25):
+            lines = await every_line(service, order, per_page)
+            assert [(line.name, line.rank) for line in lines] == expected(lines, order)
+        for line in lines:
+            if line.user_id is not None:
+                own = (await service.board(GUILD, order=order, viewer_id=line.user_id)).you
+                assert own is not None and own.rank == line.rank, (order, line)
+
+
+def test_the_shown_figures_round_as_the_board_ranks() -> None:
+    line = BoardLine(0, "ann", 1, None, 8, 3, 8 * 71 - 3, None, 25.0, 3.0, 1502.5)
+    assert shown_rating(line.rating) == 1502 and shown_rating(1503.5) == 1504
+    assert shown_rating(-0.4) == 0 and str(shown_rating(-0.4)) == "0"  # never "-0"
+    assert shown_average(line.total_score, line.games) == Decimal("70.6")  # 70.625
+    assert shown_average(-1, 30) == Decimal("0.0") and str(shown_average(-1, 30)) == "0.0"
+    assert shown_average(0, 0) == 0
+    assert [line.shown(order) for order in ORDERS] == [1502, 3, Decimal("70.6")]
 
 
 # --------------------------------------------------------------------------- computers

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 from wizard.service import GameService, LeaderboardOrder, ServiceConfig, VirtualClock
-from wizard.store import LATEST, Store, repo
+from wizard.store import LATEST, Store, boards, repo
 
 from .conftest import CHANNEL, GUILD, downgrade, new_game, play_out
 
@@ -102,6 +103,10 @@ async def test_the_queries_use_the_new_indexes(db_path: Path) -> None:
             plan = _plan(raw, repo.leaderboard_sql(order), (GUILD, 1, 10, 100))
             assert f"COVERING INDEX {index}" in plan, plan
             assert "PRIMARY KEY (guild_id=? AND user_id=?)" in plan, plan
+            # A rank off the page counts a range of the same index, from the index alone.
+            bound = {"rating": (1.5, 0), "wins": (3,), "average": (70.65, 20, 0, 1413)}[order]
+            plan = _plan(raw, boards.SHOWN_AHEAD_SQL[order], (GUILD, 1, *bound))
+            assert f"COVERING INDEX {index}" in plan and ">?" in plan, plan
         assert "COVERING INDEX players_by_games" in _plan(raw, repo.LEADERBOARD_COUNT, (GUILD, 1))
         for cursor in (False, True):
             params = (GUILD, 5.0, 3, 10) if cursor else (GUILD, 10)
@@ -118,8 +123,9 @@ async def test_every_page_agrees_with_a_plain_sort(service: GameService, db_path
     for uid in range(1, 241):
         games = rng.randint(1, 6)
         wins = rng.randint(0, games)
-        total = rng.choice((-20, 0, 60, 120)) * games
-        rating = rng.choice((-3.0, 0.0, 1.5, 4.25))
+        # Near and at the halves, so that some show the same figure without being equal.
+        total = rng.choice((-20, 0, 60, 120)) * games + rng.choice((0, 0, 1, -1))
+        rating = rng.choice((-3.0, 0.0, 0.5, 1.5, 2.4, 4.25))
         players.append((uid, games, wins, total, rating))
     raw = sqlite3.connect(db_path)
     try:
@@ -138,15 +144,22 @@ async def test_every_page_agrees_with_a_plain_sort(service: GameService, db_path
         "wins": lambda p: (-p[2], -p[4], p[0]),
         "average": lambda p: (-(p[3] / p[1]), -p[1], p[0]),
     }
+    # The figures as the board writes them: whole ratings and averages to one decimal, each
+    # rounded half to even (worked out here in decimals, not by the service's functions).
+    shown = {
+        "rating": lambda p: Decimal(p[4]).quantize(Decimal(1), ROUND_HALF_EVEN),
+        "wins": lambda p: Decimal(p[2]),
+        "average": lambda p: (Decimal(p[3]) / p[1]).quantize(Decimal("0.1"), ROUND_HALF_EVEN),
+    }
     for order, key in keys.items():
         for rated_min_games in (1, 4):
             await service.update_settings(GUILD, rated_min_games=rated_min_games)
             min_games = 1 if order == "wins" else rated_min_games  # a count cannot be lucky
             ranked = [p for p in sorted(players, key=key) if p[1] >= min_games]
             expected = [p[0] for p in ranked]
-            # Lines equal in every sort column share the first one's rank.
-            sort_keys = [key(p)[:2] for p in ranked]
-            shared = [1 + sum(o < k for o in sort_keys) for k in sort_keys]
+            # Lines that show the same figure share the first one's rank.
+            figures = [shown[order](p) for p in ranked]
+            shared = [1 + sum(o > f for o in figures) for f in figures]
             got: list[int | None] = []
             ranks: list[int] = []
             page = 1

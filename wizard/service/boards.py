@@ -7,8 +7,11 @@ over the rows the service writes when a game ends (``players``, ``results``, and
 computer players on the boards or not).
 
 Lines stand in one total order (ties broken as the page query breaks them: see
-``repo.LEADERBOARD_ORDER``); lines equal in every column the board sorts by share a rank
-(1, 2, 2, 4), the rank of the first of them, on the pages and in a player's own rank alike.
+``repo.LEADERBOARD_ORDER``); lines that show the same figure (:meth:`BoardLine.shown`: the
+rating rounded by :func:`shown_rating`, the wins, the average rounded by
+:func:`shown_average`, the functions the bot writes them with) share a rank (1, 2, 2, 4), the
+rank of the first of them, on the pages and in a player's own rank alike: a reader never sees
+two equal figures at different ranks.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
@@ -44,6 +49,55 @@ log = logging.getLogger(__name__)
 FORM_GAMES = 5
 """Games shown as a player's recent form."""
 MAX_PER_PAGE = 25
+AVERAGE_DIGITS = 1
+"""Decimals of an average score as players read it."""
+_STEPS_PER_POINT: int = 10**AVERAGE_DIGITS
+
+
+def shown_rating(rating: float) -> int:
+    """A rating as players read it, whole (half to even): what the boards show and rank by.
+
+    >>> shown_rating(1502.4), shown_rating(1501.5), shown_rating(1502.5), shown_rating(-0.4)
+    (1502, 1502, 1502, 0)
+    """
+    return round(rating)
+
+
+def shown_average(total_score: int, games: int) -> Decimal:
+    """A mean score per game as players read it, to :data:`AVERAGE_DIGITS` decimals (half to
+    even, of the exact mean, not of a float near it): what the boards show and rank by.
+
+    >>> shown_average(565, 8), shown_average(1413, 20), shown_average(283, 4), shown_average(-1, 30)
+    (Decimal('70.6'), Decimal('70.6'), Decimal('70.8'), Decimal('0.0'))
+    """
+    if not games:
+        return Decimal(0).scaleb(-AVERAGE_DIGITS)
+    return Decimal(_steps(Fraction(total_score, games))).scaleb(-AVERAGE_DIGITS)
+
+
+def _steps(mean: Fraction) -> int:
+    """``mean`` in steps of the last decimal shown, rounded half to even."""
+    return round(mean * _STEPS_PER_POINT)
+
+
+def _bound(order: LeaderboardOrder, figure: int | Decimal) -> tuple[int | float, ...]:
+    """Where the figures shown on ``order``'s board start to exceed ``figure``, as
+    :data:`wizard.store.boards.SHOWN_AHEAD_SQL` takes it: the value halfway to the next
+    figure, and whether that value itself shows more (asked of the rounding functions
+    above, so that the count agrees with what they show)."""
+    if order is LeaderboardOrder.WINS:
+        return (int(figure),)
+    if order is LeaderboardOrder.RATING:
+        halfway = int(figure) + 0.5  # exact in a float
+        return (halfway, int(shown_rating(halfway) > figure))
+    step = int(Decimal(figure).scaleb(AVERAGE_DIGITS))  # the figure in steps of its last decimal
+    # The halfway average is (2·step + 1) / (2·steps per point), as a fraction of integers.
+    top, bottom = 2 * step + 1, 2 * _STEPS_PER_POINT
+    above = _steps(Fraction(top, bottom)) > step
+    # The float nearest the halfway average bounds the index range: a mean at least halfway
+    # is, as SQLite's float, at least that float (rounding keeps order), so the range loses
+    # no one; the integers then decide exactly.
+    return (top / bottom, bottom, int(above), top)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +124,14 @@ class BoardLine:
     def is_computer(self) -> bool:
         """A line of computer players (their rating is the fixed starting one)."""
         return self.level is not None
+
+    def shown(self, order: LeaderboardOrder) -> int | Decimal:
+        """The figure the board of ``order`` shows for this line, and ranks it by."""
+        if order is LeaderboardOrder.RATING:
+            return shown_rating(self.rating)
+        if order is LeaderboardOrder.WINS:
+            return self.wins
+        return shown_average(self.total_score, self.games)
 
     @property
     def average(self) -> float:
@@ -396,30 +458,31 @@ class BoardQueries:
         return OwnRank(user_id, rank, row.games, 0, replace(line, rank=rank), total)
 
     async def _rank(self, guild_id: int, frame: _Frame, line: BoardLine) -> int:
-        """The rank of ``line`` on ``frame``'s board: one more than the lines strictly ahead
-        of it (players, then computer levels)."""
+        """The rank of ``line`` on ``frame``'s board: one more than the lines that show a
+        greater figure (players, then computer levels)."""
         order = frame.order
-        ahead = await sql.count_ahead(
+        figure = line.shown(order)
+        ahead = await sql.count_shown_ahead(
             self._store,
             guild_id,
             order=order.value,
             min_games=frame.min_games,
-            key=_key(line, order, sql.STRICTLY_AHEAD),
+            bound=_bound(order, figure),
         )
-        mine = _sort_key(line, order)[:2]
-        return ahead + 1 + sum(1 for c in frame.computers if _sort_key(c.line, order)[:2] < mine)
+        return ahead + 1 + sum(1 for c in frame.computers if c.line.shown(order) > figure)
 
     async def _share_ranks(
         self, guild_id: int, frame: _Frame, lines: list[BoardLine]
     ) -> list[BoardLine]:
-        """A page's lines, each at its position, with equal lines sharing the first one's
-        rank (only the page's first line may share one with the page before)."""
+        """A page's lines, each at its position, with lines that show the same figure
+        sharing the first one's rank (only the page's first line may share one with the page
+        before: the order sorts by the exact figures, so equal shown ones stand together)."""
         shared: list[BoardLine] = []
         for line in lines:
             before = shared[-1] if shared else None
             if before is None:
                 rank = await self._rank(guild_id, frame, line) if line.rank > 1 else 1
-            elif _sort_key(before, frame.order)[:2] == _sort_key(line, frame.order)[:2]:
+            elif before.shown(frame.order) == line.shown(frame.order):
                 rank = before.rank
             else:
                 rank = line.rank

@@ -1,6 +1,6 @@
-"""The SQL of the community queries: ranks off the page, computer players' lines, a player's
-recent games and favourite options. Read-only; the indexes they rely on are named beside
-each query (migrations 4 and 5)."""
+"""The SQL of the community queries: ranks off the page, computer players' places and
+lines, a player's recent games and favourite options. Read-only; the indexes they rely on
+are named beside each query (migrations 4 and 5)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,10 @@ from wizard.store.db import Store
 HUMAN_AFTER_TIES: Final = 2**63 - 1
 """A user id greater than any real one: a computer line counts as behind every player with
 the same sort key (its tie-break), so that a tie never pushes a person down."""
-STRICTLY_AHEAD: Final = -1
-"""A user id less than any real one: only the players strictly ahead of a sort key count
-(lines equal in every sort column share a rank)."""
 
 # Each query counts the players of a server strictly ahead of a sort key under one order of
-# ``repo.LEADERBOARD_ORDER``. The leading ``>=`` on the first sort column makes it a range of
+# ``repo.LEADERBOARD_ORDER``: where a computer line stands among them (ranks are counted by
+# ``SHOWN_AHEAD_SQL`` below). The leading ``>=`` on the first sort column makes it a range of
 # that order's index (migration 4), which holds every column the rest of the test reads: the
 # count walks index entries, never table rows. Parameters: guild, min games, then the key.
 AHEAD_SQL: Final[dict[str, str]] = {
@@ -48,6 +46,39 @@ async def count_ahead(
     """Players of a server with at least ``min_games`` games ranked strictly ahead of
     ``key`` (see :data:`AHEAD_SQL` for what the key holds per order)."""
     row = await store.fetchone(AHEAD_SQL[order], (guild_id, min_games, *key))
+    return int(row[0]) if row else 0
+
+
+# Each query counts the players of a server who show a greater figure than a given one on
+# one board (the rank of that figure is one more): the service turns the figure into the
+# bound where the shown figure changes (``wizard.service.boards``, which alone rounds), so
+# that the count is a range of the order's index (migration 4), read from the index alone.
+# Parameters: guild, min games, then the bound.
+SHOWN_AHEAD_SQL: Final[dict[str, str]] = {
+    # bound: the halfway rating above the figure, and whether that rating itself shows more
+    "rating": (
+        "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2 AND rating >= ?3"
+        " AND (rating > ?3 OR ?4)"
+    ),
+    # bound: the figure (wins are shown as they are)
+    "wins": "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2 AND wins > ?3",
+    # bound: the halfway average above the figure as a float (for the index range), then
+    # exactly in integers: total · ?4 + ?5 > ?6 · games, i.e. total / games > ?6 / ?4 (?5 = 0)
+    # or ≥ (?5 = 1, when the halfway average itself shows more).
+    "average": (
+        "SELECT COUNT(*) FROM players WHERE guild_id = ?1 AND games >= ?2"
+        " AND CAST(total_score AS REAL) / games >= ?3"
+        " AND total_score * ?4 + ?5 > ?6 * games"
+    ),
+}
+
+
+async def count_shown_ahead(
+    store: Store, guild_id: int, *, order: str, min_games: int, bound: tuple[Any, ...]
+) -> int:
+    """Players of a server with at least ``min_games`` games who show a greater figure on
+    ``order``'s board than the one ``bound`` stands for (see :data:`SHOWN_AHEAD_SQL`)."""
+    row = await store.fetchone(SHOWN_AHEAD_SQL[order], (guild_id, min_games, *bound))
     return int(row[0]) if row else 0
 
 

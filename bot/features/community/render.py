@@ -28,7 +28,7 @@ from wizard.service import (
     LeaderboardOrder,
     SeatHolder,
 )
-from wizard.service.boards import Board, FinishedGame, PlayerCard
+from wizard.service.boards import Board, FinishedGame, PlayerCard, shown_average
 
 
 def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
@@ -104,7 +104,9 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
     embed.add_field(
         name=t("Scores"),
         value=t(
-            "average {average} · best {best}", average=number(t, card.average_score), best=best
+            "average {average} · best {best}",
+            average=number(t, shown_average(card.total_score, card.games)),
+            best=best,
         ),
         inline=False,
     )

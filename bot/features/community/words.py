@@ -3,6 +3,7 @@ ratings as a player reads them, and its replies."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Final
 
 import discord
@@ -16,7 +17,7 @@ from wizard.options import Bidding, Options
 from wizard.service import (
     LeaderboardOrder,
 )
-from wizard.service.boards import BoardLine, OwnRank
+from wizard.service.boards import BoardLine, OwnRank, shown_average, shown_rating
 
 PREFIX: Final = "wizb"
 """Custom ids of the community's components start ``wizb:`` (the game's are ``wiz:``)."""
@@ -91,7 +92,7 @@ FAILED: Final = N_("Something went wrong on our side. Please try again.")
 OUTDATED: Final = N_("This button is from an older version of the bot. Run the command again.")
 
 
-def number(t: Texts, value: float, digits: int = 1) -> str:
+def number(t: Texts, value: float | Decimal, digits: int = 1) -> str:
     """``value`` with ``digits`` decimals, written the way the language writes numbers."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=t.language)
@@ -154,7 +155,8 @@ def rating_text(t: Texts, rating: float, *, provisional: bool) -> str:
     """A rating as one number a player reads at a glance (the cautious estimate, whole),
     marked ≈ and "provisional" until the server's minimum number of games: never the
     model's own figures (μ, σ)."""
-    value = _bold(number(t, round(rating), 0))  # round first: never "-0"
+    # Rounded as the boards rank (lines showing the same figure share a rank); never "-0".
+    value = _bold(number(t, shown_rating(rating), 0))
     if provisional:
         # Translators: a rating before the server's minimum number of games, e.g. “≈ **3**”.
         return t("≈ {rating} (provisional)", rating=value)
@@ -181,5 +183,7 @@ def board_value(t: Texts, order: LeaderboardOrder, line: BoardLine, min_games: i
             t.plural("**{n}** win", "**{n}** wins", line.wins) + f" ({percent(t, line.win_rate)})"
         )
     else:
-        value = t("**{points}** points per game", points=number(t, line.average))
+        # Rounded as the board ranks: lines showing the same average share a rank.
+        average = shown_average(line.total_score, line.games)
+        value = t("**{points}** points per game", points=number(t, average))
     return f"{value} · {games}"
