@@ -366,7 +366,13 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         ]
         t, _ = await public_look(self.service, info.guild_id)
         lobby = await self._lobby_parts(info)
-        lobby["content"] = invitation_text(info.id, old.id, [f"<@{uid}>" for uid in invited], t=t)
+        lobby["content"] = invitation_text(
+            info.id,
+            old.id,
+            [f"<@{uid}>" for uid in invited],
+            computers=any(s.is_computer for s in old.seats),
+            t=t,
+        )
         # The text mentions only the invited people, so users=True pings exactly them (and
         # sends no list of ids, which Discord's description types as strings).
         lobby["allowed_mentions"] = discord.AllowedMentions(everyone=False, roles=False, users=True)

@@ -60,6 +60,7 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         # ann (who played) is mentioned; cy (who did not) is not.
         assert f"<@{ann.id}>" in lobby.content and f"<@{cy.id}>" not in lobby.content
         assert "Join" in lobby.content
+        assert f"a rematch of game {old.id}, same options and computers." in lobby.content
         text = lobby.embeds[0].description or ""
         assert "hidden bids" in text and "magic twos" in text
         # The level "Add computer player" adds is the old lobby's, and the lobby says so as
@@ -84,6 +85,48 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         assert refused.acknowledged and refused.ephemeral and refused.response is not None
         assert "already a game in this channel" in refused.response.content
         assert [g.id for g in await sim.service.games_in_channel(sim.channel.id)] == [new.id]
+
+
+async def test_a_rematch_of_people_only_mentions_no_computers(tmp_path: Path) -> None:
+    # QA: the invitation said "same options and computers" after a game of three people.
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=0)
+        old = await sim.play(info.id, random.Random(5))
+        assert old.status is GameStatus.FINISHED and not any(s.is_computer for s in old.seats)
+        result = await cy.click(final_message(sim, old.id), label="Play again")
+        assert result.response is not None and not result.ephemeral
+        content = result.response.content
+        assert f"a rematch of game {old.id}, same options." in content, content
+        assert "computer" not in content.lower(), content
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and [s.user_id for s in new.seats] == [cy.id]
+
+
+def test_the_invitation_names_computers_only_when_there_were_some() -> None:
+    from bot.features.lobby import invitation_text
+    from bot.i18n import texts
+
+    for language in ("en", "de", "es", "it", "pt", "ca"):
+        t = texts(language)
+        alone = invitation_text(8, 7, ["<@1>"], computers=False, t=t)
+        along = invitation_text(8, 7, ["<@1>"], computers=True, t=t)
+        assert alone != along and "<@1>" in alone and "<@1>" in along, language
+        assert alone.split("\n")[1:] == along.split("\n")[1:]  # the same call to join
+        # Each language's word for the computers appears in the one line only.
+        first = along.split("\n")[0]
+        word = {
+            "en": "computers",
+            "de": "Computer",
+            "es": "máquinas",
+            "it": "computer",
+            "pt": "computadores",
+            "ca": "ordinadors",
+        }[language]
+        assert word in first and word not in alone.split("\n")[0], (language, first, alone)
+    assert invitation_text(8, 7, [], computers=False, t=texts("en")) == (
+        "🔁 **Game 8:** a rematch of game 7, same options."
+    )
 
 
 async def test_play_again_speaks_the_servers_language(tmp_path: Path) -> None:

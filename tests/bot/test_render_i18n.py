@@ -416,7 +416,9 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     ):
         for label in labels(ui):
             yield f"{name} button", label
-    yield "play again lobby", invitation_text(8, 7, ["<@1>", "<@2>"], t=t)
+    for computers in (True, False):
+        invitation = invitation_text(8, 7, ["<@1>", "<@2>"], computers=computers, t=t)
+        yield f"play again lobby (computers: {computers})", invitation
     yield from _seats_and_hints(t)
 
 
