@@ -188,7 +188,8 @@ async def test_clocks_and_computer_turns_resume_after_restart(db_path: Path) -> 
     log_before = (await svc.get_game(computer_game)).version
     await svc.close()  # the process stops; nothing is due yet
 
-    later = VirtualClock(start=clock.now() + 3600)
+    # Back 20 seconds later: the turn keeps the 40 seconds it had left, no more.
+    later = VirtualClock(start=clock.now() + 20)
     again = await GameService.open(db_path, clock=later, config=config)
     try:
         rec = Recorder()
@@ -196,13 +197,83 @@ async def test_clocks_and_computer_turns_resume_after_restart(db_path: Path) -> 
         info = await again.get_game(timed_game)
         assert info.deadline == deadline  # the deadline came back from the database
         again.start_clocks()
-        await later.advance(0.0, settle=again.wait_idle)
-        timeouts = [u for u in rec.updates if u.game_id == timed_game]
-        assert timeouts and timeouts[0].actor is Actor.TIMEOUT and timeouts[0].seat == timed_seat
         await later.advance(2.0, settle=again.wait_idle)
         computer_moves = [u for u in rec.updates if u.game_id == computer_game]
         assert computer_moves and computer_moves[0].actor is Actor.COMPUTER
         assert (await again.get_game(computer_game)).version > log_before
+        await later.advance(37.5, settle=again.wait_idle)
+        assert not [u for u in rec.updates if u.game_id == timed_game]
+        await later.advance(1.0, settle=again.wait_idle)  # past the original deadline
+        timeouts = [u for u in rec.updates if u.game_id == timed_game]
+        assert timeouts and timeouts[0].actor is Actor.TIMEOUT and timeouts[0].seat == timed_seat
+    finally:
+        await again.close()
+
+
+async def test_a_turn_that_ran_out_while_down_starts_afresh(db_path: Path) -> None:
+    """The person never had the time: after the restart they get a whole turn, not a
+    timeout at once; the new deadline is stored, so a second restart keeps it."""
+    clock = VirtualClock(start=1_800_000_000.0)
+    config = ServiceConfig(computer_delay=2.0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    game_id = await new_game(svc, 3, 0, seed=37, turn_seconds=60)
+    svc.start_clocks()
+    await svc.start(game_id, 1)
+    seat = (await _to_act(svc, game_id))[0]
+    version = (await svc.get_game(game_id)).version
+    await svc.close()
+
+    # Down for an hour: the turn's 60 seconds ran out meanwhile.
+    later = VirtualClock(start=clock.now() + 3600)
+    again = await GameService.open(db_path, clock=later, config=config)
+    try:
+        fresh = later.now() + 60
+        info = await again.get_game(game_id)
+        assert info.deadline == fresh  # a whole turn from the restart
+        assert info.version == version  # nothing happened: the buttons shown still work
+        rec = Recorder()
+        again.subscribe(rec)
+        again.start_clocks()
+        await later.advance(30.0, settle=again.wait_idle)
+        assert rec.updates == []
+    finally:
+        await again.close()
+
+    # Down again for 10 seconds, before the new deadline: it keeps its remaining time.
+    third_clock = VirtualClock(start=later.now() + 10)
+    third = await GameService.open(db_path, clock=third_clock, config=config)
+    try:
+        assert (await third.get_game(game_id)).deadline == fresh
+        rec = Recorder()
+        third.subscribe(rec)
+        third.start_clocks()
+        await third_clock.advance(19.5, settle=third.wait_idle)
+        assert rec.updates == []
+        await third_clock.advance(1.0, settle=third.wait_idle)
+        assert rec.updates and rec.updates[0].actor is Actor.TIMEOUT
+        assert rec.updates[0].seat == seat
+    finally:
+        await third.close()
+
+
+async def test_a_fresh_turn_after_a_restart_can_be_played(db_path: Path) -> None:
+    """The person whose time ran out while the bot was down plays with the buttons they had."""
+    clock = VirtualClock(start=1_800_000_000.0)
+    svc = await GameService.open(db_path, clock=clock)
+    game_id = await new_game(svc, 3, 0, seed=38, turn_seconds=30)
+    await svc.start(game_id, 1)
+    seat = (await _to_act(svc, game_id))[0]
+    sv = await svc.seat_view(game_id, seat + 1)
+    await svc.close()
+
+    later = VirtualClock(start=clock.now() + 600)
+    again = await GameService.open(db_path, clock=later)
+    try:
+        again.start_clocks()
+        await later.advance(0.0, settle=again.wait_idle)
+        update = await again.act(game_id, seat + 1, sv.view.legal[0], sv.version)
+        assert update.actor is Actor.PLAYER
+        assert (await again.get_game(game_id)).seats[seat].timeouts == 0
     finally:
         await again.close()
 

@@ -52,7 +52,9 @@ async def test_fifty_clicks_on_one_turn_apply_once(service: GameService, db_path
     assert action_log(db_path, game_id) == [(1, seat, "bid", str(applied[0].action.bid))]  # type: ignore[union-attr]
 
 
-async def test_same_request_twice_is_applied_once(service: GameService, db_path: Path) -> None:
+async def test_same_request_twice_is_applied_once(
+    service: GameService, db_path: Path, clock: VirtualClock
+) -> None:
     game_id = await new_game(service, 3, 0, seed=22)
     update = await service.start(game_id, 1)
     info = await service.get_game(game_id)
@@ -66,9 +68,11 @@ async def test_same_request_twice_is_applied_once(service: GameService, db_path:
     assert first.version == second.version
     assert first.events == second.events
     assert len(action_log(db_path, game_id)) == 1
-    # And again after a restart of the service (the request ids are in the log).
+    # And again after a restart of the service (the request ids are in the log). On the same
+    # clock: a restart long after the deadline would give the turn a new one (and the answer
+    # tells the turn's current deadline).
     await service.close()
-    again = await GameService.open(service.store.path)
+    again = await GameService.open(service.store.path, clock=clock)
     try:
         third = await again.act(
             game_id, seat + 1, MakeBid(0), update.version, request_id="interaction-1"

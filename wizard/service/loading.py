@@ -1,7 +1,8 @@
 """Loading games from the file: on first use, from their logs; damaged ones quarantined.
 
 Start-up (:meth:`Loading.recover`) reads only what the clocks need (ids, deadlines, whether a
-computer is to act) and checks that no running game's log is shorter than its row says was
+computer is to act), gives a whole new turn to each turn whose time ran out while the bot was
+down, and checks that no running game's log is shorter than its row says was
 acknowledged; each game is replayed from its log when something first needs it. A game that
 cannot be read or replayed is quarantined: marked ``broken`` with the reason, refused to its
 players (``game_damaged``), listed by :meth:`Loading.damaged_games`; the others play on.
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 from wizard.errors import IllegalActionError, OptionsError
 from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
-from wizard.service.errors import GameNotFoundError, StorageError
+from wizard.service.errors import GameNotFoundError, ServiceError, StorageError
 from wizard.service.events import GameStatus
 from wizard.service.game import (
     LiveGame,
@@ -63,8 +64,9 @@ class Loading(ServiceBase):
 
     async def recover(self) -> RecoveryReport:
         """Get this process's lobbies and running games ready: arm their clocks from their
-        rows (each is loaded from its log when it is first needed) and quarantine every
-        running game whose log is shorter than what was acknowledged. Idempotent."""
+        rows (each is loaded from its log when it is first needed; a turn whose time ran out
+        while the bot was down starts afresh) and quarantine every running game whose log is
+        shorter than what was acknowledged. Idempotent."""
         t0 = time.perf_counter()
         # Running games whose log holds fewer actions than their row says were acknowledged.
         short = await self._store.fetchall(
@@ -85,6 +87,7 @@ class Loading(ServiceBase):
                 f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
             )
         now = self.clock.now()
+        await self._fresh_turns(now)
         mine: list[int] = []
         skipped = 0
         # What the clocks need, numbers only: a damaged text column of one game must not
@@ -120,6 +123,49 @@ class Loading(ServiceBase):
             seconds=time.perf_counter() - t0,
             skipped=skipped,
         )
+
+    async def _fresh_turns(self, now: float) -> None:
+        """Give a whole turn from ``now`` to every turn of this process's running games whose
+        time ran out while no process ran their clocks: its player never had that time.
+
+        Stored like any deadline, so that a second restart keeps it; the version stays, so
+        the buttons shown still work. A lobby's expiry is not a turn and is left as it is.
+        """
+        rows = await self._store.fetchall(
+            "SELECT id, guild_id, deadline, turn_seconds FROM games"
+            " WHERE status = 'active' AND deadline <= ? ORDER BY id",
+            (now,),
+        )
+        fresh: list[tuple[str, tuple[Any, ...]]] = []
+        for row in rows:
+            game_id, guild, deadline, turn = (
+                row["id"],
+                row["guild_id"],
+                row["deadline"],
+                row["turn_seconds"],
+            )
+            if not (isinstance(game_id, int) and isinstance(guild, int) and self._owns(guild)):
+                continue
+            if game_id in self._games or game_id in self._wakes:
+                continue  # this process already keeps its clock (recover called again)
+            if not isinstance(deadline, int | float) or not isinstance(turn, int | float):
+                continue  # a damaged row: found when the game is first used
+            fresh.append(
+                (
+                    "UPDATE games SET deadline = ? WHERE id = ? AND status = 'active'"
+                    " AND deadline = ?",
+                    (now + float(turn), game_id, deadline),
+                )
+            )
+        if not fresh:
+            return
+        try:
+            await self._write(Statements(tuple(fresh)))
+        except ServiceError as e:
+            # Then those turns time out at once, as their stored deadlines say.
+            log.error("turns that ran out while down could not be renewed: %s", e.message)
+            return
+        log.info("%d turns that ran out while the bot was down start afresh", len(fresh))
 
     async def damaged_games(self) -> list[tuple[int, str]]:
         """Every quarantined game: id and the reason (for the operator)."""
