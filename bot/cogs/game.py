@@ -555,10 +555,15 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         surface = self.surfaces.adopt(info)
         self.surfaces.request(surface)
         if info.status is GameStatus.CANCELLED:  # they were the last person in the game
-            reason = "empty" if game.status is GameStatus.LOBBY else "abandoned"
+            in_lobby = game.status is GameStatus.LOBBY
+            reason = "empty" if in_lobby else "abandoned"
             self.surfaces.cancelled(info.id, reason)
+            if in_lobby:
+                out = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
+            else:
+                out = t("{name} is out of game {game}.", name=name, game=info.id)
             text = t("Game {game} is cancelled.", game=info.id)
-            await reply_private(interaction, f"🛑 {text} {t(CANCEL_REASONS[reason])}")
+            await reply_private(interaction, f"👋 {out}\n🛑 {text} {t(CANCEL_REASONS[reason])}")
             return
         if info.status is GameStatus.ACTIVE:
             assert seat is not None

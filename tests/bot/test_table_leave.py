@@ -171,7 +171,9 @@ async def test_removing_the_last_player_says_the_game_stopped(tmp_path: Path) ->
         await _leave(sim, bob, info.id)
         manager = sim.add_manager("mo")
         said = private(await manager.slash(sim.channel, "wizard kick", player=ann))
+        # The kick first (it is what the manager did), then what it did to the game.
         assert said == (
+            f"👋 ann is out of game {info.id}.\n"
             f"🛑 Game {info.id} is cancelled. Nobody plays this game any more, so it stopped."
         )
         await sim.cog.surfaces.idle()
