@@ -171,3 +171,15 @@ def database_held(path: Path, *, write: bool = False) -> Iterator[None]:
         yield
     finally:
         holder.communicate("", timeout=PROCESS_TIMEOUT)
+
+
+def sqlite_file(path: Path, *tables: str) -> None:
+    """A SQLite file at ``path`` with these (empty) tables: none, a file with no tables that
+    is no longer empty, as ``sqlite3 wrong.db`` and a dropped table leave one."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE scratch (a)")
+    conn.execute("DROP TABLE scratch")
+    for table in tables:
+        conn.execute(f"CREATE TABLE {table} (a)")
+    conn.commit()
+    conn.close()

@@ -22,6 +22,7 @@ from tests.ops_support import (
     make_future_schema,
     run_bot,
     run_bot_against,
+    sqlite_file,
 )
 from wizard.store import LATEST, health
 from wizard.store import db as store_db
@@ -147,17 +148,6 @@ async def test_start_up_runs_quick_check_once(tmp_path: Path, monkeypatch: Any) 
     assert any("GROUP BY status" in s for s in statements)  # the summary did run
 
 
-def _no_tables(path: Path, *tables: str) -> None:
-    """A SQLite file with no tables but ``tables``, that is not empty (a page of its own)."""
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE scratch (a)")
-    conn.execute("DROP TABLE scratch")
-    for table in tables:
-        conn.execute(f"CREATE TABLE {table} (a)")
-    conn.commit()
-    conn.close()
-
-
 async def _start_on(db: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
     """Open the service on ``db`` as the bot starts; the warnings of the ``bot`` log."""
     caplog.set_level(logging.INFO, logger="bot")
@@ -174,7 +164,7 @@ async def test_starting_on_a_file_that_held_no_tables_warns_and_migrates_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, tables: tuple[str, ...], said: str
 ) -> None:
     db = tmp_path / "wrong.db"
-    _no_tables(db, *tables)
+    sqlite_file(db, *tables)
     warnings = await _start_on(db, caplog)
     found = [w for w in warnings if said in w]
     assert len(found) == 1, warnings

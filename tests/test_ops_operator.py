@@ -26,6 +26,7 @@ from tests.ops_support import (
     make_future_schema,
     run_bot,
     run_bot_against,
+    sqlite_file,
 )
 
 
@@ -47,23 +48,11 @@ def test_check_of_an_empty_file_says_why_it_is_not_healthy_and_what_to_do(
     assert "python -m bot restore" in verdict
 
 
-def _sqlite_file(path: Path, *tables: str) -> None:
-    """A SQLite file at ``path`` with these (empty) tables: none, a file with no tables that
-    is no longer empty, as ``sqlite3 wrong.db`` and a dropped table leave one."""
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE scratch (a)")
-    conn.execute("DROP TABLE scratch")
-    for table in tables:
-        conn.execute(f"CREATE TABLE {table} (a)")
-    conn.commit()
-    conn.close()
-
-
 def test_check_of_a_sqlite_file_with_no_tables_asks_whether_the_path_is_right(
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "wrong.db"
-    _sqlite_file(db)
+    sqlite_file(db)
     assert db.stat().st_size > 0
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
@@ -74,7 +63,7 @@ def test_check_of_a_sqlite_file_with_no_tables_asks_whether_the_path_is_right(
 
 def test_check_of_another_programs_database_names_its_tables(tmp_path: Path) -> None:
     db = tmp_path / "notes.db"
-    _sqlite_file(db, "notes", "tags")
+    sqlite_file(db, "notes", "tags")
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
     verdict = _verdict(result.stdout)
