@@ -38,6 +38,7 @@ from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
     CANCEL_REASONS,
+    LEFT,
     LobbyClicks,
     invitation_text,
 )
@@ -558,7 +559,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             in_lobby = game.status is GameStatus.LOBBY
             reason = "empty" if in_lobby else "abandoned"
             self.surfaces.cancelled(info.id, reason)
-            if in_lobby:
+            if player.id == interaction.user.id:  # the host removing themself
+                out = t(LEFT, game=info.id)
+            elif in_lobby:
                 out = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
             else:
                 out = t("{name} is out of game {game}.", name=name, game=info.id)

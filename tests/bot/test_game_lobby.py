@@ -131,7 +131,9 @@ async def test_the_last_player_removing_themself_empties_the_lobby(tmp_path: Pat
         lobby = sim.message(sim.raw()[-1].id)
         said = await ann.slash(sim.channel, "wizard kick", player=ann)
         assert said.response is not None
-        assert said.response.content == f"🛑 Game {info.id} is cancelled. Everyone left the lobby."
+        assert said.response.content == (
+            f"👋 You left game {info.id}.\n🛑 Game {info.id} is cancelled. Everyone left the lobby."
+        )
         await sim.cog.surfaces.idle()
         closed = sim.message(lobby.id)
         assert closed.embeds[0].description == "🛑 Everyone left the lobby. No result is recorded."
