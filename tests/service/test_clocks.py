@@ -19,6 +19,7 @@ from wizard.service import (
     SeatHandedToComputer,
     SeatTakenBack,
     ServiceConfig,
+    StorageError,
     TurnChanged,
     VirtualClock,
 )
@@ -274,6 +275,41 @@ async def test_a_fresh_turn_after_a_restart_can_be_played(db_path: Path) -> None
         update = await again.act(game_id, seat + 1, sv.view.legal[0], sv.version)
         assert update.actor is Actor.PLAYER
         assert (await again.get_game(game_id)).seats[seat].timeouts == 0
+    finally:
+        await again.close()
+
+
+async def test_a_fresh_turn_that_cannot_be_stored_times_out_and_the_operator_is_told(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """If the fresh deadline cannot be stored, the clock keeps the stored one (the timeout
+    comes at once, as before the fresh turns), nothing else of the start-up is lost, and the
+    log says why."""
+    clock = VirtualClock(start=1_800_000_000.0)
+    svc = await GameService.open(db_path, clock=clock)
+    game_id = await new_game(svc, 3, 0, seed=39, turn_seconds=60)
+    await svc.start(game_id, 1)
+    seat = (await _to_act(svc, game_id))[0]
+    await svc.close()
+
+    real_write = GameService._write
+
+    async def refuse_renewals(self: GameService, item: object) -> object:
+        if "SET deadline" in repr(item):
+            raise StorageError()
+        return await real_write(self, item)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GameService, "_write", refuse_renewals)
+    later = VirtualClock(start=clock.now() + 3600)
+    again = await GameService.open(db_path, clock=later)
+    try:
+        assert "fresh deadlines could not be stored" in caplog.text
+        rec = Recorder()
+        again.subscribe(rec)
+        again.start_clocks()
+        await later.advance(0.0, settle=again.wait_idle)
+        assert rec.updates and rec.updates[0].actor is Actor.TIMEOUT
+        assert rec.updates[0].seat == seat
     finally:
         await again.close()
 

@@ -87,13 +87,15 @@ class Loading(ServiceBase):
                 f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
             )
         now = self.clock.now()
-        await self._fresh_turns(now)
         mine: list[int] = []
         skipped = 0
+        wakes: dict[int, list[float]] = {}
+        ran_out: list[tuple[int, int | float, float]] = []
         # What the clocks need, numbers only: a damaged text column of one game must not
         # stop the others from loading.
         clocks = await self._store.fetchall(
-            "SELECT id, guild_id, deadline, computer_turn, status = 'active' AS active FROM games"
+            "SELECT id, guild_id, deadline, turn_seconds, computer_turn,"
+            " status = 'active' AS active FROM games"
             " WHERE status IN ('lobby', 'active') ORDER BY id"
         )
         for row in clocks:
@@ -106,9 +108,24 @@ class Loading(ServiceBase):
             mine.append(game_id)
             if game_id in self._games:
                 continue
-            dues = [float(deadline)] if isinstance(deadline, int | float) else []
+            dues = wakes[game_id] = []
+            if isinstance(deadline, int | float):
+                dues.append(float(deadline))
+                turn = row["turn_seconds"]
+                # A turn (not a lobby's expiry) that ran out while no process kept its clock.
+                if (
+                    row["active"]
+                    and deadline <= now
+                    and game_id not in self._wakes
+                    and isinstance(turn, int | float)
+                ):
+                    ran_out.append((game_id, deadline, now + float(turn)))
             if row["active"] and row["computer_turn"]:
                 dues.append(now + self.config.computer_delay)
+        if await self._fresh_turns(ran_out):
+            for game_id, _, fresh in ran_out:
+                wakes[game_id][0] = fresh
+        for game_id, dues in wakes.items():
             if dues:
                 self._wakes[game_id] = min(dues)
                 self._arm_wake(game_id)
@@ -124,48 +141,39 @@ class Loading(ServiceBase):
             skipped=skipped,
         )
 
-    async def _fresh_turns(self, now: float) -> None:
-        """Give a whole turn from ``now`` to every turn of this process's running games whose
-        time ran out while no process ran their clocks: its player never had that time.
+    async def _fresh_turns(self, ran_out: list[tuple[int, int | float, float]]) -> bool:
+        """Store a whole new turn for each ``(game, stored deadline, fresh deadline)``: that
+        turn's time ran out while no process ran its clock, so its player never had it.
 
         Stored like any deadline, so that a second restart keeps it; the version stays, so
-        the buttons shown still work. A lobby's expiry is not a turn and is left as it is.
+        the buttons shown still work. ``False`` if nothing was stored: then those turns time
+        out at once, as their stored deadlines say.
         """
-        rows = await self._store.fetchall(
-            "SELECT id, guild_id, deadline, turn_seconds FROM games"
-            " WHERE status = 'active' AND deadline <= ? ORDER BY id",
-            (now,),
-        )
-        fresh: list[tuple[str, tuple[Any, ...]]] = []
-        for row in rows:
-            game_id, guild, deadline, turn = (
-                row["id"],
-                row["guild_id"],
-                row["deadline"],
-                row["turn_seconds"],
-            )
-            if not (isinstance(game_id, int) and isinstance(guild, int) and self._owns(guild)):
-                continue
-            if game_id in self._games or game_id in self._wakes:
-                continue  # this process already keeps its clock (recover called again)
-            if not isinstance(deadline, int | float) or not isinstance(turn, int | float):
-                continue  # a damaged row: found when the game is first used
-            fresh.append(
-                (
-                    "UPDATE games SET deadline = ? WHERE id = ? AND status = 'active'"
-                    " AND deadline = ?",
-                    (now + float(turn), game_id, deadline),
+        if not ran_out:
+            return False
+        try:
+            await self._write(
+                Statements(
+                    tuple(
+                        (
+                            "UPDATE games SET deadline = ? WHERE id = ? AND status = 'active'"
+                            " AND deadline = ?",
+                            (fresh, game_id, stored),
+                        )
+                        for game_id, stored, fresh in ran_out
+                    )
                 )
             )
-        if not fresh:
-            return
-        try:
-            await self._write(Statements(tuple(fresh)))
         except ServiceError as e:
-            # Then those turns time out at once, as their stored deadlines say.
-            log.error("turns that ran out while down could not be renewed: %s", e.message)
-            return
-        log.info("%d turns that ran out while the bot was down start afresh", len(fresh))
+            log.error(
+                "%d turns that ran out while the bot was down time out now: their fresh"
+                " deadlines could not be stored (%s)",
+                len(ran_out),
+                e.message,
+            )
+            return False
+        log.info("%d turns that ran out while the bot was down start afresh", len(ran_out))
+        return True
 
     async def damaged_games(self) -> list[tuple[int, str]]:
         """Every quarantined game: id and the reason (for the operator)."""
