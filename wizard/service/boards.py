@@ -425,12 +425,12 @@ class BoardQueries:
             for line in sorted(
                 (_computer_line(r) for r in rows), key=lambda c: _sort_key(c, order)
             ):
-                ahead = await sql.count_ahead(
+                ahead = await sql.count(
                     self._store,
+                    sql.AHEAD_SQL[order.value],
                     guild_id,
-                    order=order.value,
                     min_games=min_games,
-                    key=_key(line, order, sql.HUMAN_AFTER_TIES),
+                    params=_key(line, order, sql.HUMAN_AFTER_TIES),
                 )
                 computers.append(_Computer(line, ahead))
         humans = await self._store.fetchone(repo.LEADERBOARD_COUNT, (guild_id, min_games))
@@ -462,12 +462,12 @@ class BoardQueries:
         greater figure (players, then computer levels)."""
         order = frame.order
         figure = line.shown(order)
-        ahead = await sql.count_shown_ahead(
+        ahead = await sql.count(
             self._store,
+            sql.SHOWN_AHEAD_SQL[order.value],
             guild_id,
-            order=order.value,
             min_games=frame.min_games,
-            bound=_bound(order, figure),
+            params=_bound(order, figure),
         )
         return ahead + 1 + sum(1 for c in frame.computers if c.line.shown(order) > figure)
 

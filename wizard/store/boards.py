@@ -40,15 +40,6 @@ AHEAD_SQL: Final[dict[str, str]] = {
 }
 
 
-async def count_ahead(
-    store: Store, guild_id: int, *, order: str, min_games: int, key: tuple[Any, Any, int]
-) -> int:
-    """Players of a server with at least ``min_games`` games ranked strictly ahead of
-    ``key`` (see :data:`AHEAD_SQL` for what the key holds per order)."""
-    row = await store.fetchone(AHEAD_SQL[order], (guild_id, min_games, *key))
-    return int(row[0]) if row else 0
-
-
 # Each query counts the players of a server who show a greater figure than a given one on
 # one board (the rank of that figure is one more): the service turns the figure into the
 # bound where the shown figure changes (``wizard.service.boards``, which alone rounds), so
@@ -73,12 +64,12 @@ SHOWN_AHEAD_SQL: Final[dict[str, str]] = {
 }
 
 
-async def count_shown_ahead(
-    store: Store, guild_id: int, *, order: str, min_games: int, bound: tuple[Any, ...]
+async def count(
+    store: Store, query: str, guild_id: int, *, min_games: int, params: tuple[Any, ...]
 ) -> int:
-    """Players of a server with at least ``min_games`` games who show a greater figure on
-    ``order``'s board than the one ``bound`` stands for (see :data:`SHOWN_AHEAD_SQL`)."""
-    row = await store.fetchone(SHOWN_AHEAD_SQL[order], (guild_id, min_games, *bound))
+    """Run one of the counts above (:data:`AHEAD_SQL`, :data:`SHOWN_AHEAD_SQL`) for the
+    players of a server with at least ``min_games`` games; ``params``: the key or bound."""
+    row = await store.fetchone(query, (guild_id, min_games, *params))
     return int(row[0]) if row else 0
 
 
