@@ -538,6 +538,14 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         seat = game.seat_of(player.id)
         name = member_name(player.display_name)
+        myself = player.id == interaction.user.id
+        # A running game's kick changes nothing the second time (leaving: nothing while a
+        # computer holds the seat): the reply says that rather than what a first one did.
+        out_before = (
+            game.status is GameStatus.ACTIVE
+            and seat is not None
+            and (game.seats[seat].away if myself else game.seats[seat].kicked)
+        )
         try:
             # Someone without a seat is refused by the service ("That player has no seat").
             info = await self._timely(
@@ -559,7 +567,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             in_lobby = game.status is GameStatus.LOBBY
             reason = "empty" if in_lobby else "abandoned"
             self.surfaces.cancelled(info.id, reason)
-            if player.id == interaction.user.id:  # the host removing themself
+            if myself:  # the host removing themself
                 out = t(LEFT, game=info.id)
             elif in_lobby:
                 out = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
@@ -568,17 +576,32 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             text = t("Game {game} is cancelled.", game=info.id)
             await reply_private(interaction, f"👋 {out}\n🛑 {text} {t(CANCEL_REASONS[reason])}")
             return
-        if info.status is GameStatus.ACTIVE:
-            assert seat is not None
-            self.surfaces.refresh_hands(info.id, [seat])
+        if info.status is not GameStatus.ACTIVE:
+            text = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
+            await reply_private(interaction, "👋 " + text)
+            return
+        assert seat is not None
+        self.surfaces.refresh_hands(info.id, [seat])
+        if myself:
+            if out_before:
+                left = t("You already left game {game}.", game=info.id)
+            else:
+                left = t(LEFT, game=info.id)
+            back = t("A computer player plays your seat until you take it back on the table.")
+            text = f"{left} {back}"
+        elif out_before:
+            text = t(
+                "{name} is already out of game {game}; a computer player plays their seat.",
+                name=name,
+                game=info.id,
+            )
+        else:
             text = t(
                 "{name} is out of game {game}; a computer player takes their seat.",
                 name=name,
                 game=info.id,
             )
-        else:
-            text = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
-        await reply_private(interaction, "👋 " + text)
+        await reply_private(interaction, ("ℹ️ " if out_before else "👋 ") + text)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """``/wizard rules``: the rules in short and the options of this channel's game (in

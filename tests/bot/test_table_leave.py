@@ -179,3 +179,39 @@ async def test_removing_the_last_player_says_the_game_stopped(tmp_path: Path) ->
         await sim.cog.surfaces.idle()
         assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
         assert not sim.env.errors
+
+
+async def test_a_second_kick_says_the_player_is_already_out(tmp_path: Path) -> None:
+    """Kicking a player again changed nothing, yet said "out of game" again as if it had."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        first = private(await ann.slash(sim.channel, "wizard kick", player=bob))
+        assert first == f"👋 bob is out of game {info.id}; a computer player takes their seat."
+        again = private(await ann.slash(sim.channel, "wizard kick", player=bob))
+        assert again == (
+            f"ℹ️ bob is already out of game {info.id}; a computer player plays their seat."
+        )
+        assert (await sim.service.get_game(info.id)).seats[1].kicked
+        assert not sim.env.errors
+
+
+async def test_the_host_leaving_with_kick_is_told_they_may_come_back(tmp_path: Path) -> None:
+    """/wizard kick on oneself in a running game is leaving it: the reply spoke of the host
+    in the third person ("ann is out of game 1") and not of taking the seat back."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        said = private(await ann.slash(sim.channel, "wizard kick", player=ann))
+        assert said == (
+            f"👋 You left game {info.id}. A computer player plays your seat until you take it "
+            "back on the table."
+        )
+        again = private(await ann.slash(sim.channel, "wizard kick", player=ann))
+        assert again == (
+            f"ℹ️ You already left game {info.id}. A computer player plays your seat until you "
+            "take it back on the table."
+        )
+        now = await sim.service.get_game(info.id)
+        assert now.seats[0].away and not now.seats[0].kicked
+        assert not sim.env.errors
