@@ -154,6 +154,8 @@ class ServiceBase:
 
     async def update_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a server's settings; :class:`InvalidSettingsError` if out of range."""
+        if "turn_seconds" in changes:  # refused as a new game's timer is: with its range
+            check_turn_seconds(changes["turn_seconds"])
         current = await self.get_settings(guild_id)
         data = current.model_dump()
         data.update(changes)
