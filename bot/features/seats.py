@@ -11,10 +11,11 @@ import discord
 
 from bot.cogs.look import public_look
 from bot.features.hand import HandClicks
+from bot.features.table import TAKE_BACK_LABEL, seats_to_take
 from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
-from wizard.service import GameInfo, GameUpdate, SeatInfo, SeatTakenOver
+from wizard.service import GameInfo, GameUpdate, NotSeatedError, SeatInfo, SeatTakenOver
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,10 @@ class SeatClicks(HandClicks):
             if len(open_seats) > 1:
                 view = seat_choice_view(info, open_seats, t=t)
                 await self._send_private(interaction, "🙋 " + t(CHOOSE_SEAT), view)
+                return
+            if not open_seats and own is None and seats_to_take(info) == TAKE_BACK_LABEL:
+                # The table's button is for players who left: not one of them.
+                await self._refuse(interaction, NotSeatedError())
                 return
             seat = open_seats[0] if open_seats else _probe(info)
         before = info.seats[seat] if 0 <= seat < len(info.seats) else None

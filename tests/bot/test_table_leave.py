@@ -215,3 +215,19 @@ async def test_the_host_leaving_with_kick_is_told_they_may_come_back(tmp_path: P
         now = await sim.service.get_game(info.id)
         assert now.seats[0].away and not now.seats[0].kicked
         assert not sim.env.errors
+
+
+async def test_someone_not_in_the_game_is_told_so_by_take_my_seat_back(tmp_path: Path) -> None:
+    """The table's "Take my seat back" is for players who left (the host has not let others
+    take computer seats). Someone not in the game who clicked it was told that the host had
+    not allowed taking over computer seats, which answers a question they did not ask."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await _leave(sim, bob, info.id)
+        await sim.cog.surfaces.idle()
+        table = sim.table_of(await sim.service.get_game(info.id))
+        clicked = await cy.click(table, label="Take my seat back")
+        assert private(clicked) == "🚫 You are not playing in this game."
+        assert (await sim.service.get_game(info.id)).seats[1].away
+        assert not sim.env.errors
