@@ -250,7 +250,10 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")
         assert "μ" not in message_text(message) and "σ" not in message_text(message)
         assert field(message, "Favourite options") == "standard rules (100% of games)"
-        assert "/3" in field(message, "Recent form (newest first)")
+        # A place says so: "6/6" read as six out of six (won them all) for a last place.
+        [last] = card.form
+        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(last.place, "")
+        assert field(message, "Recent form (newest first)") == f"{medal}#{last.place} of 3"
         [attachment] = message.attachments
         assert attachment.filename == f"wizard-chart-{game_id}-{ann.id}.png"
         data = await attachment.read()

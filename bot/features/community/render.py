@@ -138,7 +138,10 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             # (they left, were removed or timed out, and did not come back): counted as lost.
             "🏳️ " + t("not finished")
             if f.forfeited
-            else f"{MEDALS.get(f.place, '')}{t('{place}/{seats}', place=f.place, seats=f.seats)}"
+            else MEDALS.get(f.place, "")
+            # Translators: a place in one game of a player's recent form: "#6 of 6" is the
+            # sixth (last) place of six players. Write the place as an ordinal if you can.
+            + t("#{place} of {seats}", place=f.place, seats=f.seats)
             for f in card.form
         )
         embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
