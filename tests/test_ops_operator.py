@@ -6,10 +6,13 @@ Real ``python -m bot`` processes on real files under ``tmp_path``.
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -410,3 +413,72 @@ conn.execute("UPDATE games SET version = version")
 print("holding", flush=True)
 sys.stdin.read()
 """
+
+
+def _as_another_user() -> list[str] | None:
+    """A command prefix that runs a process as a user without root's powers (for whom a
+    read-only folder is read-only), or ``None`` when this machine cannot arrange it."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    probe = subprocess.run(
+        [*prefix, sys.executable, "-c", "import bot, wizard"],
+        env=clean_env(),
+        capture_output=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )
+    return prefix if probe.returncode == 0 else None
+
+
+def test_check_and_backup_read_a_database_in_a_read_only_folder() -> None:
+    """A snapshot or a read-only mount: SQLite cannot make the WAL index beside the file, and
+    check and backup refused it ("the bot must be able to create and write …")."""
+    prefix = _as_another_user()
+    if prefix is None:
+        pytest.skip("cannot run a process as a user for whom a folder is read-only")
+    # Not under tmp_path: pytest makes its folders for the current user alone.
+    top = Path(tempfile.mkdtemp(prefix="wizard-ro-"))
+    try:
+        top.chmod(0o755)
+        folder = top / "snapshot"
+        folder.mkdir()
+        db = folder / "wizard.db"
+        make_database(db, games=2)
+        out = top / "out"
+        out.mkdir()
+        out.chmod(0o777)
+        db.chmod(0o444)
+        folder.chmod(0o555)
+        env = clean_env()
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [*prefix, sys.executable, "-m", "bot", *args],
+                cwd=top,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=PROCESS_TIMEOUT,
+                check=False,
+            )
+
+        checked = run("check", "--db", str(db))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "healthy" in checked.stdout
+        copy = out / "backup.db"
+        copied = run("backup", "--db", str(db), str(copy))
+        assert copied.returncode == 0, copied.stdout + copied.stderr
+        conn = sqlite3.connect(copy)
+        try:
+            assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+        finally:
+            conn.close()
+        assert sorted(p.name for p in folder.iterdir()) == ["wizard.db"]  # nothing left beside
+    finally:
+        for path in (top, *top.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(top)

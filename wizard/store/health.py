@@ -1,7 +1,8 @@
 """The health of a database file, for ``python -m bot check`` and the bot's start-up log.
 
 Plain ``sqlite3`` on a read-only connection: it runs beside a live bot without taking its
-write lock, and it never creates a file that is not there.
+write lock, and it never writes the file. (Reading a WAL database makes SQLite create the
+log's ``-wal`` and ``-shm`` files beside it if the folder allows; they are the bot's own.)
 """
 
 from __future__ import annotations
@@ -15,8 +16,29 @@ from wizard.store.migrations import LATEST
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
-    """A read-only connection to an existing file (``sqlite3.OperationalError`` if missing)."""
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    """A read-only connection to an existing file (``sqlite3.OperationalError`` if missing).
+
+    In a folder it may not write (a snapshot, a read-only mount), SQLite cannot make the
+    index of the write-ahead log of a WAL database beside it. With no log there, the file
+    holds every committed change and nobody can be writing it (no bot could either): it
+    is then read as immutable. With a log there, the refusal stands.
+    """
+    resolved = Path(path).resolve()
+    conn = _connect(resolved.as_uri() + "?mode=ro")
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.Error as error:
+        # Anything else is met by the caller's first query, as it would be without this.
+        if (
+            getattr(error, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
+            and not wal_path(resolved).exists()
+        ):
+            conn.close()
+            conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
+    return conn
+
+
+def _connect(uri: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, isolation_level=None)
     # A damaged row must be reported, not stop the report: undecodable text is shown as "?".
     conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
