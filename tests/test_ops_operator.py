@@ -135,6 +135,17 @@ def test_backup_into_a_folder_that_does_not_exist_is_a_command_line_fault(
     assert sorted(tmp_path.iterdir()) == before
 
 
+def test_restore_from_a_folder_asks_for_the_backup_file(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    result = run_bot("restore", "--db", str(db), str(backups), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"{backups} is a folder" in line, line
+    assert "Give the backup file in it." in line, line
+
+
 def test_backup_into_a_folder_asks_for_a_file_name(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)
@@ -478,6 +489,46 @@ def test_check_and_backup_read_a_database_in_a_read_only_folder() -> None:
         finally:
             conn.close()
         assert sorted(p.name for p in folder.iterdir()) == ["wizard.db"]  # nothing left beside
+    finally:
+        for path in (top, *top.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(top)
+
+
+def test_restore_of_a_backup_this_user_may_not_read_says_so() -> None:
+    """It said the backup was "not a usable database (unable to open database file)"."""
+    prefix = _as_another_user()
+    if prefix is None:
+        pytest.skip("cannot run a process as a user who may not read a file")
+    top = Path(tempfile.mkdtemp(prefix="wizard-perm-"))
+    try:
+        top.chmod(0o777)
+        backup = top / "backup.db"
+        make_database(backup, games=1)
+        if os.geteuid() != 0:
+            backup.chmod(0o000)  # this user's own file, made unreadable
+        else:
+            backup.chmod(0o600)  # root's file: the other user may not read it
+        result = subprocess.run(
+            [
+                *prefix,
+                sys.executable,
+                "-m",
+                "bot",
+                "restore",
+                "--db",
+                str(top / "w.db"),
+                str(backup),
+            ],
+            cwd=top,
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=PROCESS_TIMEOUT,
+            check=False,
+        )
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert f"cannot read {backup}: permission denied" in line, line
     finally:
         for path in (top, *top.rglob("*")):
             path.chmod(0o755 if path.is_dir() else 0o644)

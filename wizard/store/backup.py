@@ -146,8 +146,15 @@ def verify(path: Path) -> int:
     written by a newer version.
     """
     path = Path(path)
+    if path.is_dir():
+        raise BackupError(f"{path} is a folder", "give the backup file in it")
     if not path.is_file():
         raise BackupError(f"no backup at {path}", "give the path of a file made by backup")
+    if not os.access(path, os.R_OK):
+        raise BackupError(
+            f"cannot read {path}: permission denied",
+            "let this user read the file (or run restore as one who may)",
+        )
     try:
         conn = open_readonly(path)
         try:
