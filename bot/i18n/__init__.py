@@ -411,6 +411,8 @@ def timer_text(turn_seconds: float | None, *, t: Texts) -> str:
     if turn_seconds is None:
         return t("no turn timer")
     seconds = int(turn_seconds)
+    if seconds % 3600 == 0:
+        return t.plural("{n} hour per turn", "{n} hours per turn", seconds // 3600)
     if seconds % 60 == 0:
         return t.plural("{n} minute per turn", "{n} minutes per turn", seconds // 60)
     return t.plural("{n} second per turn", "{n} seconds per turn", seconds)

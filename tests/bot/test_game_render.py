@@ -88,6 +88,10 @@ def test_lobby_and_cancelled() -> None:
     assert (
         timer_text(None, t=EN) == "no turn timer" and timer_text(120, t=EN) == "2 minutes per turn"
     )
+    # A day's timer read "1,440 minutes per turn".
+    assert timer_text(86400, t=EN) == "24 hours per turn"
+    assert timer_text(3600, t=EN) == "1 hour per turn"
+    assert timer_text(5400, t=EN) == "90 minutes per turn"
     assert "Nobody started the game in time" in (
         cancelled_embed(4, "expired", t=EN).description or ""
     )

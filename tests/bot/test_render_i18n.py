@@ -401,6 +401,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)
     yield "scorepad, nothing scored", scorepad_text((), GREEK[:3], t=t)
     yield "timer", timer_text(90, t=t)
+    yield "timer in hours", timer_text(7200, t=t)
+    yield "timer of one hour", timer_text(3600, t=t)
     for theme in Theme:
         for suit in SUITS:
             yield f"suit {theme}", suit_text(suit, theme, t=t)
