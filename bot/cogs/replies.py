@@ -143,7 +143,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
     ),
     "not_host.change_options": Refusal("🚫", N_("Only the host can change the options.")),
     "not_host.change_timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
-    "channel_busy": Refusal("🚫", N_("There is already a game in this channel.")),
+    "channel_busy": Refusal(
+        "🚫",
+        N_("There is already a game in this channel."),
+        N_("Game {game_id} is open here: join or watch it, or open a new game in another channel."),
+    ),
     "seat_not_found": Refusal("❓", N_("That player has no seat in this game.")),
     "not_enough_players": Refusal(
         "⏳",

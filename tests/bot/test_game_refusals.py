@@ -57,7 +57,11 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         lobby = sim.message(sim.raw()[-1].id)
         assert "Players (1 of 3–4)" in (lobby.embeds[0].description or "")
         again = await ann.slash(sim.channel, "wizard new")
-        assert private(again) == "🚫 There is already a game in this channel."
+        # Where to go from here, not only the refusal (a QA finding).
+        assert private(again) == (
+            "🚫 There is already a game in this channel. Game 1 is open here: join or watch "
+            "it, or open a new game in another channel."
+        )
         assert private(await ann.click(lobby, label="Join")) == "ℹ️ You are already in this game."
         # Start is disabled below 3 players; pressed all the same (a lobby drawn before
         # someone left), the service refuses it.

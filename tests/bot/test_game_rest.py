@@ -151,7 +151,9 @@ async def test_slow_service_answers_in_time(tmp_path: Path) -> None:
         refused = await ann.slash(sim.channel, "wizard new")
         assert callback_type(sim, refused) == 5
         assert refused.response is not None and refused.response.ephemeral
-        assert refused.response.content == "🚫 There is already a game in this channel."
+        assert refused.response.content.startswith(
+            "🚫 There is already a game in this channel. Game "
+        ), refused.response.content
         assert len(sim.raw()) == 1  # nothing else in public
         lobby = sim.message(lobby.id)
         for member in (bob, cy):

@@ -72,6 +72,7 @@ SAMPLE: dict[str, object] = {
     "min": 3,
     "players": 7,
     "count": 1,
+    "game_id": 12,
 }
 """A value for every placeholder a refusal text may name."""
 
