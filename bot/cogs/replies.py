@@ -13,7 +13,7 @@ language); a code without a text here reads as a generic sentence, still transla
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -37,6 +37,8 @@ __all__ = [
     "SERVICE_CODES",
     "STALE",
     "Refusal",
+    "conflicts_text",
+    "refusal_detail",
     "refusal_of",
     "refusal_reason",
     "refusal_text",
@@ -299,15 +301,36 @@ def refusal_reason(
     if refusal is None:
         return t(GENERIC)
     text = t(refusal.gist)
-    if refusal.detail is not None:
-        shown = {}
-        for name in _placeholders(refusal.detail):
-            value = _shown(name, params.get(name), t=t, theme=theme)
-            if value is None:
-                return text
-            shown[name] = value
-        text = f"{text} {t(refusal.detail, **shown)}"
-    return text
+    detail = refusal_detail(code, params, t=t, theme=theme)
+    return text if detail is None else f"{text} {detail}"
+
+
+def refusal_detail(
+    code: str, params: Mapping[str, object], *, t: Texts, theme: Theme = Theme.CLASSIC
+) -> str | None:
+    """The detail of ``code``'s refusal in ``t``'s language; ``None`` if it has none, or
+    names a param that cannot be shown."""
+    refusal = _lookup(code, params)
+    if refusal is None or refusal.detail is None:
+        return None
+    shown = {}
+    for name in _placeholders(refusal.detail):
+        value = _shown(name, params.get(name), t=t, theme=theme)
+        if value is None:
+            return None
+        shown[name] = value
+    return t(refusal.detail, **shown)
+
+
+def conflicts_text(errors: Sequence[BaseException], *, t: Texts) -> str:
+    """Several options that cannot be played together, all at once: the refusal, then the
+    reason of each conflict on a line of its own."""
+    lines = ["⚠️ " + t(CANNOT_COMBINE)]
+    for error in errors:
+        detail = refusal_detail(*refusal_of(error), t=t)
+        if detail is not None:
+            lines.append("• " + detail)
+    return "\n".join(lines)
 
 
 def refusal_text(error: BaseException, *, t: Texts, theme: Theme = Theme.CLASSIC) -> str:

@@ -52,6 +52,18 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
             "hidden bids, nobody knows the total when the last bid is made."
         )
         assert sim.public() == []  # nothing was posted
+        # Every conflict at once: the host fixed one and met the next (up to four tries).
+        several = await ann.slash(
+            sim.channel, "wizard new", bidding="hidden", uneven_bids=True, single_suit=True,
+            magic_twos=True,
+        )  # fmt: skip
+        assert private(several) == (
+            "⚠️ These options cannot be played together.\n"
+            "• Uneven bids need open bidding: with hidden bids, nobody knows the total when the "
+            "last bid is made.\n"
+            "• Magic twos need a suit to follow, and single suit has none."
+        )
+        assert sim.public() == []
 
         info = await sim.new_game(ann, single_suit=True)
         lobby = sim.message(sim.raw()[-1].id)
