@@ -28,13 +28,13 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     try:
         conn.execute("PRAGMA schema_version").fetchone()
     except sqlite3.Error as error:
-        # Anything else is met by the caller's first query, as it would be without this.
-        if (
-            getattr(error, "sqlite_errorname", "") == "SQLITE_READONLY_DIRECTORY"
-            and not wal_path(resolved).exists()
-        ):
-            conn.close()
-            conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
+        conn.close()
+        # Anything else (locked, not a database) is what the caller's first query would meet.
+        if getattr(error, "sqlite_errorname", "") != "SQLITE_READONLY_DIRECTORY":
+            raise
+        if wal_path(resolved).exists():
+            raise
+        conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
     return conn
 
 
