@@ -9,7 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +38,16 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def run_bot(
-    *args: str, cwd: Path, env: dict[str, str] | None = None, **kwargs: Any
+    *args: str,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    as_user: Sequence[str] = (),
+    **kwargs: Any,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m bot ARGS`` as a child process; its output as text."""
+    """``python -m bot ARGS`` as a child process (run by the command prefix ``as_user``, if
+    given); its output as text."""
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        [*as_user, sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env=clean_env() if env is None else env,
         capture_output=True,

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -445,91 +446,59 @@ def _as_another_user() -> list[str] | None:
     return prefix if probe.returncode == 0 else None
 
 
-def test_check_and_backup_read_a_database_in_a_read_only_folder() -> None:
+@pytest.fixture
+def other_user() -> Iterator[tuple[list[str], Path]]:
+    """The command prefix of another user (see ``_as_another_user``) and a folder both may
+    enter; the test is skipped where no such user can be arranged."""
+    prefix = _as_another_user()
+    if prefix is None:
+        pytest.skip("cannot run a process as a user whom permissions hold")
+    # Not under tmp_path: pytest makes its folders for the current user alone.
+    top = Path(tempfile.mkdtemp(prefix="wizard-perm-"))
+    top.chmod(0o777)
+    try:
+        yield prefix, top
+    finally:
+        for path in (top, *top.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        shutil.rmtree(top)
+
+
+def test_check_and_backup_read_a_database_in_a_read_only_folder(
+    other_user: tuple[list[str], Path],
+) -> None:
     """A snapshot or a read-only mount: SQLite cannot make the WAL index beside the file, and
     check and backup refused it ("the bot must be able to create and write …")."""
-    prefix = _as_another_user()
-    if prefix is None:
-        pytest.skip("cannot run a process as a user for whom a folder is read-only")
-    # Not under tmp_path: pytest makes its folders for the current user alone.
-    top = Path(tempfile.mkdtemp(prefix="wizard-ro-"))
+    prefix, top = other_user
+    folder = top / "snapshot"
+    folder.mkdir()
+    db = folder / "wizard.db"
+    make_database(db, games=2)
+    db.chmod(0o444)
+    folder.chmod(0o555)
+    checked = run_bot("check", "--db", str(db), cwd=top, as_user=prefix)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "healthy" in checked.stdout
+    copy = top / "backup.db"
+    copied = run_bot("backup", "--db", str(db), str(copy), cwd=top, as_user=prefix)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    conn = sqlite3.connect(copy)
     try:
-        top.chmod(0o755)
-        folder = top / "snapshot"
-        folder.mkdir()
-        db = folder / "wizard.db"
-        make_database(db, games=2)
-        out = top / "out"
-        out.mkdir()
-        out.chmod(0o777)
-        db.chmod(0o444)
-        folder.chmod(0o555)
-        env = clean_env()
-
-        def run(*args: str) -> subprocess.CompletedProcess[str]:
-            return subprocess.run(
-                [*prefix, sys.executable, "-m", "bot", *args],
-                cwd=top,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=PROCESS_TIMEOUT,
-                check=False,
-            )
-
-        checked = run("check", "--db", str(db))
-        assert checked.returncode == 0, checked.stdout + checked.stderr
-        assert "healthy" in checked.stdout
-        copy = out / "backup.db"
-        copied = run("backup", "--db", str(db), str(copy))
-        assert copied.returncode == 0, copied.stdout + copied.stderr
-        conn = sqlite3.connect(copy)
-        try:
-            assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
-        finally:
-            conn.close()
-        assert sorted(p.name for p in folder.iterdir()) == ["wizard.db"]  # nothing left beside
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
     finally:
-        for path in (top, *top.rglob("*")):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        shutil.rmtree(top)
+        conn.close()
+    assert sorted(p.name for p in folder.iterdir()) == ["wizard.db"]  # nothing left beside
 
 
-def test_restore_of_a_backup_this_user_may_not_read_says_so() -> None:
+def test_restore_of_a_backup_this_user_may_not_read_says_so(
+    other_user: tuple[list[str], Path],
+) -> None:
     """It said the backup was "not a usable database (unable to open database file)"."""
-    prefix = _as_another_user()
-    if prefix is None:
-        pytest.skip("cannot run a process as a user who may not read a file")
-    top = Path(tempfile.mkdtemp(prefix="wizard-perm-"))
-    try:
-        top.chmod(0o777)
-        backup = top / "backup.db"
-        make_database(backup, games=1)
-        if os.geteuid() != 0:
-            backup.chmod(0o000)  # this user's own file, made unreadable
-        else:
-            backup.chmod(0o600)  # root's file: the other user may not read it
-        result = subprocess.run(
-            [
-                *prefix,
-                sys.executable,
-                "-m",
-                "bot",
-                "restore",
-                "--db",
-                str(top / "w.db"),
-                str(backup),
-            ],
-            cwd=top,
-            env=clean_env(),
-            capture_output=True,
-            text=True,
-            timeout=PROCESS_TIMEOUT,
-            check=False,
-        )
-        line = assert_one_line_failure(result, EXIT_DATABASE)
-        assert f"cannot read {backup}: permission denied" in line, line
-    finally:
-        for path in (top, *top.rglob("*")):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        shutil.rmtree(top)
+    prefix, top = other_user
+    backup = top / "backup.db"
+    make_database(backup, games=1)
+    # Root's file the other user may not read, or this user's own made unreadable.
+    backup.chmod(0o600 if prefix else 0o000)
+    result = run_bot("restore", "--db", str(top / "w.db"), str(backup), cwd=top, as_user=prefix)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot read {backup}: permission denied" in line, line
