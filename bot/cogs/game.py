@@ -33,7 +33,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
 from bot.cogs.look import public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
-from bot.cogs.replies import conflicts_text, reply_private
+from bot.cogs.replies import reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -47,8 +47,7 @@ from bot.features.seats import SeatClicks
 from bot.features.table import SHOW_HAND_LABEL
 from bot.i18n import N_, Texts, member_name, texts
 from bot.ui.buttons import CustomId, Verb
-from wizard.errors import OptionsError
-from wizard.options import MIN_PLAYERS, Options, check_setup, conflicts
+from wizard.options import MIN_PLAYERS, Options
 from wizard.service import (
     ChannelBusyError,
     Clock,
@@ -60,6 +59,7 @@ from wizard.service import (
     InvalidOptionsError,
     InvalidSettingsError,
     ServiceError,
+    check_options,
 )
 from wizard.service.settings import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
@@ -95,23 +95,8 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
         options = Options.model_validate({**defaults.model_dump(), **chosen})
     except ValueError as error:  # pydantic's ValidationError
         raise InvalidOptionsError(str(error)) from None
-    found = conflicts(options)
-    if len(found) > 1:
-        raise _Conflicts(found)
-    try:
-        check_setup(options, MIN_PLAYERS)
-    except OptionsError as error:
-        raise InvalidOptionsError.from_engine(error) from None
+    check_options(options, MIN_PLAYERS)
     return options
-
-
-class _Conflicts(InvalidOptionsError):
-    """Options of ``/wizard new`` with several conflicts: all are told at once, not the
-    first alone (the host would fix one and meet the next)."""
-
-    def __init__(self, found: list[OptionsError]) -> None:
-        super().__init__(found[0].message, found[0].rule)
-        self.conflicts = found
 
 
 class _TimerOutOfRange(InvalidSettingsError):
@@ -460,9 +445,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 if await drop_vanished_lobby(self.bot, self.service, channel_id, guild_id) is None:
                     raise
                 home, info = await self._timely(interaction, open_game(), update=False)
-        except _Conflicts as error:
-            await reply_private(interaction, conflicts_text(error.conflicts, t=t))
-            return
         except ServiceError as error:
             await self._refuse(interaction, error)
             return

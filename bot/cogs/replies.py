@@ -37,10 +37,10 @@ __all__ = [
     "SERVICE_CODES",
     "STALE",
     "Refusal",
-    "conflicts_text",
     "refusal_detail",
     "refusal_of",
     "refusal_reason",
+    "refusal_reason_of",
     "refusal_text",
     "refuse",
     "reply_private",
@@ -322,12 +322,16 @@ def refusal_detail(
     return t(refusal.detail, **shown)
 
 
-def conflicts_text(errors: Sequence[BaseException], *, t: Texts) -> str:
-    """Several options that cannot be played together, all at once: the refusal, then the
-    reason of each conflict on a line of its own."""
-    lines = ["⚠️ " + t(CANNOT_COMBINE)]
-    for error in errors:
-        detail = refusal_detail(*refusal_of(error), t=t)
+def refusal_reason_of(error: BaseException, *, t: Texts, theme: Theme = Theme.CLASSIC) -> str:
+    """Why ``error`` was refused, in ``t``'s language; options that clash in several ways
+    (:attr:`~wizard.service.InvalidOptionsError.conflicts`) are all named, each reason on a
+    line of its own, so that one try shows everything to mend."""
+    found: Sequence[BaseException] = getattr(error, "conflicts", ())
+    if len(found) < 2:
+        return refusal_reason(*refusal_of(error), t=t, theme=theme)
+    lines = [t(CANNOT_COMBINE)]
+    for conflict in found:
+        detail = refusal_detail(*refusal_of(conflict), t=t, theme=theme)
         if detail is not None:
             lines.append("• " + detail)
     return "\n".join(lines)
@@ -335,10 +339,9 @@ def conflicts_text(errors: Sequence[BaseException], *, t: Texts) -> str:
 
 def refusal_text(error: BaseException, *, t: Texts, theme: Theme = Theme.CLASSIC) -> str:
     """What a player reads when their click or command is refused, in the language of ``t``."""
-    code, params = refusal_of(error)
-    refusal = _lookup(code, params)
+    refusal = _lookup(*refusal_of(error))
     emoji = "⚠️" if refusal is None else refusal.emoji
-    reason = refusal_reason(code, params, t=t, theme=theme)
+    reason = refusal_reason_of(error, t=t, theme=theme)
     return f"{emoji} {reason}" if emoji else reason
 
 

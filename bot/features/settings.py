@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.cogs.replies import refusal_of, refusal_reason
+from bot.cogs.replies import refusal_reason_of
 from bot.features.community.cog import chosen_values, community_cog, guarded
 from bot.features.community.words import (
     NOT_READY,
@@ -36,11 +36,13 @@ from bot.i18n import LANGUAGE_NAMES, LEVEL_CHOICES_TEXT, N_, Texts, level_name, 
 from bot.i18n.commands import command_name
 from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
 from wizard.cards import Theme
-from wizard.options import Bidding, Options, conflicts
+from wizard.options import MIN_PLAYERS, Bidding, Options
 from wizard.service import (
     GameService,
     GuildSettings,
+    InvalidOptionsError,
     ServiceError,
+    check_options,
 )
 
 TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
@@ -90,7 +92,7 @@ class NotSaved(Exception):
 
 def options_of(t: Texts, keys: set[str]) -> Options:
     """The default options a manager picked; :class:`NotSaved` with the reason when they
-    cannot be played together (the engine says which, :func:`wizard.options.conflicts`)."""
+    cannot be played together (the service says which, :func:`wizard.service.check_options`)."""
     if {"hidden", "secret"} <= keys:
         raise NotSaved(t(BOTH_BIDDINGS))
     bidding = Bidding.SECRET if "secret" in keys else Bidding.HIDDEN if "hidden" in keys else None
@@ -102,8 +104,10 @@ def options_of(t: Texts, keys: set[str]) -> Options:
         magic_twos="magic_twos" in keys,
         single_suit="single_suit" in keys,
     )
-    for conflict in conflicts(options):
-        raise NotSaved(refusal_reason(conflict.code, conflict.params, t=t))
+    try:
+        check_options(options, MIN_PLAYERS)
+    except InvalidOptionsError as error:
+        raise NotSaved(refusal_reason_of(error, t=t)) from None
     return options
 
 
@@ -339,7 +343,7 @@ async def apply_changes(
             after = await service.update_settings(guild_id, **changes)
         except ServiceError as error:
             after = before
-            note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason(*refusal_of(error), t=t))
+            note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason_of(error, t=t))
         else:
             note = confirmation(t, before, after, interaction)
     else:

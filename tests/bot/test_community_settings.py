@@ -113,6 +113,18 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         assert "Not saved" in panel.content and "either hidden or secret, not both" in panel.content
         await boss.select(panel, ["uneven_bids", "secret"], custom_id="wizb:set:variants")
         assert "Uneven bids need open bidding" in sim.message(panel.id).content
+        # Several conflicts at once: each is named, so one try shows everything to mend.
+        await boss.select(
+            sim.message(panel.id),
+            ["uneven_bids", "secret", "single_suit", "clairvoyance"],
+            custom_id="wizb:set:variants",
+        )
+        assert sim.message(panel.id).content.startswith(
+            "⚠️ Not saved: These options cannot be played together.\n"
+            "• Uneven bids need open bidding: with secret bids, nobody knows the total when the "
+            "last bid is made.\n"
+            "• Clairvoyance and single suit cannot be combined."
+        )
         assert (
             await sim.service.get_settings(sim.guild.id)
         ).default_options == saved.default_options

@@ -199,6 +199,24 @@ async def test_lobby_refusals(service: GameService, db_path: Path) -> None:
         service.set_options(game_id, 1, Options(uneven_bids=True, bidding=Bidding.HIDDEN)),
     )
     assert isinstance(error, InvalidOptionsError) and error.rule == "R7.8"
+    assert [c.code for c in error.conflicts] == ["uneven_bids_need_open_bidding"]
+    # Several conflicts: the first is the refusal, and each is carried, for a front end to
+    # name them all at once (R7.8).
+    error = await _refused(
+        db_path,
+        InvalidOptionsError,
+        service.set_options(
+            game_id,
+            1,
+            Options(uneven_bids=True, bidding=Bidding.HIDDEN, single_suit=True, magic_twos=True),
+        ),
+    )
+    assert isinstance(error, InvalidOptionsError) and error.code == "uneven_bids_need_open_bidding"
+    assert [(c.code, c.rule) for c in error.conflicts] == [
+        ("uneven_bids_need_open_bidding", "R7.8"),
+        ("magic_twos_need_a_suit", "R7.8"),
+    ]
+    assert error.conflicts[0].params == {"bidding": "hidden"}
     await _refused(db_path, InvalidSettingsError, service.set_turn_timer(game_id, 1, 1.0))
     await _refused(db_path, InvalidSettingsError, service.set_turn_timer(game_id, 1, 10**9))
     await _refused(db_path, InvalidSettingsError, service.add_computer(game_id, 1, level="godlike"))

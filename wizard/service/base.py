@@ -23,7 +23,7 @@ from pydantic import ValidationError
 
 from wizard.errors import OptionsError
 from wizard.names import clean_name
-from wizard.options import MAX_PLAYERS, Options, check_setup
+from wizard.options import MAX_PLAYERS, Options, check_setup, conflicts
 from wizard.service.clock import Clock, SystemClock, TimerHandle
 from wizard.service.errors import (
     BusyError,
@@ -398,7 +398,11 @@ def parse_options(options: Options | Mapping[str, Any]) -> Options:
 
 
 def check_options(options: Options, players: int) -> None:
-    """The engine's check of options for a number of players (R7.8)."""
+    """The engine's check of options for a number of players (R7.8); options that clash are
+    refused with every conflict (:attr:`InvalidOptionsError.conflicts`)."""
+    found = conflicts(options)
+    if found:
+        raise InvalidOptionsError.from_conflicts(found)
     try:
         check_setup(options, players)
     except OptionsError as e:

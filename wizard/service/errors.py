@@ -43,6 +43,7 @@ busy                seconds (the busy timeout)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 Param = str | int | float | None
@@ -256,12 +257,25 @@ class InvalidOptionsError(ServiceError):
     def __init__(self, message: str, rule: str | None = None, **params: Param) -> None:
         super().__init__(message, detail=message, rule=rule, **params)
         self.rule = rule
+        self.conflicts: tuple[InvalidOptionsError, ...] = ()
+        """Every pair of variants that cannot be played together, when that is the refusal
+        (the first is the refusal itself): a front end names them all at once, so that one
+        try shows everything to mend."""
 
     @classmethod
     def from_engine(cls, error: Any) -> InvalidOptionsError:
         """The refusal for an engine ``OptionsError``, with its code and params if it has them."""
         made = cls(error.message, error.rule)
         made._adopt(error)
+        return made
+
+    @classmethod
+    def from_conflicts(cls, found: Sequence[Any]) -> InvalidOptionsError:
+        """The refusal of options that clash (R7.8), from the engine's ``conflicts``: the
+        first conflict, carrying every one."""
+        each = tuple(cls.from_engine(error) for error in found)
+        made = cls.from_engine(found[0])
+        made.conflicts = each
         return made
 
 
