@@ -89,7 +89,8 @@ class Loading(ServiceBase):
         now = self.clock.now()
         mine: list[int] = []
         skipped = 0
-        wakes: dict[int, list[float]] = {}
+        deadlines: dict[int, float] = {}  # of turns and lobbies
+        computer_moves: dict[int, float] = {}
         ran_out: list[tuple[int, int | float, float]] = []
         # What the clocks need, numbers only: a damaged text column of one game must not
         # stop the others from loading.
@@ -108,9 +109,8 @@ class Loading(ServiceBase):
             mine.append(game_id)
             if game_id in self._games:
                 continue
-            dues = wakes[game_id] = []
             if isinstance(deadline, int | float):
-                dues.append(float(deadline))
+                deadlines[game_id] = float(deadline)
                 turn = row["turn_seconds"]
                 # A turn (not a lobby's expiry) that ran out while no process kept its clock.
                 if (
@@ -121,14 +121,13 @@ class Loading(ServiceBase):
                 ):
                     ran_out.append((game_id, deadline, now + float(turn)))
             if row["active"] and row["computer_turn"]:
-                dues.append(now + self.config.computer_delay)
+                computer_moves[game_id] = now + self.config.computer_delay
         if await self._fresh_turns(ran_out):
-            for game_id, _, fresh in ran_out:
-                wakes[game_id][0] = fresh
-        for game_id, dues in wakes.items():
-            if dues:
-                self._wakes[game_id] = min(dues)
-                self._arm_wake(game_id)
+            deadlines.update((game_id, fresh) for game_id, _, fresh in ran_out)
+        for game_id in sorted(deadlines.keys() | computer_moves.keys()):
+            dues = (deadlines.get(game_id), computer_moves.get(game_id))
+            self._wakes[game_id] = min(due for due in dues if due is not None)
+            self._arm_wake(game_id)
         damaged = await self.damaged_games()
         for game_id, reason in damaged:
             if game_id not in just:  # those were logged as they were quarantined
