@@ -107,7 +107,9 @@ def hand_text(
     lines: list[str] = []
     if view.round == 0:
         return t("The cards are being dealt.")
-    if view.history and not (view.played or view.trick):
+    if view.phase is Phase.GAME_OVER:  # how the last round went; no cards are left
+        return last_round_line(view.history[-1], seat, t=t)
+    if view.history and not (view.played or view.trick):  # until the round's first card
         lines.append(last_round_line(view.history[-1], seat, t=t))
     hand = view.hand
     if hand is None:

@@ -353,6 +353,16 @@ def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     assert "Round 2:" not in hand_text(view(playing, 0), t=T)
     round_one = first_state(iter(states), lambda s: s.round == 1)
     assert hand_text(view(round_one, 0), t=T).startswith("**Round 1 of 20")
+    # The last round too: no next round's cards follow it, and the game is over (R6.3).
+    over = states[-1]
+    assert over.phase is Phase.GAME_OVER
+    final = over.history[-1]
+    for seat in range(3):
+        first_line = hand_text(view(over, seat), t=T).splitlines()[0]
+        assert first_line.endswith(
+            f" Round 20: you bid {final.bids[seat]}, won {final.tricks[seat]} → "
+            f"{final.points[seat]:+d} (total **{final.totals[seat]}**)"
+        ), first_line
 
 
 def test_hand_prompts_only_on_ones_turn() -> None:
