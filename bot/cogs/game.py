@@ -38,6 +38,7 @@ from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
     CANCEL_REASONS,
+    JOINED,
     LEFT,
     LobbyClicks,
     invitation_text,
@@ -314,7 +315,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """ "Play again" on final standings: a new lobby where game ``cid.game`` was played,
         with its options, its turn timer and its computers (same levels), the clicker as
         host and the people who played it mentioned, so that each joins with one click.
-        Refused like ``/wizard new`` (e.g. a game is already open in the channel)."""
+        With a lobby open in the channel already (pressed by two players, or twice), the
+        presser takes a seat in it; a running game there refuses it like ``/wizard new``."""
         old = await self.service.get_game(cid.game)  # of this channel (see on_component)
         channel_id = interaction.channel_id
         assert channel_id is not None
@@ -349,14 +351,28 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         try:
             info = await self._timely(interaction, reopen(), update=False)
         except ChannelBusyError:
-            # Pressed twice, or by two players at once: the lobby the first press opened
-            # is where to go, not a refusal.
+            # Pressed twice, or by two players: the lobby the first press opened is where
+            # to go, not a refusal.
             here = await self.service.game_in_channel(channel_id)
             if here is None or here.status is not GameStatus.LOBBY:
                 raise
-            mark = "✅ " if here.host_id == user.id else "ℹ️ "
-            text = texts(interaction.locale)(OPEN_BELOW, game=here.id)
-            await self._send_private(interaction, mark + text)
+            t = texts(interaction.locale)
+            if here.seat_of(user.id) is None:
+                # They want to play again too: the lobby seats them, as its Join would.
+                try:
+                    joined = await self._timely(
+                        interaction,
+                        self.service.join(here.id, user.id, user.display_name),
+                        update=False,
+                    )
+                except ServiceError:
+                    pass  # full, say: the lobby below shows how things stand
+                else:
+                    self.surfaces.request(self.surfaces.adopt(joined))
+                    await self._send_private(interaction, "✅ " + t(JOINED, game=here.id))
+                    return
+            mark = "✅ " if here.seat_of(user.id) is not None else "ℹ️ "
+            await self._send_private(interaction, mark + t(OPEN_BELOW, game=here.id))
             return
         invited = [
             s.user_id

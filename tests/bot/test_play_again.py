@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import Sim, buttons, clicks_at_once, simulation, verb_of
+from tests.bot.conftest import Sim, buttons, clicks_at_once, message_text, simulation, verb_of
 from wizard.options import Bidding, Options
 from wizard.service import GameInfo, GameStatus
 
@@ -157,5 +157,15 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         # Not "there is already a game in this channel": where the game is.
         assert double.response is not None
         assert double.response.content == f"✅ Game {lobby.id} is open below."
+        # bob pressed "Play again" too: he wants to play, so the open lobby seats him.
         assert other.response is not None
-        assert other.response.content == f"ℹ️ Game {lobby.id} is open below."
+        assert other.response.content == f"✅ You joined game {lobby.id}."
+        lobby = await sim.service.get_game(lobby.id)
+        assert [s.user_id for s in lobby.seats if not s.is_computer] == [ann.id, bob.id]
+        await sim.cog.surfaces.idle()
+        shown = message_text(sim.message(lobby.lobby_message_id or 0))
+        assert "3. **bob**" in shown, shown  # seated on the lobby for all to see
+        # Pressed once more: he is in already.
+        again_bob = await bob.click(sim.message(final.id), custom_id=again)
+        assert again_bob.response is not None
+        assert again_bob.response.content == f"✅ Game {lobby.id} is open below."
