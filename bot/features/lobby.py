@@ -106,8 +106,9 @@ def lobby_embed(
         t("**Timer:** {timer}", timer=timer_text(turn_seconds, t=t)),
         *(
             [
-                # Translators: the level of the computer players the lobby's button adds.
-                t("**Computer players:** {level}", level=level_name(lobby_level, t=t))
+                # Translators: the level of the computer players the lobby's button adds from
+                # now on (those seated already show their own level above).
+                t("**New computer players:** {level}", level=level_name(lobby_level, t=t))
             ]
             if lobby_level is not None
             else []

@@ -42,7 +42,7 @@ async def test_new_takes_a_level_the_lobby_adds_and_the_host_changes(tmp_path: P
         info = await sim.new_game(ann, computer_level="easy")
         assert info.computer_level == "easy"
         lobby = sim.message(sim.raw()[-1].id)
-        assert "**Computer players:** Easy" in description(lobby)
+        assert "**New computer players:** Easy" in description(lobby)
         await ann.click(lobby, label="Add computer player")
         lobby = sim.message(lobby.id)
         assert "**Merlin** (🤖 computer, Easy)" in description(lobby)
@@ -117,7 +117,7 @@ async def test_settings_choose_the_servers_level(tmp_path: Path) -> None:
         info = await sim.new_game(ann)
         assert info.computer_level == "normal"
         lobby = sim.message(sim.raw()[-1].id)
-        assert "**Computer players:** Normal" in description(lobby)
+        assert "**New computer players:** Normal" in description(lobby)
 
 
 async def test_the_table_marks_computer_seats_with_their_level(tmp_path: Path) -> None:

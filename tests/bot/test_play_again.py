@@ -66,7 +66,7 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         # The level "Add computer player" adds is the old lobby's, and the lobby says so as
         # a lobby of /wizard new does.
         assert old.computer_level is not None and new.computer_level == old.computer_level
-        assert f"**Computer players:** {old.computer_level.capitalize()}" in text, text
+        assert f"**New computer players:** {old.computer_level.capitalize()}" in text, text
         assert new.lobby_message_id == lobby.id
 
         # Each invited player joins with one click; the host starts as usual.
