@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.features.community.words import (
+    FORFEIT_NOTE,
     MEDALS,
     ORDER_LABELS,
     RATING_NOTE,
@@ -117,7 +118,9 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             accuracy=percent(t, card.bid_accuracy),
             exact=t.count(card.exact_bids),
             rounds=t.count(card.bids),
-        ),
+        )
+        if card.bids
+        else "–",  # only games a computer finished for them: none of the bids count
         inline=False,
     )
     rating = rating_text(t, card.rating, provisional=card.rank.needed > 0)
@@ -145,7 +148,10 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             for f in card.form
         )
         embed.add_field(name=t("Recent form (newest first)"), value=form, inline=False)
-    embed.set_footer(text=t(RATING_NOTE))
+    notes = [t(RATING_NOTE)]
+    if any(f.forfeited for f in card.form):
+        notes.append(t(FORFEIT_NOTE))
+    embed.set_footer(text="\n".join(notes))
     return embed
 
 

@@ -144,10 +144,17 @@ def rank_text(t: Texts, own: OwnRank) -> str:
     return t.plural("unranked: {n} more game needed", "unranked: {n} more games needed", own.needed)
 
 
+# Translators: in /wizard stats, under a recent form with a game marked "not finished".
+FORFEIT_NOTE: Final = N_(
+    "🏳️ A game a computer finished for the player counts as lost: last place, with the "
+    "lowest score at its table."
+)
+"""Why a game the player left counts as it does (``player_rows.forfeit_counts``)."""
+
 # Translators: the note under a rating, on the leaderboard and in /wizard stats.
 RATING_NOTE: Final = N_(
-    "Rating: your skill as your games show it so far, counted cautiously: it grows as you "
-    "play and win, most against strong players."
+    "Rating: a player's skill as their games show it so far, counted cautiously: it grows "
+    "as they play and win, most against strong players."
 )
 
 
