@@ -197,6 +197,7 @@ class GameMessages:
             surface.guild_id = info.guild_id
             surface.lobby_id = info.lobby_message_id
             surface.table_id = info.table_message_id
+            surface.ping_id = info.ping_message_id  # who it mentions is not known here
         if surface.open_bidding is None:
             surface.open_bidding = info.options.bidding is Bidding.OPEN
         return surface

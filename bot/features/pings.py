@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Final
 
@@ -11,10 +12,10 @@ from bot.cogs.look import public_look
 from bot.cogs.messages import GameMessages, Surface
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
 from bot.i18n import N_, Texts, _bold
-from wizard.service import (
-    GameInfo,
-)
+from wizard.service import GameInfo, ServiceError
 from wizard.state import Phase
+
+log = logging.getLogger(__name__)
 
 PING_TEXTS: Final[dict[Phase, str]] = {
     Phase.CHOOSE_TRUMP: N_(
@@ -74,7 +75,10 @@ class TurnPings(GameMessages):
         if surface.ping_timer is not None:
             surface.ping_timer.cancel()
             surface.ping_timer = None
-        if surface.ping_id is not None and not surface.ping_users <= waiting:
+        # A reminder of an earlier process (who it mentions unknown) goes at the first change.
+        if surface.ping_id is not None and not (
+            surface.ping_users and surface.ping_users <= waiting
+        ):
             await self._clear_ping(surface)
         delay = self.config.ping_delay
         if not waiting or delay is None or surface.ping_users == waiting:
@@ -122,6 +126,7 @@ class TurnPings(GameMessages):
         old = surface.ping_id
         surface.ping_id = message.id
         surface.ping_users = waiting
+        await self._remember_ping(surface)
         if old is not None:
             await self._delete(surface, old)
 
@@ -131,4 +136,13 @@ class TurnPings(GameMessages):
             surface.ping_timer = None
         old, surface.ping_id, surface.ping_users = surface.ping_id, None, frozenset()
         if old is not None:
+            await self._remember_ping(surface)
             await self._delete(surface, old)
+
+    async def _remember_ping(self, surface: Surface) -> None:
+        """Store which reminder the channel shows, for a process that starts after this one
+        to delete it once it is done."""
+        try:
+            await self.service.set_message_ids(surface.game_id, ping_message_id=surface.ping_id)
+        except ServiceError as error:
+            log.warning("game %s: turn reminder id not stored: %s", surface.game_id, error)

@@ -131,3 +131,25 @@ def _waiting_users(info: GameInfo) -> set[int]:
     table = info.table
     assert table is not None
     return {info.seats[s].user_id or 0 for s in table.to_act}
+
+
+async def test_a_reminder_posted_before_a_restart_goes_when_it_is_done(tmp_path: Path) -> None:
+    # The reminder's message was known to the process that posted it only: after a restart
+    # it stayed in the channel for good, beside the next one.
+    seeds = iter(range(1, 100))
+    config = GameConfig(ping_delay=0.0, edit_interval=0.0, seeds=lambda: next(seeds))
+    async with simulation(tmp_path, members=3, config=config) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], turn_timer=0)
+        [before] = pings(sim)
+        await sim.restart()
+        [bidder] = await sim.to_act(info.id)
+        assert f"<@{bidder.id}>" in before
+        await sim.act(bidder, lambda enabled: enabled[0])
+        await sim.cog.surfaces.idle()
+        [after] = pings(sim)  # the next bidder's, alone
+        assert f"<@{bidder.id}>" not in after
+        await sim.play(info.id, random.Random(5))
+        await sim.final_standings(info.id)
+        assert pings(sim) == []
+        assert not sim.env.errors

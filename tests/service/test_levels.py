@@ -45,8 +45,9 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
     conn = sqlite3.connect(db_path)
     try:
         conn.executescript(
-            # Migration 8 undone first (seat taking and hints), then migration 7.
-            "DROP TABLE seat_holders;"
+            # Migrations 9 (the reminder) and 8 (seat taking and hints) undone first, then 7.
+            "ALTER TABLE games DROP COLUMN ping_message_id;"
+            " DROP TABLE seat_holders;"
             " ALTER TABLE games DROP COLUMN allow_seat_taking;"
             " ALTER TABLE games DROP COLUMN hints_used;"
             " ALTER TABLE games DROP COLUMN computer_level;"
@@ -55,7 +56,7 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 8
+    assert LATEST == 9
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

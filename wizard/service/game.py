@@ -218,6 +218,8 @@ class GameInfo:
     """Unix time of the lobby expiry or of the current turn's time limit."""
     lobby_message_id: int | None
     table_message_id: int | None
+    ping_message_id: int | None
+    """The turn reminder the channel shows, if any."""
     created_at: float
     started_at: float | None
     finished_at: float | None
@@ -285,6 +287,7 @@ class LiveGame:
     deadline: float | None = None
     lobby_message_id: int | None = None
     table_message_id: int | None = None
+    ping_message_id: int | None = None
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None

@@ -380,7 +380,7 @@ class Loading(ServiceBase):
         try:
             row = await self._store.fetchone(
                 "SELECT guild_id, channel_id, host_id, version, lobby_message_id,"
-                " table_message_id FROM games WHERE id = ?",
+                " table_message_id, ping_message_id FROM games WHERE id = ?",
                 (game_id,),
             )
         except sqlite3.DatabaseError:
@@ -403,4 +403,5 @@ class Loading(ServiceBase):
             broken_reason=reason,
             lobby_message_id=message("lobby_message_id"),
             table_message_id=message("table_message_id"),
+            ping_message_id=message("ping_message_id"),
         )

@@ -279,10 +279,15 @@ class Lobby(Playing):
         *,
         lobby_message_id: int | None = UNSET,
         table_message_id: int | None = UNSET,
+        ping_message_id: int | None = UNSET,
     ) -> None:
         """Remember the Discord messages of a game (does not change its version)."""
         live = await self._get(game_id, finished_ok=True)
-        given = {"lobby_message_id": lobby_message_id, "table_message_id": table_message_id}
+        given = {
+            "lobby_message_id": lobby_message_id,
+            "table_message_id": table_message_id,
+            "ping_message_id": ping_message_id,
+        }
         fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
         if fields:
             async with live.lock:

@@ -51,6 +51,8 @@ class GameRow(Row):
     deadline: float | None
     lobby_message_id: int | None
     table_message_id: int | None
+    ping_message_id: int | None = None
+    """The turn reminder in the channel, if any."""
     broken_reason: str | None
     created_at: float
     updated_at: float
