@@ -174,7 +174,12 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "seat_taking_off": Refusal(
         "🚫", N_("The host has not allowed taking over computer seats in this game.")
     ),
-    "seat_held": Refusal("🚫", N_("A person plays that seat, not a computer.")),
+    "seat_held": Refusal(
+        # Translators: {name} took the seat first (or took their own seat back).
+        "🚫",
+        N_("A person plays that seat, not a computer."),
+        N_("{name} took it."),
+    ),
     "hints_off": Refusal("🚫", N_("Hints are not allowed on this server.")),
     # --- the engine: setting up (R2.1, R2.3, R7.8)
     "players_out_of_range": Refusal(
@@ -282,7 +287,7 @@ BY_PARAM: Final[dict[str, str]] = {
     "not_seated": "reason",
 }
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
-_NAMES: Final = frozenset({"player", "waiting_for", "dealer"})
+_NAMES: Final = frozenset({"player", "waiting_for", "dealer", "name"})
 
 
 def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:

@@ -64,6 +64,7 @@ SAMPLE: dict[str, object] = {
     "player": GREEK[0],
     "waiting_for": GREEK[1],
     "dealer": GREEK[2],
+    "name": GREEK[3],
     "bid": 2,
     "tricks": 3,
     "round": 3,

@@ -74,6 +74,10 @@ async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> No
         show = take_seat_button(table)
         assert show is not None and show["label"] == "Take a seat"
 
+        # cy looks at the same choice; bob is quicker.
+        cy = sim.guild.add_member(sim.env.create_user("cy"))
+        late = await cy.click(table, custom_id=show["custom_id"])
+        assert late.response is not None
         # Two computers: a private choice of seats, each with its level.
         choice = await bob.click(table, custom_id=show["custom_id"])
         assert choice.ephemeral and choice.response is not None
@@ -84,6 +88,12 @@ async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> No
         hand = message_text(taken.response)
         assert "You now play this seat" in hand and "your hand" in hand
         sim.hands[bob.id] = taken.response.id
+        # cy's choice still offers Merlin: the refusal says who took it.
+        lost = await cy.click(sim.message(late.response.id), label="Merlin (Normal)")
+        assert lost.response is not None
+        assert message_text(lost.response).strip() == (
+            "🚫 A person plays that seat, not a computer. bob took it."
+        )
 
         info = await sim.service.get_game(game)
         assert info.seats[1].user_id == bob.id and info.seats[1].name == "bob"
@@ -113,7 +123,6 @@ async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> No
         assert seat1[-1].from_action > 0
 
         # Nobody else may take it now; a seated player has nothing to take.
-        cy = sim.guild.add_member(sim.env.create_user("cy"))
         table = sim.table_of(info)
         show = take_seat_button(table)
         assert show is not None  # Morgana is still a computer
