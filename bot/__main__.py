@@ -30,6 +30,7 @@ from bot.exits import (
     ensure_openable,
     network_failure,
     opening_database,
+    refuse_folder,
     report,
 )
 from bot.settings import (
@@ -180,7 +181,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _database_command(args, settings.database_path)
     if args.command == "config":
         print("\n".join([*settings.describe(), *_unread_notes()]))
-        return EXIT_OK if settings.discord_token is not None else _fail(_no_token())
+        if settings.discord_token is None:
+            return _fail(_no_token())
+        try:
+            refuse_folder(settings.database_path.absolute())  # as the bot would at start
+        except Failure as failure:
+            return report(failure)
+        return EXIT_OK
     return run(settings)
 
 

@@ -183,7 +183,8 @@ def test_a_database_path_below_a_file_gets_a_real_hint(tmp_path: Path) -> None:
 def test_a_database_path_that_is_a_folder_exits_3_without_traceback(tmp_path: Path) -> None:
     # DATABASE_PATH=/data instead of /data/wizard.db: a folder, not a file.
     env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(tmp_path))
-    for args in ([], ["demo", "--db", str(tmp_path)]):
+    # `config`, asked whether the settings will do, says so too (it printed them first).
+    for args in ([], ["demo", "--db", str(tmp_path)], ["config"]):
         line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_DATABASE)
         assert "is a folder" in line, line
 
