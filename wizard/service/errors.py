@@ -25,7 +25,8 @@ channel_busy        game_id, open (games open now); limit*
 seat_not_found      reason* (``player``, ``lobby_player``, ``seat``); seat (1-based, or None)
 not_enough_players  players, min, max
 invalid_options     detail (English), rule (RULES id or None); or the engine error's
-                    code and params (e.g. R7.8's conflicts)
+                    code and params (e.g. R7.8's conflicts; then the attribute
+                    ``conflicts`` holds every clash, each an ``InvalidOptionsError``)
 invalid_settings    setting* (``settings``, ``seed``, ``turn_seconds``, ``computer_level``,
                     ``leaderboard_order``, ``page_size``, ``history_size``); detail, min, max
 stale               expected, current (versions)
