@@ -144,6 +144,43 @@ def and_list(items: Sequence[str], *, t: Texts) -> str:
     return reduce(pair, items)
 
 
+def game_over_line(game: int, winners: Sequence[str], forfeited: Sequence[str], *, t: Texts) -> str:
+    """The line above the final standings: the ``winners`` who played to the end are
+    congratulated; a first place a computer finished for someone who left (``forfeited``,
+    their names) counts as lost for them, so it is said to be the computer's."""
+    if not winners:
+        line = t("**Game {game} is over.**", game=game)
+    else:
+        # Translators: {names} are the winners, joined by “and”.
+        line = t(
+            "**Game {game} is over.** Congratulations, {names}!",
+            game=game,
+            names=and_list(winners, t=t),
+        )
+    if forfeited:
+        names = and_list(forfeited, t=t)
+        if winners:
+            # Translators: after “Congratulations, Ann!”: Bob left, and the computer that
+            # played his seat to the end tied for first; the game counts as lost for him.
+            computers = t.plural(
+                "First place also went to the computer playing for {names}.",
+                "First place also went to the computers playing for {names}.",
+                len(forfeited),
+                names=names,
+            )
+        else:
+            # Translators: Bob left, and the computer that played his seat to the end came
+            # first; the game counts as lost for him, so he is not congratulated.
+            computers = t.plural(
+                "First place went to the computer playing for {names}.",
+                "First place went to the computers playing for {names}.",
+                len(forfeited),
+                names=names,
+            )
+        line = f"{line} {computers}"
+    return f"🏁 {line}"
+
+
 def final_embed(
     table: TableView,
     *,
@@ -318,20 +355,15 @@ class SummaryMessages(GameMessages):
         hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
         marked = computer_marked(table.players, info)
         embed = final_embed(table, names=marked, scorepad_image=image, t=t, hinted=hinted)
-        winners = [
-            discord.utils.escape_markdown(marked[s.seat])
-            for s in over.standings
-            if s.seat in over.winners
-        ]
+        won = [s for s in over.standings if s.seat in over.winners]
+        content = game_over_line(
+            info.id,
+            [discord.utils.escape_markdown(marked[s.seat]) for s in won if not s.forfeited],
+            [discord.utils.escape_markdown(table.players[s.seat]) for s in won if s.forfeited],
+            t=t,
+        )
         embed.set_footer(
             text=t("Wizard · game {game} · the record of the game is attached", game=info.id)
-        )
-        names = and_list(winners, t=t) if winners else ""
-        content = "🏁 " + (
-            # Translators: {names} are the winners, joined by “and”.
-            t("**Game {game} is over.** Congratulations, {names}!", game=info.id, names=names)
-            if names
-            else t("**Game {game} is over.**", game=info.id)
         )
         extra: dict[str, Any] = {"files": files} if files else {}
         again = one_button_view(

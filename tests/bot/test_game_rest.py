@@ -254,7 +254,9 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         await bob.click(hand, custom_id=leave["custom_id"])
         await sim.play(info.id, rng)
         final = message_text(sim.public()[-1])
-        assert "Congratulations, bob 🤖!" in final, final  # the computer's win, not bob's
+        # The computer's win, not bob's: he is not congratulated on what counts as lost.
+        assert "Congratulations" not in final, final
+        assert "**Game 1 is over.** First place went to the computer playing for bob." in final
         stats = await ann.slash(sim.channel, "wizard stats", member=bob)
         assert stats.response is not None
         shown = message_text(stats.response)

@@ -13,7 +13,13 @@ import pytest
 
 from bot.features.hand import hand_text, hand_view, legal_bids, playable_cards, trump_choices
 from bot.features.lobby import lobby_view
-from bot.features.summaries import final_embed, round_summary_embed, scorepad_text, standings
+from bot.features.summaries import (
+    final_embed,
+    game_over_line,
+    round_summary_embed,
+    scorepad_text,
+    standings,
+)
 from bot.features.table import table_bids, table_embed, table_view
 from bot.i18n import (
     JESTER_EMOJI,
@@ -585,6 +591,24 @@ def test_final_standings_name_the_winners_and_fit_discord() -> None:
         assert len(embed.description or "") <= 4096
         assert len(embed) <= 6000
         assert "**Rounds**" in (embed.description or "")  # the text fallback of the picture
+
+
+def test_the_game_over_line_congratulates_only_who_played_to_the_end() -> None:
+    # A seat a computer finished for a person who left counts as lost for them (README):
+    # the computer's first place is said as such, never congratulated as theirs.
+    assert game_over_line(7, ["ann"], [], t=T) == "🏁 **Game 7 is over.** Congratulations, ann!"
+    assert game_over_line(7, [], ["bob"], t=T) == (
+        "🏁 **Game 7 is over.** First place went to the computer playing for bob."
+    )
+    assert game_over_line(7, ["ann", "Merlin 🤖"], ["bob", "cy"], t=T) == (
+        "🏁 **Game 7 is over.** Congratulations, ann and Merlin 🤖! First place also went "
+        "to the computers playing for bob and cy."
+    )
+    assert game_over_line(7, [], [], t=T) == "🏁 **Game 7 is over.**"
+    assert game_over_line(7, ["ann"], ["bob"], t=texts("de")) == (
+        "🏁 **Partie 7 ist vorbei.** Glückwunsch, ann! Der erste Platz ging auch an den "
+        "Computer, der für bob spielte."
+    )
 
 
 def test_final_standings_with_a_tie() -> None:

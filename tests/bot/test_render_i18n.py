@@ -54,6 +54,7 @@ from bot.features.seats import CHOOSE_SEAT, seat_choice_view, taken_over_text
 from bot.features.summaries import (
     PLAY_AGAIN_LABEL,
     final_embed,
+    game_over_line,
     round_end_embed,
     round_summary_embed,
     scorepad_text,
@@ -111,8 +112,6 @@ CHECKED = (
 """The modules whose every marked text the scenarios must render (but :data:`NOT_RENDERED`)."""
 NOT_RENDERED = frozenset(
     {
-        "**Game {game} is over.**",
-        "**Game {game} is over.** Congratulations, {names}!",
         "A computer player now plays your seat. Open your hand to return.",
         "Already done.",
         "Game {game} · scorepad",
@@ -341,6 +340,10 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         tied = dataclasses.replace(table, scores=(40,) * players)
         yield f"{where} final tie", embed_text(final_embed(tied, t=t))
         yield f"{where} final hinted", embed_text(final_embed(table, hinted={0}, t=t))
+        a, b, c = table.players[:3]
+        for won, forfeited in (([a], []), ([], [b]), ([], [b, c]), ([a], [b]), ([a], [b, c])):
+            yield f"{where} game over", game_over_line(1, won, forfeited, t=t)
+        yield f"{where} game over", game_over_line(1, [], [], t=t)
     yield f"{where} ping", ping_text(["<@1>", "<@2>"], state.phase, state.round, t=t)
     if bids_on_table(table):
         yield (
