@@ -180,7 +180,7 @@ def last_round_line(summary: RoundSummary, seat: int, *, t: Texts) -> str:
         bid=bid,
         won=won,
         points=f"{summary.points[seat]:+d}",
-        total=_bold(summary.totals[seat]),
+        total=_bold(t.count(summary.totals[seat])),
     )
     return f"{'✅' if bid == won else '❌'} {line}"
 

@@ -82,7 +82,7 @@ def round_summary_embed(
             bid=bid,
             won=won,
             points=f"{points:+d}",
-            total=_bold(summary.totals[seat]),
+            total=_bold(t.count(summary.totals[seat])),
         )
         lines.append(f"{mark} {line}")
     embed.description = "\n".join(lines)
@@ -106,7 +106,7 @@ def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t:
     for place, seat in standings(totals):
         medal = MEDALS.get(place) or t("{place}.", place=place)
         marks = bid_marks(history, seat)
-        lines.append(f"{medal} {_bold(names[seat])} · {_bold(totals[seat])} · {marks}")
+        lines.append(f"{medal} {_bold(names[seat])} · {_bold(t.count(totals[seat]))} · {marks}")
     return "\n".join(lines)
 
 

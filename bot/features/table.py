@@ -211,7 +211,7 @@ def seat_lines(
                 # Translators: how many cards a player still holds.
                 parts.append(t.plural("{n} card", "{n} cards", size))
         # Translators: a player's total score (points), in bold.
-        parts.append(t("{points} pts", points=_bold(table.scores[seat])))
+        parts.append(t("{points} pts", points=_bold(t.count(table.scores[seat]))))
         if seat in timed_out and seat not in away:
             parts.append("⏰ " + t(TIMED_OUT_MARK))
         lines.append(" · ".join(parts))

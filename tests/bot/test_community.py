@@ -452,3 +452,31 @@ def test_the_readers_rank_field_names_them_as_their_line_does() -> None:
     board = Board(1, LeaderboardOrder.RATING, 1, 10, 1, 1, False, (line,), you)
     embed = board_embed(texts("en"), board, "Zauberlehrling der Großen Drachen 🐉")
     assert embed.fields[0].name == f"{seat_name}'s rank"
+
+
+def test_the_stats_card_writes_both_scores_as_the_language_writes_numbers() -> None:
+    # QA: a Portuguese card read "média -1.300,0 · melhor -1300", the best score ungrouped.
+    from bot.features.community.render import stats_embed
+    from bot.i18n import texts
+    from wizard.service.boards import OwnRank, PlayerCard
+
+    card = PlayerCard(
+        guild_id=1,
+        user_id=2,
+        name="bruno",
+        rating=0.0,
+        mu=25.0,
+        sigma=8.3,
+        games=1,
+        wins=0,
+        total_score=-1300,
+        best_score=-1300,
+        best_game_id=1,
+        bids=20,
+        exact_bids=3,
+        rank=OwnRank(user_id=2, rank=None, games=1, needed=2, line=None),
+        favourite=None,
+        form=(),
+    )
+    fields = {f.name: f.value for f in stats_embed(texts("pt"), card, "bruno").fields}
+    assert fields["Pontuações"] == "média -1.300,0 · melhor -1.300", fields

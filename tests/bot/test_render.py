@@ -11,7 +11,14 @@ from collections.abc import Iterator
 import discord
 import pytest
 
-from bot.features.hand import hand_text, hand_view, legal_bids, playable_cards, trump_choices
+from bot.features.hand import (
+    hand_text,
+    hand_view,
+    last_round_line,
+    legal_bids,
+    playable_cards,
+    trump_choices,
+)
 from bot.features.lobby import lobby_view
 from bot.features.summaries import (
     final_embed,
@@ -618,3 +625,22 @@ def test_final_standings_with_a_tie() -> None:
     embed = final_embed(tied, t=T)
     assert embed.title == f"🏆 Winners: {NAMES[0]} and {NAMES[1]}"
     assert (embed.description or "").count("🥇") == 2
+
+
+def test_scores_beyond_a_thousand_are_written_as_the_language_writes_numbers() -> None:
+    # QA: a Portuguese stats card read "-1.300,0" beside "-1300". A score is written one way
+    # on every surface: the table, the round summary, the hand's last round, the scorepad.
+    from wizard.view import RoundSummary
+
+    states = list(play_through(3, Options(), seed=5, rng_seed=2))
+    table = dataclasses.replace(public_table(view(states[-1], 0)), scores=(1300, -1250, 40))
+    summary = RoundSummary(
+        20, 0, None, None, (1, 0, 2), (1, 0, 1), (30, 20, -10), (1300, -1250, 40)
+    )
+    for t, big, small in ((T, "1,300", "-1,250"), (texts("de"), "1.300", "-1.250")):
+        shown = embed_text(table_embed(table, t=t))
+        assert f"**{big}**" in shown and f"**{small}**" in shown, shown
+        shown = embed_text(round_summary_embed(summary, NAMES[:3], t=t))
+        assert f"**{big}**" in shown and f"**{small}**" in shown, shown
+        assert f"**{big}**" in last_round_line(summary, 0, t=t)
+        assert f"**{small}**" in scorepad_text([summary], NAMES[:3], t=t)

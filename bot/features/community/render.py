@@ -101,7 +101,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         + f" ({percent(t, card.win_rate)})",
         inline=False,
     )
-    best = "–" if card.best_score is None else str(card.best_score)
+    best = "–" if card.best_score is None else t.count(card.best_score)
     embed.add_field(
         name=t("Scores"),
         value=t(
@@ -161,7 +161,7 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     for game in games:
         people = " · ".join(
             f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)}"
-            f"{' 🤖' if s.forfeited else ''} {s.score}"
+            f"{' 🤖' if s.forfeited else ''} {t.count(s.score)}"
             for s in game.standings
         )
         lines.append(
