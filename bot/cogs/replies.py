@@ -77,7 +77,13 @@ FORBIDDEN_UNEVEN: Final = N_(
     "{tricks}, the tricks of this round."
 )
 """Why the dealer's one bid is refused under uneven bids (R7.1): the refusal's detail, and
-the table's note while the dealer bids."""
+the note of the table and of the dealer's own hand while the dealer bids."""
+FORBIDDEN_CANADIAN_OWN: Final = N_(
+    "Under the Canadian rule you, alone at the top of the scores, may not bid {bid}: "
+    "the bids would add up to {tricks}, the tricks of this round."
+)
+"""Why the sole leader's one bid is refused in the last round (R7.5): the refusal's detail,
+and the note on their own hand while they bid."""
 KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
 TIMED_OUT: Final = N_(
     "Your time ran out, so a computer made your last move for you. If it keeps running out, "
@@ -245,14 +251,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "⛔", NOT_ALLOWED_BID, N_("In round {round} a bid is a whole number from 0 to {max}.")
     ),
     "bid_forbidden": Refusal("⛔", NOT_ALLOWED_BID, FORBIDDEN_UNEVEN),
-    "bid_forbidden_canadian": Refusal(
-        "⛔",
-        NOT_ALLOWED_BID,
-        N_(
-            "Under the Canadian rule you, alone at the top of the scores, may not bid {bid}: "
-            "the bids would add up to {tricks}, the tricks of this round."
-        ),
-    ),
+    "bid_forbidden_canadian": Refusal("⛔", NOT_ALLOWED_BID, FORBIDDEN_CANADIAN_OWN),
     # --- cards (R2.2, R5.3)
     "card_not_held": Refusal("⛔", N_("That card is not in your hand.")),
     "must_follow_suit": Refusal(

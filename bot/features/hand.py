@@ -11,7 +11,13 @@ import discord
 
 from bot.cogs.clicks import on_table
 from bot.cogs.look import public_theme
-from bot.cogs.replies import STALE, refusal_of, refusal_text
+from bot.cogs.replies import (
+    FORBIDDEN_CANADIAN_OWN,
+    FORBIDDEN_UNEVEN,
+    STALE,
+    refusal_of,
+    refusal_text,
+)
 from bot.features.hints import hint_button
 from bot.features.lobby import CANCEL_REASONS, LEAVE_LABEL
 from bot.features.table import (
@@ -39,6 +45,7 @@ from bot.i18n import (
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS
 from wizard.cards import SUITS, Card, Suit, Theme, suit_label
+from wizard.rules import forbidden_bid_public
 from wizard.service import (
     GameStatus,
     GameStatusError,
@@ -52,7 +59,7 @@ from wizard.service import (
     StaleVersionError,
 )
 from wizard.state import Bid, ChooseTrump, Phase, Play
-from wizard.view import PlayerView, RoundSummary, public_table
+from wizard.view import PlayerView, RoundSummary, TableView, public_table
 
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
@@ -163,6 +170,7 @@ def hand_text(
                     tricks=view.round_tricks,
                 )
             )
+        lines.append(_forbidden_note(table, t=t))
     if not (away and view.my_turn):
         lines.append(_prompt(view, t=t))
     return "\n".join(line for line in lines if line)
@@ -183,6 +191,17 @@ def last_round_line(summary: RoundSummary, seat: int, *, t: Texts) -> str:
         total=_bold(t.count(summary.totals[seat])),
     )
     return f"{'✅' if bid == won else '❌'} {line}"
+
+
+def _forbidden_note(table: TableView, *, t: Texts) -> str:
+    """Why the bidder may not make one bid, if so (R7.1, R7.5): the table says it in the
+    server's language, the greyed-out button not at all, the hand in the bidder's."""
+    forbidden = forbidden_bid_public(table)
+    if forbidden is None or forbidden[0] > table.round_tricks:
+        return ""
+    bid, rule = forbidden
+    note = FORBIDDEN_UNEVEN if rule == "R7.1" else FORBIDDEN_CANADIAN_OWN
+    return t(note, bid=bid, tricks=table.round_tricks)
 
 
 def _prompt(view: PlayerView, *, t: Texts) -> str:

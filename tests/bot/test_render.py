@@ -461,6 +461,37 @@ def test_table_bids_are_the_bidders_legal_bids(options: Options) -> None:
     assert seen_forbidden  # the game did reach a forbidden bid
 
 
+@pytest.mark.parametrize("options", [Options(uneven_bids=True), Options(canadian=True)])
+def test_the_bidders_own_hand_says_why_a_bid_is_greyed_out(options: Options) -> None:
+    """QA: the table says why the last bidder may not make one bid (R7.1, R7.5), in the
+    server's language; the bidder's own hand, in theirs, said nothing of it."""
+    seen = 0
+    for state in play_through(3, options, seed=21, rng_seed=4):
+        if state.phase is not Phase.BID or state.turn is None:
+            continue
+        pv = view(state, state.turn)
+        forbidden = set(range(state.round + 1)) - set(legal_bids(pv))
+        italian = hand_text(pv, t=texts("it"))
+        others = hand_text(view(state, (state.turn + 1) % 3), t=T)
+        assert "may not bid" not in others and "Under the Canadian rule" not in others
+        if not forbidden:
+            assert "non può prevedere" not in italian and "non puoi prevedere" not in italian
+            continue
+        [bid] = forbidden
+        seen += 1
+        english = hand_text(pv, t=T)
+        if options.uneven_bids:
+            assert f"With uneven bids the dealer may not bid {bid}:" in english, english
+            assert f"il mazziere non può prevedere {bid}" in italian, italian
+        else:
+            assert (
+                f"Under the Canadian rule you, alone at the top of the scores, may not bid {bid}:"
+                in english
+            ), english
+            assert f"non puoi prevedere {bid}" in italian, italian
+    assert seen
+
+
 @pytest.mark.parametrize("players", [3, 5])
 def test_play_buttons_one_per_distinct_card_and_only_playable_enabled(players: int) -> None:
     seen_disabled = seen_duplicates = 0
