@@ -104,9 +104,9 @@ def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t:
     totals = history[-1].totals
     lines = []
     for place, seat in standings(totals):
-        medal = MEDALS.get(place) or t("{place}.", place=place)
+        total = _bold(t.count(totals[seat]))
         marks = bid_marks(history, seat)
-        lines.append(f"{medal} {_bold(names[seat])} · {_bold(t.count(totals[seat]))} · {marks}")
+        lines.append(f"{place_mark(place, t=t)} {_bold(names[seat])} · {total} · {marks}")
     return "\n".join(lines)
 
 
@@ -126,6 +126,14 @@ def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
 
 
 MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def place_mark(place: int, *, t: Texts) -> str:
+    """A place in a list of standings: a medal for the first three, below them the place
+    as the language writes it (4., 4º)."""
+    # Translators: a place below the medals in standings: 4., 5., 6. Write it as your
+    # language writes an ordinal number (as in “#{place} of {seats}” of /wizard stats).
+    return MEDALS.get(place) or t("{place}.", place=place)
 
 
 def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
@@ -203,8 +211,7 @@ def final_embed(
             "{place} {player}: {n} point",
             "{place} {player}: {n} points",
             table.scores[seat],
-            # Translators: a place below the medals in the final standings: 4., 5., 6.
-            place=MEDALS.get(place) or t("{place}.", place=place),
+            place=place_mark(place, t=t),
             player=_bold(shown[seat]),
         )
         for place, seat in ranking

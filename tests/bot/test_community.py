@@ -480,3 +480,38 @@ def test_the_stats_card_writes_both_scores_as_the_language_writes_numbers() -> N
     )
     fields = {f.name: f.value for f in stats_embed(texts("pt"), card, "bruno").fields}
     assert fields["Pontuações"] == "média -1.300,0 · melhor -1.300", fields
+
+
+def test_a_game_from_the_history_writes_places_as_the_final_standings_do() -> None:
+    # QA, on an Italian server: the final standings read "4° bruno", the same game picked
+    # from the history "4. bruno". One place mark serves both, in the server's language.
+    from bot.features.community.render import game_embed
+    from bot.features.summaries import place_mark
+    from bot.i18n import texts
+    from wizard.options import Options
+    from wizard.service.boards import FinishedGame
+    from wizard.service.events import Standing
+
+    names = ("ann", "bruno", "cy", "dee")
+    game = FinishedGame(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        players=names,
+        user_ids=(1, 2, 3, 4),
+        options=Options(),
+        history=(),
+        standings=tuple(
+            Standing(seat, name, seat + 1, 100 - 10 * seat, seat + 1, 0, 15)
+            for seat, name in enumerate(names)
+        ),
+        started_at=None,
+        finished_at=None,
+        record="",
+    )
+    for language in ("en", "it", "pt"):
+        t = texts(language)
+        text = game_embed(t, game, "x.png").description or ""
+        assert f"{place_mark(4, t=t)} **dee**" in text, text
+    assert place_mark(1, t=texts("it")) == "🥇"
+    assert place_mark(4, t=texts("it")) == "4º"  # as "3º su 4" in /wizard stats

@@ -9,7 +9,6 @@ import discord
 
 from bot.features.community.words import (
     FORFEIT_NOTE,
-    MEDALS,
     ORDER_LABELS,
     RATING_NOTE,
     board_value,
@@ -20,6 +19,7 @@ from bot.features.community.words import (
     rank_text,
     rating_text,
 )
+from bot.features.summaries import MEDALS, place_mark
 from bot.i18n import Texts, level_name, member_name
 from wizard.cards import WIZARD
 from wizard.errors import RecordError
@@ -229,7 +229,7 @@ def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
     """A finished game picked from the history: standings (seats that used hints marked),
     who played the seats that changed hands, options, the scorepad picture."""
     lines = [
-        f"{MEDALS.get(s.place, f'{s.place}.')} **{discord.utils.escape_markdown(s.name)}**: "
+        f"{place_mark(s.place, t=t)} **{discord.utils.escape_markdown(s.name)}**: "
         + t.plural("{n} point", "{n} points", s.score)
         + (" 💡" if s.hints_used or s.seat in game.hints_used else "")
         for s in game.standings

@@ -77,9 +77,6 @@ THEME_LABELS: Final[dict[Theme, str]] = {
 }
 
 
-MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
-
-
 SERVER_ONLY: Final = N_("Wizard's commands work in a server's channels.")
 
 
