@@ -7,10 +7,11 @@ itself: legal plays (R5.3, R5.4, R7.7), legal bids (R4.1, R7.1, R7.5), trick win
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
-from hypothesis import event, given, reject, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.helpers import (
@@ -23,8 +24,8 @@ from tests.engine.helpers import (
     suit_of,
 )
 from wizard.cards import STANDARD_DECK, SUITS, Card, single_suit_deck
-from wizard.errors import IllegalActionError, OptionsError
-from wizard.options import Bidding, Options, check_setup, rounds_in_game, tricks_in_round
+from wizard.errors import IllegalActionError
+from wizard.options import Bidding, Options, rounds_in_game, tricks_in_round
 from wizard.record import dumps, load, replay
 from wizard.rules import apply, legal_actions, new_game, winners
 from wizard.state import Action, Bid, ChooseTrump, Deal, GameState, Phase, Play, RoundResult
@@ -33,25 +34,32 @@ from wizard.view import view
 Setup = tuple[int, Options]
 
 
-@st.composite
-def setups(draw: st.DrawFn) -> Setup:
-    """A player count and a random option set that check_setup accepts (R2.1, R7.8)."""
-    players = draw(st.integers(3, 6))
-    options = Options(
-        uneven_bids=draw(st.booleans()),
-        bidding=draw(st.sampled_from(list(Bidding))),
-        clairvoyance=draw(st.booleans()),
-        canadian=draw(st.booleans()),
-        magic_twos=draw(st.booleans()),
-        single_suit=draw(st.booleans()),
+VALID_SETUPS: tuple[Setup, ...] = tuple(
+    (players, options)
+    for players in range(3, 7)
+    for bidding in Bidding
+    for uneven, canadian, clairvoyance, magic, single in itertools.product((False, True), repeat=5)
+    if options_valid(
+        options := Options(
+            uneven_bids=uneven,
+            bidding=bidding,
+            clairvoyance=clairvoyance,
+            canadian=canadian,
+            magic_twos=magic,
+            single_suit=single,
+        ),
+        players,
     )
-    try:
-        check_setup(options, players)
-    except OptionsError:
-        assert not options_valid(options, players)
-        reject()
-    assert options_valid(options, players)
-    return players, options
+)
+"""Every player count with every option set that R2.1 and R7.8 allow (the oracle's list;
+``test_R7_8_exactly_the_listed_combinations_are_refused`` holds check_setup to it). Drawn
+from, not filtered: about 7 in 10 random option sets clash, and filtering that many makes
+Hypothesis fail its health check on an unlucky seed."""
+
+
+def setups() -> st.SearchStrategy[Setup]:
+    """A player count and a random option set that check_setup accepts (R2.1, R7.8)."""
+    return st.sampled_from(VALID_SETUPS)
 
 
 SEEDS = st.integers(0, 2**32 - 1)
