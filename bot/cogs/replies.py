@@ -85,6 +85,11 @@ FORBIDDEN_CANADIAN_OWN: Final = N_(
 """Why the sole leader's one bid is refused in the last round (R7.5): the refusal's detail,
 and the note on their own hand while they bid."""
 KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
+FINISHED_FOR_YOU: Final = N_(
+    "A computer player finished this game in your seat: it counts as lost for you."
+)
+"""On the hand, after the game, of a player whose seat a computer held at the end (they
+left, or timed out, and did not take it back): a forfeit, as /wizard stats counts it."""
 TIMED_OUT: Final = N_(
     "Your time ran out, so a computer made your last move for you. If it keeps running out, "
     "a computer takes over your seat."

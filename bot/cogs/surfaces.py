@@ -63,7 +63,7 @@ import discord
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
-from bot.cogs.replies import KICKED, TIMED_OUT, refusal_text
+from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, refusal_text
 from bot.features.hand import (
     hand_message,
     hand_view,
@@ -188,6 +188,8 @@ class OpenHands(GameMessages):
             return "\n".join([*notes, "🛑 " + t("This game was cancelled.")]), None, seat_view.seat
         if status is not GameStatus.ACTIVE:
             notes.append("🏁 " + t("This game is over."))
+            if seat_view.away:  # the computer's bids and points, not theirs
+                notes.append("🏳️ " + t(FINISHED_FOR_YOU))
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
             return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:

@@ -280,3 +280,12 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None
         assert "🥇bob 🤖 " in message_text(history.response)
+        # His own hand says it too, instead of the last round alone ("you bid 7, won 7",
+        # bids the computer made).
+        mine = sim.hand(bob)
+        assert mine is not None
+        own = message_text(mine)
+        assert "This game is over." in own, own
+        assert (
+            "🏳️ A computer player finished this game in your seat: it counts as lost for you."
+        ) in own, own
