@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tests.engine.helpers import valid_setups
 from wizard.cards import CARDS, SUITS
 from wizard.errors import WizardError
-from wizard.options import Bidding, Options, check_setup, rounds_in_game, tricks_in_round
+from wizard.options import Options, rounds_in_game, tricks_in_round
 from wizard.record import dumps, load, replay
 from wizard.rules import apply, legal_actions, new_game, next_deal, to_act, winners
 from wizard.state import Action, Bid, ChooseTrump, Deal, GameState, Phase, Play
@@ -38,31 +38,9 @@ FIXTURE = Path(__file__).with_name("equivalence_fixture.json")
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
-def all_setups() -> list[tuple[int, Options]]:
-    """Every (players, options) pair the engine accepts: 3–6 players, every variant mix."""
-    out = []
-    for flags in itertools.product((False, True), list(Bidding), *[(False, True)] * 4):
-        uneven, bidding, clairvoyance, canadian, magic, single = flags
-        options = Options(
-            uneven_bids=uneven,
-            bidding=bidding,
-            clairvoyance=clairvoyance,
-            canadian=canadian,
-            magic_twos=magic,
-            single_suit=single,
-        )
-        for players in range(3, 7):
-            try:
-                check_setup(options, players)
-            except WizardError:
-                continue
-            out.append((players, options))
-    return out
-
-
 def game_plan() -> list[tuple[int, Options, int]]:
     """The games traced: one per setup, and extra standard four-player games."""
-    plan = [(p, o, 1000 + i) for i, (p, o) in enumerate(all_setups())]
+    plan = [(p, o, 1000 + i) for i, (p, o) in enumerate(valid_setups())]
     plan += [(4, Options(), 5000 + i) for i in range(6)]
     return plan
 

@@ -6,6 +6,7 @@ implementation, so that property tests compare the engine against the rule book.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -265,3 +266,22 @@ def options_valid(options: Options, players: int) -> bool:
         and not (options.single_suit and (options.magic_twos or options.clairvoyance))
         and not (options.single_suit and players > 4)
     )
+
+
+def valid_setups() -> list[tuple[int, Options]]:
+    """Every (players, options) pair that R2.1 and R7.8 allow (:func:`options_valid`):
+    3–6 players with every variant mix, in a fixed order (the equivalence traces number
+    their games by it)."""
+    out = []
+    for flags in itertools.product((False, True), list(Bidding), *[(False, True)] * 4):
+        uneven, bidding, clairvoyance, canadian, magic, single = flags
+        options = Options(
+            uneven_bids=uneven,
+            bidding=bidding,
+            clairvoyance=clairvoyance,
+            canadian=canadian,
+            magic_twos=magic,
+            single_suit=single,
+        )
+        out += [(players, options) for players in range(3, 7) if options_valid(options, players)]
+    return out

@@ -7,7 +7,6 @@ itself: legal plays (R5.3, R5.4, R7.7), legal bids (R4.1, R7.1, R7.5), trick win
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 
@@ -17,11 +16,11 @@ from hypothesis import strategies as st
 from tests.engine.helpers import (
     NAMES,
     cards_in,
-    options_valid,
     oracle_legal_cards,
     oracle_score,
     oracle_winner,
     suit_of,
+    valid_setups,
 )
 from wizard.cards import STANDARD_DECK, SUITS, Card, single_suit_deck
 from wizard.errors import IllegalActionError
@@ -34,23 +33,7 @@ from wizard.view import view
 Setup = tuple[int, Options]
 
 
-VALID_SETUPS: tuple[Setup, ...] = tuple(
-    (players, options)
-    for players in range(3, 7)
-    for bidding in Bidding
-    for uneven, canadian, clairvoyance, magic, single in itertools.product((False, True), repeat=5)
-    if options_valid(
-        options := Options(
-            uneven_bids=uneven,
-            bidding=bidding,
-            clairvoyance=clairvoyance,
-            canadian=canadian,
-            magic_twos=magic,
-            single_suit=single,
-        ),
-        players,
-    )
-)
+VALID_SETUPS: tuple[Setup, ...] = tuple(valid_setups())
 """Every player count with every option set that R2.1 and R7.8 allow (the oracle's list;
 ``test_R7_8_exactly_the_listed_combinations_are_refused`` holds check_setup to it). Drawn
 from, not filtered: about 7 in 10 random option sets clash, and filtering that many makes
