@@ -207,6 +207,31 @@ async def test_players_who_show_the_same_figure_share_a_rank(tmp_path: Path) -> 
         assert field(stats, "Scores") == "average 70.8 · best 100"
 
 
+async def test_the_wins_board_ranks_nobody_for_no_win(tmp_path: Path) -> None:
+    # QA: after a game a computer won, the wins board read "#1 ann — 0 wins" for everyone,
+    # and the last player at the table read "Your rank: #1 of 3". No win, no rank.
+    async with server(tmp_path) as sim:
+        ann, bob, cy = sim.members
+        with database(sim) as conn:
+            for member, wins in ((ann, 2), (bob, 0), (cy, 0)):
+                conn.execute(
+                    "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games,"
+                    " wins, total_score, best_score, best_game_id, bids, exact_bids,"
+                    " updated_at) VALUES (?, ?, ?, 25.0, 8.0, 1.0, 4, ?, 100, 60, NULL, 60, 30, 0)",
+                    (sim.guild.id, member.id, member.name, wins),
+                )
+        board = (await bob.slash(sim.channel, "wizard leaderboard", order="wins")).response
+        assert board is not None
+        assert board_lines(board) == [
+            "🥇 ann — **2** wins (50%) · 4 games",
+            "`—` bob — **0** wins (0%) · 4 games",
+            "`—` cy — **0** wins (0%) · 4 games",
+        ]
+        assert field(board, "bob's rank") == "no win yet"
+        mine = (await ann.slash(sim.channel, "wizard leaderboard", order="wins")).response
+        assert mine is not None and field(mine, "ann's rank") == "#1 of 3"
+
+
 async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) -> None:
     async with server(tmp_path, members=1) as sim:
         [ann] = sim.members
@@ -413,7 +438,7 @@ async def test_member_names_are_cleaned_and_escaped_on_boards_and_stats(tmp_path
         assert never.response.content.startswith(r"\*\*New\*\* one has not finished")
 
 
-def test_equal_lines_share_a_medal_and_no_win_earns_none() -> None:
+def test_equal_lines_share_a_medal_and_no_win_earns_no_rank() -> None:
     from bot.features.community.render import board_embed
     from bot.i18n import texts
     from wizard.service import LeaderboardOrder
@@ -425,7 +450,7 @@ def test_equal_lines_share_a_medal_and_no_win_earns_none() -> None:
     lines = (line(1, "ann", 2), line(1, "bob", 2), line(3, "cy", 0), line(3, "dee", 0))
     board = Board(1, LeaderboardOrder.WINS, 1, 10, 4, 1, False, lines)
     shown = (board_embed(texts("en"), board, None).description or "").splitlines()
-    assert [s.split(" ")[0] for s in shown] == ["🥇", "🥇", "`#3`", "`#3`"], shown
+    assert [s.split(" ")[0] for s in shown] == ["🥇", "🥇", "`—`", "`—`"], shown
 
 
 def test_counts_are_written_the_way_the_language_writes_numbers() -> None:

@@ -20,7 +20,7 @@ from bot.features.community.words import (
     rating_text,
 )
 from bot.features.summaries import MEDALS, place_mark
-from bot.i18n import Texts, level_name, member_name
+from bot.i18n import EMPTY, Texts, level_name, member_name
 from wizard.cards import WIZARD
 from wizard.errors import RecordError
 from wizard.record import GameRecord, load
@@ -38,10 +38,11 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
     title = t("🏆 Leaderboard · {order}", order=t(ORDER_LABELS[board.order]))
     lines = []
     for line in board.lines:
-        # No medal for a line that has nothing to show for it (no win, on the wins board).
-        earned = board.order is not LeaderboardOrder.WINS or line.wins > 0
-        medal = MEDALS.get(line.rank) if earned else None
-        medal = medal or f"`#{line.rank}`"
+        # No rank for a line that has nothing to show for it (no win, on the wins board).
+        if board.order is LeaderboardOrder.WINS and line.wins == 0:
+            medal = f"`{EMPTY}`"
+        else:
+            medal = MEDALS.get(line.rank) or f"`#{line.rank}`"
         lines.append(
             f"{medal} {line_name(t, line)} — {board_value(t, board.order, line, board.min_games)}"
         )
@@ -63,7 +64,13 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
             # The name their line shows (a long one shortened as at the table), if any.
             own = board.you.line
             label = t("{name}'s rank", name=member_name(whose if own is None else own.name))
-        embed.add_field(name=label, value=rank_text(t, board.you), inline=False)
+        you = board.you
+        if board.order is LeaderboardOrder.WINS and you.line is not None and you.line.wins == 0:
+            # Translators: a player's rank on the wins board, before their first win.
+            rank = t("no win yet")
+        else:
+            rank = rank_text(t, you)
+        embed.add_field(name=label, value=rank, inline=False)
     notes = []
     if board.min_games > 1:
         notes.append(
