@@ -45,25 +45,47 @@ def database(sim: Sim) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+def insert_player(
+    conn: sqlite3.Connection,
+    sim: Sim,
+    user_id: int,
+    name: str,
+    *,
+    mu: float,
+    sigma: float,
+    rating: float,
+    games: int,
+    wins: int,
+    total: int,
+    best: int,
+) -> None:
+    """A player's row as the service writes it at the end of games (60 bids, 30 exact)."""
+    conn.execute(
+        "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games, wins,"
+        " total_score, best_score, best_game_id, bids, exact_bids, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 60, 30, 0)",
+        (sim.guild.id, user_id, name, mu, sigma, rating, games, wins, total, best),
+    )
+
+
 def add_players(sim: Sim, ratings: dict[int, float], games: int = 6) -> None:
     """Players' rows as the service writes them at the end of games (rating = mu − 3·2);
     the members keep their names."""
     names = {m.id: m.name for m in sim.members}
     with database(sim) as conn:
         for uid, mu in ratings.items():
-            conn.execute(
-                "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games, wins,"
-                " total_score, best_score, best_game_id, bids, exact_bids, updated_at)"
-                " VALUES (?, ?, ?, ?, 2.0, ?, ?, 1, ?, 100, NULL, 60, 30, 0)",
-                (
-                    sim.guild.id,
-                    uid,
-                    names.get(uid, f"Player {uid}"),
-                    mu,
-                    ordinal(mu, 2.0),
-                    games,
-                    games * 50,
-                ),
+            insert_player(
+                conn,
+                sim,
+                uid,
+                names.get(uid, f"Player {uid}"),
+                mu=mu,
+                sigma=2.0,
+                rating=ordinal(mu, 2.0),
+                games=games,
+                wins=1,
+                total=games * 50,
+                best=100,
             )
 
 
@@ -179,11 +201,18 @@ async def test_players_who_show_the_same_figure_share_a_rank(tmp_path: Path) -> 
                 (bob, 1501.6, 9, 637),  # 70.77…
                 (cy, 1500.4, 6, 420),  # 70.0
             ):
-                conn.execute(
-                    "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games,"
-                    " wins, total_score, best_score, best_game_id, bids, exact_bids,"
-                    " updated_at) VALUES (?, ?, ?, 30.0, 2.0, ?, ?, 1, ?, 100, NULL, 60, 30, 0)",
-                    (sim.guild.id, member.id, member.name, rating, games, total),
+                insert_player(
+                    conn,
+                    sim,
+                    member.id,
+                    member.name,
+                    mu=30.0,
+                    sigma=2.0,
+                    rating=rating,
+                    games=games,
+                    wins=1,
+                    total=total,
+                    best=100,
                 )
         rating = (await bob.slash(sim.channel, "wizard leaderboard")).response
         assert rating is not None
@@ -214,11 +243,18 @@ async def test_the_wins_board_ranks_nobody_for_no_win(tmp_path: Path) -> None:
         ann, bob, cy = sim.members
         with database(sim) as conn:
             for member, wins in ((ann, 2), (bob, 0), (cy, 0)):
-                conn.execute(
-                    "INSERT INTO players (guild_id, user_id, name, mu, sigma, rating, games,"
-                    " wins, total_score, best_score, best_game_id, bids, exact_bids,"
-                    " updated_at) VALUES (?, ?, ?, 25.0, 8.0, 1.0, 4, ?, 100, 60, NULL, 60, 30, 0)",
-                    (sim.guild.id, member.id, member.name, wins),
+                insert_player(
+                    conn,
+                    sim,
+                    member.id,
+                    member.name,
+                    mu=25.0,
+                    sigma=8.0,
+                    rating=1.0,
+                    games=4,
+                    wins=wins,
+                    total=100,
+                    best=60,
                 )
         board = (await bob.slash(sim.channel, "wizard leaderboard", order="wins")).response
         assert board is not None
