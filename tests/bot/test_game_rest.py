@@ -272,7 +272,7 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         assert "**bob 🤖**" in last_round, last_round  # the round summaries say it as well
         assert "Recent form (newest first)\n🏳️ not finished" in shown, shown
         # What that counts for is said, and none of his bids count: no "0% (0 of 0 rounds)".
-        assert "Bids\n–\n" in shown, shown
+        assert "Bids\n—\n" in shown, shown
         assert (
             "🏳️ A game a computer finished for the player counts as lost: last place, with "
             "the lowest score at its table."

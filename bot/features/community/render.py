@@ -108,7 +108,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         + f" ({percent(t, card.win_rate)})",
         inline=False,
     )
-    best = "–" if card.best_score is None else t.count(card.best_score)
+    best = EMPTY if card.best_score is None else t.count(card.best_score)
     embed.add_field(
         name=t("Scores"),
         value=t(
@@ -127,7 +127,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             rounds=t.count(card.bids),
         )
         if card.bids
-        else "–",  # only games a computer finished for them: none of the bids count
+        else EMPTY,  # only games a computer finished for them: none of the bids count
         inline=False,
     )
     rating = rating_text(t, card.rating, provisional=card.rank.needed > 0)
