@@ -39,12 +39,13 @@ from bot.i18n import (
     display_names,
     sort_hand,
     suit_emoji,
+    suit_name,
     suit_text,
     texts,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS
-from wizard.cards import SUITS, Card, Suit, Theme, suit_label
+from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import forbidden_bid_public
 from wizard.service import (
     GameStatus,
@@ -159,6 +160,8 @@ def hand_text(
     lines.append(" · ".join(facts))
     if view.my_turn and view.phase is Phase.PLAY and view.trick:
         lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
+        if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
+            lines.append(t("Suit to follow: {suit}.", suit=suit_text(view.follow, theme, t=t)))
     if view.my_turn and view.phase is Phase.BID:
         made = [(s, b) for s, b in enumerate(table.bids) if b is not None and s != seat]
         if made:
@@ -284,8 +287,9 @@ def hand_view(
     the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
-    Bids are numbers and suit cards and suits their codes (R1.4, R1.5), the same in every
-    language; ``t`` names Wizards and Jesters and translates the one labelled button.
+    Bids are numbers and suit cards their codes (R1.4, R1.5), the same in every language;
+    ``t`` names the suits (with their letters, as the table writes them), Wizards and
+    Jesters, and translates the one labelled button.
     With ``hints`` (the server allows them) the buttons end with 💡 Hint.
     """
     if not pv.my_turn:
@@ -297,7 +301,7 @@ def hand_view(
             view.add_item(
                 button(
                     CustomId.for_trump(game, suit, version),
-                    label=suit_label(suit, theme),
+                    label=suit_name(suit, theme, t=t),
                     emoji=suit_emoji(suit, theme),
                     disabled=suit not in allowed,
                 )

@@ -351,12 +351,17 @@ def cards_text(cards: Iterable[Card], theme: Theme = Theme.CLASSIC, *, t: Texts)
     return text or EMPTY
 
 
-def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
-    """A suit as ``🟦 Humans (B)`` or ``♠️ Spades``."""
+def suit_name(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A suit's name as ``Humans (B)`` (its card-code letter too) or ``Spades``."""
     name = t(SUIT_NAMES[theme][suit])
     if theme is Theme.CLASSIC:
-        return f"{suit_sign(suit, theme)} {name} ({suit_label(suit, theme)})"
-    return f"{suit_sign(suit, theme)} {name}"
+        return f"{name} ({suit_label(suit, theme)})"
+    return name
+
+
+def suit_text(suit: Suit, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """A suit as ``🟦 Humans (B)`` or ``♠️ Spades``."""
+    return f"{suit_sign(suit, theme)} {suit_name(suit, theme, t=t)}"
 
 
 def sort_key(card: Card) -> tuple[int, int]:

@@ -100,12 +100,18 @@ async def test_dealer_names_trump_after_a_turned_wizard(tmp_path: Path) -> None:
         assert "**bob** (dealer) is choosing trump." in (table.embeds[0].description or "")
         hand = await sim.open_hand(bob)
         trumps = [b for b in buttons(hand) if verb_of(b) == "trump"]
-        assert [b["label"] for b in trumps] == ["B", "R", "G", "Y"]
+        # Named as everywhere else, not by a bare letter.
+        assert [b["label"] for b in trumps] == [
+            "Humans (B)",
+            "Dwarves (R)",
+            "Elves (G)",
+            "Giants (Y)",
+        ]
         assert "choose trump" in hand.content
         # Someone else has nothing to click yet.
         moves = [b for b in buttons(await sim.open_hand(ann)) if verb_of(b) in ACTION_VERBS]
         assert not [b for b in moves if not b.get("disabled")]
-        chosen = next(b for b in trumps if b["label"] == "G")
+        chosen = next(b for b in trumps if b["label"] == "Elves (G)")
         result = await bob.click(hand, custom_id=chosen["custom_id"])
         # The click's answer says what it did; the hand, redrawn since as the computers bid
         # (it names whom the game waits for), shows the trump.

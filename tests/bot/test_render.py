@@ -526,6 +526,15 @@ def test_trump_buttons_for_the_dealer_after_a_turned_wizard() -> None:
     assert ui is not None
     assert [CustomId.parse(i.custom_id).suit for i in ui.children] == list(SUITS)  # type: ignore[attr-defined]
     assert set(trump_choices(pv)) == set(SUITS)
+    assert [b.label for b in _buttons(ui)] == [
+        "Humans (B)",
+        "Dwarves (R)",
+        "Elves (G)",
+        "Giants (Y)",
+    ]
+    standard = hand_view(pv, game=2, version=3, theme=Theme.STANDARD, t=T)
+    assert standard is not None
+    assert [b.label for b in _buttons(standard)] == ["Spades", "Hearts", "Diamonds", "Clubs"]
     assert hand_view(view(state, (state.dealer + 1) % 3), game=2, version=3, t=T) is None
 
 

@@ -635,6 +635,7 @@ def test_english_is_unchanged() -> None:
         "🟦B2 🟦B10 🟥R7",
         "Trump: 🟦 Humans (B) · your bid: 2 · tricks won: 0",
         "On the table: Cy 🟨Y12 · Dee 🧙Wizard",
+        "Suit to follow: 🟨 Giants (Y).",
         "**Your turn:** play a card.",
         EXPIRY,
     ]
