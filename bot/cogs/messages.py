@@ -84,6 +84,9 @@ class LiveHand:
     own: GameUpdate | None = None
     """The player's own move's update (it carries their view), for the next redraw: a move
     made elsewhere (an open bid on the table) redraws the hand without reading it."""
+    leave_stops: bool = False
+    """The last person playing pressed "Leave" and was told that it stops the game: redraws
+    keep "Leave and stop the game" until the player's next click draws the hand anew."""
 
 
 @dataclass(eq=False)

@@ -95,6 +95,11 @@ TIMED_OUT: Final = N_(
     "a computer takes over your seat."
 )
 """On the hand of a player whose turn timer ran out (until they move themselves again)."""
+TIMED_OUT_LAST: Final = N_(
+    "Your time ran out, so a computer made your last move for you. If it keeps running out, "
+    "the game stops with no result: you are the last person playing it."
+)
+""":data:`TIMED_OUT` for the last person playing: a computer taking their seat stops the game."""
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."
 )
@@ -121,6 +126,7 @@ SERVICE_CODES: Final = (
     "seat_taking_off",
     "seat_held",
     "hints_off",
+    "last_person",
 )
 """The codes of the game service's refusals (``wizard.service.errors``)."""
 
@@ -192,6 +198,13 @@ REFUSALS: Final[dict[str, Refusal]] = {
         N_("{name} took it."),
     ),
     "hints_off": Refusal("🚫", N_("Hints are not allowed on this server.")),
+    "last_person": Refusal(
+        "⚠️",
+        N_(
+            "You are the last person playing: if you leave, the game stops and no result is "
+            "recorded."
+        ),
+    ),
     # --- the engine: setting up (R2.1, R2.3, R7.8)
     "players_out_of_range": Refusal(
         "⏳",

@@ -63,7 +63,7 @@ import discord
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
-from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, refusal_text
+from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, TIMED_OUT_LAST, refusal_text
 from bot.features.hand import (
     hand_message,
     hand_view,
@@ -132,6 +132,7 @@ class OpenHands(GameMessages):
         t: Texts,
         theme: Theme | None = None,
         update: GameUpdate | None = None,
+        leave_stops: bool = False,
     ) -> tuple[str, discord.ui.View | None, int]:
         """A player's private hand message: its text, its buttons and the player's seat, in
         the player's language (``t``) and the server's card theme (``theme``, read here if
@@ -144,7 +145,8 @@ class OpenHands(GameMessages):
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat;
-        else their moves, on their turn, and "Leave".
+        else their moves, on their turn, and "Leave" ("Leave and stop the game" with
+        ``leave_stops``, while they are the last person playing).
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
@@ -170,9 +172,11 @@ class OpenHands(GameMessages):
         if info is None:
             assert update is not None
             status, kicked, timed_out = update.status, False, False
+            last = leave_stops  # they just acted: as they were told at their "Leave"
         else:
             seat = info.seats[seat_view.seat]
             status, kicked, timed_out = info.status, seat.kicked, seat.timeouts > 0
+            last = info.playing() == [user_id]
         public = known
         if public is None:  # the server's settings, as cached by the service
             guild_id = info.guild_id if info is not None else self.get(game_id).guild_id
@@ -198,7 +202,7 @@ class OpenHands(GameMessages):
             view = one_button_view(cid, t(TAKE_BACK_LABEL), "🙋")
         else:
             if timed_out:
-                notes.append("⏰ " + t(TIMED_OUT))
+                notes.append("⏰ " + t(TIMED_OUT_LAST if last else TIMED_OUT))
             hints = seat_view.view.my_turn and (
                 known.hints_allowed
                 if known is not None
@@ -207,7 +211,7 @@ class OpenHands(GameMessages):
             moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
-            view = with_leave(moves, game_id, t=t)
+            view = with_leave(moves, game_id, t=t, stop=leave_stops and last)
         text = hand_message(
             seat_view.view,
             note="\n".join(notes) or None,
@@ -242,12 +246,13 @@ class OpenHands(GameMessages):
         shown: tuple[str, discord.ui.View | None] | None = None,
         *,
         message_id: int | None = None,
+        leave_stops: bool = False,
     ) -> None:
         """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
         ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
         redraw held back for the hand it replaces is not needed any more, and an older hand
         message still open is retired (edited to say so, with no buttons). Later redraws
-        speak the interaction's language."""
+        speak the interaction's language (and keep ``leave_stops``, see :class:`LiveHand`)."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
@@ -264,6 +269,7 @@ class OpenHands(GameMessages):
             edited_at=now,
             shown=None if shown is None else hand_shown(*shown),
             message_id=message_id,
+            leave_stops=leave_stops,
         )
         if key in self._replaced:
             self._start_hand_task(key)
@@ -359,7 +365,9 @@ class OpenHands(GameMessages):
                 t = texts(hand.language)
                 try:
                     own, hand.own = hand.own, None
-                    content, view, _ = await self.hand_parts(game_id, user_id, t=t, update=own)
+                    content, view, _ = await self.hand_parts(
+                        game_id, user_id, t=t, update=own, leave_stops=hand.leave_stops
+                    )
                 except ServiceError as error:
                     # Nothing to show any more (removed from the game, or it is damaged):
                     # the open hand says why, with no buttons, and is not redrawn again.

@@ -19,7 +19,7 @@ from bot.cogs.replies import (
     refusal_text,
 )
 from bot.features.hints import hint_button
-from bot.features.lobby import CANCEL_REASONS, LEAVE_LABEL
+from bot.features.lobby import LEAVE_LABEL
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
@@ -44,13 +44,14 @@ from bot.i18n import (
     texts,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import forbidden_bid_public
 from wizard.service import (
     GameStatus,
     GameStatusError,
     GameUpdate,
+    LastPersonError,
     MakeBid,
     Move,
     NameTrump,
@@ -73,6 +74,12 @@ HAND_EXPIRY_NOTE: Final = N_(
     "(Discord's limit); after that, press “{button}” on the table for a fresh one."
 )
 
+
+# Translators: a button of the private hand, after the last person playing pressed “Leave”
+# and was told that the game would stop.
+LEAVE_STOP_LABEL: Final = N_("Leave and stop the game")
+LEFT: Final = N_("You left the game.")
+"""Atop the hand of the last person playing, once they left and the game stopped."""
 
 HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
 """What an older hand says once its player opened a newer one (it keeps no buttons)."""
@@ -344,16 +351,24 @@ def hand_view(
     return view
 
 
-def with_leave(view: discord.ui.View | None, game: int, *, t: Texts) -> discord.ui.View:
+def with_leave(
+    view: discord.ui.View | None, game: int, *, t: Texts, stop: bool = False
+) -> discord.ui.View:
     """The hand's buttons with "Leave" on the last row: a computer plays the seat until its
     player takes it back (the way to leave a running game; without a turn timer nothing
     else hands a seat over). On every hand of a person playing, whoever's turn it is: one
     who must go need not wait for their turn. Drawn at version 0: leaving is allowed at
-    any moment, so the button never makes a hand look different."""
+    any moment, so the button never makes a hand look different. With ``stop`` (the last
+    person playing pressed it and was told what it does): "Leave and stop the game"."""
     view = view or detached_view()
     if len(view.children) < MAX_BUTTONS:
-        leave = CustomId(game, Verb.LEAVE, "", 0)
-        view.add_item(button(leave, label=t(LEAVE_LABEL), emoji="🚪", style=GREY, row=MAX_ROWS - 1))
+        if stop:
+            leave = CustomId(game, Verb.LEAVE, "1", 0)
+            label, emoji, style = t(LEAVE_STOP_LABEL), "🛑", RED
+        else:
+            leave = CustomId(game, Verb.LEAVE, "", 0)
+            label, emoji, style = t(LEAVE_LABEL), "🚪", GREY
+        view.add_item(button(leave, label=label, emoji=emoji, style=style, row=MAX_ROWS - 1))
     return view
 
 
@@ -386,10 +401,12 @@ class HandClicks(TableClicks):
         edit: bool,
         theme: Theme | None = None,
         update: GameUpdate | None = None,
+        leave_stops: bool = False,
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
         hand redrawn (``theme``: the server's card theme, if the click read it already;
-        ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`).
+        ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`;
+        ``leave_stops``: the last person playing was told that leaving stops the game).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
@@ -397,7 +414,7 @@ class HandClicks(TableClicks):
         user = interaction.user.id
         t = texts(interaction.locale)
         content, view, seat = await self.surfaces.hand_parts(
-            game_id, user, note, t=t, theme=theme, update=update
+            game_id, user, note, t=t, theme=theme, update=update, leave_stops=leave_stops
         )
         clicked = interaction.message
         message_id: int | None
@@ -407,7 +424,13 @@ class HandClicks(TableClicks):
         else:
             message_id = await self._send_private(interaction, content, view)
         self.surfaces.remember_hand(
-            game_id, user, seat, interaction, (content, view), message_id=message_id
+            game_id,
+            user,
+            seat,
+            interaction,
+            (content, view),
+            message_id=message_id,
+            leave_stops=leave_stops,
         )
 
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
@@ -442,14 +465,26 @@ class HandClicks(TableClicks):
 
     async def _leave_game(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """ "Leave" on a hand: a computer plays the seat from now on, and the hand, redrawn,
-        says so and offers "Take my seat back"."""
+        says so and offers "Take my seat back". The last person playing is asked first, as
+        their leaving stops the game: the hand, redrawn, says so, and its "Leave" becomes
+        "Leave and stop the game" (``cid.arg`` ``1``), which does."""
         user = interaction.user.id
-        info = await self._timely(interaction, self.service.leave(cid.game, user), update=True)
+        t = texts(interaction.locale)
+        try:
+            info = await self._timely(
+                interaction,
+                self.service.leave(cid.game, user, may_stop=cid.arg == "1"),
+                update=True,
+            )
+        except LastPersonError as error:
+            asked = refusal_text(error, t=t)
+            await self._open_hand(interaction, cid.game, note=asked, edit=True, leave_stops=True)
+            return
         self.surfaces.request(self.surfaces.adopt(info))
         note = None
         if info.status is GameStatus.CANCELLED:  # the last person left: the game stopped
             self.surfaces.cancelled(info.id, "abandoned", skip=user)
-            note = "🛑 " + texts(interaction.locale)(CANCEL_REASONS["abandoned"])
+            note = "🚪 " + t(LEFT)
         await self._open_hand(interaction, cid.game, note=note, edit=True)
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:

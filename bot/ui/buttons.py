@@ -54,7 +54,8 @@ class Verb(StrEnum):
     JOIN = "join"
     """Lobby: take a seat."""
     LEAVE = "leave"
-    """Lobby: give up one's seat."""
+    """Lobby: give up one's seat. Hand: hand one's seat to a computer; ``arg`` ``1``: even as
+    the last person playing, which stops the game (asked first, without it)."""
     ADDBOT = "addbot"
     """Lobby: add a computer player."""
     START = "start"
@@ -97,13 +98,14 @@ _BID = r"0|[1-9][0-9]?"
 _LEVEL = r"[0-5][enh]"
 _SWITCH = r"[01]"
 _SEAT = r"[0-5]?"
+_CONFIRM = r"1?"
 
 LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
 """The one-letter code of each level a person may choose, in a ``level`` custom id."""
 
 ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.JOIN: "",
-    Verb.LEAVE: "",
+    Verb.LEAVE: _CONFIRM,
     Verb.ADDBOT: "",
     Verb.START: "",
     Verb.CANCEL: "",

@@ -120,10 +120,34 @@ async def test_a_new_servers_game_times_out_an_idle_player_and_says_so(tmp_path:
         assert line.endswith("· ⏰ time ran out, a computer moved"), line
         mine = sim.message(hand.id).content
         assert mine.startswith("⏰ Your time ran out, so a computer made your last move"), mine
+        assert "If it keeps running out, a computer takes over your seat." in mine, mine
         # bob moves himself again: both notes go.
         await sim.play(now.id, rng, until=lambda i: i.seats[1].timeouts == 0)
         again = await sim.service.get_game(info.id)
         assert "time ran out" not in (sim.table_of(again).embeds[0].description or "")
+        assert not sim.env.errors
+
+
+async def test_the_last_person_playing_is_warned_that_timing_out_stops_the_game(
+    tmp_path: Path,
+) -> None:
+    """A player alone with computers was told that a computer would take their seat if time
+    kept running out; when it did, the game stopped with no result instead (nobody played it
+    any more). Their warning says what will happen."""
+    config = GameConfig(ping_delay=None, edit_interval=0.0)
+    async with simulation(tmp_path, members=1, config=config) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=2)
+        hand = await sim.open_hand(ann)
+        await sim.env.advance_time(301)
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.seats[0].timeouts == 1 and now.status is GameStatus.ACTIVE
+        mine = sim.message(hand.id).content
+        assert mine.startswith(
+            "⏰ Your time ran out, so a computer made your last move for you. If it keeps "
+            "running out, the game stops with no result: you are the last person playing it."
+        ), mine
         assert not sim.env.errors
 
 

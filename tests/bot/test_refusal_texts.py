@@ -53,7 +53,7 @@ CONTRACT_SERVICE_CODES = {
     "game_not_found", "game_status", "not_seated", "already_seated", "lobby_full", "not_host",
     "channel_busy", "seat_not_found", "not_enough_players", "invalid_settings", "stale",
     "not_away", "storage", "busy", "game_damaged", "invalid_options", "illegal_move",
-    "not_your_turn", "seat_taking_off", "seat_held", "hints_off",
+    "not_your_turn", "seat_taking_off", "seat_held", "hints_off", "last_person",
 }  # fmt: skip
 """The service's codes as the contract with the service names them."""
 

@@ -30,10 +30,12 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
+from bot.features.hand import LEFT as LEFT_GAME
 from bot.features.hand import (
     hand_message,
     hand_view,
     replaced_hand_message,
+    with_leave,
 )
 from bot.features.hints import hint_text
 from bot.features.lobby import (
@@ -282,6 +284,10 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     waiting = dataclasses.replace(view(state, 0), to_act=())
     yield "hand, nobody to act", hand_message(waiting, t=t)
     yield "hand, replaced by a newer one", replaced_hand_message(t=t)
+    for stop in (False, True):  # the last person playing is asked before leaving stops it
+        for label in labels(with_leave(None, 3, t=t, stop=stop)):
+            yield f"hand, leave (stop: {stop}) button", label
+    yield "hand, the last person left", t(LEFT_GAME)
     yield from _lobby_and_rules(t)
 
 

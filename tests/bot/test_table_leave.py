@@ -15,6 +15,7 @@ import pytest
 from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
 from tests.bot.test_game_refusals import callback_bodies, private
 from wizard.service import GameInfo, GameStatus
+from wizard.state import Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -148,10 +149,26 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
         await _leave(sim, bob, info.id)
         assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
         said = await _leave(sim, ann, info.id)
-        # No turn, no cards: why the game stopped, and that it did.
-        assert said == (
-            "🛑 Nobody plays this game any more, so it stopped.\n🛑 This game was cancelled."
+        # The last person is asked first: the game goes on, and their hand says what leaving
+        # would do, its Leave now the button that does it (the moves stay: they may play on).
+        assert said.startswith(
+            "⚠️ You are the last person playing: if you leave, the game stops and no result "
+            "is recorded.\n"
         ), said
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        asked = sim.hand(ann)
+        assert asked is not None
+        labels = [b["label"] for b in buttons(asked)]
+        assert "Leave" not in labels and labels[-1] == "Leave and stop the game", labels
+        # A redraw (a computer's move, say) keeps the button that does what she was told...
+        sim.cog.surfaces.redraw_hand(info.id, ann.id)
+        await sim.cog.surfaces.idle()
+        asked = sim.message(asked.id)
+        assert [b["label"] for b in buttons(asked)][-1] == "Leave and stop the game"
+        stopped = await ann.click(asked, label="Leave and stop the game")
+        assert stopped.response is not None
+        # No turn, no cards: that they left, and that the game stopped.
+        assert stopped.response.content == "🚪 You left the game.\n🛑 This game was cancelled."
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert now.status is GameStatus.CANCELLED
@@ -161,6 +178,34 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
         assert bob_hand is not None and bob_hand.content == "🛑 This game was cancelled."
         again = await ann.slash(sim.channel, "wizard new")
         assert again.response is not None and not again.response.ephemeral  # a new lobby
+        assert not sim.env.errors
+
+
+async def test_the_last_person_who_plays_on_after_the_warning_gets_the_plain_leave_back(
+    tmp_path: Path,
+) -> None:
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.lobby(ann, [], computers=2)
+        rng = random.Random(2)
+        info = await sim.play(
+            info.id,
+            rng,
+            until=lambda i: (
+                i.table is not None and i.table.phase is Phase.PLAY and _waits_for(i, 0)
+            ),
+        )
+        hand = await sim.open_hand(ann)
+        asked = await ann.click(hand, label="Leave")
+        assert asked.response is not None
+        assert [b["label"] for b in buttons(asked.response)][-1] == "Leave and stop the game"
+        card = next(
+            b for b in buttons(asked.response) if verb_of(b) == "play" and not b.get("disabled")
+        )
+        played = await ann.click(asked.response, custom_id=card["custom_id"])
+        assert played.response is not None
+        assert [b["label"] for b in buttons(played.response)][-1] == "Leave"
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
         assert not sim.env.errors
 
 

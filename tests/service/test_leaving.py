@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from wizard.service import GameService, GameStatus, NotHostError
+from wizard.service import GameService, GameStatus, LastPersonError, NotHostError
 
 from .conftest import CHANNEL, new_game
 
@@ -48,6 +48,27 @@ async def test_a_game_everyone_left_stops(service: GameService) -> None:
     info = await service.leave(game_id, 1)
     assert info.status is GameStatus.CANCELLED
     assert await service.game_in_channel(CHANNEL) is None  # the channel is free again
+
+
+async def test_the_last_person_may_be_asked_before_leaving_stops_the_game(
+    service: GameService,
+) -> None:
+    """Leaving as the last person playing stops the game with no result: a front end that
+    wants to ask first leaves with ``may_stop=False``, which refuses, changing nothing, when
+    the leave would stop the game, and leaves as usual otherwise."""
+    game_id = await new_game(service, 2, 2)
+    await service.start(game_id, 1)
+    info = await service.leave(game_id, 2, may_stop=False)  # one person still plays
+    assert info.seats[1].away and info.status is GameStatus.ACTIVE
+    before = await service.get_game(game_id)
+    with pytest.raises(LastPersonError) as refused:
+        await service.leave(game_id, 1, may_stop=False)
+    assert refused.value.code == "last_person"
+    assert "last person playing" in refused.value.message
+    after = await service.get_game(game_id)
+    assert after == before  # nothing written: same version, seats and status
+    info = await service.leave(game_id, 1, may_stop=True)  # confirmed
+    assert info.status is GameStatus.CANCELLED
 
 
 async def test_removing_the_last_person_stops_the_game(service: GameService) -> None:

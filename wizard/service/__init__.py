@@ -7,7 +7,8 @@ cannot be used raises ``wizard.store.DatabaseUnavailable``), subscribe listeners
 to run the clocks (lobby expiry, turn timers, computer turns). Close with
 ``await service.close()``.
 
-Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave``, ``kick``,
+Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave`` (``may_stop=False``
+asks first when the last person would stop the game), ``kick``,
 ``add_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
 ``set_message_ids``; ``start`` returns a :class:`GameUpdate`, and ``cancel_games_in`` (a
 deleted channel or thread, a server the bot left) the updates of the games it cancelled.
@@ -50,6 +51,7 @@ from wizard.service.errors import (
     IllegalMoveError,
     InvalidOptionsError,
     InvalidSettingsError,
+    LastPersonError,
     LobbyFullError,
     NotAwayError,
     NotEnoughPlayersError,
@@ -122,6 +124,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidOptionsError",
     "InvalidSettingsError",
+    "LastPersonError",
     "LeaderboardOrder",
     "LobbyFullError",
     "MakeBid",

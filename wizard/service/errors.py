@@ -37,6 +37,7 @@ not_away            (none)
 seat_taking_off     seat (1-based): the host has not allowed taking computer seats
 seat_held           seat (1-based), name: a person plays that seat
 hints_off           (none): the server does not allow hints
+last_person         (none): leaving would stop the game (``leave(may_stop=False)``)
 storage             reason* (``write_failed``, ``closing``)
 busy                seconds (the busy timeout)
 ==================  ==========================================================================
@@ -105,6 +106,8 @@ MESSAGES: dict[str, str] = {
     "seat_taking_off": "The host has not allowed taking over computer seats in this game",
     "seat_held": "Seat {seat} is played by {name}, not by a computer",
     "hints_off": "Hints are not allowed on this server",
+    "last_person": "You are the last person playing: if you leave, the game stops"
+    " and no result is recorded",
     "storage": "The game could not be saved; please try again",
     "storage.closing": "The game service is shutting down",
     "busy": "The game's database is busy; please try again in a moment",
@@ -343,6 +346,13 @@ class HintsOffError(ServiceError):
     """Asking for a hint on a server that does not allow them."""
 
     code = "hints_off"
+
+
+class LastPersonError(ServiceError):
+    """Leaving, asked not to stop the game (``leave(may_stop=False)``), by the last person
+    who plays it: with no person left the game would stop, with no result."""
+
+    code = "last_person"
 
 
 class StorageError(ServiceError):

@@ -239,6 +239,10 @@ class GameInfo:
         """The seat of ``user_id``, if seated."""
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    def playing(self) -> list[int]:
+        """The people who play their seats themselves now (no computer holds them)."""
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.away]
+
     def seats_open_to(self, user_id: int) -> tuple[int, ...]:
         """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
         computer holds it (not after a kick); or, if not seated and the host allows it,

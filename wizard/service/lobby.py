@@ -27,6 +27,7 @@ from wizard.service.errors import (
     AlreadySeatedError,
     ChannelBusyError,
     InvalidSettingsError,
+    LastPersonError,
     LobbyFullError,
     NotEnoughPlayersError,
     NotHostError,
@@ -139,15 +140,19 @@ class Lobby(Playing):
         return await self._lobby_change(game_id, change)
 
     @shielded
-    async def leave(self, game_id: int, user_id: int) -> GameInfo:
+    async def leave(self, game_id: int, user_id: int, *, may_stop: bool = True) -> GameInfo:
         """Leave a lobby, or hand one's seat in a running game to a computer player.
 
         In a lobby the host's role passes to the next player; a lobby left empty is
-        cancelled. In a running game the player can come back with :meth:`take_back`.
+        cancelled. In a running game the player can come back with :meth:`take_back`; the
+        last person to leave stops it, with no result, unless ``may_stop`` is false: then
+        :class:`LastPersonError`, and nothing changes (a front end asks them first).
         """
         live = await self._get(game_id)
         if live.status is GameStatus.ACTIVE:
-            return await self._hand_over(live, user_id, user_id, False, kicked=False)
+            return await self._hand_over(
+                live, user_id, user_id, False, kicked=False, may_stop=may_stop
+            )
         return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
 
     @shielded
@@ -427,13 +432,21 @@ class Lobby(Playing):
         return live.info()
 
     async def _hand_over(
-        self, live: LiveGame, user_id: int, by_user_id: int, is_manager: bool, *, kicked: bool
+        self,
+        live: LiveGame,
+        user_id: int,
+        by_user_id: int,
+        is_manager: bool,
+        *,
+        kicked: bool,
+        may_stop: bool = True,
     ) -> GameInfo:
         """A running game's seat to a computer: for a while when its player leaves, for good
         when (``kicked``) the host or a manager removes them.
 
         The host's role passes to the next person still playing; once no person plays any
-        seat, the game is cancelled (``"abandoned"``) rather than run on for computers alone.
+        seat, the game is cancelled (``"abandoned"``) rather than run on for computers alone
+        (unless not ``may_stop``: then :class:`LastPersonError`, before anything is written).
         """
         async with live.lock:
             self._check_status(live, GameStatus.ACTIVE)
@@ -442,6 +455,8 @@ class Lobby(Playing):
             row = live.seat_of(user_id)
             if row is None:
                 raise SeatNotFoundError(reason="player") if kicked else NotSeatedError()
+            if not may_stop and live.playing() == [user_id]:
+                raise LastPersonError()
             if not (row.kicked if kicked else row.away):
                 await self._set_away(
                     live, row, kicked=kicked, reason="kicked" if kicked else "left"
