@@ -239,3 +239,28 @@ def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
     assert "untouched" in line
     assert sorted(p.name for p in tmp_path.iterdir() if "copy" in p.name) == []
     assert db.stat().st_size == size
+
+
+def test_a_restore_that_cannot_be_written_leaves_the_database_in_place(tmp_path: Path) -> None:
+    """A full disk under the restore moved the database aside, left an empty file in its
+    place and did not say where the database had gone: the next start created fresh tables
+    in the empty file, and every game looked lost."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=40)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    make_database(db, games=2, first_channel=3000)  # played since the backup
+    before = _tables(db)
+    result = run_bot(
+        "restore",
+        str(copy),
+        "--db",
+        str(db),
+        cwd=tmp_path,
+        preexec_fn=_file_size_limit(copy.stat().st_size // 2),
+    )
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot write the restored database beside {db}" in line, line
+    assert "untouched" in line, line
+    assert _tables(db) == before  # the database is where it was, as it was
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db", "wizard.db"]

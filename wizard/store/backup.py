@@ -183,25 +183,38 @@ def verify(path: Path) -> int:
 def restore(backup_file: Path, target: Path) -> Copied:
     """Replace the database at ``target`` with the checked copy ``backup_file``.
 
-    Only while nothing else has ``target`` open (the bot stopped): it takes SQLite's
-    exclusive lock first and refuses if another connection holds the file. The pages are
-    written in one transaction through the backup API, so a failure leaves ``target`` as it
-    was, and its ``-wal`` is handled by SQLite rather than left to disagree with the file.
+    Only while nothing else has ``target`` open (the bot stopped): it refuses if another
+    connection holds the file. The pages are written through the backup API into a new
+    file beside ``target`` first, so that a failure (a full disk) leaves ``target`` as it
+    was; only then is the database there set aside and the new file put in its place.
     """
     backup_file, target = Path(backup_file), Path(target)
     started = time.perf_counter()
     _refuse_same(backup_file, target)
     version = verify(backup_file)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    aside, damaged = None, False
+    damaged = False
+    if target.exists():
+        _check_unused(target)
+        damaged = not _sound(target)
+    restoring = target.with_name(f".{target.name}.restoring")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)  # a new machine's first database
+        _remove_with_journal(restoring)
+        _copy_into(backup_file, restoring)
+    except (OSError, sqlite3.Error) as error:
+        _remove_with_journal(restoring)
+        raise BackupError(
+            f"cannot write the restored database beside {target} ({error})",
+            "free space on that disk (room for one more copy of the backup), then restore "
+            "again; the database there is untouched",
+        ) from None
+    aside = None
     if target.exists():
         # Never written over: a damaged database (the usual reason to restore) may still
         # hold what can be salvaged, and a sound one every action since the backup was made.
-        # It is kept aside under a new name, and a new file is written.
-        _check_unused(target)
-        damaged = not _sound(target)
+        _check_unused(target)  # again: the bot may have started while the copy was written
         aside = set_aside(target, "damaged" if damaged else "replaced")
-    _copy_into(backup_file, target)
+    os.replace(restoring, target)
     return Copied(
         backup_file,
         target,
@@ -211,6 +224,12 @@ def restore(backup_file: Path, target: Path) -> Copied:
         aside,
         damaged,
     )
+
+
+def _remove_with_journal(path: Path) -> None:
+    """Delete ``path`` and the rollback journal SQLite may have left beside it."""
+    for part in (path, path.with_name(path.name + "-journal")):
+        part.unlink(missing_ok=True)
 
 
 def _sound(path: Path) -> bool:
@@ -242,10 +261,9 @@ def _check_unused(path: Path) -> None:
 
 
 def _copy_into(backup_file: Path, target: Path) -> None:
-    """Write every page of ``backup_file`` into ``target``, holding ``target`` alone."""
+    """Write every page of ``backup_file`` into the new file ``target``."""
     dst = sqlite3.connect(target, isolation_level=None)
     try:
-        _lock_exclusively(dst, target)
         src = open_readonly(backup_file)
         try:
             _snapshot(src)
@@ -291,6 +309,7 @@ def _lock_exclusively(conn: sqlite3.Connection, path: Path) -> None:
         if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             raise BackupError(
                 f"{path} is in use by another process",
-                "stop the bot (every shard process) before restoring",
+                "stop the bot (every shard process), and litestream replicate if it runs, "
+                "before restoring",
             ) from None
         raise
