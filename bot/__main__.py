@@ -56,7 +56,7 @@ EXIT_STATUSES = """exit status:
   2  the settings or the command line cannot be used
   3  the database cannot be used; backup or restore refused
   4  Discord cannot be reached (network, DNS)
-  5  check only: some games are damaged"""
+  5  check (and restore, of a backup holding them): some games or player rows are damaged"""
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import logging
 import sqlite3
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -80,6 +81,13 @@ def restore_command(database: Path, source: Path) -> int:
             f"the database it replaced was kept as {copied.aside}, with every action since "
             "the backup: delete it once the restored database serves"
         )
+    # What check would say of it: a backup taken after the damage holds it too.
+    checked = _full_health(database)
+    if isinstance(checked, Failure):
+        print(f"wizard bot: restored, but not checked: {checked.line()}", file=sys.stderr)
+    elif not checked.healthy:
+        print("\n".join(checked.lines()))
+        return EXIT_DAMAGED_GAMES
     return EXIT_OK
 
 
@@ -93,28 +101,35 @@ def check_command(database: Path) -> int:
         return report(
             Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")
         )
+    health = _full_health(database)
+    if isinstance(health, Failure):
+        return report(health)
+    print("\n".join(health.lines()))
+    if not health.sound:
+        return EXIT_DATABASE
+    return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
+
+
+def _full_health(database: Path) -> Health | Failure:
+    """The health report of ``check``: the file, and (if it is sound) every lobby and running
+    game loaded on a copy, and the players' rows; a :class:`Failure` if it cannot be made."""
     try:
         health = check(database)
         if health.sound:
             health = _with_unloadable(health)
             health = dataclasses.replace(health, damaged_rows=tuple(_damaged_rows(database)))
     except (sqlite3.Error, OSError) as error:
-        return report(database_failure(database, error))
+        return database_failure(database, error)
     except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
-        return report(
-            Failure(
-                EXIT_DATABASE,
-                f"cannot try the games of {database} on a copy: {error}",
-                error.hint
-                if isinstance(error, DatabaseUnavailable)
-                else "free space in the temporary folder (or choose another with TMPDIR), "
-                "then run check again",
-            )
+        return Failure(
+            EXIT_DATABASE,
+            f"cannot try the games of {database} on a copy: {error}",
+            error.hint
+            if isinstance(error, DatabaseUnavailable)
+            else "free space in the temporary folder (or choose another with TMPDIR), "
+            "then run check again",
         )
-    print("\n".join(health.lines()))
-    if not health.sound:
-        return EXIT_DATABASE
-    return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
+    return health
 
 
 def _damaged_rows(database: Path) -> list[str]:

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.exits import EXIT_DATABASE, EXIT_OK
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from tests.damage_support import run_sql
 from tests.ops_support import (
     PROCESS_TIMEOUT,
     assert_one_line_failure,
@@ -264,3 +265,24 @@ def test_a_restore_that_cannot_be_written_leaves_the_database_in_place(tmp_path:
     assert "untouched" in line, line
     assert _tables(db) == before  # the database is where it was, as it was
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db", "wizard.db"]
+
+
+def test_a_restored_backup_with_damaged_games_is_reported(tmp_path: Path) -> None:
+    """A backup holding a damaged game was restored with exit 0 and not a word, while
+    ``check`` on the same file exits 5: the README's own cure for damage is to restore a
+    backup from before it, and the operator must know when the backup is no such thing."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copy = tmp_path / "copy.db"
+    make_database(copy, games=3, first_channel=5000)
+    run_sql(
+        copy,
+        "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = 2",
+        ("log shorter than the recorded version (12 < 15)",),
+    )
+    result = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, (result.stdout, result.stderr)
+    assert f"restored {db} from {copy}" in result.stdout
+    assert "game 2: log shorter than the recorded version (12 < 15)" in result.stdout
+    assert "NOT healthy" in result.stdout
+    assert len(_tables(db)["games"]) == 3  # restored all the same: the operator decides
