@@ -140,7 +140,7 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
         return (
             f"the bot must be able to create and write {path} and the -wal and -shm files "
             "beside it: check the path (DATABASE_PATH or --db), the folder's permissions, "
-            "and that the file system is not read-only"
+            "and that the file system is not read-only or full"
         )
     return "see python -m bot check; if the file is damaged, restore a backup"
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -56,6 +58,21 @@ def run_bot(
         check=False,
         **kwargs,
     )
+
+
+def run_bot_on_a_small_disk(
+    limit: int, *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """:func:`run_bot` in a child whose files cannot grow past ``limit`` bytes, as on a disk
+    that fills up. The child writes no bytecode: a ``.pyc`` cut short at the limit would be
+    left in the source tree, and break every later import of its module."""
+
+    def small_disk() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {**(clean_env() if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
+    return run_bot(*args, cwd=cwd, env=env, preexec_fn=small_disk)
 
 
 def make_database(path: Path, *, games: int = 0, first_channel: int = 2000) -> None:

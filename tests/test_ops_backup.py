@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-import resource
-import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
@@ -23,6 +20,7 @@ from tests.ops_support import (
     make_database,
     make_future_schema,
     run_bot,
+    run_bot_on_a_small_disk,
 )
 from wizard.service import GameService, GameStatus
 
@@ -215,14 +213,6 @@ def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
         conn.close()
 
 
-def _file_size_limit(limit: int) -> Callable[[], None]:
-    def apply() -> None:  # in the child: a disk that fills up after ``limit`` bytes a file
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    return apply
-
-
 def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
     tmp_path: Path,
 ) -> None:
@@ -232,8 +222,8 @@ def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
     make_database(db, games=40)
     size = db.stat().st_size
     target = tmp_path / "copy.db"
-    result = run_bot(
-        "backup", "--db", str(db), str(target), cwd=tmp_path, preexec_fn=_file_size_limit(size // 2)
+    result = run_bot_on_a_small_disk(
+        size // 2, "backup", "--db", str(db), str(target), cwd=tmp_path
     )
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert f"cannot write the backup {target}" in line, line
@@ -252,13 +242,8 @@ def test_a_restore_that_cannot_be_written_leaves_the_database_in_place(tmp_path:
     assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
     make_database(db, games=2, first_channel=3000)  # played since the backup
     before = _tables(db)
-    result = run_bot(
-        "restore",
-        str(copy),
-        "--db",
-        str(db),
-        cwd=tmp_path,
-        preexec_fn=_file_size_limit(copy.stat().st_size // 2),
+    result = run_bot_on_a_small_disk(
+        copy.stat().st_size // 2, "restore", str(copy), "--db", str(db), cwd=tmp_path
     )
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert f"cannot write the restored database beside {db}" in line, line

@@ -30,6 +30,7 @@ from tests.ops_support import (
     make_future_schema,
     run_bot,
     run_bot_against,
+    run_bot_on_a_small_disk,
 )
 from wizard.store import MigrationError
 
@@ -129,6 +130,18 @@ def test_a_database_the_bot_cannot_write_exits_3(tmp_path: Path, command: str, p
         line = assert_one_line_failure(result, EXIT_DATABASE)
         assert str(db) in line
         assert "read-only" in line
+
+
+def test_a_first_start_on_a_full_disk_says_the_disk_is_full(tmp_path: Path) -> None:
+    """The disk filled up while the new database got its tables, and the bot said "cannot
+    rollback - no transaction is active": SQLite had rolled back by itself, and the second
+    rollback's error hid the first one's. (A full disk is SQLite's "disk is full"; a limit of
+    the file size, which a test can set, is a write error, whose hint names a full disk too.)"""
+    db = tmp_path / "wizard.db"
+    # Room for the file's header and the shared-memory index (32 KiB), not for the tables.
+    result = run_bot_on_a_small_disk(40_000, "demo", "--db", str(db), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert "rollback" not in line and "full" in line, line
 
 
 def test_discord_out_of_reach_exits_4(tmp_path: Path) -> None:

@@ -135,7 +135,9 @@ async def _can_write(conn: aiosqlite.Connection) -> None:
     try:
         await conn.execute("CREATE TABLE write_probe (x)")
     finally:
-        await conn.execute("ROLLBACK")
+        # A full disk has SQLite roll back by itself: a second rollback's error would hide it.
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
 
 
 async def _wal(conn: aiosqlite.Connection) -> None:

@@ -102,6 +102,8 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
             applied.append(m.version)
         await conn.execute("COMMIT")
     except BaseException:
-        await conn.execute("ROLLBACK")
+        # A full disk has SQLite roll back by itself: a second rollback's error would hide it.
+        if conn.in_transaction:
+            await conn.execute("ROLLBACK")
         raise
     return applied
