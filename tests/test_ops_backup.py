@@ -271,3 +271,23 @@ def test_a_restored_backup_with_damaged_games_is_reported(tmp_path: Path) -> Non
     assert "game 2: log shorter than the recorded version (12 < 15)" in result.stdout
     assert "NOT healthy" in result.stdout
     assert len(_tables(db)["games"]) == 3  # restored all the same: the operator decides
+
+
+def test_restore_through_a_link_restores_the_file_it_points_to(tmp_path: Path) -> None:
+    """With DATABASE_PATH a symbolic link (to a file on another disk, say), restore replaced
+    the link with a new file and set the link aside: the database moved off that disk, and
+    the file the link pointed to was left as it was."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    real = disk / "wizard.db"
+    make_database(real, games=1)
+    link = tmp_path / "wizard.db"
+    link.symlink_to(real)
+    copy = tmp_path / "copy.db"
+    make_database(copy, games=3, first_channel=5000)
+    result = run_bot("restore", str(copy), "--db", str(link), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(_tables(real)["games"]) == 3
+    assert list(disk.glob("wizard.db.replaced-*"))  # kept aside beside the file it replaced
+    assert str(real) in result.stdout

@@ -189,6 +189,8 @@ def restore(backup_file: Path, target: Path) -> Copied:
     was; only then is the database there set aside and the new file put in its place.
     """
     backup_file, target = Path(backup_file), Path(target)
+    if target.is_symlink():  # the database is the file it points to (on another disk, say)
+        target = target.resolve()
     started = time.perf_counter()
     _refuse_same(backup_file, target)
     version = verify(backup_file)
