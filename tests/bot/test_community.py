@@ -356,7 +356,13 @@ async def test_history_pick_shows_the_scorepad_and_the_record(tmp_path: Path) ->
         assert list(state.players) == [s.name for s in info.seats]
         assert [s.score for s in sorted(info.standings, key=lambda s: s.seat)] == list(state.scores)
         assert shown.embeds[0].title == f"Game {game_id} · scorepad"
-        assert "python -m wizard replay" in (shown.embeds[0].description or "")
+        # What the attached file is, in a player's words: no command of a terminal.
+        description = shown.embeds[0].description or ""
+        assert (
+            f"📎 wizard-game-{game_id}.json: every deal, bid and card of this game, "
+            "as a game record." in description
+        ), description
+        assert "python -m" not in description
         # Only bob sees it.
         assert all(m.id != shown.id for m in sim.channel.history(viewer=ann))
         # The select still answers after a restart.

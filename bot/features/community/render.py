@@ -251,8 +251,10 @@ def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
     if game.finished_at is not None:
         lines.append(t("Finished <t:{when}:f>", when=int(game.finished_at)))
     lines.append(
-        t(
-            "The record file replays with `python -m wizard replay {file}`.",
+        "📎 "
+        + t(
+            # Translators: {file} is the attached file's name, wizard-game-12.json.
+            "{file}: every deal, bid and card of this game, as a game record.",
             file=record_filename(game.id),
         )
     )
