@@ -640,6 +640,8 @@ def test_english_is_unchanged() -> None:
         "**Round 4 of 15 · your hand** (3 cards):",
         "🟦B2 🟦B10 🟥R7",
         "Trump: 🟦 Humans (B) · your bid: 2 · tricks won: 0",
+        # Who took the trick before, as the table says: the hand is where a player looks.
+        "Last trick: Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
         "On the table: Cy 🟨Y12 · Dee 🧙Wizard",
         "Suit to follow: 🟨 Giants (Y).",
         "**Your turn:** play a card.",
