@@ -25,9 +25,9 @@ from bot.features.table import (
     TAKE_BACK_LABEL,
     TableClicks,
     bids_on_table,
+    last_trick_text,
     trick_text,
     trump_line,
-    won_trick_text,
 )
 from bot.i18n import (
     EMPTY,
@@ -168,16 +168,7 @@ def hand_text(
     lines.append(" · ".join(facts))
     if view.my_turn and view.phase is Phase.PLAY and table.last_trick:
         # Who took the trick before this one: the hand moves on to the next trick at once.
-        won = won_trick_text(
-            table.last_trick,
-            shown,
-            table.last_winner,
-            theme,
-            t=t,
-            magic_twos=table.options.magic_twos,
-            trump=table.trump,
-        )
-        lines.append(f"{t('Last trick')}: {won}")
+        lines.append(f"{t('Last trick')}: {last_trick_text(table, shown, theme, t=t)}")
     if view.my_turn and view.phase is Phase.PLAY and view.trick:
         lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says

@@ -225,6 +225,19 @@ def trick_text(cards: Sequence[SeatCard], names: Sequence[str], theme: Theme, *,
     )
 
 
+def last_trick_text(table: TableView, names: Sequence[str], theme: Theme, *, t: Texts) -> str:
+    """The previous trick of this round and who won it (see :func:`won_trick_text`)."""
+    return won_trick_text(
+        table.last_trick,
+        names,
+        table.last_winner,
+        theme,
+        t=t,
+        magic_twos=table.options.magic_twos,
+        trump=table.trump,
+    )
+
+
 def won_trick_text(
     cards: Sequence[SeatCard],
     names: Sequence[str],
@@ -319,17 +332,7 @@ def table_embed(
         embed.add_field(name=t("Current trick"), value=current, inline=False)
         if table.last_trick:
             embed.add_field(
-                name=t("Last trick"),
-                value=won_trick_text(
-                    table.last_trick,
-                    shown,
-                    table.last_winner,
-                    theme,
-                    t=t,
-                    magic_twos=table.options.magic_twos,
-                    trump=table.trump,
-                ),
-                inline=False,
+                name=t("Last trick"), value=last_trick_text(table, shown, theme, t=t), inline=False
             )
     if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
         embed.add_field(
