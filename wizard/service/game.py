@@ -154,6 +154,11 @@ def stored_standings(
     return tuple(sorted(made, key=lambda s: (s.place, s.seat)))
 
 
+def people_playing(seats: Iterable[SeatRow] | Iterable[SeatInfo]) -> list[int]:
+    """The users who play their seats themselves now (no computer holds them), in seat order."""
+    return [s.user_id for s in seats if s.user_id is not None and not s.away]
+
+
 def forfeited_seats(seats: Iterable[SeatRow]) -> set[int]:
     """The seats a computer holds for their person (left, removed or timed out): at the
     game's end, that person forfeits it (:attr:`Standing.forfeited`)."""
@@ -241,7 +246,7 @@ class GameInfo:
 
     def playing(self) -> list[int]:
         """The people who play their seats themselves now (no computer holds them)."""
-        return [s.user_id for s in self.seats if s.user_id is not None and not s.away]
+        return people_playing(self.seats)
 
     def seats_open_to(self, user_id: int) -> tuple[int, ...]:
         """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
@@ -337,7 +342,7 @@ class LiveGame:
 
     def playing(self) -> list[int]:
         """The people who play their seats themselves now (no computer holds them)."""
-        return [s.user_id for s in self.seats if s.user_id is not None and not s.away]
+        return people_playing(self.seats)
 
     def computer(self, seat: int, level: str) -> ComputerPlayer:
         """The computer player of a seat at a level (kept, so that its state carries on)."""
