@@ -110,6 +110,23 @@ def test_a_damaged_file_fails_the_integrity_check(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_a_file_failing_its_check_does_not_count_damaged_games(tmp_path: Path) -> None:
+    """Games of a file that fails its check are not tried: no "0" that reads as "none"."""
+    failing = health.Health(
+        path=tmp_path / "wizard.db",
+        schema_version=LATEST,
+        integrity=("row 7 missing from index games_by_channel",),
+        games_by_status={"lobby": 2},
+        damaged=(),
+        database_bytes=8192,
+        wal_bytes=0,
+    )
+    lines = failing.lines()
+    assert "damaged games: 0" not in lines
+    assert "damaged games: not counted (the file fails its check)" in lines
+    assert lines[-1].startswith("NOT healthy")
+
+
 def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
     make_database(tmp_path / "wizard.db", games=2)
     # Discord out of reach: the bot opens the database, logs, then stops with status 4.

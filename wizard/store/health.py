@@ -138,7 +138,7 @@ class Health:
             f"schema version: {version}",
             "integrity: " + "; ".join(self.integrity),
             f"games: {statuses}",
-            f"damaged games: {len(self.damaged)}",
+            "damaged games: " + self._damaged_count(),
         ]
         for game, reason in self.damaged:
             unloadable = "cannot be loaded: " if game in self.unloadable else ""
@@ -155,6 +155,13 @@ class Health:
         )
         lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
         return lines
+
+    def _damaged_count(self) -> str:
+        if self.integrity == ("ok",):
+            return str(len(self.damaged))
+        # The games of a file that fails its check are not tried, and its marks may be wrong.
+        marked = f"{len(self.damaged)} marked, the others " if self.damaged else ""
+        return marked + "not counted (the file fails its check)"
 
     def verdict(self) -> str:
         """What is wrong, and what to do about it, in one line (empty when healthy)."""
