@@ -124,6 +124,16 @@ class Settings(BaseSettings):
     def _upper_level(cls, value: Any) -> Any:
         return value.upper() if isinstance(value, str) else value
 
+    @field_validator("discord_token")
+    @classmethod
+    def _one_token(cls, value: SecretStr | None) -> SecretStr | None:
+        # "Bot abc…" or two things pasted together: refused here, not by Discord at login.
+        if value is not None and any(c.isspace() for c in value.get_secret_value()):
+            raise ValueError(
+                'a token holds no space: paste the token alone, without "Bot " before it'
+            )
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:

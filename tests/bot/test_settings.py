@@ -129,6 +129,17 @@ def test_a_dev_guild_id_that_is_no_server_id_says_what_one_is(value: str) -> Non
     assert "Copy Server ID" in str(caught.value)
 
 
+@pytest.mark.parametrize("value", [f"Bot {FAKE_TOKEN}", f"{FAKE_TOKEN} {FAKE_TOKEN}"])
+def test_a_token_with_a_space_inside_is_refused_without_showing_it(value: str) -> None:
+    """A token holds no space: "Bot …" or two things pasted together are refused at once
+    (rather than a login that Discord refuses), and the value is not echoed."""
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping({"DISCORD_TOKEN": value})
+    message = str(caught.value)
+    assert "DISCORD_TOKEN: a token holds no space" in message
+    assert FAKE_TOKEN not in message
+
+
 def test_the_largest_snowflake_is_a_dev_guild_id() -> None:
     assert Settings.from_mapping({"DEV_GUILD_ID": str(2**64 - 1)}).dev_guild_id == 2**64 - 1
 
