@@ -578,7 +578,9 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
     async def _render(self, surface: Surface, info: GameInfo) -> None:
         """Bring the game's messages up to date with ``info`` (the surface's lock held)."""
         for number in sorted(surface.round_ends):
-            await self._round_end(surface, info, surface.round_ends[number])
+            if not await self._round_end(surface, info, surface.round_ends[number]):
+                self._retry_later(surface)  # the summary first: nothing is shown below it yet
+                return
             del surface.round_ends[number]
         if surface.game_over is not None:
             if not await self._final(surface, info, surface.game_over):

@@ -309,14 +309,15 @@ async def _scorepad_picture(
 class SummaryMessages(GameMessages):
     """Publishing round summaries and the final standings (with the record and scorepad)."""
 
-    async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> None:
+    async def _round_end(self, surface: Surface, info: GameInfo, end: RoundEnd) -> bool:
         """The table becomes the round's summary; the next table is posted below it, so that
-        the live table stays at the bottom of the channel."""
+        the live table stays at the bottom of the channel. ``False`` when Discord refused:
+        the old table stays the table, to become the summary on the next try."""
         table = info.table
         assert table is not None
         number = end.scored.round
-        if number > len(table.history):
-            return
+        if number > len(table.history) or self._in_gone_channel(surface):
+            return True  # nothing to show, or nowhere to show it
         trick = end.final_trick
         t, theme = await public_look(self.service, info.guild_id)
         embed = round_end_embed(
@@ -332,13 +333,16 @@ class SummaryMessages(GameMessages):
         )
         self.stats.summaries += 1
         if surface.table_id is not None:
-            old = surface.table_id
+            edited = await self._edit(surface, surface.table_id, embed=embed, view=None)
+            if edited is False:
+                return False
+            # Done, or the table was deleted (then the summary is posted instead).
             surface.table_id = None
             surface.shown = None
             await self._remember_table(surface, None)
-            if await self._edit(surface, old, embed=embed, view=None):
-                return
-        await self._post(surface, embed=embed)
+            if edited:
+                return True
+        return await self._post(surface, embed=embed) is not None
 
     async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
         """Post the final standings with the game record attached; True once posted."""

@@ -116,3 +116,41 @@ async def test_a_deleted_table_is_posted_again_at_once(
         assert (await sim.service.get_game(info.id)).version > now.version
         assert any("table message was deleted" in r.getMessage() for r in caplog.records)
         assert not sim.env.errors
+
+
+async def test_a_round_that_ends_in_an_outage_gets_its_summary_once_discord_is_back(
+    tmp_path: Path,
+) -> None:
+    """Every request to the channel fails while round 2 ends: once Discord takes them again
+    the round's table becomes its summary (not left showing the round half played), and the
+    next round's table is posted below it."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(2)
+        await sim.play(info.id, rng, until=lambda i: bool(i.table and i.table.round >= 2))
+        await sim.play(info.id, rng, until=lambda i: bool(i.table and i.table.phase is Phase.PLAY))
+        round_2 = (await sim.service.get_game(info.id)).table_message_id
+        assert round_2 is not None
+
+        messages = f"/channels/{sim.channel.id}/messages*"
+        sim.env.inject_error("*", messages, status=503, times=None)
+        # Round 2's cards are played through the hands, which need no channel message.
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 3)
+        await sim.env.advance_time(sim.config.retry_after + 1)  # still down: tried again
+        sim.env.backend.faults.clear()
+        await sim.env.advance_time(sim.config.retry_after + 1)
+
+        summary = sim.message(round_2).embeds[0]
+        assert summary.title is not None and summary.title.startswith("Round 2 of ")
+        assert summary.title.endswith(" scored")
+        assert not sim.message(round_2).components  # no buttons on a summary
+        table = (await sim.service.get_game(info.id)).table_message_id
+        assert table is not None and table > round_2  # posted below the summary
+        await table_is_current(sim, info.id)
+        titles = [m.embeds[0].get("title") for m in sim.raw() if m.embeds]
+        assert titles.count(summary.title) == 1  # in the old table only, not posted again
+
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED
+        assert not sim.env.errors
