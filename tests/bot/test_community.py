@@ -582,3 +582,30 @@ def test_a_game_from_the_history_writes_places_as_the_final_standings_do() -> No
         assert f"{place_mark(4, t=t)} **dee**" in text, text
     assert place_mark(1, t=texts("it")) == "🥇"
     assert place_mark(4, t=texts("it")) == "4º"  # as "3º su 4" in /wizard stats
+
+
+def test_the_history_pick_marks_a_winner_whose_seat_a_computer_finished() -> None:
+    # QA, on a German server: a computer finished ana's seat and came first; the final
+    # standings, her stats and the board said she lost, the history's pick "won by ana".
+    from bot.features.community.cog import history_view
+    from bot.i18n import texts
+    from wizard.options import Options
+    from wizard.service.events import Standing
+    from wizard.service.types import GameSummary
+
+    game = GameSummary(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        options=Options(),
+        rounds=15,
+        started_at=None,
+        finished_at=0.0,
+        standings=(
+            Standing(0, "ana", 1, 340, 1, 9, 15, forfeited=True),
+            Standing(1, "beto", 2, 200, 2, 6, 15),
+        ),
+    )
+    view = history_view(texts("en"), [game], None, more=False)
+    [pick] = view.to_components()[0]["components"]
+    assert pick["options"][0]["description"] == "Won by ana 🤖 with 340 points"

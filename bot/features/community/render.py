@@ -30,6 +30,13 @@ from wizard.service import (
     SeatHolder,
 )
 from wizard.service.boards import Board, FinishedGame, PlayerCard, shown_average
+from wizard.service.events import Standing
+
+
+def computer_finished(standing: Standing) -> str:
+    """The mark after the name of a seat a computer played to the end (its person left):
+    the place and points are the computer's, as the final standings say."""
+    return " 🤖" if standing.forfeited else ""
 
 
 def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
@@ -168,7 +175,7 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     for game in games:
         people = " · ".join(
             f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)}"
-            f"{' 🤖' if s.forfeited else ''} {t.count(s.score)}"
+            f"{computer_finished(s)} {t.count(s.score)}"
             for s in game.standings
         )
         lines.append(
