@@ -23,6 +23,7 @@ from bot.exits import (
 )
 from wizard.service.health import unloadable_games
 from wizard.service.player_rows import damaged_player_rows
+from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore
 from wizard.store.health import Health, check, open_readonly, schema_version, table_names
@@ -117,7 +118,8 @@ def _full_health(database: Path) -> Health | Failure:
         health = check(database)
         if health.sound:
             health = _with_unloadable(health)
-            health = dataclasses.replace(health, damaged_rows=tuple(_damaged_rows(database)))
+            rows, settings = _damaged_rows(database)
+            health = dataclasses.replace(health, damaged_rows=rows, damaged_settings=settings)
     except (sqlite3.Error, OSError) as error:
         return database_failure(database, error)
     except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
@@ -132,10 +134,11 @@ def _full_health(database: Path) -> Health | Failure:
     return health
 
 
-def _damaged_rows(database: Path) -> list[str]:
+def _damaged_rows(database: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The players' rows and the servers' settings that fail validation."""
     conn = open_readonly(database)
     try:
-        return damaged_player_rows(conn)
+        return tuple(damaged_player_rows(conn)), tuple(damaged_settings_rows(conn))
     finally:
         conn.close()
 

@@ -290,6 +290,27 @@ def test_check_lists_damaged_player_rows(tmp_path: Path) -> None:
     assert _verdict(result.stdout).startswith("NOT healthy: 1 player row")
 
 
+def test_check_lists_damaged_server_settings(tmp_path: Path) -> None:
+    """QA: a server's stored settings that fail validation were ignored at every read (the
+    server plays with the defaults) while check said healthy."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    conn = sqlite3.connect(db)
+    insert = "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, 0)"
+    conn.execute(insert, (1000, '{"turn_seconds": "x"'))  # cut short
+    conn.execute(insert, (2000, "{}"))  # every setting at its default: fine
+    conn.commit()
+    conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    assert "damaged server settings: 1" in result.stdout
+    assert "  server 1000: " in result.stdout
+    assert "server 2000" not in result.stdout
+    verdict = _verdict(result.stdout)
+    assert verdict.startswith("NOT healthy: 1 server's settings damaged"), verdict
+    assert "/wizard settings" in verdict
+
+
 def test_check_says_each_hint_once_however_many_games_and_rows_are_damaged(
     tmp_path: Path,
 ) -> None:

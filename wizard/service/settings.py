@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from wizard.ai import LEVELS
 from wizard.cards import Theme
@@ -104,3 +105,19 @@ class ServiceConfig:
     busy_timeout: float = BUSY_TIMEOUT
     """Seconds a write waits for another process's write lock before the call is refused
     with ``busy`` ("try again"), however many writes are queued (see ``wizard.store.db``)."""
+
+
+def damaged_settings_rows(conn: sqlite3.Connection) -> list[str]:
+    """Every server's stored settings that fail validation, as ``server G: reason`` (the
+    service reads such a server's settings as the defaults, with a warning)."""
+    from wizard.service.base import describe  # the service's module imports this one
+
+    out = []
+    for guild_id, stored in conn.execute(
+        "SELECT guild_id, settings FROM guild_settings ORDER BY guild_id"
+    ):
+        try:
+            GuildSettings.model_validate_json(stored)
+        except ValidationError as error:
+            out.append(f"server {guild_id}: {describe(error)}")
+    return out

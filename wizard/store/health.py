@@ -110,6 +110,8 @@ class Health:
     wal_bytes: int
     damaged_rows: tuple[str, ...] = ()
     """Rows of server-wide tables that fail validation (``python -m bot check`` only)."""
+    damaged_settings: tuple[str, ...] = ()
+    """Servers' stored settings that fail validation (``python -m bot check`` only)."""
     tables: tuple[str, ...] = ()
     """Every table of the file: what it holds instead, when it is no database of this bot."""
     unloadable: frozenset[int] = frozenset()
@@ -125,7 +127,9 @@ class Health:
     @property
     def healthy(self) -> bool:
         """Sound, and no game is set aside as damaged, no row damaged."""
-        return self.sound and not self.damaged and not self.damaged_rows
+        return (
+            self.sound and not self.damaged and not self.damaged_rows and not self.damaged_settings
+        )
 
     def lines(self) -> list[str]:
         """The report, one fact a line, for a terminal or a log."""
@@ -150,6 +154,9 @@ class Health:
         if self.damaged_rows:
             lines.append(f"damaged player rows: {len(self.damaged_rows)}")
             lines += [f"  {row}" for row in self.damaged_rows]
+        if self.damaged_settings:
+            lines.append(f"damaged server settings: {len(self.damaged_settings)}")
+            lines += [f"  {row}" for row in self.damaged_settings]
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
@@ -193,13 +200,20 @@ class Health:
             f"{len(self.damaged_rows)} player row(s) damaged, listed above: each is left off "
             "the boards and rebuilt from the player's results when their next game ends"
         )
-        if self.damaged and self.damaged_rows:
-            return f"{games}. {rows}"
-        if self.damaged:
-            return games
-        if self.damaged_rows:
-            return f"{rows}; every game plays on"
-        return ""
+        n = len(self.damaged_settings)
+        whose, play = ("1 server's", "it plays") if n == 1 else (f"{n} servers'", "they play")
+        settings = (
+            f"{whose} settings damaged, listed above: {play} with the default settings "
+            "until a manager saves them again with /wizard settings"
+        )
+        found = [
+            text
+            for text, there in ((games, self.damaged), (rows, self.damaged_rows), (settings, n))
+            if there
+        ]
+        if not found:
+            return ""
+        return ". ".join(found) + ("" if self.damaged else "; every game plays on")
 
 
 def wal_path(path: Path) -> Path:
