@@ -238,11 +238,12 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         await self.surfaces.home_gone(SERVER_LEFT, guild_id=guild.id)
 
     async def cog_unload(self) -> None:
-        """Stop receiving updates."""
+        """Stop receiving updates; the open hands say that they stopped updating."""
         unsubscribe = _SUBSCRIPTIONS.get(self.service)
         if unsubscribe is not None:
             unsubscribe()
             del _SUBSCRIPTIONS[self.service]
+        await self.surfaces.close_hands()
 
     async def _on_background(self, update: GameUpdate) -> None:
         # Called inside the service's clock task: record and return, the edits run elsewhere.

@@ -87,6 +87,11 @@ class LiveHand:
     leave_stops: bool = False
     """The last person playing pressed "Leave" and was told that it stops the game: redraws
     keep "Leave and stop the game" until the player's next click draws the hand anew."""
+    expiry: TimerHandle | None = None
+    """The timer that stops the hand when its token is about to expire."""
+    stopped: str | None = None
+    """Why the hand is redrawn no more (``HAND_EXPIRED``, ``HAND_BOT_STOPPED``): its last
+    edit says so, with no buttons."""
 
 
 @dataclass(eq=False)

@@ -65,9 +65,12 @@ from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
 from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, TIMED_OUT_LAST, refusal_text
 from bot.features.hand import (
+    HAND_BOT_STOPPED,
+    HAND_EXPIRED,
     hand_message,
     hand_view,
     replaced_hand_message,
+    stopped_hand_message,
     with_leave,
 )
 from bot.features.hints import hints_on
@@ -118,6 +121,14 @@ def hold(hand: LiveHand, timer: TimerHandle | None) -> None:
     if hand.timer is not None:
         hand.timer.cancel()
     hand.timer = timer
+
+
+def let_go(hand: LiveHand) -> None:
+    """Cancel every timer of a hand that is not redrawn any more."""
+    hold(hand, None)
+    if hand.expiry is not None:
+        hand.expiry.cancel()
+        hand.expiry = None
 
 
 class OpenHands(GameMessages):
@@ -257,11 +268,11 @@ class OpenHands(GameMessages):
         now = self.clock.now()
         old = self._hands.get(key)
         if old is not None:
-            hold(old, None)
+            let_go(old)
             newer = message_id is None or old.message_id != message_id
             if newer and old.expires > now and self.config.live_hands:
                 self._replaced.setdefault(key, []).append(old)
-        self._hands[key] = LiveHand(
+        hand = self._hands[key] = LiveHand(
             interaction,
             seat,
             language_of(interaction.locale),
@@ -271,8 +282,51 @@ class OpenHands(GameMessages):
             message_id=message_id,
             leave_stops=leave_stops,
         )
+        if self.config.live_hands:
+            expired = functools.partial(self._stop_hand, key, hand, HAND_EXPIRED)
+            hand.expiry = self.clock.call_at(hand.expires, expired)
         if key in self._replaced:
             self._start_hand_task(key)
+
+    def _stop_hand(self, key: tuple[int, int], hand: LiveHand, why: str) -> None:
+        """The open ``hand`` is redrawn no more: its last edit says ``why``."""
+        hand.expiry = None
+        if self._hands.get(key) is not hand:
+            return  # replaced by a newer one, or forgotten
+        surface = self._games.get(key[0])
+        if surface is None or surface.closed:
+            # The game is over: the hand says so already, and the table has no "Show my
+            # hand" left to send the player to.
+            let_go(self._hands.pop(key))
+            return
+        hand.stopped = why
+        self._redraw(key)
+
+    async def close_hands(self) -> None:
+        """The bot stops: every open hand says so (and how to get a fresh one), with no
+        buttons, rather than go on showing a turn that moves on without it."""
+        for key, hand in list(self._hands.items()):
+            let_go(hand)
+            if hand.expires > self.clock.now():
+                self._stop_hand(key, hand, HAND_BOT_STOPPED)
+        while self._hand_tasks:
+            await asyncio.gather(*self._hand_tasks.values(), return_exceptions=True)
+
+    async def _say_stopped(self, game_id: int, hand: LiveHand) -> None:
+        assert hand.stopped is not None
+        t = texts(hand.language)
+        try:  # the table's button, named as the table shows it (in the server's language)
+            public = await server_settings(self.service, self.get(game_id).guild_id)
+            button = texts(public.language)(SHOW_HAND_LABEL)
+        except ServiceError:
+            button = t(SHOW_HAND_LABEL)
+        content = stopped_hand_message(hand.stopped, t=t, button=button)
+        try:
+            await hand.interaction.edit_original_response(content=content, view=None)
+        except discord.HTTPException as error:
+            log.info("hand of game %s not told it stopped: %s", game_id, error)
+            return
+        self.stats.hand_refreshes += 1
 
     def refresh_hands(
         self,
@@ -299,7 +353,7 @@ class OpenHands(GameMessages):
             if key[0] != game_id or key[1] == skip:
                 continue
             if hand.expires <= now:
-                hold(self._hands.pop(key), None)
+                let_go(self._hands.pop(key))
                 continue
             if wanted is not None and hand.seat not in wanted:
                 continue
@@ -359,6 +413,10 @@ class OpenHands(GameMessages):
                     continue
                 self._hand_dirty.discard(key)
                 hand = self._hands.get(key)
+                if hand is not None and hand.stopped is not None:
+                    del self._hands[key]
+                    await self._say_stopped(game_id, hand)
+                    return
                 if hand is None or hand.expires <= self.clock.now():
                     self._hands.pop(key, None)
                     return
@@ -550,7 +608,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 timer.cancel()
         for key in [k for k in self._hands if k[0] == surface.game_id]:
             if key not in self._hand_tasks:
-                hold(self._hands.pop(key), None)
+                let_go(self._hands.pop(key))
 
     async def _sync(self, surface: Surface) -> None:
         if surface.closed:

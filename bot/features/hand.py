@@ -83,6 +83,20 @@ LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
 
 HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
+
+# Translators: what a private hand shows, with no buttons, once the bot may no longer edit it.
+# {button} is the label of the table's button (“Show my hand”), in the language of the
+# server's public messages.
+HAND_EXPIRED: Final = N_(
+    "This private message no longer updates itself: Discord allows that for 15 minutes "
+    "only. Press “{button}” on the table for a fresh one."
+)
+# Translators: what an open private hand shows, with no buttons, when the bot stops (its
+# operator stops or restarts it). {button}: as above.
+HAND_BOT_STOPPED: Final = N_(
+    "The bot was stopped, most likely to be restarted: this private message no longer "
+    "updates itself. Once the bot is back, press “{button}” on the table for a fresh one."
+)
 """What an older hand says once its player opened a newer one (it keeps no buttons)."""
 
 
@@ -275,6 +289,14 @@ def hand_message(
         button = show_hand if show_hand is not None else t(SHOW_HAND_LABEL)
         lines.append("-# " + t(HAND_EXPIRY_NOTE, button=button))
     return "\n".join(lines)
+
+
+def stopped_hand_message(why: str, *, t: Texts, button: str) -> str:
+    """What an open hand shows once the bot will not redraw it any more (``why``:
+    :data:`HAND_EXPIRED` or :data:`HAND_BOT_STOPPED`): no cards, no buttons, which could
+    only go stale, and the way to a fresh hand."""
+    mark = "⌛ " if why == HAND_EXPIRED else "🔌 "
+    return mark + t(why, button=button)
 
 
 def replaced_hand_message(*, t: Texts) -> str:

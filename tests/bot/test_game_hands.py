@@ -13,7 +13,7 @@ import pytest
 import simcord
 
 from bot.cogs import GameConfig
-from bot.features.hand import HAND_REPLACED
+from bot.features.hand import HAND_BOT_STOPPED, HAND_EXPIRED, HAND_REPLACED
 from bot.i18n import texts
 from tests.bot.conftest import (
     ACTION_VERBS,
@@ -263,4 +263,56 @@ async def test_with_edit_pacing_the_bidders_hand_catches_up_within_the_interval(
             await check_hand_agrees(sim, member, info.id)
         second_hand = sim.hand(second)
         assert second_hand is not None and YOUR_BID_ON_TABLE in second_hand.content
+        assert not sim.env.errors
+
+
+async def test_a_hand_whose_token_runs_out_says_so_with_no_buttons(tmp_path: Path) -> None:
+    """QA: a player back after 16 minutes read "Your turn: play a card" with live buttons in
+    their hand while the table had moved on. Before Discord stops taking its edits, the hand
+    says it no longer updates, shows no cards or buttons that could go stale, and names the
+    table's button for a fresh one; a click in the hand gives it 15 minutes more."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.lobby(ann, [bob], computers=1, bidding="hidden")
+        hand = await sim.open_hand(ann)
+        await sim.env.advance_time(60)
+        await sim.act(ann, lambda bids: bids[0])  # a hidden bid, clicked in this hand
+        assert sim.hand(ann) is not None and sim.hand(ann).id == hand.id  # type: ignore[union-attr]
+        await sim.env.advance_time(sim.config.hand_lifetime - 30)  # past the opening's 15 min
+        await sim.cog.surfaces.idle()
+        assert not sim.message(hand.id).content.startswith("⌛")
+
+        await sim.env.advance_time(60)  # past the click's
+        await sim.cog.surfaces.idle()
+        stopped = sim.message(hand.id)
+        assert stopped.content == "⌛ " + HAND_EXPIRED.format(button="Show my hand")
+        assert buttons(stopped) == []
+        fresh = await sim.open_hand(ann)
+        assert fresh.id != hand.id and buttons(fresh)
+        assert not sim.env.errors
+
+
+async def test_open_hands_say_that_the_bot_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops (its operator restarts it): hands edited by this process until then
+    would go stale without a word, so each says so, in its player's language."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        locales[bob] = "de"
+        await sim.lobby(ann, [bob], computers=1)
+        hands = {member: await sim.open_hand(member) for member in (ann, bob)}
+        await sim.bot.remove_cog(sim.cog.qualified_name)  # as the bot's close() does first
+
+        said = sim.message(hands[ann].id)
+        assert said.content == "🔌 " + HAND_BOT_STOPPED.format(button="Show my hand")
+        assert buttons(said) == []
+        german = sim.message(hands[bob].id).content
+        assert german == "🔌 " + texts("de")(HAND_BOT_STOPPED, button="Show my hand")
+        assert german != "🔌 " + HAND_BOT_STOPPED.format(button="Show my hand")
+
+        await sim.restart()
+        fresh = await sim.open_hand(ann)
+        assert buttons(fresh)
         assert not sim.env.errors

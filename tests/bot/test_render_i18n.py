@@ -30,13 +30,16 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
-from bot.features.hand import LEFT as LEFT_GAME
 from bot.features.hand import (
+    HAND_BOT_STOPPED,
+    HAND_EXPIRED,
     hand_message,
     hand_view,
     replaced_hand_message,
+    stopped_hand_message,
     with_leave,
 )
+from bot.features.hand import LEFT as LEFT_GAME
 from bot.features.hints import hint_text
 from bot.features.lobby import (
     CANCEL_REASONS,
@@ -63,6 +66,7 @@ from bot.features.summaries import (
 )
 from bot.features.table import (
     FORBIDDEN_CANADIAN,
+    SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
     TAKE_SEAT_LABEL,
     bids_on_table,
@@ -284,6 +288,8 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     waiting = dataclasses.replace(view(state, 0), to_act=())
     yield "hand, nobody to act", hand_message(waiting, t=t)
     yield "hand, replaced by a newer one", replaced_hand_message(t=t)
+    for why in (HAND_EXPIRED, HAND_BOT_STOPPED):  # redrawn no more: it says so
+        yield "hand, stopped", stopped_hand_message(why, t=t, button=t(SHOW_HAND_LABEL))
     for stop in (False, True):  # the last person playing is asked before leaving stops it
         for label in labels(with_leave(None, 3, t=t, stop=stop)):
             yield f"hand, leave (stop: {stop}) button", label
