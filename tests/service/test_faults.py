@@ -4,6 +4,7 @@ on one file, and an open that fails."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
 import subprocess
@@ -14,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from wizard.rules import new_game as engine_game
 from wizard.service import (
     BusyError,
     GameService,
     ServiceConfig,
     StaleVersionError,
 )
+from wizard.service.turns import RETRY_PAUSE
 from wizard.store import DatabaseUnavailable
 
 from .conftest import human_move, new_game
@@ -229,3 +232,69 @@ async def test_a_second_live_process_for_the_same_shard_is_refused(db_path: Path
         await first.close()
     again = await GameService.open(db_path, shards=(1,))  # released at close
     await again.close()
+
+
+async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA: every refused write logged a warning (two for a background step, retried at
+    once): a lock held for a minute filled the log. The operator is told once, and when the
+    database takes writes again."""
+    caplog.set_level(logging.DEBUG)
+    delay = 3.0
+    config = ServiceConfig(busy_timeout=0.2, computer_delay=delay)
+    svc = await GameService.open(db_path, config=config)
+    ids = await _started_games(svc, 3)
+    # A game whose computers move in the background: the first bid is a computer's.
+    seed = next(s for s in range(100) if engine_game(["a", "b", "c"], seed=s).first_dealer != 2)
+    computers = await new_game(svc, 1, 2, seed=seed, channel=99, computer_level="random")
+    svc.start_clocks()  # as the bot does: computers move in the background
+    started = await svc.start(computers, 1)
+    due = time.monotonic() + delay
+    info = started.info
+    assert info is not None and info.table is not None
+    computer_first = info.seats[info.table.to_act[0]].computer_controlled
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdin is not None and holder.stdout is not None
+        assert holder.stdout.readline().strip() == "LOCKED"
+        caplog.clear()
+        for game_id in ids:
+            for _ in range(2):
+                with pytest.raises(BusyError):
+                    await human_move(svc, game_id, [1, 2, 3], random.Random(game_id))
+        background = computer_first and time.monotonic() < due  # locked before it was due
+        # The computer's move is refused, and tried again (a generous bound: only a fault
+        # that never tries it reaches it).
+        # A few seconds at least, to see that it does not spin.
+        waited = time.monotonic()
+        while background and time.monotonic() - waited < 60:
+            if len(_waits(caplog)) >= 2 and time.monotonic() > due + 3 * RETRY_PAUSE:
+                break
+            await asyncio.sleep(0.05)
+        locked_for = time.monotonic() - due
+        holder.stdin.write("release\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "RELEASED"
+        assert await human_move(svc, ids[0], [1, 2, 3], random.Random(1)) is not None
+        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(warned) == 1, warned
+        assert "locked by another process" in warned[0]
+        told = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+        assert any("takes writes again" in line for line in told), told
+        if background:  # else too loaded a machine to lock it in time: the clicks still count
+            # Tried again after a pause, not at once (it spun, hundreds of tries a second).
+            assert 2 <= len(_waits(caplog)) <= locked_for / RETRY_PAUSE + 2
+    finally:
+        holder.kill()
+        holder.wait()
+        await svc.close()
+
+
+def _waits(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if "background step waits" in r.getMessage()]

@@ -318,8 +318,9 @@ class ServiceBase:
             return None
         return now + self.config.computer_delay
 
-    def _arm(self, live: LiveGame) -> None:
-        """Set the game's one timer to its earliest due time (deadline or computer move)."""
+    def _arm(self, live: LiveGame, *, not_before: float | None = None) -> None:
+        """Set the game's one timer to its earliest due time (deadline or computer move), or
+        to ``not_before`` if that is later."""
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
@@ -329,7 +330,8 @@ class ServiceBase:
         if not dues:
             return
         game_id = live.id
-        live.timer = self.clock.call_at(min(dues), lambda: self._fire(game_id))
+        at = min(dues) if not_before is None else max(min(dues), not_before)
+        live.timer = self.clock.call_at(at, lambda: self._fire(game_id))
 
     def _arm_wake(self, game_id: int) -> None:
         """Set the wake-up timer of a game not loaded yet (see ``_wakes``)."""

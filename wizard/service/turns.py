@@ -14,13 +14,16 @@ import itertools
 from wizard.ai import LEVELS, ComputerPlayer
 from wizard.rules import to_act
 from wizard.service.base import log
-from wizard.service.errors import IllegalMoveError, ServiceError
+from wizard.service.errors import BusyError, IllegalMoveError, ServiceError
 from wizard.service.events import Actor, GameStatus, GameUpdate
 from wizard.service.game import LiveGame, computer_controlled
 from wizard.service.lobby import Lobby
 from wizard.service.workers import ThinkerPool
 from wizard.state import Action, Phase, Play
 from wizard.view import PlayerView, view
+
+RETRY_PAUSE = 1.0
+"""Seconds before a background step that failed (a computer's move, a timeout) is tried again."""
 
 
 class Turns(Lobby):
@@ -120,10 +123,15 @@ class Turns(Lobby):
 
     async def _scheduled(self, game_id: int) -> None:
         live: LiveGame | None = None
+        failed = True
         try:
             live = await self._get(game_id)  # loads a game woken from its row
             for update in await self._due_step(live):
                 await self._notify(update)
+            failed = False
+        except BusyError:
+            # The store tells the operator once about another process's lock.
+            log.debug("game %s: background step waits for the database's lock", game_id)
         except ServiceError as e:
             log.warning("game %s: background step refused: %s", game_id, e.message)
         except Exception:
@@ -131,7 +139,9 @@ class Turns(Lobby):
         finally:
             self._wakes.pop(game_id, None)
             if live is not None and self._games.get(game_id) is live:
-                self._arm(live)
+                # A step that failed is tried again after a pause, not at once: its due time
+                # is past, and a fault that lasts would spin the event loop.
+                self._arm(live, not_before=self.clock.now() + RETRY_PAUSE if failed else None)
 
     async def _due_step(self, live: LiveGame) -> list[GameUpdate]:
         """One round of what is due now: lobby expiry, a computer move, or timeouts."""

@@ -213,6 +213,9 @@ class Writer:
         self._db = conn
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
         self._busy_timeout = busy_timeout
+        self._locked_out_since: float | None = None
+        """When a write first gave up on another process's lock (the operator is told
+        once, then when writes go through again); ``None`` while writes go through."""
         self._task: asyncio.Task[None] | None = asyncio.create_task(
             self._run(), name="wizard-store-writer"
         )
@@ -269,7 +272,13 @@ class Writer:
         while True:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
-                if refused and time.perf_counter() - start > 1.0:
+                if self._locked_out_since is not None:
+                    log.info(
+                        "the database takes writes again, after %.1f s locked by another process",
+                        time.perf_counter() - self._locked_out_since,
+                    )
+                    self._locked_out_since = None
+                elif refused and time.perf_counter() - start > 1.0:
                     log.warning(
                         "waited %.1f s for another process's write lock",
                         time.perf_counter() - start,
@@ -280,10 +289,16 @@ class Writer:
                     raise
                 refused = True
                 if time.perf_counter() >= due:
-                    log.warning(
-                        "gave up after %.1f s: the database is locked by another process",
-                        time.perf_counter() - start,
-                    )
+                    if self._locked_out_since is None:
+                        self._locked_out_since = start
+                        log.warning(
+                            "gave up after %.1f s: the database is locked by another process;"
+                            " its players are asked to try again (further refusals are logged"
+                            " at DEBUG until it takes writes again)",
+                            time.perf_counter() - start,
+                        )
+                    else:
+                        log.debug("gave up again: the database is still locked")
                     raise LockTimeout("the database is locked by another connection") from e
             await asyncio.sleep(min(pause, max(0.0, due - time.perf_counter())))
             pause = min(2 * pause, 0.05)
