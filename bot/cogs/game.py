@@ -23,7 +23,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 import discord
 from discord.ext import commands
@@ -33,7 +33,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
 from bot.cogs.look import public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
-from bot.cogs.replies import reply_private
+from bot.cogs.replies import refusal_text, reply_private
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -45,10 +45,11 @@ from bot.features.lobby import (
 )
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
+from bot.features.summaries import and_list
 from bot.features.table import SHOW_HAND_LABEL
-from bot.i18n import N_, Texts, member_name, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, texts
 from bot.ui.buttons import CustomId, Verb
-from wizard.options import MIN_PLAYERS, Options
+from wizard.options import MIN_PLAYERS, Options, conflicts
 from wizard.service import (
     ChannelBusyError,
     Clock,
@@ -98,6 +99,46 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
         raise InvalidOptionsError(str(error)) from None
     check_options(options, MIN_PLAYERS)
     return options
+
+
+_VARIANT_FIELDS: Final = (
+    "uneven_bids",
+    "bidding",
+    "clairvoyance",
+    "canadian",
+    "magic_twos",
+    "single_suit",
+)
+
+
+def defaults_in_clash(defaults: Options, choices: dict[str, Any], *, t: Texts) -> str | None:
+    """The line that names the server's default variants the command left out and that
+    clash with the rest of the options (each, set back to the plain game's, ends a
+    conflict); ``None`` when the command chose every variant of the clash."""
+    chosen = {k: v for k, v in choices.items() if v is not None}
+    merged = Options.model_validate({**defaults.model_dump(), **chosen})
+    clashes = len(conflicts(merged))
+    plain = Options()
+    keys = []
+    for field in _VARIANT_FIELDS:
+        if field in chosen or getattr(defaults, field) == getattr(plain, field):
+            continue
+        if len(conflicts(merged.model_copy(update={field: getattr(plain, field)}))) < clashes:
+            keys.append(defaults.bidding.value if field == "bidding" else field)
+    if not keys:
+        return None
+    names = and_list([t(VARIANT_NAMES[k]) for k in keys], t=t)
+    # Translators: after the refusal of /wizard new's options, when variants that clash come
+    # from the server's settings, not from the command; {variants}: their names.
+    line = t.plural(
+        "From this server's settings (the command did not choose it): {variants}. Choose "
+        "otherwise in the command to play this game without it.",
+        "From this server's settings (the command did not choose them): {variants}. Choose "
+        "otherwise in the command to play this game without them.",
+        len(keys),
+        variants=names,
+    )
+    return "ℹ️ " + line
 
 
 class _TimerOutOfRange(InvalidSettingsError):
@@ -430,7 +471,15 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         try:
             settings = await self.service.get_settings(guild_id)
-            options = _new_options(settings.default_options, choices)
+            try:
+                options = _new_options(settings.default_options, choices)
+            except InvalidOptionsError as error:
+                note = defaults_in_clash(settings.default_options, choices, t=t)
+                text = refusal_text(error, t=t)
+                self._about_to_respond(interaction)
+                await reply_private(interaction, text if note is None else f"{text}\n{note}")
+                self._responded(interaction)
+                return
             timer: dict[str, Any] = {}
             if turn_timer is not None:
                 timer["turn_seconds"] = _turn_seconds(turn_timer)

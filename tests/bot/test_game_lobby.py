@@ -41,6 +41,34 @@ async def test_server_defaults_fill_what_the_host_leaves_out(tmp_path: Path) -> 
         assert "no turn timer" in (lobby.embeds[0].description or "")
 
 
+async def test_a_clash_with_the_servers_defaults_names_them(tmp_path: Path) -> None:
+    """QA: on a server whose defaults hold the Canadian rule, `/wizard new bidding:secret`
+    was refused for the Canadian rule, which the host never chose: the refusal now says it
+    comes from the server's settings, and only the defaults in the clash are named."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, _ = sim.members
+        await sim.service.update_settings(
+            sim.guild.id, default_options=Options(canadian=True, magic_twos=True)
+        )
+        result = await ann.slash(sim.channel, "wizard new", bidding="secret")
+        assert result.ephemeral and result.response is not None
+        said = result.response.content
+        assert said.startswith(
+            "⚠️ These options cannot be played together. The Canadian rule needs open bidding"
+        ), said
+        assert said.endswith(
+            "\nℹ️ From this server's settings (the command did not choose it): Canadian rule. "
+            "Choose otherwise in the command to play this game without it."
+        ), said
+        assert "magic twos" not in said.lower()  # a default, but not in the clash
+
+        # The host chose both sides of the clash: nothing is said of the server.
+        result = await ann.slash(sim.channel, "wizard new", bidding="secret", canadian=True)
+        assert result.response is not None
+        assert "server" not in result.response.content
+        assert await sim.service.game_in_channel(sim.channel.id) is None
+
+
 async def test_join_leave_and_host_handover(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
