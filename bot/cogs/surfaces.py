@@ -267,6 +267,21 @@ class OpenHands(GameMessages):
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
+        if (
+            old is not None
+            and message_id is not None
+            and old.message_id is not None
+            and message_id < old.message_id
+            and old.expires > now
+            and self.config.live_hands
+        ):
+            # A click in an older hand, answered after a newer one below opened (the two
+            # raced): the lower one stays the live hand, redrawn; the clicked one is retired.
+            language = language_of(interaction.locale)
+            stale = LiveHand(interaction, seat, language, now + self.config.hand_lifetime, now)
+            self._replaced.setdefault(key, []).append(stale)
+            self.redraw_hand(game_id, user_id)
+            return
         if old is not None:
             let_go(old)
             newer = message_id is None or old.message_id != message_id

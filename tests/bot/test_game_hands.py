@@ -21,6 +21,7 @@ from tests.bot.conftest import (
     buttons,
     clicks_at_once,
     is_bid_button,
+    is_hand_button,
     simulation,
     verb_of,
 )
@@ -315,4 +316,36 @@ async def test_open_hands_say_that_the_bot_stopped(
         await sim.restart()
         fresh = await sim.open_hand(ann)
         assert buttons(fresh)
+        assert not sim.env.errors
+
+
+@pytest.mark.parametrize("order", ["card first", "show first"])
+async def test_a_card_clicked_as_a_newer_hand_opens_leaves_the_newer_one_live(
+    tmp_path: Path, order: str
+) -> None:
+    """QA: a card clicked in the open hand at the moment "Show my hand" opened a new one below
+    could leave the new one retired ("replaced by a newer one below", with nothing below)
+    and the older one live. Whatever order the two clicks finish in, the lower message is
+    the live hand."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        for member in sim.members:
+            await sim.click_hand(member, "0")
+        [leader] = await sim.to_act(info.id)
+        older = sim.hand(leader)
+        assert older is not None
+        [card] = [b["custom_id"] for b in enabled_moves(older)]
+        table = sim.table()
+        [show] = [b["custom_id"] for b in buttons(table) if is_hand_button(b)]
+        clicks = [(leader, older.id, card), (leader, table.id, show)]
+        results = await clicks_at_once(sim, clicks if order == "card first" else clicks[::-1])
+        await sim.cog.surfaces.idle()
+        [newer] = [r.response for r in results if r.response and r.response.id != older.id]
+        assert newer.id > older.id
+        assert sim.message(older.id).content == "🗂️ " + HAND_REPLACED
+        live = sim.message(newer.id).content
+        assert HAND_REPLACED not in live and "Round 1" in live, live
+        played = await sim.service.get_game(info.id)
+        assert played.table is not None and len(played.table.trick) == 1  # the card counted
         assert not sim.env.errors
