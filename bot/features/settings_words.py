@@ -78,4 +78,16 @@ def confirmation(
         lines.append(t("Cards: {theme}", theme=t(THEME_LABELS[after.theme])))
     if not lines:
         return "ℹ️ " + t("Nothing changed.")
-    return "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
+    notes = []
+    fixed_at_creation = ("default_options", "turn_seconds", "computer_level")
+    if any(getattr(after, k) != getattr(before, k) for k in fixed_at_creation):
+        notes.append(
+            t(
+                "New games only: games already open keep their options, turn time limit and "
+                "computer level."
+            )
+        )
+    if after.language != before.language or after.theme != before.theme:
+        notes.append(t("Games already open show it from their next move."))
+    saved = "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
+    return "\n".join([saved, *(f"-# {note}" for note in notes)])

@@ -182,3 +182,25 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         # Nothing given: the panel, nothing changed.
         plain = await boss.slash(sim.channel, "wizard settings")
         assert plain.response is not None and plain.response.content == ""
+
+
+def test_the_confirmation_says_what_games_already_open_do() -> None:
+    """QA: a turn limit saved while a game ran said only "Saved", and the running game kept
+    its 5 minutes; a new language showed up in it at the next move, mid-round. Both are by
+    design; the confirmation now says so."""
+    from types import SimpleNamespace
+
+    from bot.features.settings_words import confirmation
+    from bot.i18n import texts
+
+    t = texts("en")
+    perms = SimpleNamespace(app_permissions=SimpleNamespace())
+    before = GuildSettings()
+    kept = "-# New games only: games already open keep their options, turn time limit and"
+    shown = "-# Games already open show it from their next move."
+    timer = confirmation(t, before, GuildSettings(turn_seconds=30.0), perms)  # type: ignore[arg-type]
+    assert kept in timer and shown not in timer
+    language = confirmation(t, before, GuildSettings(language="de"), perms)  # type: ignore[arg-type]
+    assert shown in language and kept not in language
+    hints = confirmation(t, before, GuildSettings(hints_allowed=True), perms)  # type: ignore[arg-type]
+    assert kept not in hints and shown not in hints  # asked at each turn: open games too
