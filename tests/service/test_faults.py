@@ -37,6 +37,33 @@ conn.execute("ROLLBACK")
 print("RELEASED", flush=True)
 """
 """Another process that holds the write lock until it reads a line."""
+
+
+class LockHolder:
+    """Another process that holds the database's write lock (:data:`HOLDER`) once made."""
+
+    def __init__(self, path: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", HOLDER, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        assert self.proc.stdout.readline().strip() == "LOCKED"
+
+    def release(self) -> None:
+        """Let go of the lock (the process waits until :meth:`stop`)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("release\n")
+        self.proc.stdin.flush()
+        assert self.proc.stdout.readline().strip() == "RELEASED"
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
 THREAD_BOUND = 60.0
 """Seconds to wait for aiosqlite's threads to end: they end at once; only a leak waits."""
 
@@ -86,15 +113,8 @@ async def test_a_lock_held_elsewhere_refuses_every_click_within_one_timeout(
     timeout = 0.5
     svc = await GameService.open(db_path, config=ServiceConfig(busy_timeout=timeout))
     ids = await _started_games(svc, 40)
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(db_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = LockHolder(db_path)
     try:
-        assert holder.stdin is not None and holder.stdout is not None
-        assert holder.stdout.readline().strip() == "LOCKED"
         views = [await svc.seat_view(g, 1) for g in ids]
         t0 = time.monotonic()
 
@@ -115,15 +135,12 @@ async def test_a_lock_held_elsewhere_refuses_every_click_within_one_timeout(
         # come after len(ids) timeouts (20 s here). The bound is half of that, far above one
         # timeout plus scheduling on a loaded machine, and still below the fault.
         assert max(t for _, t in results) < len(ids) * timeout / 2
-        holder.stdin.write("release\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "RELEASED"
+        holder.release()
         # Nothing was applied, and the next clicks succeed.
         for game_id in ids[:5]:
             assert await human_move(svc, game_id, [1, 2, 3], random.Random(game_id)) is not None
     finally:
-        holder.kill()
-        holder.wait()
+        holder.stop()
         await svc.close()
 
 
@@ -254,15 +271,8 @@ async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
     info = started.info
     assert info is not None and info.table is not None
     computer_first = info.seats[info.table.to_act[0]].computer_controlled
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(db_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = LockHolder(db_path)
     try:
-        assert holder.stdin is not None and holder.stdout is not None
-        assert holder.stdout.readline().strip() == "LOCKED"
         caplog.clear()
         for game_id in ids:
             for _ in range(2):
@@ -278,9 +288,7 @@ async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
                 break
             await asyncio.sleep(0.05)
         locked_for = time.monotonic() - due
-        holder.stdin.write("release\n")
-        holder.stdin.flush()
-        assert holder.stdout.readline().strip() == "RELEASED"
+        holder.release()
         assert await human_move(svc, ids[0], [1, 2, 3], random.Random(1)) is not None
         warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(warned) == 1, warned
@@ -291,8 +299,7 @@ async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
             # Tried again after a pause, not at once (it spun, hundreds of tries a second).
             assert 2 <= len(_waits(caplog)) <= locked_for / RETRY_PAUSE + 2
     finally:
-        holder.kill()
-        holder.wait()
+        holder.stop()
         await svc.close()
 
 
