@@ -27,12 +27,19 @@ from bot.features.community.words import (
     PREFIX,
     SERVER_ONLY,
     THEME_LABELS,
-    VARIANT_LABELS,
-    options_text,
 )
 from bot.features.lobby import next_level
 from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text, on_off
-from bot.i18n import LANGUAGE_NAMES, LEVEL_CHOICES_TEXT, N_, Texts, level_name, texts
+from bot.i18n import (
+    LANGUAGE_NAMES,
+    LEVEL_CHOICES_TEXT,
+    N_,
+    VARIANT_NAMES,
+    Texts,
+    level_name,
+    texts,
+    variants_text,
+)
 from bot.i18n.commands import command_name
 from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
 from wizard.cards import Theme
@@ -49,7 +56,7 @@ TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
 """Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
 
 
-VARIANT_KEYS: Final = tuple(VARIANT_LABELS)
+VARIANT_KEYS: Final = tuple(VARIANT_NAMES)
 
 
 BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
@@ -117,7 +124,7 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
         title=t("⚙️ Wizard settings of {server}", server=guild_name), colour=0x5865F2
     )
     rows = [
-        (t("Default options of new games"), options_text(t, settings.default_options)),
+        (t("Default options of new games"), variants_text(settings.default_options, t=t)),
         (t("Turn time limit"), duration_text(t, settings.turn_seconds)),
         (t("Each game in its own thread"), on_off(t, settings.threads)),
         (t("Computer players on the leaderboards"), on_off(t, settings.computers_on_boards)),
@@ -230,10 +237,10 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         settings_select(
             "variants",
             [
-                discord.SelectOption(label=t(VARIANT_LABELS[key]), value=key, default=key in chosen)
+                discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in chosen)
                 for key in VARIANT_KEYS
             ],
-            placeholder=t("Default options: standard rules"),
+            placeholder=t("Default options: {options}", options=variants_text(Options(), t=t)),
             min_values=0,
             max_values=len(VARIANT_KEYS),
             row=0,

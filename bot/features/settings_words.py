@@ -6,8 +6,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.features.community.words import THEME_LABELS, options_text
-from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name
+from bot.features.community.words import THEME_LABELS
+from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name, variants_text
 from wizard.service import GuildSettings
 
 HINTS_ABOUT: Final = N_(
@@ -40,7 +40,7 @@ def confirmation(
     lines = []
     if after.default_options != before.default_options:
         lines.append(
-            t("Default options: {options}", options=options_text(t, after.default_options))
+            t("Default options: {options}", options=variants_text(after.default_options, t=t))
         )
     if after.turn_seconds != before.turn_seconds:
         lines.append(t("Turn time limit: {limit}", limit=duration_text(t, after.turn_seconds)))

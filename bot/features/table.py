@@ -26,7 +26,7 @@ from bot.i18n import (
     level_name,
     suit_text,
     texts,
-    variant_names,
+    variants_text,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
@@ -345,12 +345,7 @@ def table_embed(
             ),
             inline=False,
         )
-    variants = variant_names(table.options, t=t)
-    embed.set_footer(
-        text=t("Variants: {variants}", variants=", ".join(variants))
-        if variants
-        else t("Variants: none (classic)")
-    )
+    embed.set_footer(text=t("Variants: {variants}", variants=variants_text(table.options, t=t)))
     return embed
 
 

@@ -310,7 +310,7 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         # One number, marked provisional before the server's minimum of games (issue 12).
         assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")
         assert "μ" not in message_text(message) and "σ" not in message_text(message)
-        assert field(message, "Favourite options") == "standard rules (100% of games)"
+        assert field(message, "Favourite options") == "none (the classic game) · 100% of games"
         # A place says so: "6/6" read as six out of six (won them all) for a last place.
         [last] = card.form
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(last.place, "")

@@ -634,7 +634,7 @@ def test_english_is_unchanged() -> None:
         "▫️ **Bob** · 🔀 dealer · bid 4 · won 0 · 3 cards · **-30** pts",
         "▫️ **Cy** 🤖 · bid 2 · won 1 · 2 cards · **10** pts",
         "▫️ **Dee** · bid 4 · won 0 · 2 cards · **30** pts",
-        "Variants: none (classic)",
+        "Variants: none (the classic game)",
         "Current trick",
         "Cy 🟨Y12 · Dee 🧙Wizard",
         "Last trick",

@@ -14,13 +14,12 @@ from bot.features.community.words import (
     board_value,
     line_name,
     number,
-    options_text,
     percent,
     rank_text,
     rating_text,
 )
 from bot.features.summaries import MEDALS, place_mark
-from bot.i18n import EMPTY, Texts, level_name, member_name
+from bot.i18n import EMPTY, Texts, level_name, member_name, variants_text
 from wizard.cards import WIZARD
 from wizard.errors import RecordError
 from wizard.record import GameRecord, load
@@ -143,8 +142,8 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
         embed.add_field(
             name=t("Favourite options"),
             value=t(
-                "{options} ({share} of games)",
-                options=options_text(t, card.favourite.options),
+                "{options} · {share} of games",
+                options=variants_text(card.favourite.options, t=t),
                 share=percent(t, card.favourite.share),
             ),
             inline=False,
@@ -254,7 +253,7 @@ def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
     if changes:
         lines += ["", "🔁 " + t("Seats that changed hands:"), *changes]
     lines.append("")
-    lines.append(t("Options: {options}", options=options_text(t, game.options)))
+    lines.append(t("Options: {options}", options=variants_text(game.options, t=t)))
     if game.finished_at is not None:
         lines.append(t("Finished <t:{when}:f>", when=int(game.finished_at)))
     lines.append(

@@ -13,7 +13,6 @@ from discord.app_commands import locale_str
 
 from bot.i18n import N_, Texts, level_name
 from wizard.cards import Theme
-from wizard.options import Bidding, Options
 from wizard.service import (
     LeaderboardOrder,
 )
@@ -58,19 +57,6 @@ ORDER_CHOICES: Final = [
 ]
 
 
-VARIANT_LABELS: Final[dict[str, str]] = {
-    "uneven_bids": N_("uneven bids"),
-    "hidden": N_("hidden bids"),
-    "secret": N_("secret bids"),
-    "clairvoyance": N_("clairvoyance"),
-    "canadian": N_("Canadian rule"),
-    "magic_twos": N_("magic twos"),
-    "single_suit": N_("single suit"),
-}
-"""The variants of R7 as lists of options show them (the keys name :class:`Options` fields,
-with ``hidden`` and ``secret`` for the two bidding modes)."""
-
-
 THEME_LABELS: Final[dict[Theme, str]] = {
     Theme.CLASSIC: N_("classic colours (B R G Y)"),
     Theme.STANDARD: N_("standard deck (♠ ♥ ♦ ♣)"),
@@ -99,29 +85,6 @@ def percent(t: Texts, value: float) -> str:
     """A share as a whole percentage, written the way the language writes it (``42%``,
     ``42 %``)."""
     return format_percent(value, locale=t.language)
-
-
-def variant_names(t: Texts, options: Options) -> list[str]:
-    """The variants that are on, in the language of ``t`` (empty for the standard game)."""
-    keys = [
-        key
-        for key, on in (
-            ("uneven_bids", options.uneven_bids),
-            ("hidden", options.bidding is Bidding.HIDDEN),
-            ("secret", options.bidding is Bidding.SECRET),
-            ("clairvoyance", options.clairvoyance),
-            ("canadian", options.canadian),
-            ("magic_twos", options.magic_twos),
-            ("single_suit", options.single_suit),
-        )
-        if on
-    ]
-    return [t(VARIANT_LABELS[key]) for key in keys]
-
-
-def options_text(t: Texts, options: Options) -> str:
-    """The options as one phrase: the variants, or "standard rules"."""
-    return ", ".join(variant_names(t, options)) or t("standard rules")
 
 
 def line_name(t: Texts, line: BoardLine) -> str:
