@@ -307,12 +307,6 @@ class OpenHands(GameMessages):
         hand.expiry = None
         if self._hands.get(key) is not hand:
             return  # replaced by a newer one, or forgotten
-        surface = self._games.get(key[0])
-        if surface is None or surface.closed:
-            # The game is over: the hand says so already, and the table has no "Show my
-            # hand" left to send the player to.
-            let_go(self._hands.pop(key))
-            return
         hand.stopped = why
         self._redraw(key)
 
@@ -329,11 +323,17 @@ class OpenHands(GameMessages):
     async def _say_stopped(self, game_id: int, hand: LiveHand) -> None:
         assert hand.stopped is not None
         t = texts(hand.language)
-        try:  # the table's button, named as the table shows it (in the server's language)
-            public = await server_settings(self.service, self.get(game_id).guild_id)
-            button = texts(public.language)(SHOW_HAND_LABEL)
+        try:
+            info = await self.service.get_game(game_id)
         except ServiceError:
-            button = t(SHOW_HAND_LABEL)
+            return  # gone or damaged: the hand said so when it was last drawn
+        if info.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+            # Over or cancelled: the hand says so already, and the table has no "Show my
+            # hand" left to send the player to.
+            return
+        # The table's button, named as the table shows it (in the server's language).
+        public = await server_settings(self.service, info.guild_id)
+        button = texts(public.language)(SHOW_HAND_LABEL)
         content = stopped_hand_message(hand.stopped, t=t, button=button)
         try:
             await hand.interaction.edit_original_response(content=content, view=None)

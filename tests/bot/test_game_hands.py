@@ -349,3 +349,23 @@ async def test_a_card_clicked_as_a_newer_hand_opens_leaves_the_newer_one_live(
         played = await sim.service.get_game(info.id)
         assert played.table is not None and len(played.table.trick) == 1  # the card counted
         assert not sim.env.errors
+
+
+async def test_the_hand_of_a_game_that_ended_keeps_saying_so_past_the_tokens_time(
+    tmp_path: Path,
+) -> None:
+    """A cancelled (or finished) game's table has no "Show my hand" to send anyone to: its
+    hands keep what they say, not the note that they stopped updating."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.lobby(ann, [bob], computers=1)
+        hand = await sim.open_hand(bob)
+        cancelled = await ann.slash(sim.channel, "wizard cancel")
+        assert cancelled.response is not None
+        await sim.cog.surfaces.idle()
+        said = sim.message(hand.id).content
+        assert "cancelled" in said, said
+        await sim.env.advance_time(sim.config.hand_lifetime + 1)
+        await sim.cog.surfaces.idle()
+        assert sim.message(hand.id).content == said
+        assert not sim.env.errors
