@@ -3,6 +3,8 @@ game nobody plays any more stops instead of running on for computers alone."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from wizard.service import GameService, GameStatus, LastPersonError, NotHostError
@@ -89,3 +91,21 @@ async def test_the_host_removing_themself_from_a_running_game_leaves_it(
     assert info.seats[0].away and not info.seats[0].kicked and info.host_id == 2
     back = (await service.take_back(game_id, 1)).info
     assert back is not None and not back.seats[0].away
+
+
+@pytest.mark.parametrize("first", ["start", "leave"])
+async def test_a_leave_that_races_the_start_is_done_not_refused(
+    service: GameService, first: str
+) -> None:
+    """QA: a player's Leave clicked in the lobby as the host pressed Start was refused ("This
+    game has already started") and the player stayed seated, not told how to leave. Whatever
+    order the two take, the player is out: of the lobby, or their seat goes to a computer."""
+    game = await new_game(service, 3, 0)
+    calls = {"start": service.start(game, 1), "leave": service.leave(game, 3)}
+    order = [first, "leave" if first == "start" else "start"]
+    done = await asyncio.gather(*(calls[name] for name in order), return_exceptions=True)
+    assert not [r for r in done if isinstance(r, BaseException)], done
+    info = await service.get_game(game)
+    assert info.status is GameStatus.ACTIVE
+    seats = [s for s in info.seats if s.user_id == 3]
+    assert seats == [] or seats[0].computer_controlled, info.seats

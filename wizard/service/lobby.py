@@ -26,6 +26,7 @@ from wizard.service.base import (
 from wizard.service.errors import (
     AlreadySeatedError,
     ChannelBusyError,
+    GameStatusError,
     InvalidSettingsError,
     LastPersonError,
     LobbyFullError,
@@ -149,11 +150,17 @@ class Lobby(Playing):
         :class:`LastPersonError`, and nothing changes (a front end asks them first).
         """
         live = await self._get(game_id)
-        if live.status is GameStatus.ACTIVE:
-            return await self._hand_over(
-                live, user_id, user_id, False, kicked=False, may_stop=may_stop
-            )
-        return await self._remove_from_lobby(live, user_id, by_user_id=user_id, is_manager=False)
+        running = live.status is GameStatus.ACTIVE
+        if not running:
+            try:
+                return await self._remove_from_lobby(
+                    live, user_id, by_user_id=user_id, is_manager=False
+                )
+            except GameStatusError:
+                if live.status is not GameStatus.ACTIVE:
+                    raise
+                # Started while the click waited for the game: it leaves the running game.
+        return await self._hand_over(live, user_id, user_id, False, kicked=False, may_stop=may_stop)
 
     @shielded
     async def kick(
