@@ -116,7 +116,10 @@ def defaults_in_clash(defaults: Options, choices: dict[str, Any], *, t: Texts) -
     clash with the rest of the options (each, set back to the plain game's, ends a
     conflict); ``None`` when the command chose every variant of the clash."""
     chosen = {k: v for k, v in choices.items() if v is not None}
-    merged = Options.model_validate({**defaults.model_dump(), **chosen})
+    try:
+        merged = Options.model_validate({**defaults.model_dump(), **chosen})
+    except ValueError:  # a malformed choice (pydantic's ValidationError): no clash to name
+        return None
     clashes = len(conflicts(merged))
     plain = Options()
     keys = []

@@ -166,3 +166,14 @@ async def test_the_last_player_removing_themself_empties_the_lobby(tmp_path: Pat
         closed = sim.message(lobby.id)
         assert closed.embeds[0].description == "🛑 Everyone left the lobby. No result is recorded."
         assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+
+
+def test_a_malformed_choice_names_no_default() -> None:
+    """The refusal of a choice Discord should never let through is not made worse."""
+    from bot.cogs.game import defaults_in_clash
+    from bot.i18n import texts
+
+    defaults = Options(canadian=True)
+    assert defaults_in_clash(defaults, {"bidding": "sealed"}, t=texts("en")) is None
+    line = defaults_in_clash(defaults, {"bidding": "secret"}, t=texts("en"))
+    assert line is not None and "Canadian rule" in line
