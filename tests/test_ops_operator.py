@@ -299,15 +299,17 @@ def test_check_lists_damaged_server_settings(tmp_path: Path) -> None:
     insert = "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, 0)"
     conn.execute(insert, (1000, '{"turn_seconds": "x"'))  # cut short
     conn.execute(insert, (2000, "{}"))  # every setting at its default: fine
+    not_utf8 = "INSERT INTO guild_settings VALUES (3000, CAST(? AS TEXT), 0)"
+    conn.execute(not_utf8, (b'{"language": "\xff"}',))  # text, but not UTF-8
     conn.commit()
     conn.close()
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
-    assert "damaged server settings: 1" in result.stdout
-    assert "  server 1000: " in result.stdout
+    assert "damaged server settings: 2" in result.stdout
+    assert "  server 1000: " in result.stdout and "  server 3000: " in result.stdout
     assert "server 2000" not in result.stdout
     verdict = _verdict(result.stdout)
-    assert verdict.startswith("NOT healthy: 1 server's settings damaged"), verdict
+    assert verdict.startswith("NOT healthy: 2 servers' settings damaged"), verdict
     assert "/wizard settings" in verdict
 
 
