@@ -214,10 +214,11 @@ class OpenHands(GameMessages):
         else:
             if timed_out:
                 notes.append("⏰ " + t(TIMED_OUT_LAST if last else TIMED_OUT))
-            # As the server allows them now: a manager may have switched them since the
-            # update that ``known`` came with (its 💡 would be refused, or missing).
-            guild_id = info.guild_id if info is not None else self.get(game_id).guild_id
-            hints = seat_view.view.my_turn and await hints_on(self.service, guild_id, game_id)
+            hints = seat_view.view.my_turn and (
+                known.hints_allowed
+                if known is not None
+                else await hints_on(self.service, self.get(game_id).guild_id, game_id)
+            )
             moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )

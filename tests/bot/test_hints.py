@@ -109,22 +109,3 @@ async def test_hints_allowed_in_settings_mark_the_game_and_it_is_not_rated(
         stats = await sim.service.player_card(sim.guild.id, ann.id)
         assert stats is not None and stats.games == 1
         assert stats.rating == pytest.approx(ordinal(*default_rating()))
-
-
-async def test_a_fresh_hand_offers_the_hint_as_the_server_allows_it_now(tmp_path: Path) -> None:
-    """QA: hints switched off mid-game, a fresh hand still offered 💡, refused at its click;
-    switched on, no 💡 until someone moved. The hand asks the server's settings as they are."""
-    async with simulation(tmp_path, members=1) as sim:
-        (ann,) = sim.members
-        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
-        info = await sim.lobby(ann, [], computers=2)
-        for _ in range(50):  # the computers move on their own until ann's turn
-            if (await sim.service.seat_view(info.id, ann.id)).view.my_turn:
-                break
-            await sim.env.advance_time(1.0)
-        assert hint_buttons(await sim.open_hand(ann))
-
-        await sim.service.update_settings(sim.guild.id, hints_allowed=False)
-        assert hint_buttons(await sim.open_hand(ann)) == []
-        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
-        assert hint_buttons(await sim.open_hand(ann))
