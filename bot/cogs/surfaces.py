@@ -568,6 +568,14 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 surface.shown = None
                 self.request(surface)
 
+    def settings_saved(self, guild_id: int) -> None:
+        """A manager saved the server's settings: its games forget the settings their last
+        update carried, so the next hand or table drawn reads the new ones (a hand opened
+        before anyone moves shows hints as they are now)."""
+        for surface in self._games.values():
+            if surface.guild_id == guild_id:
+                surface.latest_settings = None
+
     def request(self, surface: Surface) -> None:
         """Bring the game's messages up to date soon (merged with any edit in flight), reading
         the game first: something changed that no update showed."""

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.cogs.game import GameCog
 from bot.cogs.replies import refusal_reason_of
 from bot.features.community.cog import chosen_values, community_cog, guarded
 from bot.features.community.words import (
@@ -326,6 +327,14 @@ def _service(interaction: discord.Interaction[Any]) -> GameService | None:
     return None if cog is None else cog.service
 
 
+def tell_games(client: discord.Client, guild_id: int) -> None:
+    """Tell the game cog (if installed) that the server's settings were saved."""
+    bots = (commands.Bot, commands.AutoShardedBot)
+    cog = client.get_cog(GameCog.__cog_name__) if isinstance(client, bots) else None
+    if isinstance(cog, GameCog):
+        cog.surfaces.settings_saved(guild_id)
+
+
 async def apply_changes(
     service: GameService,
     interaction: discord.Interaction[Any],
@@ -353,6 +362,7 @@ async def apply_changes(
             note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason_of(error, t=t))
         else:
             note = confirmation(t, before, after, interaction)
+            tell_games(interaction.client, guild_id)
     else:
         after = before
     guild = interaction.guild

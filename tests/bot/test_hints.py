@@ -109,3 +109,31 @@ async def test_hints_allowed_in_settings_mark_the_game_and_it_is_not_rated(
         stats = await sim.service.player_card(sim.guild.id, ann.id)
         assert stats is not None and stats.games == 1
         assert stats.rating == pytest.approx(ordinal(*default_rating()))
+
+
+async def test_a_hand_opened_after_hints_are_switched_shows_the_new_setting(
+    tmp_path: Path,
+) -> None:
+    """Switched in the panel mid-game, hints show (or go) in the next hand opened, before
+    anyone moves: the hand does not keep the settings of the game's last update."""
+    async with simulation(tmp_path, members=1) as sim:
+        (ann,) = sim.members
+        boss = sim.add_manager("boss")
+        await sim.lobby(ann, [], computers=2)
+        hand = await sim.open_hand(ann)
+        assert "Your turn" in str(hand.content)
+        assert hint_buttons(hand) == []
+
+        panel = await boss.slash(sim.channel, "wizard settings")
+        assert panel.response is not None
+        await boss.click(panel.response, label="Hints: off")
+        assert (await sim.service.get_settings(sim.guild.id)).hints_allowed
+        hand = await sim.open_hand(ann)
+        assert len(hint_buttons(hand)) == 1
+
+        panel = await boss.slash(sim.channel, "wizard settings")
+        assert panel.response is not None
+        await boss.click(panel.response, label="Hints: on")
+        assert not (await sim.service.get_settings(sim.guild.id)).hints_allowed
+        hand = await sim.open_hand(ann)
+        assert hint_buttons(hand) == []
