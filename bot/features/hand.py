@@ -30,7 +30,6 @@ from bot.features.table import (
     trump_line,
 )
 from bot.i18n import (
-    EMPTY,
     N_,
     Texts,
     _bold,
@@ -150,12 +149,16 @@ def hand_text(
                 rounds=view.num_rounds,
             )
         )
+        # Those who played their card are on the table already, not listed with no card.
         others = [
             f"{shown[i]} {cards_text(sort_hand(cards), theme, t=t)}"
             for i, cards in enumerate(view.hands)
-            if i != seat and cards is not None
+            if i != seat and cards
         ]
-        lines.append(t("The others hold: {hands}", hands=" · ".join(others) or EMPTY))
+        if others:
+            lines.append(t("The others hold: {hands}", hands=" · ".join(others)))
+        else:
+            lines.append(t("The others have played their cards."))
     else:
         lines.append(
             t.plural(

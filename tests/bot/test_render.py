@@ -348,6 +348,26 @@ def test_hand_under_clairvoyance_shows_the_others_not_ones_own() -> None:
     assert cards_text(sort_hand(round_two.hands[0]), t=T) in text
 
 
+def test_clairvoyance_hand_names_only_the_others_who_still_hold_their_card() -> None:
+    """R7.4: once a player has played their round-1 card, the hand no longer lists them
+    with an empty hand ("bob —"); when all the others have played, it says so."""
+    states = list(play_through(4, Options(clairvoyance=True), seed=4, rng_seed=8))
+    state = first_state(iter(states), lambda s: s.round == 1 and len(s.trick) == 2)
+    seat = state.turn
+    assert seat is not None
+    text = hand_text(view(state, seat), t=T)
+    assert "—" not in text
+    [others] = [line for line in text.splitlines() if line.startswith("The others hold: ")]
+    played = {(state.leader + i) % 4 for i in range(2)}
+    for other in set(range(4)) - {seat}:
+        assert (NAMES[other] in others) is (other not in played), other
+    last = first_state(iter(states), lambda s: s.round == 1 and len(s.trick) == 3)
+    assert last.turn is not None
+    text = hand_text(view(last, last.turn), t=T)
+    assert "The others have played their cards." in text
+    assert "The others hold" not in text
+
+
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     """The first hand of a round showed the new cards alone: whoever played the round's
     last card read "You played …" over cards they never held. Until the first card of the
