@@ -609,3 +609,34 @@ def test_the_history_pick_marks_a_winner_whose_seat_a_computer_finished() -> Non
     view = history_view(texts("en"), [game], None, more=False)
     [pick] = view.to_components()[0]["components"]
     assert pick["options"][0]["description"] == "Won by ana 🤖 with 340 points"
+
+
+def test_the_picked_games_scorepad_marks_a_seat_a_computer_finished() -> None:
+    # QA: the scorepad of a game picked from /wizard history read "🥇 **cy**: 250 points"
+    # where the final standings, the history list and cy's stats said a computer finished
+    # her seat ("cy 🤖").
+    from bot.features.community.render import game_embed
+    from bot.i18n import texts
+    from wizard.options import Options
+    from wizard.service.boards import FinishedGame
+    from wizard.service.events import Standing
+
+    game = FinishedGame(
+        id=2,
+        guild_id=1,
+        channel_id=2,
+        players=("cy", "ann"),
+        user_ids=(3, 1),
+        options=Options(),
+        history=(),
+        standings=(
+            Standing(0, "cy", 1, 250, 1, 9, 15, forfeited=True),
+            Standing(1, "ann", 2, 100, 2, 6, 15),
+        ),
+        started_at=None,
+        finished_at=None,
+        record="",
+    )
+    lines = (game_embed(texts("en"), game, "x.png").description or "").splitlines()
+    assert lines[0] == "🥇 **cy** 🤖: 250 points"
+    assert lines[1] == "🥈 **ann**: 100 points"

@@ -239,10 +239,12 @@ def seat_changes(t: Texts, game: FinishedGame) -> list[str]:
 
 
 def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
-    """A finished game picked from the history: standings (seats that used hints marked),
-    who played the seats that changed hands, options, the scorepad picture."""
+    """A finished game picked from the history: standings (seats that used hints and seats
+    a computer finished marked), who played the seats that changed hands, options, the
+    scorepad picture."""
     lines = [
-        f"{place_mark(s.place, t=t)} **{discord.utils.escape_markdown(s.name)}**: "
+        f"{place_mark(s.place, t=t)} **{discord.utils.escape_markdown(s.name)}**"
+        f"{computer_finished(s)}: "
         + t.plural("{n} point", "{n} points", s.score)
         + (" 💡" if s.hints_used or s.seat in game.hints_used else "")
         for s in game.standings
