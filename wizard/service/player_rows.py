@@ -118,7 +118,7 @@ async def _rebuilt(
         mu, sigma = float(stored_mu), float(stored_sigma)
     else:
         mu, sigma = default_rating()
-    best = max((r for r in results if not r["forfeited"]), key=lambda r: r["score"], default=None)
+    best = max(results, key=lambda r: r["score"], default=None)  # as the average counts
     names = [r["name"] for r in results if isinstance(r["name"], str)]
     return PlayerRow(
         guild_id=guild_id,

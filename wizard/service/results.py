@@ -91,7 +91,8 @@ async def record_results(
         counts = rated and seat.seat not in unrated_seats
         mu, sigma = (team[0].mu, team[0].sigma) if counts else (mu0, sigma0)
         best = old.best_score if old else None
-        better = seat.seat not in forfeited and (best is None or result.score > best)
+        # The best is of the scores the average counts (a forfeit's too): never below it.
+        better = best is None or result.score > best
         rows.append(
             PlayerRow(
                 guild_id=guild_id,
