@@ -102,9 +102,15 @@ def trump_line(
 
 
 def status_line(
-    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+    table: TableView,
+    names: Sequence[str],
+    theme: Theme = Theme.CLASSIC,
+    *,
+    t: Texts,
+    computer: Collection[int] = (),
 ) -> str:
-    """What the game waits for, and from whom."""
+    """What the game waits for, and from whom (a seat in ``computer`` bids without the
+    table's buttons)."""
     phase = table.phase
     if phase is Phase.GAME_OVER:
         return "🏁 " + t("The game is over.")
@@ -119,9 +125,13 @@ def status_line(
     if phase is Phase.BID:
         if table.turn is None:
             return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
-        # One seat to bid: an open bid, made with the table's buttons (bids_on_table).
+        # One seat to bid: an open bid, made with the table's buttons (bids_on_table) by a
+        # person; a computer bids by itself.
         player = _bold(names[table.turn])
-        line = "⏳ " + t("{player} to bid, with the buttons below.", player=player)
+        if table.turn in computer:
+            line = "⏳ " + t("{player} to bid.", player=player)
+        else:
+            line = "⏳ " + t("{player} to bid, with the buttons below.", player=player)
         forbidden = forbidden_bid_public(table)
         if forbidden is not None and forbidden[0] <= table.round_tricks:
             # The greyed-out button says why (R7.1, R7.5).
@@ -310,7 +320,7 @@ def table_embed(
     embed.description = "\n".join(
         [
             trump_line(table, shown, theme, t=t),
-            status_line(table, shown, theme, t=t),
+            status_line(table, shown, theme, t=t, computer=computer),
             "",
             *seat_lines(
                 table,

@@ -368,6 +368,21 @@ def test_clairvoyance_hand_names_only_the_others_who_still_hold_their_card() -> 
     assert "The others hold" not in text
 
 
+def test_the_table_sends_to_its_bid_buttons_only_a_person_to_bid() -> None:
+    """QA: "⏳ **Merlin** to bid, with the buttons below." while a computer was to bid and
+    the table had no bid buttons (open bidding, R4.2)."""
+    states = play_through(3, Options(), seed=5, rng_seed=1)
+    state = first_state(states, lambda s: s.phase is Phase.BID and s.turn is not None)
+    table = public_table(view(state, 0))
+    assert state.turn is not None
+    name = NAMES[state.turn]
+    person = embed_text(table_embed(table, t=T))
+    assert f"**{name}** to bid, with the buttons below." in person
+    computer = embed_text(table_embed(table, computer={state.turn}, t=T))
+    assert f"⏳ **{name}** to bid." in computer
+    assert "buttons" not in computer
+
+
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     """The first hand of a round showed the new cards alone: whoever played the round's
     last card read "You played …" over cards they never held. Until the first card of the
