@@ -159,6 +159,14 @@ def hand_text(
             lines.append(t("The others hold: {hands}", hands=" · ".join(others)))
         else:
             lines.append(t("The others have played their cards."))
+    elif not hand:  # the round's last trick goes on without them
+        lines.append(
+            t(
+                "**Round {round} of {rounds} · you have played all your cards.**",
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
     else:
         lines.append(
             t.plural(

@@ -383,6 +383,18 @@ def test_the_table_sends_to_its_bid_buttons_only_a_person_to_bid() -> None:
     assert "buttons" not in computer
 
 
+def test_a_hand_whose_cards_are_all_played_says_so() -> None:
+    """QA: "**Round 2 of 20 · your hand** (0 cards):" over a line holding only "—", while
+    the others finished the round's last trick."""
+    states = play_through(3, Options(), seed=6, rng_seed=2)
+    state = first_state(states, lambda s: s.round == 2 and len(s.trick) == 1 and s.played)
+    seat = state.leader  # who led the round's last trick holds no card any more
+    assert not state.hands[seat]
+    text = hand_text(view(state, seat), t=T)
+    assert text.startswith("**Round 2 of 20 · you have played all your cards.**"), text
+    assert "0 cards" not in text and "\n—" not in text
+
+
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     """The first hand of a round showed the new cards alone: whoever played the round's
     last card read "You played …" over cards they never held. Until the first card of the
