@@ -35,6 +35,7 @@ from bot.i18n import (
     _bold,
     card_emoji,
     card_label_text,
+    card_text,
     cards_text,
     display_names,
     sort_hand,
@@ -178,7 +179,10 @@ def hand_text(
             )
         )
         lines.append(cards_text(sort_hand(hand), theme, t=t))
-    if view.phase is Phase.CHOOSE_TRUMP:
+    if view.phase is Phase.CHOOSE_TRUMP and seat == table.dealer and table.turned is not None:
+        # The dealer's own hand: the prompt below says they choose (R3.3), not their name.
+        facts = [t("Turned {card}.", card=card_text(table.turned, theme, t=t))]
+    elif view.phase is Phase.CHOOSE_TRUMP:
         # Not "none": the dealer is naming it (R3.3), in the words of the table.
         facts = [trump_line(table, shown, theme, t=t)]
     elif view.trump is None:

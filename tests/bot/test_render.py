@@ -395,6 +395,24 @@ def test_a_hand_whose_cards_are_all_played_says_so() -> None:
     assert "0 cards" not in text and "\n—" not in text
 
 
+def test_the_dealer_choosing_trump_is_not_named_in_their_own_hand() -> None:
+    """QA: the dealer's own hand read "Turned 🧙Wizard: **bob** (dealer) is choosing trump.
+    **Your turn:** you are the dealer, choose trump." (R3.3); the others' hands still name
+    the dealer, as the table does."""
+    for seed in range(40):
+        states = play_through(3, Options(), seed=seed)
+        found = next((s for s in states if s.phase is Phase.CHOOSE_TRUMP), None)
+        if found is not None:
+            break
+    assert found is not None
+    dealer = found.dealer
+    mine = hand_text(view(found, dealer), t=T).splitlines()
+    assert any(line.startswith("Turned 🧙Wizard.") for line in mine), mine
+    assert not any(NAMES[dealer] in line for line in mine), mine
+    other = hand_text(view(found, (dealer + 1) % 3), t=T)
+    assert f"**{NAMES[dealer]}** (dealer) is choosing trump." in other
+
+
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     """The first hand of a round showed the new cards alone: whoever played the round's
     last card read "You played …" over cards they never held. Until the first card of the
