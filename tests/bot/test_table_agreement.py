@@ -82,20 +82,20 @@ def _round(info: GameInfo) -> int:
 
 async def test_while_a_person_deals_and_names_trump_the_hands_say_so(tmp_path: Path) -> None:
     """R3.3: a Wizard is turned and the dealer, a person, names trump. The table says the
-    dealer is choosing; every hand says the same, not "Trump: none"."""
+    dealer is choosing; every other hand says the same, not "Trump: none", and the dealer's
+    own hand asks them to choose without naming them."""
     seed = wizard_turned_seed(["ann", "bob", "Merlin", "Morgana"], dealer=1)
     async with simulation(tmp_path, members=2, seed=seed) as sim:
         ann, bob = sim.members
         await sim.lobby(ann, [bob], computers=2)
         choosing = "Turned 🧙Wizard: **bob** (dealer) is choosing trump."
         assert choosing in (sim.table().embeds[0].description or "")
-        for member in (ann, bob):
-            hand = await sim.open_hand(member)
-            assert choosing in hand.content, hand.content
-            assert "Trump: none" not in hand.content
-        assert (
-            "**Your turn:** you are the dealer, choose trump." in (await sim.open_hand(bob)).content
-        )
+        hand = await sim.open_hand(ann)
+        assert choosing in hand.content, hand.content
+        assert "Trump: none" not in hand.content
+        own = (await sim.open_hand(bob)).content
+        assert "Turned 🧙Wizard.\n**Your turn:** you are the dealer, choose trump." in own, own
+        assert "**bob**" not in own and "Trump: none" not in own
 
 
 async def test_while_a_computer_deals_and_names_trump_the_hands_say_so(tmp_path: Path) -> None:
