@@ -137,9 +137,13 @@ def place_mark(place: int, *, t: Texts) -> str:
 
 
 def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
-    """``names`` (by seat) with 🤖 after each person's seat a computer plays now, as the
-    table marks it: at the end of a game, the seat's place and points are the computer's."""
-    return [f"{name} 🤖" if info.seats[seat].away else name for seat, name in enumerate(names)]
+    """``names`` (by seat) with 🤖 after each seat a computer plays now (a computer's, or a
+    person's it took over), as the table marks it: at the end of a game, such a seat's place
+    and points are the computer's."""
+    return [
+        f"{name} 🤖" if info.seats[seat].computer_controlled else name
+        for seat, name in enumerate(names)
+    ]
 
 
 def and_list(items: Sequence[str], *, t: Texts) -> str:

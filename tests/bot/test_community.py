@@ -625,13 +625,14 @@ def test_the_picked_games_scorepad_marks_a_seat_a_computer_finished() -> None:
         id=2,
         guild_id=1,
         channel_id=2,
-        players=("cy", "ann"),
-        user_ids=(3, 1),
+        players=("cy", "ann", "Merlin"),
+        user_ids=(3, 1, None),
         options=Options(),
         history=(),
         standings=(
             Standing(0, "cy", 1, 250, 1, 9, 15, forfeited=True),
             Standing(1, "ann", 2, 100, 2, 6, 15),
+            Standing(2, "Merlin", None, 90, 3, 6, 15),
         ),
         started_at=None,
         finished_at=None,
@@ -640,3 +641,4 @@ def test_the_picked_games_scorepad_marks_a_seat_a_computer_finished() -> None:
     lines = (game_embed(texts("en"), game, "x.png").description or "").splitlines()
     assert lines[0] == "🥇 **cy** 🤖: 250 points"
     assert lines[1] == "🥈 **ann**: 100 points"
+    assert lines[2] == "🥉 **Merlin** 🤖: 90 points"  # a computer from the start

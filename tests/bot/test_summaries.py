@@ -104,3 +104,25 @@ async def test_six_long_names_in_the_standard_theme(tmp_path: Path) -> None:
             text = stored.embeds[0]["description"] + str(stored.embeds[0].get("fields"))
             assert re.search(r"(?:10|[2-9JQKA])[♠♥♦♣]", text)  # the standard deck's look
             assert not re.search(r"🟦|🟥|🟩|🟨", text)
+
+
+async def test_computers_are_marked_in_round_summaries_and_final_standings(
+    tmp_path: Path,
+) -> None:
+    """QA: computers seated from the start were marked 🤖 on the table only; the round
+    summaries and the final standings ("Congratulations, Merlin!") read as if they were
+    people, while a person's seat a computer finished was marked."""
+    async with simulation(tmp_path, members=1) as sim:
+        (ann,) = sim.members
+        info = await sim.lobby(ann, [], computers=2)
+        computers = [s.name for s in info.seats if s.user_id is None]
+        assert len(computers) == 2
+        done = await sim.play(info.id, random.Random(3))
+        assert done.status is GameStatus.FINISHED
+        first = summaries(sim)[0].embeds[0]
+        text = first.get("description", "") + str(first.get("fields", ""))
+        assert all(f"{name} 🤖" in text for name in computers), text
+        [final] = [m for m in sim.public() if m.content.startswith(f"🏁 **Game {info.id} is over")]
+        standings = final.embeds[0].description or ""
+        assert all(f"{name} 🤖" in standings for name in computers), standings
+        assert "ann 🤖" not in standings and "ann 🤖" not in final.content

@@ -33,7 +33,7 @@ from discord.ext import commands
 from bot.cogs.replies import query_refusal_text
 from bot.features.community.render import (
     board_embed,
-    computer_finished,
+    computer_mark,
     game_embed,
     history_embed,
     record_filename,
@@ -260,7 +260,7 @@ def history_view(
     if games:
         options = []
         for game in games:
-            winners = and_list([s.name + computer_finished(s) for s in game.winners], t=t)
+            winners = and_list([s.name + computer_mark(s) for s in game.winners], t=t)
             label = t("Game {game} · {players}", game=game.id, players=", ".join(game.players))
             description = t(
                 "Won by {names} with {points}",

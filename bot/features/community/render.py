@@ -32,10 +32,11 @@ from wizard.service.boards import Board, FinishedGame, PlayerCard, shown_average
 from wizard.service.events import Standing
 
 
-def computer_finished(standing: Standing) -> str:
-    """The mark after the name of a seat a computer played to the end (its person left):
-    the place and points are the computer's, as the final standings say."""
-    return " 🤖" if standing.forfeited else ""
+def computer_mark(standing: Standing) -> str:
+    """The mark after the name of a computer's seat, or of a seat a computer played to the
+    end (its person left): the place and points are the computer's, as the final standings
+    say."""
+    return " 🤖" if standing.forfeited or standing.user_id is None else ""
 
 
 def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
@@ -174,7 +175,7 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     for game in games:
         people = " · ".join(
             f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)}"
-            f"{computer_finished(s)} {t.count(s.score)}"
+            f"{computer_mark(s)} {t.count(s.score)}"
             for s in game.standings
         )
         lines.append(
@@ -244,7 +245,7 @@ def game_embed(t: Texts, game: FinishedGame, picture: str) -> discord.Embed:
     scorepad picture."""
     lines = [
         f"{place_mark(s.place, t=t)} **{discord.utils.escape_markdown(s.name)}**"
-        f"{computer_finished(s)}: "
+        f"{computer_mark(s)}: "
         + t.plural("{n} point", "{n} points", s.score)
         + (" 💡" if s.hints_used or s.seat in game.hints_used else "")
         for s in game.standings
