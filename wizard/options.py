@@ -40,6 +40,17 @@ class Options(BaseModel):
     single_suit: bool = False
     """R7.7: every player draws from a personal 15-card deck; no trump, no suit to follow."""
 
+    def variants_on(self) -> dict[str, str]:
+        """The variants that are on, field by field in order (empty for the standard game):
+        each field's name with its key, the field's name or, for the bidding, how bids are
+        made ("hidden", "secret")."""
+        plain = Options()
+        return {
+            field: self.bidding.value if field == "bidding" else field
+            for field in type(self).model_fields
+            if getattr(self, field) != getattr(plain, field)
+        }
+
     def describe(self) -> list[str]:
         """Plain-English names of the variants that are on (empty for the standard game); words
         a player reads, without rule ids."""

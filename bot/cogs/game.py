@@ -23,7 +23,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -101,16 +101,6 @@ def _new_options(defaults: Options, choices: dict[str, Any]) -> Options:
     return options
 
 
-_VARIANT_FIELDS: Final = (
-    "uneven_bids",
-    "bidding",
-    "clairvoyance",
-    "canadian",
-    "magic_twos",
-    "single_suit",
-)
-
-
 def defaults_in_clash(defaults: Options, choices: dict[str, Any], *, t: Texts) -> str | None:
     """The line that names the server's default variants the command left out and that
     clash with the rest of the options (each, set back to the plain game's, ends a
@@ -122,12 +112,12 @@ def defaults_in_clash(defaults: Options, choices: dict[str, Any], *, t: Texts) -
         return None
     clashes = len(conflicts(merged))
     plain = Options()
-    keys = []
-    for field in _VARIANT_FIELDS:
-        if field in chosen or getattr(defaults, field) == getattr(plain, field):
-            continue
-        if len(conflicts(merged.model_copy(update={field: getattr(plain, field)}))) < clashes:
-            keys.append(defaults.bidding.value if field == "bidding" else field)
+    keys = [
+        key
+        for field, key in defaults.variants_on().items()
+        if field not in chosen
+        and len(conflicts(merged.model_copy(update={field: getattr(plain, field)}))) < clashes
+    ]
     if not keys:
         return None
     names = and_list([t(VARIANT_NAMES[k]) for k in keys], t=t)

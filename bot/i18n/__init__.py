@@ -395,15 +395,7 @@ def _bold(text: object) -> str:
 def variant_names(options: Options, *, t: Texts) -> list[str]:
     """The names of the variants in force (empty for the standard game), in ``t``'s language;
     the same variants as ``Options.describe``, in the same order."""
-    keys = []
-    if options.uneven_bids:
-        keys.append("uneven_bids")
-    if options.bidding is not Bidding.OPEN:
-        keys.append(options.bidding.value)
-    keys += [
-        k for k in ("clairvoyance", "canadian", "magic_twos", "single_suit") if getattr(options, k)
-    ]
-    return [t(VARIANT_NAMES[k]) for k in keys]
+    return [t(VARIANT_NAMES[key]) for key in options.variants_on().values()]
 
 
 def _relative(when: float) -> str:

@@ -238,3 +238,29 @@ def test_R7_8_single_suit_with_three_or_four_players_is_fine() -> None:
     for players in (3, 4):
         state = new_game(NAMES[:players], Options(single_suit=True, uneven_bids=True), seed=1)
         assert state.num_players == players
+
+
+def test_R7_the_variants_on_are_named_in_the_order_describe_names_them() -> None:
+    names = {
+        "uneven_bids": "uneven bids",
+        "hidden": "hidden bids",
+        "secret": "secret bids",
+        "clairvoyance": "clairvoyance",
+        "canadian": "Canadian rule",
+        "magic_twos": "magic twos",
+        "single_suit": "single suit",
+    }
+    assert Options().variants_on() == {}
+    for flags in itertools.product([False, True], repeat=5):
+        for bidding in Bidding:
+            options = Options(
+                uneven_bids=flags[0],
+                canadian=flags[1],
+                clairvoyance=flags[2],
+                magic_twos=flags[3],
+                single_suit=flags[4],
+                bidding=bidding,
+            )
+            on = options.variants_on()
+            assert [names[key] for key in on.values()] == options.describe(), options
+            assert all(getattr(options, field) != getattr(Options(), field) for field in on)
