@@ -46,7 +46,7 @@ from bot.features.lobby import (
 from bot.features.rules import rules_text
 from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
-from bot.features.table import SHOW_HAND_LABEL
+from bot.features.table import show_hand_label
 from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, texts
 from bot.ui.buttons import CustomId, Verb
 from wizard.options import MIN_PLAYERS, Options, conflicts
@@ -679,6 +679,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             turn_seconds=timer,
             theme=settings.theme,
             t=t,
-            show_hand=texts(settings.language)(SHOW_HAND_LABEL),
+            show_hand=show_hand_label(settings.language),
         )
         await reply_private(interaction, f"*{where}*\n{text}")

@@ -77,7 +77,7 @@ from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
-from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL, TableMessages, public_shown
+from bot.features.table import TAKE_BACK_LABEL, TableMessages, public_shown, show_hand_label
 from bot.i18n import Texts, language_of, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
@@ -194,8 +194,7 @@ class OpenHands(GameMessages):
             public = await server_settings(self.service, guild_id)
         if theme is None:
             theme = public.theme
-        # The table's button, named as the table shows it (in the server's language).
-        show_hand = texts(public.language)(SHOW_HAND_LABEL)
+        show_hand = show_hand_label(public.language)
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
@@ -332,9 +331,8 @@ class OpenHands(GameMessages):
             # Over or cancelled: the hand says so already, and the table has no "Show my
             # hand" left to send the player to.
             return
-        # The table's button, named as the table shows it (in the server's language).
         public = await server_settings(self.service, info.guild_id)
-        button = texts(public.language)(SHOW_HAND_LABEL)
+        button = show_hand_label(public.language)
         content = stopped_hand_message(hand.stopped, t=t, button=button)
         try:
             await hand.interaction.edit_original_response(content=content, view=None)

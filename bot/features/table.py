@@ -47,6 +47,13 @@ log = logging.getLogger(__name__)
 # Translators: the button of the table that opens a player's private hand.
 SHOW_HAND_LABEL: Final = N_("Show my hand")
 
+
+def show_hand_label(language: str) -> str:
+    """The table's "Show my hand" button as the table names it: in the server's language
+    (``GuildSettings.language``), whatever the reader's."""
+    return texts(language)(SHOW_HAND_LABEL)
+
+
 # Translators: the button of the table that lets a person take over a computer's seat.
 TAKE_SEAT_LABEL: Final = N_("Take a seat")
 
