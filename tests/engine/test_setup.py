@@ -213,25 +213,32 @@ def test_R7_8_impossible_combinations_are_refused(
     assert info2.value.rule == "R7.8"
 
 
+def every_options() -> list[Options]:
+    """Every combination of the variants (R7.1–R7.7), playable or not."""
+    return [
+        Options(
+            uneven_bids=flags[0],
+            canadian=flags[1],
+            clairvoyance=flags[2],
+            magic_twos=flags[3],
+            single_suit=flags[4],
+            bidding=bidding,
+        )
+        for flags in itertools.product([False, True], repeat=5)
+        for bidding in Bidding
+    ]
+
+
 def test_R7_8_exactly_the_listed_combinations_are_refused() -> None:
-    for flags in itertools.product([False, True], repeat=5):
-        for bidding in Bidding:
-            options = Options(
-                uneven_bids=flags[0],
-                canadian=flags[1],
-                clairvoyance=flags[2],
-                magic_twos=flags[3],
-                single_suit=flags[4],
-                bidding=bidding,
-            )
-            for players in range(2, 8):
-                expected = options_valid(options, players)
-                try:
-                    check_setup(options, players)
-                    accepted = True
-                except OptionsError:
-                    accepted = False
-                assert accepted == expected, (options, players)
+    for options in every_options():
+        for players in range(2, 8):
+            expected = options_valid(options, players)
+            try:
+                check_setup(options, players)
+                accepted = True
+            except OptionsError:
+                accepted = False
+            assert accepted == expected, (options, players)
 
 
 def test_R7_8_single_suit_with_three_or_four_players_is_fine() -> None:
@@ -251,16 +258,7 @@ def test_R7_the_variants_on_are_named_in_the_order_describe_names_them() -> None
         "single_suit": "single suit",
     }
     assert Options().variants_on() == {}
-    for flags in itertools.product([False, True], repeat=5):
-        for bidding in Bidding:
-            options = Options(
-                uneven_bids=flags[0],
-                canadian=flags[1],
-                clairvoyance=flags[2],
-                magic_twos=flags[3],
-                single_suit=flags[4],
-                bidding=bidding,
-            )
-            on = options.variants_on()
-            assert [names[key] for key in on.values()] == options.describe(), options
-            assert all(getattr(options, field) != getattr(Options(), field) for field in on)
+    for options in every_options():
+        on = options.variants_on()
+        assert [names[key] for key in on.values()] == options.describe(), options
+        assert all(getattr(options, field) != getattr(Options(), field) for field in on)
