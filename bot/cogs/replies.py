@@ -167,6 +167,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
         N_("There is already a game in this channel."),
         N_("Game {game_id} is open here: join or watch it, or open a new game in another channel."),
     ),
+    "channel_busy.active": Refusal(
+        "🚫",
+        N_("There is already a game in this channel."),
+        N_("Game {game_id} is being played here: watch it, or open a new game in another channel."),
+    ),
     "seat_not_found": Refusal("❓", N_("That player has no seat in this game.")),
     "not_enough_players": Refusal(
         "⏳",
@@ -299,6 +304,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
 
 BY_PARAM: Final[dict[str, str]] = {
     "game_status": "status",
+    "channel_busy": "status",
     "not_host": "action",
     "invalid_settings": "setting",
     "not_seated": "reason",

@@ -100,6 +100,22 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
 
 
+async def test_a_new_game_where_one_is_being_played_says_watch_it_not_join_it(
+    tmp_path: Path,
+) -> None:
+    """QA (demo): while game 1 was being played, /wizard new told another member "Game 1 is
+    open here: join or watch it", and they could not join a running game."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        refused = await cy.slash(sim.channel, "wizard new")
+        assert private(refused) == (
+            f"🚫 There is already a game in this channel. Game {info.id} is being played "
+            "here: watch it, or open a new game in another channel."
+        )
+
+
 async def test_a_button_of_a_game_of_another_channel_moves_nothing(tmp_path: Path) -> None:
     """A game's buttons act on it in its own channel only. QA found that after a restore
     (or a lost database) game ids start again: a new game 1 opened in another channel, and

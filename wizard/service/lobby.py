@@ -87,10 +87,15 @@ class Lobby(Playing):
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
-            open_rows = await conn.execute_fetchall(repo.OPEN_IN_CHANNEL, (channel_id,))
-            open_ids = [int(r[0]) for r in open_rows]
-            if len(open_ids) >= limit:
-                raise ChannelBusyError(game_id=open_ids[-1], open=len(open_ids), limit=limit)
+            open_rows = list(await conn.execute_fetchall(repo.OPEN_IN_CHANNEL, (channel_id,)))
+            if len(open_rows) >= limit:
+                newest, status = open_rows[-1]
+                raise ChannelBusyError(
+                    game_id=int(newest),
+                    status=str(status),  # "lobby" (join it) or "active" (watch it)
+                    open=len(open_rows),
+                    limit=limit,
+                )
             row = {
                 "guild_id": guild_id,
                 "channel_id": channel_id,

@@ -17,9 +17,11 @@ GAME_COLUMNS = GameRow.columns()
 ACTION_COLUMNS = "game_id, seq, seat, kind, arg, actor, user_id, request_id, version, created_at"
 PLAYER_COLUMNS = PlayerRow.columns()
 OPEN_IN_CHANNEL = (
-    "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') ORDER BY id"
+    "SELECT id, status FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')"
+    " ORDER BY id"
 )
-"""Ids of a channel's lobbies and running games, oldest first; parameters: channel."""
+"""Ids and statuses of a channel's lobbies and running games, oldest first; parameters:
+channel."""
 OPEN_IN_GUILD = (
     "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') ORDER BY id"
 )
