@@ -319,7 +319,7 @@ async def test_refusals_from_the_service_carry_params(service: GameService) -> N
     assert few.value.params == {"players": 2, "min": 3, "max": 6}
     with pytest.raises(ChannelBusyError) as busy:
         await service.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=9, host_name="x")
-    assert busy.value.params == {"game_id": game_id, "open": 1, "limit": 1}
+    assert busy.value.params == {"game_id": game_id, "status": "lobby", "open": 1, "limit": 1}
     with pytest.raises(GameNotFoundError) as missing:
         await service.get_game(999)
     assert missing.value.params == {"game_id": 999, "reason": "unknown"}
