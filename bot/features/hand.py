@@ -203,7 +203,10 @@ def hand_text(
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
             lines.append(t("Suit to follow: {suit}.", suit=suit_text(view.follow, theme, t=t)))
     if view.my_turn and view.phase is Phase.BID:
-        made = [(s, b) for s, b in enumerate(table.bids) if b is not None and s != seat]
+        # In the order they were made: round from the dealer's left (R4.2).
+        n = len(table.bids)
+        order = [(table.dealer + 1 + i) % n for i in range(n)]
+        made = [(s, b) for s in order if (b := table.bids[s]) is not None and s != seat]
         if made:
             lines.append(
                 t(

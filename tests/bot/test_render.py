@@ -413,6 +413,20 @@ def test_the_dealer_choosing_trump_is_not_named_in_their_own_hand() -> None:
     assert f"**{NAMES[dealer]}** (dealer) is choosing trump." in other
 
 
+def test_the_bids_so_far_are_listed_in_the_order_they_were_made() -> None:
+    """QA (demo): "Bids so far: Sam 0, Merlin 1" in seat order, though Merlin bid first;
+    bidding goes round from the dealer's left (R4.2)."""
+    states = play_through(4, Options(), seed=2, rng_seed=3)
+    state = first_state(
+        states, lambda s: s.phase is Phase.BID and s.turn == s.dealer and 0 < s.dealer < 3
+    )
+    order = [(state.dealer + 1 + i) % 4 for i in range(3)]
+    assert order != sorted(order)
+    text = hand_text(view(state, state.dealer), t=T)
+    made = ", ".join(f"{NAMES[s]} {state.bids[s]}" for s in order)
+    assert f"Bids so far: {made} (total" in text, text
+
+
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
     """The first hand of a round showed the new cards alone: whoever played the round's
     last card read "You played …" over cards they never held. Until the first card of the
