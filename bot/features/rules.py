@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.features.table import SHOW_HAND_LABEL
-from bot.i18n import SUIT_NAMES, Texts, _bold, suit_sign, timer_text, variants_text
+from bot.i18n import Texts, _bold, suit_text, timer_text, variants_text
 from wizard.cards import SUITS, Theme, rank_label
 from wizard.options import Bidding, Options
 
@@ -39,7 +39,9 @@ def rules_text(
             "the trick (Jester lowest, Wizard highest; the first of equals wins)."
         )
     else:
-        suits = ", ".join(f"{suit_sign(s, theme)} {t(SUIT_NAMES[theme][s])}" for s in SUITS)
+        # As the table names them: with the letter of the card codes (🟦B12) in the classic
+        # theme.
+        suits = ", ".join(suit_text(s, theme, t=t) for s in SUITS)
         parts = [
             # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A"; {suits}
             # the four suits with their emoji.

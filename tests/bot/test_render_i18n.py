@@ -729,10 +729,12 @@ def test_english_is_unchanged() -> None:
     )
     assert rules.split("\n") == [
         "**Wizard in short**",
-        "60 cards: four suits of 1–13 (🟦 Humans, 🟥 Dwarves, 🟩 Elves, 🟨 Giants), 4 🧙 "
-        "Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 players). "
-        "The next card is turned: its suit is trump; a Jester means no trump; a Wizard lets the "
-        "dealer choose trump. In the last round no card is left to turn: no trump.",
+        # The letters of the card codes (🟦B12) said once (demo QA: never explained).
+        "60 cards: four suits of 1–13 (🟦 Humans (B), 🟥 Dwarves (R), 🟩 Elves (G), 🟨 Giants "
+        "(Y)), 4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 "
+        "players). The next card is turned: its suit is trump; a Jester means no trump; a "
+        "Wizard lets the dealer choose trump. In the last round no card is left to turn: no "
+        "trump.",
         "**Bidding:** everyone chooses at the same time how many tricks they will win, from 0 "
         "to the cards in hand.",
         "**Play:** the player left of the dealer leads the first trick, the winner of a trick "
