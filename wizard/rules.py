@@ -183,8 +183,9 @@ def round_tricks(state: GameState) -> int:
     return tricks_in_round(state.options, state.round)
 
 
-def bidding_order(state: GameState) -> tuple[int, ...]:
-    """Seats in bidding order: from left of the dealer, the dealer last (R4.2)."""
+def bidding_order(state: GameState | TableView) -> tuple[int, ...]:
+    """Seats in bidding order: from left of the dealer, the dealer last (R4.2); of a game or
+    of its public table."""
     n = len(state.players)
     return tuple((state.dealer + 1 + i) % n for i in range(n))
 

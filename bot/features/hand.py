@@ -47,7 +47,7 @@ from bot.i18n import (
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
-from wizard.rules import forbidden_bid_public
+from wizard.rules import bidding_order, forbidden_bid_public
 from wizard.service import (
     GameStatus,
     GameStatusError,
@@ -203,10 +203,9 @@ def hand_text(
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
             lines.append(t("Suit to follow: {suit}.", suit=suit_text(view.follow, theme, t=t)))
     if view.my_turn and view.phase is Phase.BID:
-        # In the order they were made: round from the dealer's left (R4.2).
-        n = len(table.bids)
-        order = [(table.dealer + 1 + i) % n for i in range(n)]
-        made = [(s, b) for s in order if (b := table.bids[s]) is not None and s != seat]
+        made = [  # in the order they were made (R4.2)
+            (s, b) for s in bidding_order(table) if (b := table.bids[s]) is not None and s != seat
+        ]
         if made:
             lines.append(
                 t(
