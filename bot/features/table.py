@@ -343,10 +343,11 @@ def table_embed(
         ]
     )
     if table.round > 0:
-        current = trick_text(table.trick, shown, theme, t=t)
-        if table.phase is Phase.PLAY and not table.trick:
-            current = t("{player} leads.", player=_bold(shown[table.leader]))
-        embed.add_field(name=t("Current trick"), value=current, inline=False)
+        if table.phase is Phase.PLAY:  # before the first card is played there is no trick
+            current = trick_text(table.trick, shown, theme, t=t)
+            if not table.trick:
+                current = t("{player} leads.", player=_bold(shown[table.leader]))
+            embed.add_field(name=t("Current trick"), value=current, inline=False)
         if table.last_trick:
             embed.add_field(
                 name=t("Last trick"), value=last_trick_text(table, shown, theme, t=t), inline=False

@@ -38,7 +38,7 @@ ENTRIES: dict[str, str] = {
     "Add computer player": "{lang} add computer",
     "Show my hand": "{lang} my hand",
     "Wizard · game {game}": "{lang} game {game}",
-    "Current trick": "{lang} current trick",
+    "Turn timer": "{lang} turn timer",
     "Round {round} of {rounds} scored": "{lang} round {round}/{rounds} scored",
     HAND_EXPIRY_NOTE: "{lang} this hand updates itself",
     "You bid {bid}.": "{lang} you bid {bid}.",
@@ -183,7 +183,7 @@ async def test_public_in_the_servers_language_private_in_the_members(
         for text in shown:
             in_german(text)
         assert any(f"{de} round 1/20 scored" in text for text in shown)
-        assert any(f"{de} current trick" in text for text in shown)
+        assert any(f"{de} turn timer" in text for text in shown)
         pings = [m for m in sim.public() if m.content.startswith("🔔")]
         assert pings, "a ping was posted"
         for ping in pings:

@@ -284,6 +284,20 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
     assert NAMES[state.leader] in fields["Last trick"]
 
 
+def test_the_table_shows_a_current_trick_only_while_cards_are_played() -> None:
+    # Bidding (R4) and choosing trump (R3.3) come before any card is played: no empty
+    # "Current trick —" field then; once play starts, it names who leads (R5.1).
+    states = play_through(3, Options(), seed=5, rng_seed=2)
+    seen: set[Phase] = set()
+    for state in states:
+        if state.round == 0 or state.phase in seen:
+            continue
+        seen.add(state.phase)
+        fields = {f.name for f in table_embed(public_table(view(state, 0)), t=T).fields}
+        assert ("Current trick" in fields) is (state.phase is Phase.PLAY), state.phase
+    assert {Phase.BID, Phase.PLAY} <= seen
+
+
 def test_table_names_are_escaped() -> None:
     state = first_state(play_through(3, Options(), seed=2), lambda s: s.phase is Phase.BID)
     table = public_table(view(state, 0))
