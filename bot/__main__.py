@@ -192,10 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _file_name(text: str) -> Path:
-    """A file to write: ``backups/`` names a folder, which ``Path`` would forget."""
-    if text.endswith(("/", os.sep)):
+    """A file to write: ``backups/`` names a folder, which ``Path`` would forget. A folder
+    that exists is refused later as ``backups`` without the slash is; one that does not
+    is a typo here."""
+    path = Path(text)
+    if text.endswith(("/", os.sep)) and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder: name the file, e.g. {text}wizard.db")
-    return Path(text)
+    return path
 
 
 def _port(text: str) -> int:

@@ -152,11 +152,14 @@ def test_backup_into_a_folder_asks_for_a_file_name(tmp_path: Path) -> None:
     make_database(db)
     folder = tmp_path / "backups"
     folder.mkdir()
-    for extra in ([], ["--force"]):
-        result = run_bot("backup", "--db", str(db), str(folder), *extra, cwd=tmp_path)
-        line = assert_one_line_failure(result, EXIT_DATABASE)
-        assert "is a folder" in line, line
+    # Named with a trailing slash or without, the same folder gets the same answer.
+    for name in (str(folder), f"{folder}{os.sep}"):
+        for extra in ([], ["--force"]):
+            result = run_bot("backup", "--db", str(db), name, *extra, cwd=tmp_path)
+            line = assert_one_line_failure(result, EXIT_DATABASE)
+            assert f"{folder} is a folder" in line, line
     assert folder.is_dir()
+    assert list(folder.iterdir()) == []
 
 
 def test_backup_of_a_file_that_holds_no_bot_database_is_refused(tmp_path: Path) -> None:
