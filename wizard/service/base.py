@@ -287,9 +287,10 @@ class ServiceBase:
         raise GameStatusError(live.status.value, action=action, game_id=live.id)
 
     def _check_host(self, live: LiveGame, user_id: int, is_manager: bool, action: str) -> None:
-        if user_id == live.host_id or is_manager:
+        host_id = live.acting_host
+        if user_id == host_id or is_manager:
             return
-        host = live.seat_of(live.host_id)
+        host = live.seat_of(host_id)
         raise NotHostError(None, host=host.name if host else "the host", action=action)
 
     # --- memory -----------------------------------------------------------------------------

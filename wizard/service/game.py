@@ -344,6 +344,17 @@ class LiveGame:
         """The people who play their seats themselves now (no computer holds them)."""
         return people_playing(self.seats)
 
+    @property
+    def acting_host(self) -> int:
+        """Who has the host's say now: the host while they play their seat; while a
+        computer holds it (they left for a while, or a manager removed them), the first
+        person still playing, until the host takes the seat back (``host_id`` itself is
+        never handed on in a running game)."""
+        playing = self.playing()
+        if self.host_id in playing or not playing:
+            return self.host_id
+        return playing[0]
+
     def computer(self, seat: int, level: str) -> ComputerPlayer:
         """The computer player of a seat at a level (kept, so that its state carries on)."""
         key = (seat, level)
@@ -398,13 +409,14 @@ class LiveGame:
         """The front end's picture of the game."""
         return GameInfo(
             **{name: getattr(self, name) for name in _INFO_FIELDS},
+            host_id=self.acting_host,
             seats=tuple(SeatInfo(**{k: getattr(s, k) for k in _SEAT_FIELDS}) for s in self.seats),
             table=table_view(self.state) if self.state is not None else None,
             hints_used=tuple(sorted(self.hints_used)),
         )
 
 
-_LIVE_FIELDS = {f.name for f in fields(LiveGame)} - {"seats", "hints_used"}
+_LIVE_FIELDS = {f.name for f in fields(LiveGame)} - {"seats", "hints_used", "host_id"}
 _INFO_FIELDS = tuple(f.name for f in fields(GameInfo) if f.name in _LIVE_FIELDS)
 """What :class:`GameInfo` takes from a live game as it is (the same names; a field the game
 does not have keeps its default)."""

@@ -362,9 +362,10 @@ class Lobby(Playing):
         async with live.lock:
             if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 self._check_status(live, GameStatus.ACTIVE)
-            if by_user_id != live.host_id and not is_manager:
+            host_id = live.acting_host
+            if by_user_id != host_id and not is_manager:
                 raise NotHostError(action="cancel")
-            await self._cancel_locked(live, "host" if by_user_id == live.host_id else "manager")
+            await self._cancel_locked(live, "host" if by_user_id == host_id else "manager")
         return live.info()
 
     async def cancel_games_in(
@@ -456,9 +457,11 @@ class Lobby(Playing):
         """A running game's seat to a computer: for a while when its player leaves, for good
         when (``kicked``) the host or a manager removes them.
 
-        The host's role passes to the next person still playing; once no person plays any
-        seat, the game is cancelled (``"abandoned"``) rather than run on for computers alone
-        (unless not ``may_stop``: then :class:`LastPersonError`, before anything is written).
+        While the host is away, the first person still playing has the host's say
+        (:attr:`LiveGame.acting_host`), and the host has it again on taking the seat back.
+        Once no person plays any seat, the game is cancelled (``"abandoned"``) rather than
+        run on for computers alone (unless not ``may_stop``: then :class:`LastPersonError`,
+        before anything is written).
         """
         async with live.lock:
             self._check_status(live, GameStatus.ACTIVE)
@@ -477,8 +480,6 @@ class Lobby(Playing):
             if not playing:
                 await self._cancel_locked(live, "abandoned")
                 return live.info()
-            if live.host_id not in playing:
-                await self._update_game(live, None, host_id=playing[0])
         self._arm(live)
         return live.info()
 
