@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import wizard.store.backup as backup_module
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from tests.damage_support import run_sql
 from tests.ops_support import (
@@ -23,6 +26,7 @@ from tests.ops_support import (
     run_bot_on_a_small_disk,
 )
 from wizard.service import GameService, GameStatus
+from wizard.store.backup import restore
 
 # Each transaction writes two settings rows (2n, 2n + 1); a consistent copy holds whole
 # transactions only: an even number of rows, numbered without a gap from 0.
@@ -291,3 +295,22 @@ def test_restore_through_a_link_restores_the_file_it_points_to(tmp_path: Path) -
     assert len(_tables(real)["games"]) == 3
     assert list(disk.glob("wizard.db.replaced-*"))  # kept aside beside the file it replaced
     assert str(real) in result.stdout
+
+
+def test_restores_in_the_same_second_keep_every_database_they_replace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # QA: two restores within one second named the database each set aside alike, and the
+    # second rename replaced the first: the database before both was lost, with exit 0.
+    monkeypatch.setattr(backup_module.time, "strftime", lambda _format: "20261129-185257")
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copies = []
+    for games in (2, 3):
+        copy = tmp_path / f"copy{games}.db"
+        make_database(copy, games=games)
+        copies.append(copy)
+    kept = [restore(copy, db).aside for copy in copies]
+    assert None not in kept and len(set(kept)) == 2
+    assert sorted(len(_tables(p)["games"]) for p in kept if p is not None) == [1, 2]
+    assert len(_tables(db)["games"]) == 3

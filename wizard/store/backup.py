@@ -285,10 +285,17 @@ def _snapshot(conn: sqlite3.Connection) -> None:
 
 
 def set_aside(path: Path, why: str) -> Path:
-    """Rename ``path`` and its ``-wal`` and ``-shm`` to ``NAME.WHY-TIME``; returns it."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    aside = path.with_name(f"{path.name}.{why}-{stamp}")
-    for suffix in ("", "-wal", "-shm"):
+    """Rename ``path`` and its ``-wal`` and ``-shm`` to ``NAME.WHY-TIME``; returns it.
+
+    A name already taken (a restore in the same second) gets ``-2``, ``-3``… after it: a
+    database set aside is never written over."""
+    suffixes = ("", "-wal", "-shm")
+    name = f"{path.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}"
+    aside, n = path.with_name(name), 1
+    while any(aside.with_name(aside.name + suffix).exists() for suffix in suffixes):
+        n += 1
+        aside = path.with_name(f"{name}-{n}")
+    for suffix in suffixes:
         part = path.with_name(path.name + suffix)
         if part.exists():
             os.replace(part, aside.with_name(aside.name + suffix))
