@@ -314,3 +314,27 @@ def test_restores_in_the_same_second_keep_every_database_they_replace(
     assert None not in kept and len(set(kept)) == 2
     assert sorted(len(_tables(p)["games"]) for p in kept if p is not None) == [1, 2]
     assert len(_tables(db)["games"]) == 3
+
+
+def test_a_restored_database_is_in_wal_mode_so_a_process_holding_it_is_seen(
+    tmp_path: Path,
+) -> None:
+    # QA: a restored database came back in rollback-journal mode, where an idle process
+    # that has it open holds no lock: a second restore then replaced it under that process.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    restore(copy, db)
+    assert not list(tmp_path.glob(".wizard.db.restoring*"))  # no -wal, no -shm left beside
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()
+    with database_held(db):
+        line = assert_one_line_failure(
+            run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
+        )
+        assert "in use" in line
+    assert not list(tmp_path.glob("wizard.db.replaced-*-2"))

@@ -263,7 +263,7 @@ def _check_unused(path: Path) -> None:
 
 
 def _copy_into(backup_file: Path, target: Path) -> None:
-    """Write every page of ``backup_file`` into the new file ``target``."""
+    """Write every page of ``backup_file`` into the new file ``target``, in WAL mode."""
     dst = sqlite3.connect(target, isolation_level=None)
     try:
         src = open_readonly(backup_file)
@@ -272,6 +272,10 @@ def _copy_into(backup_file: Path, target: Path) -> None:
             src.backup(dst)
         finally:
             src.close()
+        # As the bot keeps its database (a backup is one self-contained file, in rollback
+        # mode): in WAL mode every process that has the file open holds a lock, so the next
+        # restore sees an idle one too.
+        dst.execute("PRAGMA journal_mode = WAL")
     finally:
         dst.close()
 
