@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
+import signal
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bot.exits import (
@@ -33,6 +35,16 @@ log = logging.getLogger("bot")
 
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
+    existed = target.exists()
+    with _sigterm_as_ctrl_c() as received:
+        try:
+            return _backup(database, target, overwrite=overwrite)
+        except KeyboardInterrupt:
+            kept = f"{target} is as it was" if existed else f"nothing was written to {target}"
+            return _stopped("backup", received, f"no backup was made: {kept}")
+
+
+def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
     folder = target.parent
     if not folder.exists():
         # A command-line fault, as a cp or sqlite3's .backup would refuse it: a typo in the
@@ -61,6 +73,33 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def restore_command(database: Path, source: Path) -> int:
     """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
+    before = _file_id(database)
+    with _sigterm_as_ctrl_c() as received:
+        try:
+            return _restore(database, source)
+        except KeyboardInterrupt:
+            # The database is set aside and the copy put in place at once (never one of the
+            # two alone), so it is either the one from before or the restored one.
+            if _file_id(database) == before:
+                outcome = f"the database {database} is as it was"
+            else:
+                outcome = (
+                    f"{database} was restored from {source} but not checked: run python -m "
+                    "bot check"
+                )
+            return _stopped("restore", received, outcome)
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device and inode), if any."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _restore(database: Path, source: Path) -> int:
     existed = database.exists()
     try:
         refuse_folder(database)
@@ -94,6 +133,14 @@ def restore_command(database: Path, source: Path) -> int:
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
+    with _sigterm_as_ctrl_c() as received:
+        try:
+            return _check(database)
+        except KeyboardInterrupt:
+            return _stopped("check", received, "nothing was changed")
+
+
+def _check(database: Path) -> int:
     try:
         refuse_folder(database)
     except Failure as failure:
@@ -109,6 +156,32 @@ def check_command(database: Path) -> int:
     if not health.sound:
         return EXIT_DATABASE
     return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[list[int]]:
+    """SIGTERM (``docker stop``, a job's time limit) stops the block as Ctrl-C does, with
+    :class:`KeyboardInterrupt`, so that whatever it was writing is removed; yields the
+    signals that came (empty for Ctrl-C)."""
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _stopped(command: str, received: list[int], outcome: str) -> int:
+    """Say in one line that ``command`` was stopped and what it left; the exit status is
+    the one a shell reports for a command the signal ended (130 Ctrl-C, 143 SIGTERM)."""
+    how = "SIGTERM" if received else "Ctrl-C"
+    print(f"wizard bot: {command} stopped by {how} before its end: {outcome}.", file=sys.stderr)
+    return 128 + (received[0] if received else signal.SIGINT)
 
 
 def _full_health(database: Path) -> Health | Failure:

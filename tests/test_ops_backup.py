@@ -4,15 +4,20 @@ putting one back only when it is whole and nothing has the database open."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 import wizard.store.backup as backup_module
+from bot import ops
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from tests.damage_support import run_sql
 from tests.ops_support import (
@@ -338,3 +343,125 @@ def test_a_restored_database_is_in_wal_mode_so_a_process_holding_it_is_seen(
         )
         assert "in use" in line
     assert not list(tmp_path.glob("wizard.db.replaced-*-2"))
+
+
+# --- stopped by Ctrl-C or SIGTERM: one line, what was left, and no part of a copy behind
+
+
+def _stop(*args: object, **kwargs: object) -> NoReturn:
+    raise KeyboardInterrupt
+
+
+def _sigterm(*args: object, **kwargs: object) -> list[str]:
+    os.kill(os.getpid(), signal.SIGTERM)  # its handler runs as soon as this call returns
+    return ["ok"]
+
+
+def _one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    return line
+
+
+@pytest.mark.parametrize(
+    "case", [(_stop, 130, "Ctrl-C"), (_sigterm, 143, "SIGTERM")], ids=["ctrl-c", "sigterm"]
+)
+def test_a_backup_stopped_before_its_end_leaves_no_part_of_it(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    case: tuple[Callable[..., object], int, str],
+) -> None:
+    # QA: Ctrl-C printed a traceback and left a hidden .partial copy the size of the
+    # database; SIGTERM (docker stop, a time limit) left it without a word.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    target = folder / "wizard.db"
+    stop, status, how = case
+    monkeypatch.setattr(backup_module, "integrity", stop)  # stopped while the copy is checked
+    assert ops.backup_command(db, target) == status
+    assert _one_line(capsys) == (
+        f"wizard bot: backup stopped by {how} before its end: no backup was made: nothing was "
+        f"written to {target}."
+    )
+    assert list(folder.iterdir()) == []
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # as it was before
+
+
+def test_a_forced_backup_stopped_keeps_the_old_backup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    target = tmp_path / "old.db"
+    target.write_bytes(b"yesterday's backup")
+    monkeypatch.setattr(backup_module, "integrity", _stop)
+    assert ops.backup_command(db, target, overwrite=True) == 130
+    assert _one_line(capsys).endswith(f"no backup was made: {target} is as it was.")
+    assert target.read_bytes() == b"yesterday's backup"
+    assert [p.name for p in tmp_path.iterdir() if "old.db" in p.name] == ["old.db"]
+
+
+def test_a_restore_stopped_while_copying_leaves_the_database_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    copy = tmp_path / "copy.db"
+    make_database(copy, games=1)
+    before = db.read_bytes()
+    copy_into = backup_module._copy_into
+
+    def copy_then_ctrl_c(source: Path, target: Path) -> None:
+        copy_into(source, target)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(backup_module, "_copy_into", copy_then_ctrl_c)
+    assert ops.restore_command(db, copy) == 130
+    assert _one_line(capsys) == (
+        f"wizard bot: restore stopped by Ctrl-C before its end: the database {db} is as it was."
+    )
+    assert db.read_bytes() == before
+    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name or "-2" in p.name]
+    assert not list(tmp_path.glob("wizard.db.replaced-*"))
+
+
+def test_ctrl_c_as_the_database_is_swapped_waits_until_the_restore_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Between setting the old database aside and putting the copy in its place, a stop
+    # would leave no database at all: it takes effect once both are done.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    copy = tmp_path / "copy.db"
+    make_database(copy, games=1)
+    set_aside = backup_module.set_aside
+
+    def ctrl_c_then_set_aside(path: Path, why: str) -> Path:
+        os.kill(os.getpid(), signal.SIGINT)
+        return set_aside(path, why)
+
+    monkeypatch.setattr(backup_module, "set_aside", ctrl_c_then_set_aside)
+    assert ops.restore_command(db, copy) == 130
+    assert _one_line(capsys) == (
+        f"wizard bot: restore stopped by Ctrl-C before its end: {db} was restored from {copy} "
+        "but not checked: run python -m bot check."
+    )
+    assert len(_tables(db)["games"]) == 1
+    (kept,) = (
+        p for p in tmp_path.iterdir() if re.fullmatch(r"wizard\.db\.replaced-[\d-]+", p.name)
+    )
+    assert len(_tables(kept)["games"]) == 3
+
+
+def test_a_check_stopped_says_nothing_was_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    monkeypatch.setattr(ops, "check", _sigterm)
+    assert ops.check_command(db) == 143
+    assert _one_line(capsys) == (
+        "wizard bot: check stopped by SIGTERM before its end: nothing was changed."
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -71,16 +72,27 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             )
         with _writing(target):
             target.parent.mkdir(parents=True, exist_ok=True)
-            partial.unlink(missing_ok=True)
+            _remove_with_journal(partial)
             dst = sqlite3.connect(partial, isolation_level=None)
         try:
-            src.backup(dst)  # all pages in one step: one consistent snapshot
-            # One file that needs no -wal beside it, wherever it is copied to.
-            dst.execute("PRAGMA journal_mode = DELETE")
-            problems = integrity(dst, quick=False)
-            version = schema_version(dst)
+            # Whatever stops the copy (a full disk, Ctrl-C) leaves no part of it behind.
+            try:
+                src.backup(dst)  # all pages in one step: one consistent snapshot
+                # One file that needs no -wal beside it, wherever it is copied to.
+                dst.execute("PRAGMA journal_mode = DELETE")
+                problems = integrity(dst, quick=False)
+                version = schema_version(dst)
+            finally:
+                dst.close()
+            if problems != ["ok"]:
+                raise BackupError(
+                    f"the copy of {source} fails SQLite's integrity check: {problems[0]}",
+                    "the live database is damaged: run python -m bot check",
+                )
+            with _writing(target):
+                os.replace(partial, target)
         except sqlite3.Error as error:
-            partial.unlink(missing_ok=True)
+            _remove_with_journal(partial)
             if error.sqlite_errorcode & 0xFF not in _WRITE_FAILURES:
                 raise
             raise BackupError(
@@ -88,18 +100,11 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
                 "free space where it is written, or choose another disk; the database "
                 "itself is untouched",
             ) from None
-        finally:
-            dst.close()
+        except BaseException:
+            _remove_with_journal(partial)
+            raise
     finally:
         src.close()
-    if problems != ["ok"]:
-        partial.unlink(missing_ok=True)
-        raise BackupError(
-            f"the copy of {source} fails SQLite's integrity check: {problems[0]}",
-            "the live database is damaged: run python -m bot check",
-        )
-    with _writing(target):
-        os.replace(partial, target)
     return Copied(
         source, target, version or 0, target.stat().st_size, time.perf_counter() - started
     )
@@ -210,13 +215,23 @@ def restore(backup_file: Path, target: Path) -> Copied:
             "free space on that disk (room for one more copy of the backup), then restore "
             "again; the database there is untouched",
         ) from None
+    except BaseException:  # Ctrl-C: the database there is untouched, and no copy is left
+        _remove_with_journal(restoring)
+        raise
     aside = None
-    if target.exists():
-        # Never written over: a damaged database (the usual reason to restore) may still
-        # hold what can be salvaged, and a sound one every action since the backup was made.
-        _check_unused(target)  # again: the bot may have started while the copy was written
-        aside = set_aside(target, "damaged" if damaged else "replaced")
-    os.replace(restoring, target)
+    # Setting the database aside and putting the copy in its place is never cut in two
+    # (no database at all in between): Ctrl-C or SIGTERM waits until both are done.
+    with _signals_held():
+        if target.exists():
+            # Never written over: a damaged database (the usual reason to restore) may still
+            # hold what can be salvaged, and a sound one every action since the backup.
+            try:
+                _check_unused(target)  # again: the bot may have started meanwhile
+            except BaseException:
+                _remove_with_journal(restoring)
+                raise
+            aside = set_aside(target, "damaged" if damaged else "replaced")
+        os.replace(restoring, target)
     return Copied(
         backup_file,
         target,
@@ -226,6 +241,21 @@ def restore(backup_file: Path, target: Path) -> Copied:
         aside,
         damaged,
     )
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs; one that came meanwhile
+    takes effect after it (where the platform can hold signals back)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _remove_with_journal(path: Path) -> None:
