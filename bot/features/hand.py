@@ -120,6 +120,12 @@ def must_play_hidden(view: PlayerView) -> bool:
     return view.phase is Phase.PLAY and view.hand is None and view.my_turn
 
 
+def opens_with_last_round(view: PlayerView) -> bool:
+    """Whether the hand opens with how the player's last round went: from its end until
+    the first card of the next round (R6)."""
+    return bool(view.history) and not (view.played or view.trick)
+
+
 def hand_text(
     view: PlayerView,
     *,
@@ -139,7 +145,7 @@ def hand_text(
         return t("The cards are being dealt.")
     if view.phase is Phase.GAME_OVER:  # how the last round went; no cards are left
         return last_round_line(view.history[-1], seat, t=t)
-    if view.history and not (view.played or view.trick):  # until the round's first card
+    if opens_with_last_round(view):
         lines.append(last_round_line(view.history[-1], seat, t=t))
     hand = view.hand
     if hand is None:
@@ -498,6 +504,10 @@ class HandClicks(TableClicks):
             # moves that follow this one are rendered after it.
             self.surfaces.after_update(update, actor_user_id=user)
             note, theme = await self._remember_done(interaction, cid, update)
+            if update.view is not None and opens_with_last_round(update.view.view):
+                # Their card closed the round: the hand is the next round's, which opens
+                # with how the round went, not with a card it never held.
+                note = None
             await self._open_hand(
                 interaction, cid.game, note=note, edit=True, theme=theme, update=update
             )

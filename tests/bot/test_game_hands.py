@@ -369,3 +369,28 @@ async def test_the_hand_of_a_game_that_ended_keeps_saying_so_past_the_tokens_tim
         await sim.cog.surfaces.idle()
         assert sim.message(hand.id).content == said
         assert not sim.env.errors
+
+
+async def test_the_last_card_of_a_round_answers_with_the_new_round_not_the_old_card(
+    tmp_path: Path,
+) -> None:
+    """QA: whoever played a round's last card got round 2's cards headed by "✅ You played
+    🃏Jester.", a card that hand never held; the new round's hand opens with how their round
+    went instead (R6), as everyone else's does."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        for member in sim.members:
+            await sim.click_hand(member, "0")
+        for _ in range(3):  # round 1: one card each
+            [player] = await sim.to_act(info.id)
+            hand = sim.hand(player)
+            assert hand is not None
+            [card] = [b["custom_id"] for b in enabled_moves(hand)]
+            result = await player.click(hand, custom_id=card)
+            assert result.response is not None
+            text = str(result.response.content)
+        assert "You played" not in text, text
+        assert text.startswith(("✅ Round 1: you bid 0, won", "❌ Round 1: you bid 0, won")), text
+        assert "Round 2 of 20" in text
+        assert not sim.env.errors
