@@ -158,6 +158,10 @@ def _turn_seconds(turn_timer: int) -> float | None:
 
 
 OPEN_BELOW = N_("Game {game} is open below.")
+# Translators: the answer to "Play again" pressed by a player the host removed from that game.
+REMATCH_REFUSED = N_(
+    "You were removed from game {game}: its rematch is for the players who stayed."
+)
 
 
 def _here_text(t: Texts, game_id: int, note: str | None) -> str:
@@ -356,6 +360,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         channel_id = interaction.channel_id
         assert channel_id is not None
         user = interaction.user
+        seat = old.seat_of(user.id)
+        if seat is not None and old.seats[seat].kicked:
+            refused = texts(interaction.locale)(REMATCH_REFUSED, game=old.id)
+            await self._send_private(interaction, "🚫 " + refused)
+            return
         seed = self.config.seeds() if self.config.seeds is not None else None
 
         async def reopen() -> GameInfo:

@@ -169,3 +169,25 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         again_bob = await bob.click(sim.message(final.id), custom_id=again)
         assert again_bob.response is not None
         assert again_bob.response.content == f"✅ Game {lobby.id} is open below."
+
+
+async def test_a_player_removed_from_the_game_cannot_open_its_rematch(tmp_path: Path) -> None:
+    """QA: a player the host had removed pressed Play again and hosted the rematch, pinging
+    the players who had removed them. The rematch is for those who stayed."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=0)
+        kicked = await ann.slash(sim.channel, "wizard kick", player=cy)
+        assert kicked.response is not None
+        old = await sim.play(info.id, random.Random(4))
+        assert old.status is GameStatus.FINISHED and old.seats[2].kicked
+        final = final_message(sim, old.id)
+        result = await cy.click(final, label="Play again")
+        assert result.acknowledged and result.ephemeral and result.response is not None
+        assert result.response.content == (
+            f"🚫 You were removed from game {old.id}: its rematch is for the players who stayed."
+        )
+        assert await sim.service.game_in_channel(sim.channel.id) is None
+        # Those who stayed still can.
+        result = await bob.click(final, label="Play again")
+        assert result.response is not None and not result.ephemeral
