@@ -142,6 +142,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "game_status.damaged": Refusal("⚠️", DAMAGED),
     "not_seated": Refusal("🚫", NOT_PLAYING),
     "not_seated.kicked": Refusal("🚫", KICKED),
+    "not_seated.removed_from_lobby": Refusal(
+        "🚫", N_("You were removed from this lobby, so you cannot join it again.")
+    ),
     "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
     "lobby_full": Refusal(
         "🚫", N_("This game is full."), N_("{limit} players is the most these options allow.")

@@ -177,3 +177,25 @@ def test_a_malformed_choice_names_no_default() -> None:
     assert defaults_in_clash(defaults, {"bidding": "sealed"}, t=texts("en")) is None
     line = defaults_in_clash(defaults, {"bidding": "secret"}, t=texts("en"))
     assert line is not None and "Canadian rule" in line
+
+
+async def test_a_player_removed_from_the_lobby_is_told_on_joining_again(tmp_path: Path) -> None:
+    """QA (German): a player the host removed pressed Join at once and was seated again,
+    with no word to anyone; the host had to remove them a second time."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        opened = await ann.slash(sim.channel, "wizard new")
+        assert opened.response is not None
+        lobby = opened.response
+        await bob.click(lobby, label="Join")
+        await ann.slash(sim.channel, "wizard kick", player=bob)
+        again = await bob.click(lobby, label="Join")
+        assert again.ephemeral and again.response is not None
+        assert again.response.content == (
+            "🚫 You were removed from this lobby, so you cannot join it again."
+        )
+        joined = await cy.click(lobby, label="Join")
+        assert joined.response is not None
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None and [s.user_id for s in info.seats] == [ann.id, cy.id]
+        assert not sim.env.errors

@@ -45,8 +45,10 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
     conn = sqlite3.connect(db_path)
     try:
         conn.executescript(
-            # Migrations 9 (the reminder) and 8 (seat taking and hints) undone first, then 7.
-            "ALTER TABLE games DROP COLUMN ping_message_id;"
+            # Migrations 10 (lobby removals), 9 (the reminder) and 8 (seat taking and hints)
+            # undone first, then 7.
+            "DROP TABLE lobby_removals;"
+            " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
             " ALTER TABLE games DROP COLUMN allow_seat_taking;"
             " ALTER TABLE games DROP COLUMN hints_used;"
@@ -56,7 +58,7 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 9
+    assert LATEST == 10
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

@@ -50,7 +50,9 @@ async def test_computers_kicks_and_removals(service: GameService) -> None:
     assert [s.name for s in info.seats] == ["P1", "P2", "P3", "Morgana"]
     info = await service.kick(game_id, 2, 3, is_manager=True)
     assert [s.user_id for s in info.seats] == [1, 2, None]
-    await service.join(game_id, 3, "P3")
+    with pytest.raises(NotSeatedError, match="removed from this lobby"):
+        await service.join(game_id, 3, "P3")
+    await service.join(game_id, 4, "P4")
     await service.start(game_id, 1)
     # In a running game a kick hands the seat to a computer for good.
     info = await service.kick(game_id, 1, 2)
@@ -181,3 +183,33 @@ async def test_a_server_speaks_its_discord_language_until_it_saves_one(db_path: 
         assert (await svc.get_settings(GUILD)).language == "de"
     finally:
         await svc.close()
+
+
+async def test_a_player_removed_from_a_lobby_cannot_join_it_again(
+    service: GameService, db_path: Path
+) -> None:
+    """QA: a player the host removed pressed Join at once and was seated again; the host had
+    to remove them a second time. A removal holds for that lobby, also across a restart;
+    one who left by themself may come back, and other lobbies are open to them."""
+    game_id = await new_game(service, 2, 0)
+    await service.kick(game_id, 1, 2)
+    with pytest.raises(NotSeatedError) as refused:
+        await service.join(game_id, 2, "P2")
+    assert refused.value.params["reason"] == "removed_from_lobby"
+    assert "removed from this lobby" in refused.value.message
+    await service.join(game_id, 3, "P3")
+    await service.leave(game_id, 3)  # leaving is no removal
+    await service.join(game_id, 3, "P3")
+    await service.close()
+    again = await GameService.open(db_path, config=ServiceConfig(computer_delay=0.0))
+    try:
+        with pytest.raises(NotSeatedError):
+            await again.join(game_id, 2, "P2")
+        await again.cancel(game_id, 1)
+        other = (
+            await again.create_game(guild_id=GUILD, channel_id=CHANNEL, host_id=3, host_name="P3")
+        ).id
+        info = await again.join(other, 2, "P2")
+        assert [s.user_id for s in info.seats] == [3, 2]
+    finally:
+        await again.close()

@@ -261,12 +261,13 @@ async def test_history_shows_holders_across_takes_and_restarts(
 
 
 def as_version_7(path: Path) -> None:
-    """Undo migrations 9 and 8 in a database file: the schema and rows as version 7 left
+    """Undo migrations 10 to 8 in a database file: the schema and rows as version 7 left
     them."""
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "ALTER TABLE games DROP COLUMN ping_message_id;"
+            "DROP TABLE lobby_removals;"
+            " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
             " ALTER TABLE games DROP COLUMN allow_seat_taking;"
             " ALTER TABLE games DROP COLUMN hints_used;"
@@ -278,7 +279,7 @@ def as_version_7(path: Path) -> None:
 
 
 async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> None:
-    assert LATEST == 9
+    assert LATEST == 10
     config = ServiceConfig(computer_delay=0.0)
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

@@ -15,7 +15,7 @@ game_status         game_id; status* (``lobby``, ``active``, ``finished``, ``can
                     action* (``play``, ``join``, ``record``, ``view``, ``change``)
 game_damaged        game_id; reason (the operator's text, English)
 not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``,
-                    ``away``)
+                    ``away``, ``removed_from_lobby``)
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
@@ -68,6 +68,8 @@ MESSAGES: dict[str, str] = {
     "not_seated": "You are not playing in this game",
     "not_seated.kicked": "You were removed from this game",
     "not_seated.not_in_lobby": "You are not in this lobby",
+    "not_seated.removed_from_lobby": "You were removed from this lobby, so you cannot join it"
+    " again",
     "not_seated.other_seat": "That move is for another seat",
     "already_seated": "You are already in this game",
     "lobby_full": "This game is full: {limit} players",

@@ -130,11 +130,14 @@ class Lobby(Playing):
         return await self._shielded(commit())
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
-        """Take the next free seat of a lobby."""
+        """Take the next free seat of a lobby; refused (``removed_from_lobby``) to one the
+        host or a manager removed from it."""
 
         async def change(live: LiveGame) -> list[SeatRow] | None:
             if live.seat_of(user_id) is not None:
                 raise AlreadySeatedError()
+            if await repo.removed_from_lobby(self._store, live.id, user_id):
+                raise NotSeatedError(reason="removed_from_lobby")
             limit = max_seats(live.options)
             if len(live.seats) >= limit:
                 why = "single_suit" if limit < MAX_PLAYERS else "players"
@@ -504,7 +507,18 @@ class Lobby(Playing):
                     await self._cancel_locked(live, "empty")
                     return live.info()
                 host = humans[0].user_id or host
-            await self._update_game(live, self.clock.now(), seats=seats, host_id=host)
+
+            async def removal(conn: aiosqlite.Connection) -> None:
+                # Removed, not left: they may not join this lobby again.
+                await repo.remember_removal(conn, live.id, user_id)
+
+            await self._update_game(
+                live,
+                self.clock.now(),
+                seats=seats,
+                host_id=host,
+                also=removal if by_user_id != user_id else None,
+            )
         return live.info()
 
 

@@ -140,6 +140,21 @@ async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:
     )
 
 
+async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
+    """Whether the host (or a manager) removed ``user_id`` from the lobby of ``game_id``."""
+    row = await store.fetchone(
+        "SELECT 1 FROM lobby_removals WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+    )
+    return row is not None
+
+
+async def remember_removal(conn: aiosqlite.Connection, game_id: int, user_id: int) -> None:
+    """Keep ``user_id`` out of the lobby of ``game_id`` (in the caller's transaction)."""
+    await conn.execute(
+        "INSERT OR IGNORE INTO lobby_removals (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
+    )
+
+
 async def fetch_seat_extras(store: Store, game_id: int) -> sqlite3.Row | None:
     """A game's ``allow_seat_taking`` and ``hints_used`` columns."""
     return await store.fetchone(
