@@ -268,9 +268,9 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
 
 def warn_unmigrated(database: Path, tables: Sequence[str]) -> None:
     """Warn that the bot has just made its database in a file that held something else."""
-    held = f"held tables ({', '.join(tables)}) but none of this bot" if tables else "held no tables"
+    held = f"with tables of another program ({', '.join(tables)})" if tables else "empty"
     log.warning(
-        "database %s existed but %s: the bot created its tables in it. If DATABASE_PATH "
+        "database %s existed %s: the bot created its tables in it. If DATABASE_PATH "
         "should name the bot's existing database, stop the bot and correct it",
         database,
         held,

@@ -175,7 +175,10 @@ async def _start_on(db: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
 
 @pytest.mark.parametrize(
     ("tables", "said"),
-    [((), "held no tables"), (("notes",), "held tables (notes) but none of this bot")],
+    [
+        ((), "existed empty: the bot created its tables in it"),
+        (("notes",), "existed with tables of another program (notes): the bot created"),
+    ],
 )
 async def test_starting_on_a_file_that_held_no_tables_warns_and_migrates_it(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, tables: tuple[str, ...], said: str
