@@ -131,9 +131,9 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "stopped, python -m bot restore BACKUP"
         )
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
-        return "another process holds it: stop that process (or wait for it), then start again"
+        return "another process holds it: stop that process (or wait for it), then try again"
     if name.startswith("SQLITE_FULL"):
-        return "the disk is full: free some space, then start again"
+        return "the disk is full: free some space, then try again"
     if isinstance(error, OSError) or name.startswith(
         ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
     ):
