@@ -94,7 +94,7 @@ class Settings(BaseSettings):
     # NoDecode: "0,1" is the documented form, not the JSON list pydantic-settings expects.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """SHARD_IDS: the shards this process runs, e.g. ``0,1``; needs SHARD_COUNT."""
-    computer_delay_seconds: float = Field(default=1.0, ge=0.0, le=30.0)
+    computer_delay_seconds: float = Field(default=1.0, ge=0.0, le=30.0, allow_inf_nan=False)
     """COMPUTER_DELAY_SECONDS: pause before a computer player's move, so humans can follow
     (the game service's ``ServiceConfig.computer_delay``)."""
 

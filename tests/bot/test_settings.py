@@ -344,3 +344,10 @@ def test_config_points_out_a_misspelt_setting_in_the_environment(tmp_path: Path)
     out = result.stdout + result.stderr
     assert "DATABSE_PATH" in out and "did you mean DATABASE_PATH?" in out
     assert "HOSTNAME" not in out and "/srv/wizard.db" not in out  # values are never shown
+
+
+def test_a_delay_that_is_no_number_is_called_so() -> None:
+    # QA: "nan" was refused as "Input should be less than or equal to 30".
+    for value in ("nan", "inf"):
+        with pytest.raises(SettingsError, match="COMPUTER_DELAY_SECONDS: Input should be a finite"):
+            Settings.from_mapping({"DISCORD_TOKEN": FAKE_TOKEN, "COMPUTER_DELAY_SECONDS": value})
