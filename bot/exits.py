@@ -88,12 +88,19 @@ def opening_database(path: Path | str) -> Iterator[None]:
 
 def refuse_folder(path: Path) -> None:
     """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
-    ``/data/wizard.db``)."""
+    ``/data/wizard.db``), or that lies below a file (``wizard.db/x.db``)."""
     if path.is_dir():
         raise Failure(
             EXIT_DATABASE,
             f"cannot use the database {path}: it is a folder, not a database file",
             f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
+        )
+    below = next((p for p in path.parents if p.exists()), None)
+    if below is not None and not below.is_dir():
+        raise Failure(
+            EXIT_DATABASE,
+            f"cannot use the database {path}: {below} is a file, not a folder",
+            "set DATABASE_PATH (or --db) to a file in a folder",
         )
 
 

@@ -178,9 +178,13 @@ def test_a_database_path_below_a_file_gets_a_real_hint(tmp_path: Path) -> None:
     blocker = tmp_path / "data"
     blocker.write_text("not a folder", encoding="utf-8")
     env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(blocker / "wizard.db"))
-    line = assert_one_line_failure(run_bot(cwd=tmp_path, env=env), EXIT_DATABASE)
-    assert "see the log above" not in line.lower()
-    assert "DATABASE_PATH" in line
+    # QA: config passed it, and the bot said "[Errno 17] File exists": now both name the file.
+    for args in ([], ["config"]):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_DATABASE)
+        assert "see the log above" not in line.lower()
+        assert "DATABASE_PATH" in line
+        assert f"{blocker} is a file, not a folder" in line, line
+        assert "Errno" not in line
 
 
 def test_a_database_path_that_is_a_folder_exits_3_without_traceback(tmp_path: Path) -> None:
