@@ -643,7 +643,14 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await reply_private(interaction, f"👋 {out}\n🛑 {text} {t(CANCEL_REASONS[reason])}")
             return
         if info.status is not GameStatus.ACTIVE:
-            text = t("{name} is no longer in the lobby of game {game}.", name=name, game=info.id)
+            if myself:
+                text = t(LEFT, game=info.id)
+            else:
+                text = t(
+                    "{name} is no longer in the lobby of game {game} and cannot join it again.",
+                    name=name,
+                    game=info.id,
+                )
             await reply_private(interaction, "👋 " + text)
             return
         assert seat is not None

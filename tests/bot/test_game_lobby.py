@@ -188,7 +188,11 @@ async def test_a_player_removed_from_the_lobby_is_told_on_joining_again(tmp_path
         assert opened.response is not None
         lobby = opened.response
         await bob.click(lobby, label="Join")
-        await ann.slash(sim.channel, "wizard kick", player=bob)
+        kicked = await ann.slash(sim.channel, "wizard kick", player=bob)
+        assert kicked.response is not None
+        assert kicked.response.content == (
+            "👋 bob is no longer in the lobby of game 1 and cannot join it again."
+        )
         again = await bob.click(lobby, label="Join")
         assert again.ephemeral and again.response is not None
         assert again.response.content == (
