@@ -75,7 +75,10 @@ class TurnPings(GameMessages):
         if surface.ping_timer is not None:
             surface.ping_timer.cancel()
             surface.ping_timer = None
-        # A reminder of an earlier process (who it mentions unknown) goes at the first change.
+        if surface.ping_id is not None and not surface.ping_users:
+            # A reminder an earlier process posted: whom it mentions, read from the message,
+            # so that a player still awaited is not mentioned a second time for one turn.
+            surface.ping_users = await self._mentioned(surface, surface.ping_id)
         if surface.ping_id is not None and not (
             surface.ping_users and surface.ping_users <= waiting
         ):
@@ -92,6 +95,16 @@ class TurnPings(GameMessages):
             self._spawn(self._ping_due(surface, key))
 
         surface.ping_timer = self.clock.call_at(self.clock.now() + delay, fire)
+
+    async def _mentioned(self, surface: Surface, message_id: int) -> frozenset[int]:
+        """The users the reminder ``message_id`` mentions; none if it cannot be read (then
+        it goes, as a reminder whose players are unknown)."""
+        try:
+            message = await self._channel(surface).fetch_message(message_id)
+        except discord.HTTPException as error:
+            log.info("game %s: turn reminder %s not read: %s", surface.game_id, message_id, error)
+            return frozenset()
+        return frozenset(message.raw_mentions)
 
     async def _ping_due(self, surface: Surface, key: tuple[frozenset[int], int]) -> None:
         async with surface.lock:

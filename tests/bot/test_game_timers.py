@@ -178,3 +178,35 @@ async def test_a_reminder_posted_before_a_restart_goes_when_it_is_done(tmp_path:
         await sim.final_standings(info.id)
         assert pings(sim) == []
         assert not sim.env.errors
+
+
+async def test_a_reminder_still_due_after_a_restart_stays_and_is_not_posted_again(
+    tmp_path: Path,
+) -> None:
+    """QA: a restart deleted the reminder of a player still awaited, and some 30 s later
+    posted the same one again: that player was mentioned twice for one turn, once more
+    after every restart. The process that starts reads whom the reminder mentions."""
+    config = GameConfig(ping_delay=30.0, edit_interval=0.0)
+    async with simulation(tmp_path, members=3, config=config) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])  # a new server's 5-minute turn timer
+        await sim.env.advance_time(31)
+        await sim.cog.surfaces.idle()
+        [before] = [m.id for m in sim.raw() if m.content.startswith("🔔")]
+        for name in list(sim.bot.cogs):  # the bot stops first, as a real process does
+            await sim.bot.remove_cog(name)
+        await sim.restart()
+        await sim.env.advance_time(120)
+        await sim.cog.surfaces.idle()
+        # The same message: not deleted and posted again (which would mention them again).
+        assert [m.id for m in sim.raw() if m.content.startswith("🔔")] == [before]
+        # Once that player acts, it goes, and the next player's comes in its time.
+        [bidder] = await sim.to_act(info.id)
+        await sim.act(bidder, lambda enabled: enabled[0])
+        await sim.cog.surfaces.idle()
+        assert pings(sim) == []
+        await sim.env.advance_time(31)
+        await sim.cog.surfaces.idle()
+        [after] = pings(sim)
+        assert f"<@{bidder.id}>" not in after
+        assert not sim.env.errors
