@@ -159,6 +159,8 @@ def _turn_seconds(turn_timer: int) -> float | None:
 
 OPEN_BELOW = N_("Game {game} is open below.")
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
+# Translators: the answer to "Play again" pressed by someone who did not play that game.
+REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
 REMATCH_REFUSED = N_(
     "You were removed from game {game}: its rematch is for the players who stayed."
 )
@@ -364,6 +366,12 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if seat is not None and old.seats[seat].kicked:
             refused = texts(interaction.locale)(REMATCH_REFUSED, game=old.id)
             await self._send_private(interaction, "🚫 " + refused)
+            return
+        if seat is None and await self.service.game_in_channel(channel_id) is None:
+            # Someone who did not play does not open a rematch in the players' name (the
+            # rematch's lobby, once open, seats them as its Join would: below).
+            refused = texts(interaction.locale)(REMATCH_FOR_PLAYERS, game=old.id)
+            await self._send_private(interaction, "ℹ️ " + refused)
             return
         seed = self.config.seeds() if self.config.seeds is not None else None
 

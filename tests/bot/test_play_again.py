@@ -191,3 +191,26 @@ async def test_a_player_removed_from_the_game_cannot_open_its_rematch(tmp_path: 
         # Those who stayed still can.
         result = await bob.click(final, label="Play again")
         assert result.response is not None and not result.ephemeral
+
+
+async def test_someone_who_did_not_play_cannot_open_the_rematch(tmp_path: Path) -> None:
+    """QA: a member who had not played pressed Play again after the game and hosted "a
+    rematch of game 1", mentioning its players. They are told the rematch is the players'
+    to open; once a player has opened it, their press seats them in it."""
+    async with simulation(tmp_path, members=3) as sim:
+        _, bob, cy = sim.members
+        old = await finished_game(sim)
+        final = final_message(sim, old.id)
+        result = await cy.click(final, label="Play again")
+        assert result.ephemeral and result.response is not None
+        assert result.response.content == (
+            f"ℹ️ Only the players of game {old.id} can open its rematch."
+        )
+        assert await sim.service.game_in_channel(sim.channel.id) is None
+        opened = await bob.click(final, label="Play again")
+        assert opened.response is not None and not opened.ephemeral
+        joined = await cy.click(final, label="Play again")
+        assert joined.response is not None
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None
+        assert joined.response.content == f"✅ You joined game {new.id}."
