@@ -112,8 +112,13 @@ def _restore(database: Path, source: Path) -> int:
     print(
         f"restored {copied.target} from {copied.source}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes"
-        + ("" if existed else " (no database was there: this is a new file)")
     )
+    if not existed:
+        # A fresh machine's first database, or a typo: either way, the operator should know.
+        print(
+            f"note: no database was there, so {copied.target} is a new file; if the bot's "
+            "database is elsewhere, restore again with its path (DATABASE_PATH or --db)"
+        )
     if copied.aside_damaged:
         print(f"the damaged database it replaced was kept as {copied.aside}")
     elif copied.aside is not None:
