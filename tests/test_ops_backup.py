@@ -403,13 +403,18 @@ def test_a_forced_backup_stopped_keeps_the_old_backup(
     assert [p.name for p in tmp_path.iterdir() if "old.db" in p.name] == ["old.db"]
 
 
+def _database_and_backup(folder: Path) -> tuple[Path, Path]:
+    """A database of three games, and a backup of one game to restore over it."""
+    db, copy = folder / "wizard.db", folder / "copy.db"
+    make_database(db, games=3)
+    make_database(copy, games=1)
+    return db, copy
+
+
 def test_a_restore_stopped_while_copying_leaves_the_database_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = tmp_path / "wizard.db"
-    make_database(db, games=3)
-    copy = tmp_path / "copy.db"
-    make_database(copy, games=1)
+    db, copy = _database_and_backup(tmp_path)
     before = db.read_bytes()
     copy_into = backup_module._copy_into
 
@@ -432,10 +437,7 @@ def test_ctrl_c_as_the_database_is_swapped_waits_until_the_restore_is_whole(
 ) -> None:
     # Between setting the old database aside and putting the copy in its place, a stop
     # would leave no database at all: it takes effect once both are done.
-    db = tmp_path / "wizard.db"
-    make_database(db, games=3)
-    copy = tmp_path / "copy.db"
-    make_database(copy, games=1)
+    db, copy = _database_and_backup(tmp_path)
     set_aside = backup_module.set_aside
 
     def ctrl_c_then_set_aside(path: Path, why: str) -> Path:

@@ -380,7 +380,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             level = old.computer_level
             if level is None:
                 level = (await self.service.get_settings(old.guild_id)).computer_level
-            info = await self.service.create_game(
+            # Its computers are seated with the host in one write: a press of "Play again" or
+            # "Join" at the same moment takes the seat after them.
+            return await self.service.create_game(
                 guild_id=old.guild_id,
                 channel_id=channel_id,
                 host_id=user.id,
@@ -389,16 +391,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 turn_seconds=old.turn_seconds,
                 seed=seed,
                 computer_level=level,
+                computers=[s.level or level for s in old.seats if s.is_computer],
             )
-            try:
-                for seat in old.seats:
-                    if seat.is_computer:
-                        info = await self.service.add_computer(info.id, user.id, level=seat.level)
-            except ServiceError:
-                # A lobby without its computers is not the game asked for: none is left open.
-                await self.service.cancel(info.id, user.id)
-                raise
-            return info
 
         try:
             info = await self._timely(interaction, reopen(), update=False)

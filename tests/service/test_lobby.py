@@ -11,6 +11,8 @@ from wizard.service import (
     ChannelBusyError,
     GameService,
     GameStatus,
+    InvalidSettingsError,
+    LobbyFullError,
     MakeBid,
     NotHostError,
     NotSeatedError,
@@ -213,3 +215,38 @@ async def test_a_player_removed_from_a_lobby_cannot_join_it_again(
         assert [s.user_id for s in info.seats] == [3, 2]
     finally:
         await again.close()
+
+
+async def test_a_lobby_can_open_with_its_computers_seated_in_one_write(
+    service: GameService,
+) -> None:
+    """A rematch's lobby: its computers were added one call after the other, and a player
+    joining in between took a seat among them (seen on a loaded CI machine)."""
+    info = await service.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        host_name="P1",
+        computers=["easy", "hard"],
+    )
+    assert [(s.user_id, s.name, s.level) for s in info.seats] == [
+        (1, "P1", None),
+        (None, "Merlin", "easy"),
+        (None, "Morgana", "hard"),
+    ]
+    assert info.version == 1
+    info = await service.join(info.id, 2, "P2")
+    assert [s.user_id for s in info.seats] == [1, None, None, 2]
+    with pytest.raises(InvalidSettingsError):
+        await service.create_game(
+            guild_id=GUILD, channel_id=CHANNEL + 1, host_id=1, host_name="P1", computers=["wise"]
+        )
+    with pytest.raises(LobbyFullError):
+        await service.create_game(
+            guild_id=GUILD,
+            channel_id=CHANNEL + 1,
+            host_id=1,
+            host_name="P1",
+            computers=["easy"] * 6,
+        )
+    assert await service.game_in_channel(CHANNEL + 1) is None

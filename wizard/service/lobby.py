@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -61,11 +61,14 @@ class Lobby(Playing):
         turn_seconds: float | None = UNSET,
         seed: int | None = None,
         computer_level: str | None = None,
+        computers: Sequence[str] = (),
     ) -> GameInfo:
         """Open a lobby with the host in seat 0; server defaults fill what is not given.
 
         ``seed`` fixes the deals (tests, tournaments); by default it is random.
         ``computer_level`` is the level of the computers the lobby adds (default: the server's).
+        ``computers``: the levels of computer players seated after the host at once (a
+        rematch's), in the same write, so that nobody can join before them.
 
         Refused with :class:`ChannelBusyError` when the channel already has as many open
         games as the server allows (one by default).
@@ -84,6 +87,10 @@ class Lobby(Playing):
         limit = settings.games_per_channel
         if computer_level is not None:
             check_level(computer_level)
+        for level in computers:
+            check_level(level)
+        if 1 + len(computers) > max_seats(opts):
+            raise LobbyFullError(limit=max_seats(opts), reason="players")
 
         async def item(conn: aiosqlite.Connection) -> int:
             # Checked inside the write so that two clicks, or two processes, cannot both pass.
@@ -116,8 +123,10 @@ class Lobby(Playing):
             )
             game_id = cursor.lastrowid
             assert game_id is not None
-            host = SeatRow(game_id=game_id, seat=0, user_id=host_id, name=name)
-            await repo.replace_seats(conn, game_id, [host])
+            seats = [SeatRow(game_id=game_id, seat=0, user_id=host_id, name=name)]
+            for level in computers:
+                seats.append(computer_seat(game_id, seats, level))
+            await repo.replace_seats(conn, game_id, seats)
             return game_id
 
         async def commit() -> GameInfo:
@@ -204,16 +213,7 @@ class Lobby(Playing):
             limit = max_seats(live.options)
             if len(live.seats) >= limit:
                 raise LobbyFullError(limit=limit, reason="players")
-            used = {s.name for s in live.seats}
-            name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
-            row = SeatRow(
-                game_id=live.id,
-                seat=len(live.seats),
-                user_id=None,
-                name=unique_name(name, live.seats),
-                level=chosen,
-            )
-            return [*live.seats, row]
+            return [*live.seats, computer_seat(live.id, live.seats, chosen)]
 
         return await self._lobby_change(game_id, change)
 
@@ -520,6 +520,16 @@ class Lobby(Playing):
                 also=removal if by_user_id != user_id else None,
             )
         return live.info()
+
+
+def computer_seat(game_id: int, seats: list[SeatRow], level: str) -> SeatRow:
+    """The seat of a computer player of ``level`` after ``seats``, named after the first
+    computer name they do not use yet."""
+    used = {s.name for s in seats}
+    name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
+    return SeatRow(
+        game_id=game_id, seat=len(seats), user_id=None, name=unique_name(name, seats), level=level
+    )
 
 
 def check_level(level: str) -> None:
