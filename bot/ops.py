@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import signal
 import sqlite3
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.exits import (
@@ -35,13 +34,12 @@ log = logging.getLogger("bot")
 
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
-    existed = target.exists()
-    with _sigterm_as_ctrl_c() as received:
-        try:
-            return _backup(database, target, overwrite=overwrite)
-        except KeyboardInterrupt:
-            kept = f"{target} is as it was" if existed else f"nothing was written to {target}"
-            return _stopped("backup", received, f"no backup was made: {kept}")
+    kept = f"{target} is as it was" if target.exists() else f"nothing was written to {target}"
+    return _stoppable(
+        "backup",
+        lambda: _backup(database, target, overwrite=overwrite),
+        lambda: f"no backup was made: {kept}",
+    )
 
 
 def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
@@ -74,20 +72,15 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
 def restore_command(database: Path, source: Path) -> int:
     """``python -m bot restore FILE``: put a checked backup back while the bot is stopped."""
     before = _file_id(database)
-    with _sigterm_as_ctrl_c() as received:
-        try:
-            return _restore(database, source)
-        except KeyboardInterrupt:
-            # The database is set aside and the copy put in place at once (never one of the
-            # two alone), so it is either the one from before or the restored one.
-            if _file_id(database) == before:
-                outcome = f"the database {database} is as it was"
-            else:
-                outcome = (
-                    f"{database} was restored from {source} but not checked: run python -m "
-                    "bot check"
-                )
-            return _stopped("restore", received, outcome)
+
+    def left() -> str:
+        # The database is set aside and the copy put in place at once (never one of the
+        # two alone), so it is either the one from before or the restored one.
+        if _file_id(database) == before:
+            return f"the database {database} is as it was"
+        return f"{database} was restored from {source} but not checked: run python -m bot check"
+
+    return _stoppable("restore", lambda: _restore(database, source), left)
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
@@ -138,11 +131,7 @@ def _restore(database: Path, source: Path) -> int:
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
-    with _sigterm_as_ctrl_c() as received:
-        try:
-            return _check(database)
-        except KeyboardInterrupt:
-            return _stopped("check", received, "nothing was changed")
+    return _stoppable("check", lambda: _check(database), lambda: "nothing was changed")
 
 
 def _check(database: Path) -> int:
@@ -163,11 +152,12 @@ def _check(database: Path) -> int:
     return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
 
 
-@contextlib.contextmanager
-def _sigterm_as_ctrl_c() -> Iterator[list[int]]:
-    """SIGTERM (``docker stop``, a job's time limit) stops the block as Ctrl-C does, with
-    :class:`KeyboardInterrupt`, so that whatever it was writing is removed; yields the
-    signals that came (empty for Ctrl-C)."""
+def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) -> int:
+    """``run`` the operator's ``command``; stopped by Ctrl-C, or by SIGTERM (``docker stop``,
+    a job's time limit) as Ctrl-C stops it, with :class:`KeyboardInterrupt`, so that
+    whatever it was writing is removed, it says in one line what it ``left``. The exit
+    status is then the one a shell reports for a command the signal ended (130 Ctrl-C,
+    143 SIGTERM)."""
     received: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
@@ -176,17 +166,13 @@ def _sigterm_as_ctrl_c() -> Iterator[list[int]]:
 
     before = signal.signal(signal.SIGTERM, stop)
     try:
-        yield received
+        return run()
+    except KeyboardInterrupt:
+        how = "SIGTERM" if received else "Ctrl-C"
+        print(f"wizard bot: {command} stopped by {how} before its end: {left()}.", file=sys.stderr)
+        return 128 + (received[0] if received else signal.SIGINT)
     finally:
         signal.signal(signal.SIGTERM, before)
-
-
-def _stopped(command: str, received: list[int], outcome: str) -> int:
-    """Say in one line that ``command`` was stopped and what it left; the exit status is
-    the one a shell reports for a command the signal ended (130 Ctrl-C, 143 SIGTERM)."""
-    how = "SIGTERM" if received else "Ctrl-C"
-    print(f"wizard bot: {command} stopped by {how} before its end: {outcome}.", file=sys.stderr)
-    return 128 + (received[0] if received else signal.SIGINT)
 
 
 def _full_health(database: Path) -> Health | Failure:

@@ -158,9 +158,9 @@ def _turn_seconds(turn_timer: int) -> float | None:
 
 
 OPEN_BELOW = N_("Game {game} is open below.")
-# Translators: the answer to "Play again" pressed by a player the host removed from that game.
 # Translators: the answer to "Play again" pressed by someone who did not play that game.
 REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
+# Translators: the answer to "Play again" pressed by a player the host removed from that game.
 REMATCH_REFUSED = N_(
     "You were removed from game {game}: its rematch is for the players who stayed."
 )
