@@ -8,6 +8,7 @@ import logging
 import signal
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -66,6 +67,14 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         f"backed up {copied.source} to {copied.target}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes, {copied.seconds:.2f} s"
     )
+    if copied.damaged:
+        # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
+        n = len(copied.damaged)
+        games = "; ".join(f"game {game}: {reason}" for game, reason in copied.damaged)
+        print(
+            f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
+            f"does: {games}. Run python -m bot check for the whole report"
+        )
     return EXIT_OK
 
 
@@ -186,13 +195,16 @@ def _full_health(database: Path) -> Health | Failure:
             health = dataclasses.replace(health, damaged_rows=rows, damaged_settings=settings)
     except (sqlite3.Error, OSError) as error:
         return database_failure(database, error)
-    except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
+    except DatabaseUnavailable as error:  # the copy the games are tried on
+        return Failure(
+            EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
+        )
+    except BackupError as error:  # writing that copy: it is no backup the operator asked for
         return Failure(
             EXIT_DATABASE,
-            f"cannot try the games of {database} on a copy: {error}",
-            error.hint
-            if isinstance(error, DatabaseUnavailable)
-            else "free space in the temporary folder (or choose another with TMPDIR), "
+            f"cannot try the games of {database} on a temporary copy in "
+            f"{tempfile.gettempdir()} ({error.cause or error})",
+            "free space in the temporary folder (or choose another with TMPDIR), "
             "then run check again",
         )
     return health

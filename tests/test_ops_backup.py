@@ -241,6 +241,55 @@ def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
     assert db.stat().st_size == size
 
 
+def test_a_backup_of_a_database_with_damaged_games_says_so(tmp_path: Path) -> None:
+    """A backup of a database holding a damaged game said only "backed up …": the operator
+    keeps it as the cure for damage, and learns that it holds the damage only on the day
+    it is restored."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=3)
+    run_sql(
+        db,
+        "UPDATE games SET status = 'broken', broken_reason = ? WHERE id = 2",
+        ("log shorter than the recorded version (12 < 15)",),
+    )
+    target = tmp_path / "copy.db"
+    result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr  # the copy is faithful: it is made
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"backed up {db} to {target}"), lines
+    assert lines[1:] == [
+        "note: the backup holds 1 damaged game, as the database does: "
+        "game 2: log shorter than the recorded version (12 < 15). "
+        "Run python -m bot check for the whole report"
+    ], lines
+
+
+def test_a_backup_of_a_healthy_database_says_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    result = run_bot("backup", "--db", str(db), str(tmp_path / "copy.db"), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert len(result.stdout.splitlines()) == 1, result.stdout
+
+
+def test_check_on_a_full_temporary_disk_names_its_copy_not_a_backup(tmp_path: Path) -> None:
+    """With no room for the copy its games are tried on, check said "cannot write the
+    backup /tmp/wizard-check-…/copy.db": the operator had asked for no backup."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=40)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**clean_env(), "TMPDIR": str(temporary)}
+    result = run_bot_on_a_small_disk(
+        db.stat().st_size // 2, "check", "--db", str(db), cwd=tmp_path, env=env
+    )
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot try the games of {db} on a temporary copy in {temporary}" in line, line
+    assert "backup" not in line, line
+    assert "TMPDIR" in line, line
+    assert list(temporary.iterdir()) == []
+
+
 def test_a_restore_that_cannot_be_written_leaves_the_database_in_place(tmp_path: Path) -> None:
     """A full disk under the restore moved the database aside, left an empty file in its
     place and did not say where the database had gone: the next start created fresh tables

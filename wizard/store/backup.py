@@ -15,16 +15,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.health import integrity, open_readonly, schema_version, wal_path
+from wizard.store.health import damaged_games, integrity, open_readonly, schema_version, wal_path
 from wizard.store.migrations import LATEST
 
 
 class BackupError(Exception):
-    """A backup or restore refused; the message says why in one line, ``hint`` what to do."""
+    """A backup or restore refused; the message says why in one line, ``hint`` what to do,
+    and ``cause`` is the system's own words when the copy could not be written."""
 
-    def __init__(self, message: str, hint: str = "") -> None:
+    def __init__(self, message: str, hint: str = "", *, cause: str = "") -> None:
         super().__init__(message)
         self.hint = hint
+        self.cause = cause
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,8 @@ class Copied:
     """Where a restore kept the database it replaced."""
     aside_damaged: bool = False
     """That database failed SQLite's quick check."""
+    damaged: tuple[tuple[int, str], ...] = ()
+    """The games the copy holds set aside as damaged (as the source did), with the reason."""
 
 
 def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
@@ -82,6 +86,7 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
                 dst.execute("PRAGMA journal_mode = DELETE")
                 problems = integrity(dst, quick=False)
                 version = schema_version(dst)
+                damaged = damaged_games(dst) if problems == ["ok"] else []
             finally:
                 dst.close()
             if problems != ["ok"]:
@@ -99,6 +104,7 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
                 f"cannot write the backup {target} ({error})",
                 "free space where it is written, or choose another disk; the database "
                 "itself is untouched",
+                cause=str(error),
             ) from None
         except BaseException:
             _remove_with_journal(partial)
@@ -106,7 +112,12 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
     finally:
         src.close()
     return Copied(
-        source, target, version or 0, target.stat().st_size, time.perf_counter() - started
+        source,
+        target,
+        version or 0,
+        target.stat().st_size,
+        time.perf_counter() - started,
+        damaged=tuple(damaged),
     )
 
 
@@ -141,6 +152,7 @@ def _writing(target: Path) -> Iterator[None]:
         raise BackupError(
             f"cannot write the backup {target} ({error})",
             "choose a folder that exists or can be created, and that this user may write to",
+            cause=str(error),
         ) from None
 
 
