@@ -33,6 +33,7 @@ from bot.exits import (
     refuse_folder,
     report,
 )
+from bot.logs import start_logging
 from bot.settings import (
     TOKEN_HELP,
     Settings,
@@ -385,7 +386,7 @@ def run(settings: Settings) -> int:
     import aiohttp
     import discord
 
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level))
+    start_logging(settings.log_level)
     for note in _unread_notes():
         log.warning("%s", note)
     try:

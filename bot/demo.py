@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from bot.logs import start_logging
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -412,18 +413,10 @@ def _shown(member: simcord.MemberActor) -> str:
     return member.user.global_name or member.name
 
 
-class _QuietProbes(logging.Filter):
-    """Drops discord.py warnings that say nothing about the demo.
-
-    SimCord builds a throw-away client without intents (hence "Guilds intent seems to be
-    disabled"), and voice, which the bot never uses, needs libraries it does not install.
-    """
-
-    NOISE = ("Guilds intent seems to be disabled", "voice will NOT be supported")
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        return not any(noise in message for noise in self.NOISE)
+def _not_about_probes(record: logging.LogRecord) -> bool:
+    """Drops discord.py's "Guilds intent seems to be disabled": SimCord builds a throw-away
+    client without intents, which says nothing about the demo."""
+    return "Guilds intent seems to be disabled" not in record.getMessage()
 
 
 def main(
@@ -446,12 +439,10 @@ def main(
     except DemoUnavailableError as error:
         print(f"wizard demo: {error}", file=sys.stderr)
         return 2
-    import discord
     import simcord
 
-    discord.utils.setup_logging(level=getattr(logging, log_level))
-    for name in ("discord.state", "discord.client"):
-        logging.getLogger(name).addFilter(_QuietProbes())
+    start_logging(log_level)
+    logging.getLogger("discord.state").addFilter(_not_about_probes)
     try:
         asyncio.run(_serve_until_signal(port=port, db=db))
     except KeyboardInterrupt:
