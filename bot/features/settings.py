@@ -42,7 +42,7 @@ from bot.i18n import (
     variants_text,
 )
 from bot.i18n.commands import command_name
-from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
+from bot.ui.buttons import DONE_NOTE, ItemAsSent, detached_view, reply_privately
 from wizard.cards import Theme
 from wizard.options import MIN_PLAYERS, Bidding, Options
 from wizard.service import (
@@ -362,6 +362,7 @@ async def apply_changes(
             note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason_of(error, t=t))
         else:
             note = confirmation(t, before, after, interaction)
+            interaction.extras[DONE_NOTE] = note  # what to say if Discord refuses the panel
             tell_games(interaction.client, guild_id)
     else:
         after = before

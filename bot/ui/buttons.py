@@ -339,7 +339,7 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
     try:
         await handler.on_component(interaction, cid)
     except Exception as error:
-        if isinstance(error, discord.HTTPException) and _discords_own(error):
+        if isinstance(error, discord.HTTPException) and discords_own(error):
             await _answer_refused(interaction, cid, error)
             return
         log.exception("component handler failed for %s", cid)
@@ -347,7 +347,7 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
         await interaction.client.on_error("wizard_component", interaction, cid)
 
 
-def _discords_own(error: discord.HTTPException) -> bool:
+def discords_own(error: discord.HTTPException) -> bool:
     """Whether Discord refused for a reason of its own (an outage, a rate limit, an unknown
     interaction, message or channel, a missing permission), not because a request of ours
     was malformed (a 400: a bug, reported with its traceback)."""
@@ -371,12 +371,21 @@ async def _answer_refused(
     tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
     if tidy is not None:
         await tidy(interaction, cid)
+    await tell_what_counted(interaction, error, texts(interaction.locale)(FAILED))
+
+
+async def tell_what_counted(
+    interaction: discord.Interaction[Any], error: discord.HTTPException, failed: str
+) -> None:
+    """After Discord refused a request made for ``interaction``: the user told what counted
+    (:data:`DONE_NOTE`, once the service applied it), else ``failed`` (try again); nothing
+    when the interaction itself has expired, since no answer can reach them."""
     if error.code == UNKNOWN_INTERACTION:
         return
     if DONE_NOTE in interaction.extras:
         await reply_privately(interaction, str(interaction.extras[DONE_NOTE] or "✅"))
         return
-    await reply_privately(interaction, texts(interaction.locale)(FAILED))
+    await reply_privately(interaction, failed)
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY_TEMPLATE):

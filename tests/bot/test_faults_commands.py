@@ -38,3 +38,48 @@ async def test_a_lobby_discord_refused_does_not_block_the_channel(
         again = await sim.new_game(ann)  # the lobby is posted this time
         assert again.id != unseen.id
         assert not sim.env.errors
+
+
+CALLBACK = "/interactions/*/*/callback"
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_board_discord_refused_asks_to_try_again_without_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 503 on the answer to /wizard stats, leaderboard or history logged two tracebacks
+    (and reached ``on_error``): Discord's own outage, not a fault of the bot."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        for command in ("wizard stats", "wizard leaderboard", "wizard history"):
+            caplog.clear()
+            sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+            result = await ann.slash(sim.channel, command)
+            assert result.response is not None and result.ephemeral, command
+            assert result.response.content == "Something went wrong on our side. Please try again."
+            said = _warnings(caplog)
+            assert len(said) == 1 and "503" in said[0] and command in said[0], said
+            assert not any(r.exc_info for r in caplog.records), command
+        assert not sim.env.errors
+
+
+async def test_settings_saved_though_discord_refused_the_answer_says_saved(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The manager was told "Something went wrong … Please try again." after a 503 on the
+    answer, while the change was saved: what counted is what they must read."""
+    async with simulation(tmp_path, members=1) as sim:
+        boss = sim.add_manager("boss")
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+        result = await boss.slash(sim.channel, "wizard settings", min_games=3)
+        assert (await sim.service.get_settings(sim.guild.id)).rated_min_games == 3
+        assert result.response is not None and result.ephemeral
+        assert result.response.content == "✅ Saved.\n• Ranked after 3 games"
+        said = _warnings(caplog)
+        assert len(said) == 1 and "503" in said[0], said
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors

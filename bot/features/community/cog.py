@@ -59,7 +59,13 @@ from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
-from bot.ui.buttons import ItemAsSent, detached_view, reply_privately
+from bot.ui.buttons import (
+    ItemAsSent,
+    detached_view,
+    discords_own,
+    reply_privately,
+    tell_what_counted,
+)
 from wizard.service import (
     GameService,
     GameSummary,
@@ -104,10 +110,31 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await work
     except ServiceError as error:
         await reply_privately(interaction, query_refusal_text(error, t=t))
-    except Exception:
+    except Exception as error:
+        if isinstance(error, discord.HTTPException) and discords_own(error):
+            # An outage or a lost permission: one line for the operator, no traceback.
+            log.warning(
+                "Discord refused the answer to %s of user %s (%s %s): %s",
+                _asked(interaction),
+                interaction.user.id,
+                error.status,
+                error.code,
+                error.text,
+            )
+            await tell_what_counted(interaction, error, t(FAILED))
+            return
         log.exception("community interaction failed")
         await reply_privately(interaction, t(FAILED))
         await interaction.client.on_error("wizard_community", interaction)
+
+
+def _asked(interaction: discord.Interaction[Any]) -> str:
+    """What ``interaction`` asked, for the log: ``/wizard stats``, or a click's custom id."""
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    data: dict[str, Any] = dict(interaction.data or {})
+    return f"the click {data.get('custom_id', '?')}"
 
 
 BOARD_ID: Final = re.compile(
