@@ -37,7 +37,9 @@ MESSAGES: Final[dict[str, str]] = {
         "the total"
     ),
     "magic_twos_need_a_suit": "magic twos need a suit to follow, and single suit has none",
-    "clairvoyance_with_single_suit": "clairvoyance and single suit cannot be combined",
+    "clairvoyance_with_single_suit": (
+        "clairvoyance needs a first round of one card, and single suit starts with four cards"
+    ),
     "single_suit_players": (
         "single suit is for 3 or {max} players (each owns one suit), not {players}"
     ),

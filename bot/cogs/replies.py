@@ -243,7 +243,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "⚠️", CANNOT_COMBINE, N_("Magic twos need a suit to follow, and single suit has none.")
     ),
     "clairvoyance_with_single_suit": Refusal(
-        "⚠️", CANNOT_COMBINE, N_("Clairvoyance and single suit cannot be combined.")
+        "⚠️",
+        CANNOT_COMBINE,
+        N_("Clairvoyance needs a first round of one card, and single suit starts with four cards."),
     ),
     "single_suit_players": Refusal(
         "🚫",

@@ -123,7 +123,8 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
             "⚠️ Not saved: These options cannot be played together.\n"
             "• Uneven bids need open bidding: with secret bids, nobody knows the total when the "
             "last bid is made.\n"
-            "• Clairvoyance and single suit cannot be combined."
+            "• Clairvoyance needs a first round of one card, and single suit starts with four "
+            "cards."
         )
         assert (
             await sim.service.get_settings(sim.guild.id)
