@@ -568,11 +568,14 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
 
     def settings_saved(self, guild_id: int) -> None:
         """A manager saved the server's settings: its games forget the settings their last
-        update carried, so the next hand or table drawn reads the new ones (a hand opened
-        before anyone moves shows hints as they are now)."""
-        for surface in self._games.values():
+        update carried, and their tables and open hands are drawn again with the new ones
+        (language, cards), so that a hand never names a button as the table does not yet."""
+        for surface in list(self._games.values()):
             if surface.guild_id == guild_id:
                 surface.latest_settings = None
+                if not surface.closed:
+                    self.request(surface)
+                    self.refresh_hands(surface.game_id, None, urgent=False)
 
     def request(self, surface: Surface) -> None:
         """Bring the game's messages up to date soon (merged with any edit in flight), reading

@@ -88,6 +88,6 @@ def confirmation(
             )
         )
     if after.language != before.language or after.theme != before.theme:
-        notes.append(t("Games already open show it from their next move."))
+        notes.append(t("Games already open show it at once."))
     saved = "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
     return "\n".join([saved, *(f"-# {note}" for note in notes)])

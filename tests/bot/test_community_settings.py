@@ -11,7 +11,7 @@ import pytest
 from bot.features.community.cog import community_cog
 from bot.features.settings import settings_command
 from bot.i18n import LANGUAGE_NAMES
-from tests.bot.conftest import buttons, simulation
+from tests.bot.conftest import buttons, is_hand_button, simulation
 from wizard.cards import Theme
 from wizard.options import Bidding, Options
 from wizard.service import GuildSettings
@@ -185,10 +185,29 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         assert plain.response is not None and plain.response.content == ""
 
 
+async def test_a_new_language_reaches_the_open_tables_at_once(tmp_path: Path) -> None:
+    """QA: after a manager chose German mid-round, a hand opened before the next move told
+    its player to press “Meine Karten zeigen” on a table that still showed “Show my hand”
+    (the table changed language only with the next move)."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        boss = sim.add_manager("boss")
+        saved = await boss.slash(sim.channel, "wizard settings", language="de", theme="classic")
+        assert saved.response is not None
+        assert "-# Games already open show it at once." in saved.response.content
+        table = sim.table_of(info)
+        assert (table.embeds[0].title or "").startswith("Wizard · Partie")
+        [show] = [b for b in buttons(table) if is_hand_button(b)]
+        assert show["label"] == "Meine Karten zeigen"
+        hand = await sim.open_hand(bob)
+        assert "“Show my hand”" not in hand.content, hand.content
+
+
 def test_the_confirmation_says_what_games_already_open_do() -> None:
     """QA: a turn limit saved while a game ran said only "Saved", and the running game kept
-    its 5 minutes; a new language showed up in it at the next move, mid-round. Both are by
-    design; the confirmation now says so."""
+    its 5 minutes (by design); a new language showed up in it at the next move, mid-round
+    (now at once). The confirmation says which."""
     from types import SimpleNamespace
 
     from bot.features.settings_words import confirmation
@@ -198,7 +217,7 @@ def test_the_confirmation_says_what_games_already_open_do() -> None:
     perms = SimpleNamespace(app_permissions=SimpleNamespace())
     before = GuildSettings()
     kept = "-# New games only: games already open keep their options, turn time limit and"
-    shown = "-# Games already open show it from their next move."
+    shown = "-# Games already open show it at once."
     timer = confirmation(t, before, GuildSettings(turn_seconds=30.0), perms)  # type: ignore[arg-type]
     assert kept in timer and shown not in timer
     language = confirmation(t, before, GuildSettings(language="de"), perms)  # type: ignore[arg-type]
