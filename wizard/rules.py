@@ -555,6 +555,8 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
     bidding = options.bidding
     if bidding is _OPEN:
         if seat != state.turn:
+            if state.bids[seat] is not None:
+                raise AlreadyBidError("R4.2", "already_bid", player=_name(state, seat), seat=seat)
             assert state.turn is not None
             raise NotYourTurnError(
                 "R4.2",

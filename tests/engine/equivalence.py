@@ -7,8 +7,10 @@ the error (class, rule id and message) or result of a few illegal or odd actions
 every step, and the record of the game and of its replay.
 
 ``equivalence_fixture.json`` holds the traces made by the engine of commit 9e3304d (refusals
-with codes, before the engine was made faster); ``test_engine_equivalence.py`` checks that
-the engine still makes the same ones. To remake the fixture from another checkout of the engine::
+with codes, before the engine was made faster), remade once for a deliberate change: a
+second bid of a seat under open bidding is refused as already made (``AlreadyBidError``,
+R4.2), no longer as out of turn. ``test_engine_equivalence.py`` checks that the engine still
+makes the same ones. To remake the fixture from another checkout of the engine::
 
     PYTHONPATH=/path/to/that/checkout:. python -m tests.engine.equivalence --write
 """
@@ -33,7 +35,7 @@ from wizard.state import Action, Bid, ChooseTrump, Deal, GameState, Phase, Play
 from wizard.view import table_view, view
 
 FIXTURE = Path(__file__).with_name("equivalence_fixture.json")
-"""The traces of the engine at 44b591f."""
+"""The traces of the engine at 44b591f, but for the second open bid's refusal (see above)."""
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 

@@ -1,4 +1,5 @@
-"""The engine behaves exactly as the engine of 44b591f did (R2–R7, §9 records).
+"""The engine behaves exactly as the engine of 44b591f did (R2–R7, §9 records), but for one
+deliberate change: a seat's second bid under open bidding is refused as already made (R4.2).
 
 Each case replays one random game of the fixture (every setup the engine accepts: 3–6
 players and every mix of variants, plus more standard four-player games) and compares,
