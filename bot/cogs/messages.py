@@ -130,7 +130,9 @@ class Surface:
     failing: bool = False
     """Discord refused the last update of the game's messages: the operator has been told,
     and further refusals are logged quietly until one succeeds."""
-    permission_reported: bool = False
+    permission_lost: bool = False
+    """Discord refused an update for a missing permission (and the channel was told, if it
+    could be), until an update goes through again: the open hands say it meanwhile."""
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
     to_act: frozenset[int] = frozenset()
@@ -348,7 +350,7 @@ class GameMessages:
         if surface.failing:
             log.info("game %s: Discord takes its updates again", surface.game_id)
         surface.failing = False
-        surface.permission_reported = False
+        surface.permission_lost = False
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
         self.stats.failures += 1
@@ -365,8 +367,8 @@ class GameMessages:
         )
         surface.failing = True
         self._retry_later(surface)
-        if isinstance(error, discord.Forbidden) and not surface.permission_reported:
-            surface.permission_reported = True
+        if isinstance(error, discord.Forbidden) and not surface.permission_lost:
+            surface.permission_lost = True
             t, _ = await public_look(self.service, surface.guild_id)
             try:
                 await self._channel(surface).send(

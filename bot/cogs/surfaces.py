@@ -78,7 +78,7 @@ from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.summaries import SummaryMessages
 from bot.features.table import TAKE_BACK_LABEL, TableMessages, public_shown, show_hand_label
-from bot.i18n import Texts, language_of, texts
+from bot.i18n import N_, Texts, language_of, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
@@ -104,6 +104,13 @@ from wizard.service import (
 from wizard.state import Phase
 
 log = logging.getLogger(__name__)
+
+# Translators: on a player's private hand while the bot cannot update the game's channel.
+PERMISSION_LOST_IN_HAND = N_(
+    "I lost a permission in this channel, so the table there stops following the game. Your "
+    "moves count and the game is saved: ask a server manager to give me back **View Channel**, "
+    "**Send Messages**, **Embed Links**, **Attach Files** and **Read Message History** here."
+)
 
 
 def hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
@@ -222,6 +229,9 @@ class OpenHands(GameMessages):
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
             view = with_leave(moves, game_id, t=t, stop=leave_stops and last)
+        if surface is not None and surface.permission_lost:
+            # The channel may not have been told (no View Channel): an answer needs no permission.
+            notes.append("⚠️ " + t(PERMISSION_LOST_IN_HAND))
         text = hand_message(
             seat_view.view,
             note="\n".join(notes) or None,
