@@ -70,12 +70,19 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
     if copied.damaged:
         # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
         n = len(copied.damaged)
-        games = "; ".join(f"game {game}: {reason}" for game, reason in copied.damaged)
+        shown = copied.damaged[:_DAMAGED_SHOWN]
+        games = "; ".join(f"game {game}: {reason}" for game, reason in shown)
+        if n > len(shown):
+            games += f"; and {n - len(shown)} more"
         print(
             f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
             f"does: {games}. Run python -m bot check for the whole report"
         )
     return EXIT_OK
+
+
+_DAMAGED_SHOWN = 5
+"""Damaged games a backup's note names (``check`` lists them all)."""
 
 
 def restore_command(database: Path, source: Path) -> int:
@@ -200,10 +207,14 @@ def _full_health(database: Path) -> Health | Failure:
             EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
         )
     except BackupError as error:  # writing that copy: it is no backup the operator asked for
+        if not error.cause:  # not a write failure (the file changed under the copy, say)
+            return Failure(
+                EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
+            )
         return Failure(
             EXIT_DATABASE,
             f"cannot try the games of {database} on a temporary copy in "
-            f"{tempfile.gettempdir()} ({error.cause or error})",
+            f"{tempfile.gettempdir()} ({error.cause})",
             "free space in the temporary folder (or choose another with TMPDIR), "
             "then run check again",
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -307,6 +307,17 @@ class GameMessages:
         :meth:`bot.cogs.surfaces.Surfaces.after_update`)."""
         raise NotImplementedError
 
+    def refresh_hands(
+        self,
+        game_id: int,
+        seats: Iterable[int] | None,
+        *,
+        skip: int | None = None,
+        urgent: bool = True,
+    ) -> None:
+        """Redraw a game's open hands (see :meth:`bot.cogs.surfaces.OpenHands.refresh_hands`)."""
+        raise NotImplementedError
+
     async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:
         """Edit a message of the game: True if done, None if the message is gone, False if
         Discord refused for another reason (reported or retried), or the channel is gone."""
@@ -350,7 +361,9 @@ class GameMessages:
         if surface.failing:
             log.info("game %s: Discord takes its updates again", surface.game_id)
         surface.failing = False
-        surface.permission_lost = False
+        if surface.permission_lost:
+            surface.permission_lost = False
+            self.refresh_hands(surface.game_id, None, urgent=False)  # their note goes
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
         self.stats.failures += 1
@@ -369,6 +382,7 @@ class GameMessages:
         self._retry_later(surface)
         if isinstance(error, discord.Forbidden) and not surface.permission_lost:
             surface.permission_lost = True
+            self.refresh_hands(surface.game_id, None, urgent=False)  # they say it meanwhile
             t, _ = await public_look(self.service, surface.guild_id)
             try:
                 await self._channel(surface).send(

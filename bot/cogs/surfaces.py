@@ -229,7 +229,7 @@ class OpenHands(GameMessages):
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
             view = with_leave(moves, game_id, t=t, stop=leave_stops and last)
-        if surface is not None and surface.permission_lost:
+        if status is GameStatus.ACTIVE and surface is not None and surface.permission_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.
             notes.append("⚠️ " + t(PERMISSION_LOST_IN_HAND))
         text = hand_message(
@@ -576,14 +576,16 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 surface.shown = None
                 self.request(surface)
 
-    def settings_saved(self, guild_id: int) -> None:
+    def settings_saved(self, guild_id: int, *, redraw: bool) -> None:
         """A manager saved the server's settings: its games forget the settings their last
-        update carried, and their tables and open hands are drawn again with the new ones
-        (language, cards), so that a hand never names a button as the table does not yet."""
+        update carried, so the next hand or table drawn reads the new ones (a hand opened
+        before anyone moves shows hints as they are now). With ``redraw`` (a new language or
+        card theme) their tables and open hands are drawn again at once, so that a hand never
+        names a button as the table does not yet."""
         for surface in list(self._games.values()):
             if surface.guild_id == guild_id:
                 surface.latest_settings = None
-                if not surface.closed:
+                if redraw and not surface.closed:
                     self.request(surface)
                     self.refresh_hands(surface.game_id, None, urgent=False)
 

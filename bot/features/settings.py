@@ -327,12 +327,13 @@ def _service(interaction: discord.Interaction[Any]) -> GameService | None:
     return None if cog is None else cog.service
 
 
-def tell_games(client: discord.Client, guild_id: int) -> None:
-    """Tell the game cog (if installed) that the server's settings were saved."""
+def tell_games(client: discord.Client, guild_id: int, *, looks: bool) -> None:
+    """Tell the game cog (if installed) that the server's settings were saved; ``looks``:
+    the language or card theme changed, which the open games' messages show."""
     bots = (commands.Bot, commands.AutoShardedBot)
     cog = client.get_cog(GameCog.__cog_name__) if isinstance(client, bots) else None
     if isinstance(cog, GameCog):
-        cog.surfaces.settings_saved(guild_id)
+        cog.surfaces.settings_saved(guild_id, redraw=looks)
 
 
 async def apply_changes(
@@ -363,7 +364,8 @@ async def apply_changes(
         else:
             note = confirmation(t, before, after, interaction)
             interaction.extras[DONE_NOTE] = note  # what to say if Discord refuses the panel
-            tell_games(interaction.client, guild_id)
+            looks = (after.language, after.theme) != (before.language, before.theme)
+            tell_games(interaction.client, guild_id, looks=looks)
     else:
         after = before
     guild = interaction.guild

@@ -357,29 +357,31 @@ def discords_own(error: discord.HTTPException) -> bool:
 async def _answer_refused(
     interaction: discord.Interaction[Any], cid: CustomId, error: discord.HTTPException
 ) -> None:
-    """Discord refused a request made for the click: one warning for the operator (no
-    traceback: nothing is wrong with the bot), and the player told what counted."""
+    """Discord refused a request made for the click: what nobody can see undone (by the
+    handler), then :func:`answer_refused`."""
+    tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
+    if tidy is not None:
+        await tidy(interaction, cid)
+    asked = f"game {cid.game} ({cid.verb.value} click)"
+    await answer_refused(interaction, error, asked=asked, failed=texts(interaction.locale)(FAILED))
+
+
+async def answer_refused(
+    interaction: discord.Interaction[Any], error: discord.HTTPException, *, asked: str, failed: str
+) -> None:
+    """Discord refused a request made for ``interaction`` (``asked``: what it was, for the
+    log) for a reason of its own (:func:`discords_own`): one warning for the operator, with
+    no traceback since nothing is wrong with the bot; and the user told what counted
+    (:data:`DONE_NOTE`, once the service applied it), else ``failed`` (try again). Nothing
+    is said when the interaction itself has expired: no answer can reach the user."""
     log.warning(
-        "game %s: Discord refused the answer to a %s click of user %s (%s %s): %s",
-        cid.game,
-        cid.verb.value,
+        "%s: Discord refused the answer to user %s (%s %s): %s",
+        asked,
         interaction.user.id,
         error.status,
         error.code,
         error.text,
     )
-    tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
-    if tidy is not None:
-        await tidy(interaction, cid)
-    await tell_what_counted(interaction, error, texts(interaction.locale)(FAILED))
-
-
-async def tell_what_counted(
-    interaction: discord.Interaction[Any], error: discord.HTTPException, failed: str
-) -> None:
-    """After Discord refused a request made for ``interaction``: the user told what counted
-    (:data:`DONE_NOTE`, once the service applied it), else ``failed`` (try again); nothing
-    when the interaction itself has expired, since no answer can reach them."""
     if error.code == UNKNOWN_INTERACTION:
         return
     if DONE_NOTE in interaction.extras:

@@ -192,16 +192,23 @@ async def test_a_new_language_reaches_the_open_tables_at_once(tmp_path: Path) ->
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=1)
+        await sim.open_hand(ann)
         boss = sim.add_manager("boss")
-        saved = await boss.slash(sim.channel, "wizard settings", language="de", theme="classic")
+        saved = await boss.slash(sim.channel, "wizard settings", language="de")
         assert saved.response is not None
         assert "-# Games already open show it at once." in saved.response.content
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
         table = sim.table_of(info)
         assert (table.embeds[0].title or "").startswith("Wizard · Partie")
         [show] = [b for b in buttons(table) if is_hand_button(b)]
         assert show["label"] == "Meine Karten zeigen"
-        hand = await sim.open_hand(bob)
-        assert "“Show my hand”" not in hand.content, hand.content
+        # The hand opened before names the button as the table now does (in the reader's
+        # language around it), as does one opened after.
+        before = sim.hand(ann)
+        assert before is not None and "“Meine Karten zeigen”" in before.content, before.content
+        after = await sim.open_hand(bob)
+        assert "“Meine Karten zeigen”" in after.content, after.content
 
 
 def test_the_confirmation_says_what_games_already_open_do() -> None:

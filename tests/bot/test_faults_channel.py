@@ -159,11 +159,13 @@ async def test_a_round_that_ends_in_an_outage_gets_its_summary_once_discord_is_b
 async def test_a_lost_permission_is_told_in_the_hands_until_it_is_back(tmp_path: Path) -> None:
     """QA: with View Channel taken from the bot mid-game, the table stopped following the
     game and nobody was told (the bot could not post its warning in the channel either).
-    Answers to clicks need no permission: every hand drawn says it, until the table is
-    updated again."""
+    Answers to clicks need no permission: the open hands say it (redrawn when Discord
+    refuses, not one move later), and stop saying it once the table is updated again."""
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=1, bidding="hidden")
+        for member in (ann, bob):
+            await sim.open_hand(member)
         deny_bot(
             sim,
             discord.Permissions(view_channel=True, send_messages=True, read_message_history=True),
@@ -172,15 +174,21 @@ async def test_a_lost_permission_is_told_in_the_hands_until_it_is_back(tmp_path:
         [first, *_] = await sim.to_act(info.id)
         await sim.act(first, rng.choice)  # the table's edit for it is refused
         await sim.cog.surfaces.idle()
+        await sim.env.settle()
         lost = "⚠️ I lost a permission in this channel"
         for member in (ann, bob):
-            hand = await sim.open_hand(member)
-            assert lost in hand.content, hand.content
+            hand = sim.hand(member)
+            assert hand is not None and lost in hand.content, hand
             assert "Your moves count" in hand.content
+        fresh = await sim.open_hand(bob)
+        assert lost in fresh.content
 
         sim.env.backend.delete_overwrite(sim.channel.id, sim.bot.user.id)  # type: ignore[union-attr]
         await sim.env.advance_time(sim.config.retry_after + 1)
         await table_is_current(sim, info.id)
-        hand = await sim.open_hand(ann)
-        assert lost not in hand.content, hand.content
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        for member in (ann, bob):
+            hand = sim.hand(member)
+            assert hand is not None and lost not in hand.content, hand.content
         assert not sim.env.errors

@@ -61,10 +61,10 @@ from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import (
     ItemAsSent,
+    answer_refused,
     detached_view,
     discords_own,
     reply_privately,
-    tell_what_counted,
 )
 from wizard.service import (
     GameService,
@@ -101,7 +101,9 @@ async def _ready_cog(interaction: discord.Interaction[Any]) -> CommunityCog | No
 async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
     """Run a command's or a click's work; never leave the interaction unanswered.
 
-    Refusals of the service are answered privately with the reason. Other errors are
+    Refusals of the service are answered privately with the reason. Discord refusing the
+    answer for a reason of its own (an outage, a lost permission) is one warning, and the
+    user told what counted (:func:`bot.ui.buttons.answer_refused`). Other errors are
     answered with :data:`FAILED` and passed to ``client.on_error`` (discord.py only logs
     errors of ``DynamicItem`` callbacks, so tests would not see them otherwise).
     """
@@ -112,16 +114,7 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await reply_privately(interaction, query_refusal_text(error, t=t))
     except Exception as error:
         if isinstance(error, discord.HTTPException) and discords_own(error):
-            # An outage or a lost permission: one line for the operator, no traceback.
-            log.warning(
-                "Discord refused the answer to %s of user %s (%s %s): %s",
-                _asked(interaction),
-                interaction.user.id,
-                error.status,
-                error.code,
-                error.text,
-            )
-            await tell_what_counted(interaction, error, t(FAILED))
+            await answer_refused(interaction, error, asked=_asked(interaction), failed=t(FAILED))
             return
         log.exception("community interaction failed")
         await reply_privately(interaction, t(FAILED))
