@@ -15,8 +15,9 @@ class GameConfig:
 
     ping_delay: float | None = 30.0
     """Seconds a turn may wait, with nothing happening, before its player is mentioned in the
-    channel (0: at once; ``None``: never). Players who act quickly are never pinged, and at
-    most one ping message per game exists at a time."""
+    channel (0: at once; ``None``: never); at most half of a game's turn time limit, so that
+    the reminder comes before a computer moves for the player. Players who act quickly are
+    never pinged, and at most one ping message per game exists at a time."""
     live_hands: bool = True
     """Edit a player's open hand when it becomes their turn or a new round is dealt, so that
     the buttons are there without another click."""

@@ -84,6 +84,9 @@ class TurnPings(GameMessages):
         ):
             await self._clear_ping(surface)
         delay = self.config.ping_delay
+        if delay is not None and info.turn_seconds is not None:
+            # A short turn timer: the reminder comes before a computer moves for the player.
+            delay = min(delay, info.turn_seconds / 2)
         if not waiting or delay is None or surface.ping_users == waiting:
             return
         if delay <= 0:

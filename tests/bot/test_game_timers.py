@@ -210,3 +210,22 @@ async def test_a_reminder_still_due_after_a_restart_stays_and_is_not_posted_agai
         [after] = pings(sim)
         assert f"<@{bidder.id}>" not in after
         assert not sim.env.errors
+
+
+async def test_a_short_turn_timer_reminds_the_player_before_a_computer_moves(
+    tmp_path: Path,
+) -> None:
+    """QA: with a 30-second turn timer the reminder, due after 30 seconds, never came: the
+    computer had moved for the player first. A turn is reminded after half its time at the
+    latest."""
+    config = GameConfig(edit_interval=0.0)  # the default reminder delay: 30 s
+    async with simulation(tmp_path, members=2, config=config) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
+        [first] = await sim.to_act(info.id)
+        assert pings(sim) == []
+        await sim.env.advance_time(16)
+        [ping] = pings(sim)
+        assert f"<@{first.id}>" in ping
+        assert (await sim.service.get_game(info.id)).version == info.version  # not played yet
+        assert not sim.env.errors
