@@ -202,21 +202,18 @@ def _full_health(database: Path) -> Health | Failure:
             health = dataclasses.replace(health, damaged_rows=rows, damaged_settings=settings)
     except (sqlite3.Error, OSError) as error:
         return database_failure(database, error)
-    except DatabaseUnavailable as error:  # the copy the games are tried on
-        return Failure(
-            EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
-        )
-    except BackupError as error:  # writing that copy: it is no backup the operator asked for
-        if not error.cause:  # not a write failure (the file changed under the copy, say)
+    except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
+        if isinstance(error, BackupError) and error.cause:
+            # Writing that copy failed: it is no backup the operator asked for.
             return Failure(
-                EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
+                EXIT_DATABASE,
+                f"cannot try the games of {database} on a temporary copy in "
+                f"{tempfile.gettempdir()} ({error.cause})",
+                "free space in the temporary folder (or choose another with TMPDIR), "
+                "then run check again",
             )
         return Failure(
-            EXIT_DATABASE,
-            f"cannot try the games of {database} on a temporary copy in "
-            f"{tempfile.gettempdir()} ({error.cause})",
-            "free space in the temporary folder (or choose another with TMPDIR), "
-            "then run check again",
+            EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
         )
     return health
 

@@ -582,7 +582,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         before anyone moves shows hints as they are now). With ``redraw`` (a new language or
         card theme) their tables and open hands are drawn again at once, so that a hand never
         names a button as the table does not yet."""
-        for surface in list(self._games.values()):
+        for surface in self._games.values():
             if surface.guild_id == guild_id:
                 surface.latest_settings = None
                 if redraw and not surface.closed:
