@@ -59,11 +59,10 @@ from wizard.service import (
     GameStatus,
     GameUpdate,
     InvalidOptionsError,
-    InvalidSettingsError,
     ServiceError,
     check_options,
+    check_turn_seconds,
 )
-from wizard.service.settings import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -134,27 +133,9 @@ def defaults_in_clash(defaults: Options, choices: dict[str, Any], *, t: Texts) -
     return "ℹ️ " + line
 
 
-class _TimerOutOfRange(InvalidSettingsError):
-    """``/wizard new``'s turn timer out of range, with the params of the service's refusal
-    (the reply is rendered from them, :mod:`bot.cogs.replies`)."""
-
-    def __init__(self, seconds: int) -> None:
-        super().__init__(f"A turn timer is {MIN_TURN_SECONDS:g} to {MAX_TURN_SECONDS:g} seconds")
-        self.params = {
-            "setting": "turn_seconds",
-            "value": seconds,
-            "min": int(MIN_TURN_SECONDS),
-            "max": int(MAX_TURN_SECONDS),
-        }
-
-
 def _turn_seconds(turn_timer: int) -> float | None:
-    """``/wizard new``'s turn timer in seconds (0: none), refused like the service would."""
-    if turn_timer == 0:
-        return None
-    if not MIN_TURN_SECONDS <= turn_timer <= MAX_TURN_SECONDS:
-        raise _TimerOutOfRange(turn_timer)
-    return float(turn_timer)
+    """``/wizard new``'s turn timer in seconds (0: none), refused as the service refuses it."""
+    return check_turn_seconds(turn_timer or None)
 
 
 OPEN_BELOW = N_("Game {game} is open below.")

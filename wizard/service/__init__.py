@@ -12,7 +12,8 @@ asks first when the last person would stop the game), ``kick``,
 ``add_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
 ``set_message_ids``; ``start`` returns a :class:`GameUpdate`, and ``cancel_games_in`` (a
 deleted channel or thread, a server the bot left) the updates of the games it cancelled.
-``check_options`` refuses options as all of these do, before a front end makes anything.
+``check_options`` and ``check_turn_seconds`` refuse options and turn timers as all of these
+do, before a front end makes anything.
 
 Play (return :class:`GameUpdate`): ``act(game_id, user_id, move, expected_version,
 request_id=...)`` with a :data:`Move` (``PlayCard``, ``MakeBid``, ``NameTrump``,
@@ -37,7 +38,7 @@ English ``message`` derived from them (``MESSAGES`` and its table in ``wizard.se
 nothing is written when a call is refused. ``damaged_games()`` lists quarantined games.
 """
 
-from wizard.service.base import check_options
+from wizard.service.base import check_options, check_turn_seconds
 from wizard.service.clock import Clock, TimerHandle, VirtualClock
 from wizard.service.core import GameService, GuildFilter
 from wizard.service.errors import (
@@ -161,4 +162,5 @@ __all__ = [
     "TurnChanged",
     "VirtualClock",
     "check_options",
+    "check_turn_seconds",
 ]
