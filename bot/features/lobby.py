@@ -21,6 +21,7 @@ from bot.i18n import (
     _escape,
     _relative,
     level_name,
+    on_off,
     texts,
     timer_text,
     variants_text,
@@ -280,11 +281,6 @@ def lobby_view(
             )
         )
     return view
-
-
-def on_off(value: bool, *, t: Texts) -> str:
-    """A switch's state in words."""
-    return t("on") if value else t("off")
 
 
 def next_level(level: str | None) -> str:

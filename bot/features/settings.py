@@ -30,7 +30,7 @@ from bot.features.community.words import (
     THEME_LABELS,
 )
 from bot.features.lobby import next_level
-from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text, on_off
+from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text
 from bot.i18n import (
     LANGUAGE_NAMES,
     LEVEL_CHOICES_TEXT,
@@ -38,6 +38,7 @@ from bot.i18n import (
     VARIANT_NAMES,
     Texts,
     level_name,
+    on_off,
     texts,
     variants_text,
 )
@@ -127,10 +128,10 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
     rows = [
         (t("Default options of new games"), variants_text(settings.default_options, t=t)),
         (t("Turn time limit"), duration_text(t, settings.turn_seconds)),
-        (t("Each game in its own thread"), on_off(t, settings.threads)),
-        (t("Computer players on the leaderboards"), on_off(t, settings.computers_on_boards)),
+        (t("Each game in its own thread"), on_off(settings.threads, t=t)),
+        (t("Computer players on the leaderboards"), on_off(settings.computers_on_boards, t=t)),
         (t("Level of computer players"), level_name(settings.computer_level, t=t)),
-        (t("Hints for learners"), f"{on_off(t, settings.hints_allowed)} · " + t(HINTS_ABOUT)),
+        (t("Hints for learners"), f"{on_off(settings.hints_allowed, t=t)} · " + t(HINTS_ABOUT)),
         (
             t("Ranked on the rating and average boards after"),
             t.plural("{n} game", "{n} games", settings.rated_min_games),
@@ -303,15 +304,17 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         settings.computers_on_boards,
         settings.hints_allowed,
     )
-    view.add_item(switch("threads", threads, t("Game threads: {state}", state=on_off(t, threads))))
+    view.add_item(
+        switch("threads", threads, t("Game threads: {state}", state=on_off(threads, t=t)))
+    )
     view.add_item(
         switch(
             "computers",
             computers,
-            t("Computers on boards: {state}", state=on_off(t, computers)),
+            t("Computers on boards: {state}", state=on_off(computers, t=t)),
         )
     )
-    view.add_item(switch("hints", hints, t("Hints: {state}", state=on_off(t, hints))))
+    view.add_item(switch("hints", hints, t("Hints: {state}", state=on_off(hints, t=t))))
     view.add_item(
         settings_level(
             next_level(settings.computer_level),

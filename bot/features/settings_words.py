@@ -7,7 +7,7 @@ from typing import Any, Final
 import discord
 
 from bot.features.community.words import THEME_LABELS
-from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name, variants_text
+from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name, on_off, variants_text
 from wizard.service import GuildSettings
 
 HINTS_ABOUT: Final = N_(
@@ -28,11 +28,6 @@ def duration_text(t: Texts, seconds: float | None) -> str:
     return t.plural("{n} second", "{n} seconds", whole)
 
 
-def on_off(t: Texts, value: bool) -> str:
-    """A switch's state in words."""
-    return t("on") if value else t("off")
-
-
 def confirmation(
     t: Texts, before: GuildSettings, after: GuildSettings, interaction: discord.Interaction[Any]
 ) -> str:
@@ -45,7 +40,7 @@ def confirmation(
     if after.turn_seconds != before.turn_seconds:
         lines.append(t("Turn time limit: {limit}", limit=duration_text(t, after.turn_seconds)))
     if after.threads != before.threads:
-        lines.append(t("Game threads: {state}", state=on_off(t, after.threads)))
+        lines.append(t("Game threads: {state}", state=on_off(after.threads, t=t)))
         allowed = interaction.app_permissions
         if after.threads and not (
             allowed.create_public_threads and allowed.send_messages_in_threads
@@ -58,9 +53,11 @@ def confirmation(
                 )
             )
     if after.computers_on_boards != before.computers_on_boards:
-        lines.append(t("Computers on boards: {state}", state=on_off(t, after.computers_on_boards)))
+        lines.append(
+            t("Computers on boards: {state}", state=on_off(after.computers_on_boards, t=t))
+        )
     if after.hints_allowed != before.hints_allowed:
-        lines.append(t("Hints: {state}", state=on_off(t, after.hints_allowed)))
+        lines.append(t("Hints: {state}", state=on_off(after.hints_allowed, t=t)))
     if after.computer_level != before.computer_level:
         lines.append(t("Computer players: {level}", level=level_name(after.computer_level, t=t)))
     if after.rated_min_games != before.rated_min_games:

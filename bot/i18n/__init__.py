@@ -267,6 +267,12 @@ def level_name(level: str | None, *, t: Texts) -> str:
     return t(key) if key is not None else level
 
 
+def on_off(value: bool, *, t: Texts) -> str:
+    """A switch's state in words."""
+    # Translators: the state of a switch (a setting or a lobby option).
+    return t("on") if value else t("off")
+
+
 VARIANT_NAMES: Final[dict[str, str]] = {
     "uneven_bids": N_("uneven bids"),
     Bidding.HIDDEN.value: N_("hidden bids"),
