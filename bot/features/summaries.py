@@ -17,7 +17,7 @@ from bot.cogs.look import public_look
 from bot.cogs.messages import GameMessages, RoundEnd, Surface
 from bot.features.table import won_trick_text
 from bot.i18n import COLOUR, N_, Texts, _bold, _escape, card_text, display_names, suit_text
-from bot.images.canvas import scorepad_labels
+from bot.images.canvas import scorepad_labels, scorepad_names
 from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
@@ -288,7 +288,7 @@ def round_end_embed(
 
 
 async def _scorepad_picture(
-    game_id: int, table: TableView, *, t: Texts, theme: Theme
+    game_id: int, table: TableView, forfeited: Collection[int], *, t: Texts, theme: Theme
 ) -> bytes | None:
     """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
     that would hold up every other game's clicks); ``None`` if it could not be drawn (the
@@ -297,7 +297,7 @@ async def _scorepad_picture(
         return None
     draw = functools.partial(
         scorepad_png,
-        table.players,
+        scorepad_names(table.players, forfeited, t=t),
         table.history,
         theme=theme,
         title=t("Game {game} · scorepad", game=game_id),
@@ -361,7 +361,8 @@ class SummaryMessages(GameMessages):
         else:
             name = f"wizard-game-{info.id}.json"
             files.append(discord.File(io.BytesIO(record.encode()), filename=name))
-        picture = await _scorepad_picture(info.id, table, t=t, theme=theme)
+        forfeited = {s.seat for s in over.standings if s.forfeited}
+        picture = await _scorepad_picture(info.id, table, forfeited, t=t, theme=theme)
         image = None
         if picture is not None:
             name = f"wizard-scorepad-{info.id}.png"

@@ -7,7 +7,7 @@ import functools
 import io
 import logging
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -151,6 +151,18 @@ def scorepad_labels(t: Texts) -> ScorepadLabels:
         joiner=t(" and "),
         seat=t("Seat {n}", n="{n}"),
     )
+
+
+def scorepad_names(players: Sequence[str], forfeited: Collection[int], *, t: Texts) -> list[str]:
+    """The names as the scorepad picture shows them: a seat a computer played to the end for
+    its person (``forfeited``: its place and points are the computer's) says so in words, as
+    the table's 🤖 does (the picture's font has no emoji)."""
+    # Translators: a player's name on the scorepad picture when a computer played their seat
+    # to the end of the game (their place and points are the computer's).
+    return [
+        t("{name} (computer)", name=name) if seat in forfeited else name
+        for seat, name in enumerate(players)
+    ]
 
 
 def chart_labels(t: Texts) -> ChartLabels:

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from bot.cogs import GameConfig
+from bot.features import summaries
+from bot.features.community import cog as community_cog
 from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of, version_of
 from tests.bot.simtools import RestKind, rest_kinds
 from wizard.cards import WIZARD
@@ -238,8 +240,18 @@ async def test_a_fast_six_player_game_costs_at_most_two_calls_per_move(tmp_path:
         assert not sim.env.errors
 
 
-async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_path: Path) -> None:
+async def test_a_player_who_left_is_not_credited_with_the_computers_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # bob leaves in round 3 of 20; the computer playing his seat goes on to win.
+    drawn: list[tuple[str, ...]] = []
+    real = summaries.scorepad_png
+
+    def scorepad_png(players: tuple[str, ...], *args: Any, **kwargs: Any) -> bytes:
+        drawn.append(tuple(players))
+        return real(players, *args, **kwargs)
+
+    monkeypatch.setattr(summaries, "scorepad_png", scorepad_png)
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=1, bidding="secret")
@@ -257,6 +269,8 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         # The computer's win, not bob's: he is not congratulated on what counts as lost.
         assert "Congratulations" not in final, final
         assert "**Game 1 is over.** First place went to the computer playing for bob." in final
+        # QA: the scorepad picture beside it read "Winner: bob with 480 points".
+        assert drawn == [("ann", "bob (computer)", info.seats[2].name)]
         stats = await ann.slash(sim.channel, "wizard stats", member=bob)
         assert stats.response is not None
         shown = message_text(stats.response)
@@ -280,6 +294,10 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(tmp_pat
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None
         assert "🥇bob 🤖 " in message_text(history.response)
+        # The game picked from the history shows the same scorepad picture.
+        monkeypatch.setattr(community_cog, "scorepad_png", scorepad_png)
+        await ann.select(history.response, ["1"], custom_id="wizb:hist:pick:0")
+        assert drawn[-1] == ("ann", "bob (computer)", info.seats[2].name)
         # His own hand says it too, instead of the last round alone ("you bid 7, won 7",
         # bids the computer made).
         mine = sim.hand(bob)

@@ -56,7 +56,7 @@ from bot.features.community.words import (
 from bot.features.summaries import and_list
 from bot.i18n import Texts, member_name, texts
 from bot.i18n.commands import command_name
-from bot.images.canvas import chart_labels, scorepad_labels
+from bot.images.canvas import chart_labels, scorepad_labels, scorepad_names
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import (
@@ -466,7 +466,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         theme = (await self.service.get_settings(guild_id)).theme
         png = await asyncio.to_thread(
             scorepad_png,
-            game.players,
+            scorepad_names(game.players, {s.seat for s in game.standings if s.forfeited}, t=t),
             game.history,
             theme=theme,
             title=t("Game {game} · scorepad", game=game.id),
