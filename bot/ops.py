@@ -67,10 +67,19 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         f"backed up {copied.source} to {copied.target}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes, {copied.seconds:.2f} s"
     )
-    if copied.damaged:
+    damaged = copied.damaged
+    try:
+        # A game is set aside only when first used: the copy's open games are tried, as
+        # check tries them (on a copy of the copy, which stays as it was made).
+        damaged = tuple(sorted(damaged + tuple(_unloadable(copied.target))))
+    except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
+        print(
+            f"note: the games of the backup could not be tried ({error}): run python -m bot check"
+        )
+    if damaged:
         # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
-        n = len(copied.damaged)
-        shown = copied.damaged[:_DAMAGED_SHOWN]
+        n = len(damaged)
+        shown = damaged[:_DAMAGED_SHOWN]
         games = "; ".join(f"game {game}: {reason}" for game, reason in shown)
         if n > len(shown):
             games += f"; and {n - len(shown)} more"
@@ -230,19 +239,24 @@ def _damaged_rows(database: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _with_unloadable(health: Health) -> Health:
     """``health`` with the games the bot could not load added to the damaged ones: a game
     is loaded only when first used, so the file alone does not show them."""
-    # What the service logs while it sets games of the copy aside is not about the file.
-    quiet = logging.getLogger("wizard")
-    level = quiet.level
-    quiet.setLevel(logging.CRITICAL)
-    try:
-        found = asyncio.run(unloadable_games(health.path))
-    finally:
-        quiet.setLevel(level)
+    found = _unloadable(health.path)
     return dataclasses.replace(
         health,
         damaged=tuple(sorted(health.damaged + tuple(found))),
         unloadable=frozenset(game for game, _ in found),
     )
+
+
+def _unloadable(database: Path) -> list[tuple[int, str]]:
+    """The open games of ``database`` that cannot be loaded (tried on a temporary copy)."""
+    # What the service logs while it sets games of the copy aside is not about the file.
+    quiet = logging.getLogger("wizard")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    try:
+        return asyncio.run(unloadable_games(database))
+    finally:
+        quiet.setLevel(level)
 
 
 async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:

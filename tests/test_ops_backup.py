@@ -264,6 +264,29 @@ def test_a_backup_of_a_database_with_damaged_games_says_so(tmp_path: Path) -> No
     ], lines
 
 
+def test_a_backup_names_the_games_that_cannot_be_loaded(tmp_path: Path) -> None:
+    """QA: a game whose log no longer loads is set aside only when a player first uses it;
+    until then a backup of it said only "backed up …", and the damage showed at the
+    restore. The backup tries every open game on a copy, as check does."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    run_sql(db, "DELETE FROM seats WHERE game_id = 2")
+    target = tmp_path / "copy.db"
+    result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr  # the copy is faithful: it is made
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"backed up {db} to {target}"), lines
+    assert len(lines) == 2 and lines[1].startswith(
+        "note: the backup holds 1 damaged game, as the database does: game 2: the seats are "
+    ), lines
+    # Found on a copy: neither the backup nor the database is changed by the look.
+    for path in (db, target):
+        assert (
+            sqlite3.connect(path).execute("SELECT status FROM games WHERE id = 2").fetchone()[0]
+            == "lobby"
+        )
+
+
 def test_a_backup_of_a_healthy_database_says_one_line(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db, games=2)
