@@ -105,7 +105,7 @@ class WizardBot(commands.AutoShardedBot):
         self.game_cog: GameCog | None = None
         self.wizard_group = WizardGroup()
         self.tree.add_command(self.wizard_group)
-        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
+        self.tree.error(self._on_app_command_error)
 
     async def setup_hook(self) -> None:
         """Register the restart-proof buttons, install the game and community cogs (with a

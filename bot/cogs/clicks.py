@@ -52,8 +52,9 @@ class ClickStats:
 
 
 def user_is_manager(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the clicking member has the Manage Server permission."""
-    return bool(interaction.permissions.manage_guild)
+    """Whether the member who clicked or typed a command has the Manage Server permission
+    of a server (who may cancel a game, remove its players, change the server's settings)."""
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
 def on_table(interaction: discord.Interaction[Any], cid: CustomId) -> bool:
@@ -164,7 +165,9 @@ class ClickBase:
         self._responded(interaction)
         return message_id
 
-    async def answer_refused(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+    async def repair_after_refusal(
+        self, interaction: discord.Interaction[Any], cid: CustomId
+    ) -> None:
         """Discord refused a request made for the click ``cid``: undo what nobody can see (a
         "Play again" lobby whose message never went out), so that trying again works; and
         since what the click did may be missing from the message it was to edit (the lobby,

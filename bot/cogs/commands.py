@@ -20,10 +20,10 @@ from discord.app_commands import locale_str
 
 from bot.cogs.game import GameCog
 from bot.cogs.messages import drop_unseen_lobby
-from bot.cogs.replies import reply_private
 from bot.features.settings import LEVEL_CHOICES
 from bot.i18n import N_, texts
 from bot.i18n.commands import command_name
+from bot.ui.buttons import reply_privately
 from wizard.options import Bidding
 
 log = logging.getLogger(__name__)
@@ -148,4 +148,4 @@ async def _lobby_refused(
         error.text,
         "" if dropped is None else "; the lobby nobody saw is cancelled",
     )
-    await reply_private(interaction, texts(interaction.locale)(NEW_FAILED))
+    await reply_privately(interaction, texts(interaction.locale)(NEW_FAILED))

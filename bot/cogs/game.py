@@ -33,7 +33,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
 from bot.cogs.look import public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
-from bot.cogs.replies import refusal_text, reply_private
+from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -48,7 +48,7 @@ from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
 from bot.features.table import show_hand_label
 from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, texts
-from bot.ui.buttons import CustomId, Verb
+from bot.ui.buttons import CustomId, Verb, reply_privately
 from wizard.options import MIN_PLAYERS, Options, conflicts
 from wizard.service import (
     ChannelBusyError,
@@ -452,7 +452,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         t = texts(interaction.locale)
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
-            await reply_private(interaction, t("Wizard games are played in server channels."))
+            await reply_privately(interaction, t("Wizard games are played in server channels."))
             return
         try:
             settings = await self.service.get_settings(guild_id)
@@ -462,7 +462,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 note = defaults_in_clash(settings.default_options, choices, t=t)
                 text = refusal_text(error, t=t)
                 self._about_to_respond(interaction)
-                await reply_private(interaction, text if note is None else f"{text}\n{note}")
+                await reply_privately(interaction, text if note is None else f"{text}\n{note}")
                 self._responded(interaction)
                 return
             timer: dict[str, Any] = {}
@@ -562,7 +562,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_private(interaction, "ℹ️ " + t(NO_GAME))
+            await reply_privately(interaction, "ℹ️ " + t(NO_GAME))
             return
         user = interaction.user.id
         try:
@@ -575,7 +575,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await self._refuse(interaction, error)
             return
         self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
-        await reply_private(interaction, "🛑 " + t("Game {game} is cancelled.", game=info.id))
+        await reply_privately(interaction, "🛑 " + t("Game {game} is cancelled.", game=info.id))
 
     async def kick(self, interaction: discord.Interaction[Any], player: discord.abc.User) -> None:
         """``/wizard kick``: remove a player (host or server manager)."""
@@ -583,7 +583,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_private(interaction, "ℹ️ " + t(NO_GAME))
+            await reply_privately(interaction, "ℹ️ " + t(NO_GAME))
             return
         seat = game.seat_of(player.id)
         name = member_name(player.display_name)
@@ -623,7 +623,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             else:
                 out = t("{name} is out of game {game}.", name=name, game=info.id)
             text = t("Game {game} is cancelled.", game=info.id)
-            await reply_private(interaction, f"👋 {out}\n🛑 {text} {t(CANCEL_REASONS[reason])}")
+            await reply_privately(interaction, f"👋 {out}\n🛑 {text} {t(CANCEL_REASONS[reason])}")
             return
         if info.status is not GameStatus.ACTIVE:
             if myself:
@@ -634,7 +634,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     name=name,
                     game=info.id,
                 )
-            await reply_private(interaction, "👋 " + text)
+            await reply_privately(interaction, "👋 " + text)
             return
         assert seat is not None
         self.surfaces.refresh_hands(info.id, [seat])
@@ -657,7 +657,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 name=name,
                 game=info.id,
             )
-        await reply_private(interaction, ("ℹ️ " if out_before else "👋 ") + text)
+        await reply_privately(interaction, ("ℹ️ " if out_before else "👋 ") + text)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """``/wizard rules``: the rules in short and the options of this channel's game (in
@@ -680,4 +680,4 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             t=t,
             show_hand=show_hand_label(settings.language),
         )
-        await reply_private(interaction, f"*{where}*\n{text}")
+        await reply_privately(interaction, f"*{where}*\n{text}")

@@ -20,7 +20,7 @@ from typing import Any, Final
 import discord
 
 from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, suit_text, texts
-from bot.ui.buttons import reply_privately as reply_private
+from bot.ui.buttons import reply_privately
 from wizard.cards import Card, Suit, Theme
 from wizard.service import (
     GameNotFoundError,
@@ -43,7 +43,6 @@ __all__ = [
     "refusal_reason_of",
     "refusal_text",
     "refuse",
-    "reply_private",
 ]
 
 
@@ -382,7 +381,9 @@ async def refuse(
     interaction: discord.Interaction[Any], error: BaseException, *, theme: Theme = Theme.CLASSIC
 ) -> None:
     """Answer a refused click or command privately with the reason (in the user's language)."""
-    await reply_private(interaction, refusal_text(error, t=texts(interaction.locale), theme=theme))
+    await reply_privately(
+        interaction, refusal_text(error, t=texts(interaction.locale), theme=theme)
+    )
 
 
 def _lookup(code: str, params: Mapping[str, object]) -> Refusal | None:

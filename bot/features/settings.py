@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.cogs.clicks import user_is_manager
 from bot.cogs.game import GameCog
 from bot.cogs.replies import refusal_reason_of
 from bot.features.community.cog import chosen_values, community_cog, guarded
@@ -71,11 +72,6 @@ OUT_OF_DATE: Final = N_("This panel is out of date: open it again.")
 NOT_MANAGER: Final = N_(
     "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
 )
-
-
-def is_manager(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the member may change the server's settings (Manage Server)."""
-    return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
 def variant_keys(options: Options) -> set[str]:
@@ -333,7 +329,7 @@ def _service(interaction: discord.Interaction[Any]) -> GameService | None:
 def tell_games(client: discord.Client, guild_id: int, *, looks: bool) -> None:
     """Tell the game cog (if installed) that the server's settings were saved; ``looks``:
     the language or card theme changed, which the open games' messages show."""
-    bots = (commands.Bot, commands.AutoShardedBot)
+    bots = (commands.Bot, commands.AutoShardedBot)  # siblings: neither subclasses the other
     cog = client.get_cog(GameCog.__cog_name__) if isinstance(client, bots) else None
     if isinstance(cog, GameCog):
         cog.surfaces.settings_saved(guild_id, redraw=looks)
@@ -353,7 +349,7 @@ async def apply_changes(
     if guild_id is None:
         await reply_privately(interaction, t(SERVER_ONLY))
         return
-    if not is_manager(interaction):
+    if not user_is_manager(interaction):
         await reply_privately(interaction, t(NOT_MANAGER))
         return
     before = await service.get_settings(guild_id)
@@ -419,7 +415,7 @@ async def change_from_panel(
         await reply_privately(interaction, t(OUT_OF_DATE))
         return
     except NotSaved as refused:
-        if not is_manager(interaction):
+        if not user_is_manager(interaction):
             await reply_privately(interaction, t(NOT_MANAGER))
             return
         await show_refusal(interaction, service, refused.reason)

@@ -202,15 +202,6 @@ class CustomId:
             raise CustomIdError(f"bad argument for {verb.value!r}: {match['arg']!r}")
         return cls(int(match["game"]), verb, match["arg"], int(match["version"]))
 
-    @classmethod
-    def is_ours(cls, text: str) -> bool:
-        """Whether ``text`` is a well-formed Wizard custom id."""
-        try:
-            cls.parse(text)
-        except CustomIdError:
-            return False
-        return True
-
     @property
     def bid(self) -> int:
         """The bid of a ``bid`` button."""
@@ -304,7 +295,10 @@ FAMILY_TEMPLATE = rf"(?s){PREFIX}:.*"
 
 @runtime_checkable
 class ComponentHandler(Protocol):
-    """What the bot calls for every click on a Wizard button (provided by the game cog)."""
+    """What the bot calls for every click on a Wizard button (provided by the game cog).
+
+    A handler may also offer ``async repair_after_refusal(interaction, cid)``: called when
+    Discord refused a request made for the click, to undo or redraw what nobody saw."""
 
     async def on_component(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """Answer the click ``cid`` (within Discord's 3 seconds)."""
@@ -340,7 +334,11 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
         await handler.on_component(interaction, cid)
     except Exception as error:
         if isinstance(error, discord.HTTPException) and discords_own(error):
-            await _answer_refused(interaction, cid, error)
+            repair = getattr(handler, "repair_after_refusal", None)
+            if repair is not None:
+                await repair(interaction, cid)
+            asked = f"game {cid.game} ({cid.verb.value} click)"
+            await answer_refused(interaction, error, asked=asked, failed=t(FAILED))
             return
         log.exception("component handler failed for %s", cid)
         await reply_privately(interaction, t(FAILED))
@@ -352,18 +350,6 @@ def discords_own(error: discord.HTTPException) -> bool:
     interaction, message or channel, a missing permission), not because a request of ours
     was malformed (a 400: a bug, reported with its traceback)."""
     return error.status >= 500 or error.status in (403, 404, 429) or error.code == 40060
-
-
-async def _answer_refused(
-    interaction: discord.Interaction[Any], cid: CustomId, error: discord.HTTPException
-) -> None:
-    """Discord refused a request made for the click: what nobody can see undone (by the
-    handler), then :func:`answer_refused`."""
-    tidy = getattr(getattr(interaction.client, "component_handler", None), "answer_refused", None)
-    if tidy is not None:
-        await tidy(interaction, cid)
-    asked = f"game {cid.game} ({cid.verb.value} click)"
-    await answer_refused(interaction, error, asked=asked, failed=texts(interaction.locale)(FAILED))
 
 
 async def answer_refused(

@@ -50,7 +50,6 @@ def test_round_trip_and_length(cid: CustomId) -> None:
     assert text.startswith("wiz:")
     assert len(text) <= MAX_LENGTH
     assert CustomId.parse(text) == cid
-    assert CustomId.is_ours(text)
     assert str(cid) == text
 
 
@@ -144,7 +143,6 @@ def test_typed_arguments() -> None:
 def test_parse_refuses(text: str) -> None:
     with pytest.raises(CustomIdError):
         CustomId.parse(text)
-    assert not CustomId.is_ours(text)
 
 
 def test_parse_refuses_non_strings() -> None:

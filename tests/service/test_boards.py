@@ -429,7 +429,7 @@ async def test_player_card_fields(service: GameService, clock: VirtualClock) -> 
     assert card.games == len(ids) == stats.games
     assert card.wins == sum(r.place == 1 for r in results) == stats.wins
     assert card.win_rate == pytest.approx(card.wins / len(ids))
-    assert card.average_score == pytest.approx(sum(r.score for r in results) / len(ids))
+    assert card.total_score == sum(r.score for r in results)
     assert card.best_score == max(r.score for r in results)
     assert card.bid_accuracy == pytest.approx(
         sum(r.exact_bids for r in results) / sum(r.rounds for r in results)

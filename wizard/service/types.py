@@ -81,11 +81,6 @@ class PlayerStats:
     exact_bids: int
 
     @property
-    def average_score(self) -> float:
-        """Mean final score per game."""
-        return self.total_score / self.games if self.games else 0.0
-
-    @property
     def bid_accuracy(self) -> float:
         """Exact bids / bids."""
         return self.exact_bids / self.bids if self.bids else 0.0

@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.cogs.look import public_texts
 from bot.cogs.replies import query_refusal_text
 from bot.features.community.render import (
     board_embed,
@@ -319,9 +320,6 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         self.bot = bot
         self.service = service
 
-    async def _public_texts(self, guild_id: int) -> Texts:
-        return texts((await self.service.get_settings(guild_id)).language)
-
     # --- leaderboard ------------------------------------------------------------------------
 
     async def leaderboard(self, interaction: discord.Interaction[Any], order: str | None) -> None:
@@ -336,7 +334,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             per_page=PER_PAGE,
             viewer_id=interaction.user.id,
         )
-        t = await self._public_texts(guild_id)
+        t = await public_texts(self.service, guild_id)
         await interaction.response.send_message(
             embed=board_embed(t, board, interaction.user.display_name),
             view=board_view(t, board, interaction.user.id),
@@ -360,7 +358,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
                 t = texts(interaction.locale)
                 embed = board_embed(t, board, None)
             else:
-                t = await self._public_texts(guild_id)
+                t = await public_texts(self.service, guild_id)
                 embed = board_embed(t, board, interaction.user.display_name)
             await interaction.response.edit_message(embed=embed, view=board_view(t, board, owner))
             return
@@ -394,7 +392,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             return
         # Replaying the latest game and drawing the chart take a moment: say so first.
         await interaction.response.defer(thinking=True)
-        t = await self._public_texts(guild_id)
+        t = await public_texts(self.service, guild_id)
         embed = stats_embed(t, card, who.display_name)
         files = []
         if card.latest_game_id is not None:
