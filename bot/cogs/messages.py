@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -61,6 +62,18 @@ class RoundEnd:
     final_trick: TrickWon | None
 
 
+class LeaveStep(StrEnum):
+    """Which "Leave" a hand shows, as the argument of that button's custom id: a hand's
+    Leave asks first, as a computer takes the seat over at once."""
+
+    ASK = ""
+    """"Leave": asks what leaving does."""
+    CONFIRM = "y"
+    """"Yes, leave": asked, the player confirms; a computer plays the seat."""
+    STOP = "1"
+    """"Leave and stop the game": the last person playing was told that it stops the game."""
+
+
 @dataclass(slots=True)
 class LiveHand:
     """A player's open hand: the interaction whose token can still edit it."""
@@ -84,9 +97,10 @@ class LiveHand:
     own: GameUpdate | None = None
     """The player's own move's update (it carries their view), for the next redraw: a move
     made elsewhere (an open bid on the table) redraws the hand without reading it."""
-    leave_stops: bool = False
-    """The last person playing pressed "Leave" and was told that it stops the game: redraws
-    keep "Leave and stop the game" until the player's next click draws the hand anew."""
+    leave: LeaveStep = LeaveStep.ASK
+    """The player pressed "Leave" and was told what it does: redraws keep the button that
+    does it ("Yes, leave", or "Leave and stop the game" for the last person playing) until
+    the player's next click draws the hand anew."""
     expiry: TimerHandle | None = None
     """The timer that stops the hand when its token is about to expire."""
     stopped: str | None = None

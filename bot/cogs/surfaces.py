@@ -62,13 +62,15 @@ import discord
 
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
-from bot.cogs.messages import SLACK, GameMessages, LiveHand, RoundEnd, Surface
+from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, RoundEnd, Surface
 from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, TIMED_OUT_LAST, refusal_text
 from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
+    hand_heading,
     hand_message,
     hand_view,
+    leave_question,
     replaced_hand_message,
     stopped_hand_message,
     with_leave,
@@ -150,7 +152,7 @@ class OpenHands(GameMessages):
         t: Texts,
         theme: Theme | None = None,
         update: GameUpdate | None = None,
-        leave_stops: bool = False,
+        leave: LeaveStep = LeaveStep.ASK,
     ) -> tuple[str, discord.ui.View | None, int]:
         """A player's private hand message: its text, its buttons and the player's seat, in
         the player's language (``t``) and the server's card theme (``theme``, read here if
@@ -163,8 +165,8 @@ class OpenHands(GameMessages):
 
         Buttons only while the player can act: none once the game is over or cancelled, or
         for a player removed from it; "Take my seat back" while a computer holds the seat;
-        else their moves, on their turn, and "Leave" ("Leave and stop the game" with
-        ``leave_stops``, while they are the last person playing).
+        else their moves, on their turn, and the "Leave" of ``leave`` ("Leave and stop the
+        game" only while they are the last person playing).
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
@@ -190,7 +192,7 @@ class OpenHands(GameMessages):
         if info is None:
             assert update is not None
             status, kicked, timed_out = update.status, False, False
-            last = leave_stops  # they just acted: as they were told at their "Leave"
+            last = leave is LeaveStep.STOP  # they just acted: as they were told at "Leave"
         else:
             seat = info.seats[seat_view.seat]
             status, kicked, timed_out = info.status, seat.kicked, seat.timeouts > 0
@@ -202,17 +204,20 @@ class OpenHands(GameMessages):
         if theme is None:
             theme = public.theme
         show_hand = show_hand_label(public.language)
+        channel_id = info.channel_id if info is not None else self.get(game_id).channel_id
+        heading = hand_heading(game_id, channel_id, t=t)
         notes = [note] if note else []
         view: discord.ui.View | None = None
         away = False
         if status is GameStatus.CANCELLED:  # no turn, no cards to play: the note alone
-            return "\n".join([*notes, "🛑 " + t("This game was cancelled.")]), None, seat_view.seat
+            cancelled = "🛑 " + t("This game was cancelled.")
+            return "\n".join([heading, *notes, cancelled]), None, seat_view.seat
         if status is not GameStatus.ACTIVE:
             notes.append("🏁 " + t("This game is over."))
             if seat_view.away:  # the computer's bids and points, not theirs
                 notes.append("🏳️ " + t(FINISHED_FOR_YOU))
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
-            return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat
+            return "\n".join([heading, *notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:
             away = True
             cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
@@ -228,7 +233,11 @@ class OpenHands(GameMessages):
             moves = hand_view(
                 seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
             )
-            view = with_leave(moves, game_id, t=t, stop=leave_stops and last)
+            if leave is LeaveStep.STOP and not last:
+                leave = LeaveStep.ASK  # someone came back: leaving stops nothing any more
+            if leave is LeaveStep.CONFIRM:  # the question stays with its button
+                notes.append(leave_question(t=t))
+            view = with_leave(moves, game_id, t=t, step=leave)
         if status is GameStatus.ACTIVE and surface is not None and surface.permission_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.
             notes.append("⚠️ " + t(PERMISSION_LOST_IN_HAND))
@@ -239,6 +248,7 @@ class OpenHands(GameMessages):
             theme=theme,
             t=t,
             show_hand=show_hand,
+            heading=heading,
         )
         return text, view, seat_view.seat
 
@@ -266,13 +276,13 @@ class OpenHands(GameMessages):
         shown: tuple[str, discord.ui.View | None] | None = None,
         *,
         message_id: int | None = None,
-        leave_stops: bool = False,
+        leave: LeaveStep = LeaveStep.ASK,
     ) -> None:
         """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
         ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
         redraw held back for the hand it replaces is not needed any more, and an older hand
         message still open is retired (edited to say so, with no buttons). Later redraws
-        speak the interaction's language (and keep ``leave_stops``, see :class:`LiveHand`)."""
+        speak the interaction's language (and keep ``leave``, see :class:`LiveHand`)."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
@@ -304,7 +314,7 @@ class OpenHands(GameMessages):
             edited_at=now,
             shown=None if shown is None else hand_shown(*shown),
             message_id=message_id,
-            leave_stops=leave_stops,
+            leave=leave,
         )
         if self.config.live_hands:
             expired = functools.partial(self._stop_hand, key, hand, HAND_EXPIRED)
@@ -447,7 +457,7 @@ class OpenHands(GameMessages):
                 try:
                     own, hand.own = hand.own, None
                     content, view, _ = await self.hand_parts(
-                        game_id, user_id, t=t, update=own, leave_stops=hand.leave_stops
+                        game_id, user_id, t=t, update=own, leave=hand.leave
                     )
                 except ServiceError as error:
                     # Nothing to show any more (removed from the game, or it is damaged):

@@ -11,6 +11,7 @@ import discord
 
 from bot.cogs.clicks import on_table
 from bot.cogs.look import public_theme
+from bot.cogs.messages import LeaveStep
 from bot.cogs.replies import (
     FORBIDDEN_CANADIAN_OWN,
     FORBIDDEN_UNEVEN,
@@ -79,6 +80,15 @@ HAND_EXPIRY_NOTE: Final = N_(
 # Translators: a button of the private hand, after the last person playing pressed “Leave”
 # and was told that the game would stop.
 LEAVE_STOP_LABEL: Final = N_("Leave and stop the game")
+# Translators: a button of the private hand, after a player pressed “Leave” and was told
+# what leaving does (LEAVE_ASKED).
+LEAVE_CONFIRM_LABEL: Final = N_("Yes, leave")
+# Translators: atop the private hand when a player pressed “Leave” (a running game); the
+# button {button} (“Yes, leave”) does it, any other button plays on.
+LEAVE_ASKED: Final = N_(
+    "Leave the game? A computer player takes over your seat at once, until you take it "
+    "back. Press {button} to leave, or play on to stay."
+)
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
 
@@ -207,7 +217,11 @@ def hand_text(
     if view.my_turn and view.phase is Phase.PLAY and view.trick:
         lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
-            lines.append(t("Suit to follow: {suit}.", suit=suit_text(view.follow, theme, t=t)))
+            suit = suit_text(view.follow, theme, t=t)
+            if any(card.suit is view.follow for card in view.hand or ()):
+                lines.append(t("Suit to follow: {suit}.", suit=suit))
+            else:  # not a rule that holds them back: any card may go (R5.3)
+                lines.append(t("Suit to follow: {suit}. You have none: play any card.", suit=suit))
     if view.my_turn and view.phase is Phase.BID:
         made = [  # in the order they were made (R4.2)
             (s, b) for s in bidding_order(table) if (b := table.bids[s]) is not None and s != seat
@@ -284,6 +298,13 @@ def _prompt(view: PlayerView, *, t: Texts) -> str:
     return t("**Your turn:** play a card.")
 
 
+def hand_heading(game_id: int, channel_id: int | None, *, t: Texts) -> str:
+    """The hand's first line: its game and the channel the game is played in (a player may
+    have hands of several games open)."""
+    game = t("Wizard · game {game}", game=game_id)
+    return f"-# {game}" + (f" · <#{channel_id}>" if channel_id is not None else "")
+
+
 def hand_message(
     view: PlayerView,
     *,
@@ -292,12 +313,15 @@ def hand_message(
     theme: Theme = Theme.CLASSIC,
     t: Texts,
     show_hand: str | None = None,
+    heading: str | None = None,
 ) -> str:
-    """The whole private hand message: an optional note on top (what just happened, or why
-    a click was refused, already in ``t``'s language), the hand, and when it stops updating
-    itself. ``show_hand``: the table's "Show my hand" as the table shows it (in the server's
-    language; by default in ``t``'s)."""
-    lines = [note] if note else []
+    """The whole private hand message: its ``heading`` (:func:`hand_heading`), an optional
+    note (what just happened, or why a click was refused, already in ``t``'s language), the
+    hand, and when it stops updating itself. ``show_hand``: the table's "Show my hand" as
+    the table shows it (in the server's language; by default in ``t``'s)."""
+    lines = [heading] if heading else []
+    if note:
+        lines.append(note)
     if away:
         lines.append(
             "🤖 "
@@ -400,24 +424,36 @@ def hand_view(
     return view
 
 
+_LEAVE_BUTTONS: Final = {
+    LeaveStep.ASK: (LEAVE_LABEL, "🚪", GREY),
+    LeaveStep.CONFIRM: (LEAVE_CONFIRM_LABEL, "🚪", RED),
+    LeaveStep.STOP: (LEAVE_STOP_LABEL, "🛑", RED),
+}
+
+
+_LEAVE_STEPS: Final = frozenset(step.value for step in LeaveStep)
+
+
+def leave_question(*, t: Texts) -> str:
+    """Atop the hand of a player who pressed "Leave", as long as it offers "Yes, leave"."""
+    return "🚪 " + t(LEAVE_ASKED, button=_bold(t(LEAVE_CONFIRM_LABEL)))
+
+
 def with_leave(
-    view: discord.ui.View | None, game: int, *, t: Texts, stop: bool = False
+    view: discord.ui.View | None, game: int, *, t: Texts, step: LeaveStep = LeaveStep.ASK
 ) -> discord.ui.View:
     """The hand's buttons with "Leave" on the last row: a computer plays the seat until its
     player takes it back (the way to leave a running game; without a turn timer nothing
     else hands a seat over). On every hand of a person playing, whoever's turn it is: one
     who must go need not wait for their turn. Drawn at version 0: leaving is allowed at
-    any moment, so the button never makes a hand look different. With ``stop`` (the last
-    person playing pressed it and was told what it does): "Leave and stop the game"."""
+    any moment, so the button never makes a hand look different. ``step``: once the player
+    pressed it and was told what it does, the button that does it ("Yes, leave", or "Leave
+    and stop the game" for the last person playing)."""
     view = view or detached_view()
     if len(view.children) < MAX_BUTTONS:
-        if stop:
-            leave = CustomId(game, Verb.LEAVE, "1", 0)
-            label, emoji, style = t(LEAVE_STOP_LABEL), "🛑", RED
-        else:
-            leave = CustomId(game, Verb.LEAVE, "", 0)
-            label, emoji, style = t(LEAVE_LABEL), "🚪", GREY
-        view.add_item(button(leave, label=label, emoji=emoji, style=style, row=MAX_ROWS - 1))
+        label, emoji, style = _LEAVE_BUTTONS[step]
+        leave = CustomId(game, Verb.LEAVE, step.value, 0)
+        view.add_item(button(leave, label=t(label), emoji=emoji, style=style, row=MAX_ROWS - 1))
     return view
 
 
@@ -450,12 +486,12 @@ class HandClicks(TableClicks):
         edit: bool,
         theme: Theme | None = None,
         update: GameUpdate | None = None,
-        leave_stops: bool = False,
+        leave: LeaveStep = LeaveStep.ASK,
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
         hand redrawn (``theme``: the server's card theme, if the click read it already;
         ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`;
-        ``leave_stops``: the last person playing was told that leaving stops the game).
+        ``leave``: the player pressed "Leave" and was told what it does).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
         (which the bot never draws) gets a new private message instead.
@@ -463,7 +499,7 @@ class HandClicks(TableClicks):
         user = interaction.user.id
         t = texts(interaction.locale)
         content, view, seat = await self.surfaces.hand_parts(
-            game_id, user, note, t=t, theme=theme, update=update, leave_stops=leave_stops
+            game_id, user, note, t=t, theme=theme, update=update, leave=leave
         )
         clicked = interaction.message
         message_id: int | None
@@ -479,7 +515,7 @@ class HandClicks(TableClicks):
             interaction,
             (content, view),
             message_id=message_id,
-            leave_stops=leave_stops,
+            leave=leave,
         )
 
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
@@ -517,21 +553,38 @@ class HandClicks(TableClicks):
                 del self._in_flight[key]
 
     async def _leave_game(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
-        """ "Leave" on a hand: a computer plays the seat from now on, and the hand, redrawn,
-        says so and offers "Take my seat back". The last person playing is asked first, as
-        their leaving stops the game: the hand, redrawn, says so, and its "Leave" becomes
-        "Leave and stop the game" (``cid.arg`` ``1``), which does."""
+        """ "Leave" on a hand asks first (a misclick beside the cards would hand the seat
+        over): the hand, redrawn, says what leaving does, and its "Leave" becomes "Yes,
+        leave" (:class:`LeaveStep`), with which a computer plays the seat from now on; the
+        hand, redrawn, says so and offers "Take my seat back". The last person playing is
+        told that their leaving stops the game instead, and offered "Leave and stop the
+        game", which does."""
         user = interaction.user.id
         t = texts(interaction.locale)
+        step = LeaveStep(cid.arg) if cid.arg in _LEAVE_STEPS else LeaveStep.ASK
+        if step is LeaveStep.ASK:
+            info = await self.service.get_game(cid.game)
+            # The last person is asked by the service, below; a game over or a seat no longer
+            # theirs is refused by it.
+            seat = info.seat_of(user)
+            asking = seat is not None and not info.seats[seat].away
+            if info.status is GameStatus.ACTIVE and asking and info.playing() != [user]:
+                # The hand asks (:func:`leave_question`), with "Yes, leave".
+                await self._open_hand(
+                    interaction, cid.game, note=None, edit=True, leave=LeaveStep.CONFIRM
+                )
+                return
         try:
             info = await self._timely(
                 interaction,
-                self.service.leave(cid.game, user, may_stop=cid.arg == "1"),
+                self.service.leave(cid.game, user, may_stop=step is LeaveStep.STOP),
                 update=True,
             )
         except LastPersonError as error:
             asked = refusal_text(error, t=t)
-            await self._open_hand(interaction, cid.game, note=asked, edit=True, leave_stops=True)
+            await self._open_hand(
+                interaction, cid.game, note=asked, edit=True, leave=LeaveStep.STOP
+            )
             return
         self.surfaces.request(self.surfaces.adopt(info))
         note = None
@@ -554,7 +607,7 @@ class HandClicks(TableClicks):
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
     ) -> None:
         """A refused click on a hand: the hand is redrawn as it is now, the reason on top
-        (a stale click gets the current hand instead, as the issue asks)."""
+        (a stale click gets the current hand instead, with a word that it moved on)."""
         done = await self._click_done(interaction, cid)
         t = texts(interaction.locale)
         if done is not None and done[0] == cid.format():

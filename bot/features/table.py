@@ -131,7 +131,13 @@ def status_line(
         return "⏳ " + t("{player} to choose trump.", player=waiting)
     if phase is Phase.BID:
         if table.turn is None:
-            return "⏳ " + t("Waiting for the bids of {players}.", players=waiting)
+            n = len(table.to_act)
+            return "⏳ " + t.plural(
+                "Waiting for the bid of {players}.",
+                "Waiting for the bids of {players}.",
+                n,
+                players=waiting,
+            )
         # One seat to bid: an open bid, made with the table's buttons (bids_on_table) by a
         # person; a computer bids by itself.
         player = _bold(names[table.turn])
@@ -353,16 +359,23 @@ def table_embed(
                 name=t("Last trick"), value=last_trick_text(table, shown, theme, t=t), inline=False
             )
     if deadline is not None and table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY):
-        embed.add_field(
-            name=t("Turn timer"),
-            value="⏰ "
-            + t(
-                # Translators: {when} is a time Discord shows as “in 5 minutes”.
+        when = _relative(deadline)
+        if len(table.to_act) == 1:
+            # Translators: {when} is a time Discord shows as “in 5 minutes”; {player}, in
+            # bold, the one player the game waits for.
+            timer = t(
+                "Time runs out {when}: then a computer moves for {player}.",
+                when=when,
+                player=_bold(shown[table.to_act[0]]),
+            )
+        else:
+            # Translators: {when} is a time Discord shows as “in 5 minutes”; several players
+            # choose their bids at once (hidden or secret bids).
+            timer = t(
                 "Time runs out {when}: then a computer moves for whoever has not acted yet.",
-                when=_relative(deadline),
-            ),
-            inline=False,
-        )
+                when=when,
+            )
+        embed.add_field(name=t("Turn timer"), value="⏰ " + timer, inline=False)
     embed.set_footer(text=t("Variants: {variants}", variants=variants_text(table.options, t=t)))
     return embed
 

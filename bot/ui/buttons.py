@@ -98,14 +98,16 @@ _BID = r"0|[1-9][0-9]?"
 _LEVEL = r"[0-5][enh]"
 _SWITCH = r"[01]"
 _SEAT = r"[0-5]?"
-_CONFIRM = r"1?"
+_LEAVE = r"[y1]?"
+"""A hand's Leave: asks (empty), confirmed (``y``), confirmed by the last person playing, which
+stops the game (``1``): ``bot.cogs.messages.LeaveStep``."""
 
 LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
 """The one-letter code of each level a person may choose, in a ``level`` custom id."""
 
 ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.JOIN: "",
-    Verb.LEAVE: _CONFIRM,
+    Verb.LEAVE: _LEAVE,
     Verb.ADDBOT: "",
     Verb.START: "",
     Verb.CANCEL: "",

@@ -171,6 +171,13 @@ def warnings_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
     ]
 
 
+def hand_body(text: str) -> str:
+    """A private message's text without the hand's first line, which names the game and
+    its channel (``bot.features.hand.hand_heading``)."""
+    first, _, rest = text.partition("\n")
+    return rest if first.startswith("-# Wizard · ") else text
+
+
 def message_text(message: discord.Message | simcord.ResponseMessage) -> str:
     """Everything a message shows, as one string."""
     parts = [message.content]

@@ -20,6 +20,7 @@ from tests.bot.conftest import (
     Sim,
     buttons,
     clicks_at_once,
+    hand_body,
     is_bid_button,
     is_hand_button,
     simulation,
@@ -389,8 +390,32 @@ async def test_the_last_card_of_a_round_answers_with_the_new_round_not_the_old_c
             [card] = [b["custom_id"] for b in enabled_moves(hand)]
             result = await player.click(hand, custom_id=card)
             assert result.response is not None
-            text = str(result.response.content)
+            text = hand_body(str(result.response.content))
         assert "You played" not in text, text
         assert text.startswith(("✅ Round 1: you bid 0, won", "❌ Round 1: you bid 0, won")), text
         assert "Round 2 of 20" in text
         assert not sim.env.errors
+
+
+async def test_each_hand_names_its_game_and_channel(tmp_path: Path) -> None:
+    """QA: ann had hands open in two games at once, both reading "**Round 2 of 20 · your
+    hand**": nothing said which was which. Each hand now starts with its game and channel."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        first = await sim.lobby(ann, [bob], computers=1)
+        first_hand = await sim.open_hand(ann)
+        home = sim.channel
+        sim.channel = sim.guild.create_text_channel("more-wizard")
+        second = await sim.lobby(bob, [ann], computers=1)
+        second_hand = await sim.open_hand(ann)
+        other = sim.channel
+        for hand, channel, info in ((first_hand, home, first), (second_hand, other, second)):
+            heading = f"-# Wizard · game {info.id} · <#{channel.id}>"
+            shown = sim.message_in(channel, hand.id).content
+            assert shown.split("\n")[0] == heading, shown
+        # A redraw keeps it, and so does the hand of a game that is over.
+        sim.channel, sim.hands[ann.id] = home, first_hand.id
+        await sim.play(first.id, random.Random(3))
+        over = sim.message(first_hand.id).content
+        assert over.split("\n")[0] == f"-# Wizard · game {first.id} · <#{home.id}>", over
+        assert "This game is over." in over

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
-from tests.bot.conftest import buttons, simulation
+from tests.bot.conftest import buttons, hand_body, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.options import Bidding, Options
 from wizard.service import GameStatus
@@ -118,7 +118,7 @@ async def test_take_back_a_seat_from_the_computer(tmp_path: Path) -> None:
         assert [b["label"] for b in buttons(hand)] == ["Take my seat back"]
         back = await bob.click(hand, label="Take my seat back")
         assert back.response is not None
-        assert back.response.content.startswith("🙋 You are playing your seat again.")
+        assert hand_body(back.response.content).startswith("🙋 You are playing your seat again.")
         assert not (await sim.service.get_game(info.id)).seats[1].away
         end = await sim.play(info.id, rng)
         assert end.status is GameStatus.FINISHED and not end.seats[1].away

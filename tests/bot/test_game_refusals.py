@@ -13,7 +13,14 @@ import pytest
 
 from bot.cogs.replies import MUST_FOLLOW, STALE
 from bot.features.hand import HAND_REPLACED
-from tests.bot.conftest import buttons, clicks_at_once, post_buttons, simulation, verb_of
+from tests.bot.conftest import (
+    buttons,
+    clicks_at_once,
+    hand_body,
+    post_buttons,
+    simulation,
+    verb_of,
+)
 from tests.bot.i18n_support import user_locales
 from wizard.cards import Card
 from wizard.service import GameStatus
@@ -26,7 +33,7 @@ def private(result: Any) -> str:
     or an ephemeral hand redrawn."""
     assert result.acknowledged and result.response is not None
     assert result.response.ephemeral
-    return str(result.response.content)
+    return hand_body(str(result.response.content))
 
 
 def callback_bodies(sim: Any, results: list[Any]) -> list[str]:
@@ -39,7 +46,7 @@ def callback_bodies(sim: Any, results: list[Any]) -> list[str]:
             for r in sim.env.http_requests
             if r.method == "POST" and r.path.startswith(f"/interactions/{record.id}/")
         ]
-        out.append(str(body["data"].get("content", "")))
+        out.append(hand_body(str(body["data"].get("content", ""))))
     return out
 
 

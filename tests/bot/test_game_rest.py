@@ -263,7 +263,9 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         )
         hand = await sim.open_hand(bob)
         leave = next(b for b in buttons(hand) if verb_of(b) == "leave")
-        await bob.click(hand, custom_id=leave["custom_id"])
+        asked = await bob.click(hand, custom_id=leave["custom_id"])
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
         await sim.play(info.id, rng)
         final = message_text(sim.public()[-1])
         # The computer's win, not bob's: he is not congratulated on what counts as lost.

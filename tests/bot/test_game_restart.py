@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import buttons, simulation, verb_of
+from tests.bot.conftest import buttons, hand_body, simulation, verb_of
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -51,7 +51,7 @@ async def test_restart_in_the_middle_of_a_trick_then_old_buttons(tmp_path: Path)
 
         played = await mover.click(old_hand, custom_id=playable[0]["custom_id"])
         assert played.response is not None
-        assert played.response.content.startswith("✅ You played ")
+        assert hand_body(played.response.content).startswith("✅ You played ")
         after = await sim.service.get_game(info.id)
         assert after.table is not None and after.version > middle.version
         # The table from before the restart is still the table, edited in place.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cogs import GameConfig
-from tests.bot.conftest import Sim, buttons, simulation, verb_of
+from tests.bot.conftest import Sim, buttons, hand_body, simulation, verb_of
 from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -119,7 +119,7 @@ async def test_a_new_servers_game_times_out_an_idle_player_and_says_so(tmp_path:
         table = sim.table_of(now).embeds[0].description or ""
         line = next(x for x in table.splitlines() if "**bob**" in x)
         assert line.endswith("· ⏰ time ran out, a computer moved"), line
-        mine = sim.message(hand.id).content
+        mine = hand_body(sim.message(hand.id).content)
         assert mine.startswith("⏰ Your time ran out, so a computer made your last move"), mine
         assert "If it keeps running out, a computer takes over your seat." in mine, mine
         # bob moves himself again: both notes go.
@@ -144,7 +144,7 @@ async def test_the_last_person_playing_is_warned_that_timing_out_stops_the_game(
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert now.seats[0].timeouts == 1 and now.status is GameStatus.ACTIVE
-        mine = sim.message(hand.id).content
+        mine = hand_body(sim.message(hand.id).content)
         assert mine.startswith(
             "⏰ Your time ran out, so a computer made your last move for you. If it keeps "
             "running out, the game stops with no result: you are the last person playing it."

@@ -249,6 +249,12 @@ def test_hidden_bids_are_marked_then_revealed_together() -> None:
     text = embed_text(table_embed(table, t=T))
     assert text.count("bid ✔ hidden") == sum(b is not None for b in partial.bids)
     assert "Waiting for the bids of" in text
+    # Demo QA: the last one read "Waiting for the bids of **Ann**."
+    last = first_state(
+        states, lambda s: s.phase is Phase.BID and sum(b is None for b in s.bids) == 1
+    )
+    one = embed_text(table_embed(public_table(view(last, 0)), t=T))
+    assert "⏳ Waiting for the bid of **" in one, one
     done = first_state(states, lambda s: s.phase is Phase.PLAY)
     table = public_table(view(done, 2))
     assert table.bids_revealed

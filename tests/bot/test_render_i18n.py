@@ -30,9 +30,12 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
+from bot.cogs.messages import LeaveStep
 from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
+    LEAVE_ASKED,
+    LEAVE_CONFIRM_LABEL,
     hand_message,
     hand_view,
     replaced_hand_message,
@@ -290,9 +293,10 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     yield "hand, replaced by a newer one", replaced_hand_message(t=t)
     for why in (HAND_EXPIRED, HAND_BOT_STOPPED):  # redrawn no more: it says so
         yield "hand, stopped", stopped_hand_message(why, t=t, button=t(SHOW_HAND_LABEL))
-    for stop in (False, True):  # the last person playing is asked before leaving stops it
-        for label in labels(with_leave(None, 3, t=t, stop=stop)):
-            yield f"hand, leave (stop: {stop}) button", label
+    for step in LeaveStep:  # asked first, the last person playing that it stops the game
+        for label in labels(with_leave(None, 3, t=t, step=step)):
+            yield f"hand, leave ({step.name}) button", label
+    yield "hand, leave asked", t(LEAVE_ASKED, button=t(LEAVE_CONFIRM_LABEL))
     yield "hand, the last person left", t(LEFT_GAME)
     yield from _lobby_and_rules(t)
 
@@ -640,7 +644,8 @@ def test_english_is_unchanged() -> None:
         "Last trick",
         "Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
         "Turn timer",
-        "⏰ Time runs out <t:1700000000:R>: then a computer moves for whoever has not acted yet.",
+        # QA: "for whoever has not acted yet" read as everyone while one player is to act.
+        "⏰ Time runs out <t:1700000000:R>: then a computer moves for **Ann**.",
     ]
     assert hand_message(view(mid, 0), t=t).split("\n") == [
         "**Round 4 of 15 · your hand** (3 cards):",
@@ -649,7 +654,8 @@ def test_english_is_unchanged() -> None:
         # Who took the trick before, as the table says: the hand is where a player looks.
         "Last trick: Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
         "On the table: Cy 🟨Y12 · Dee 🧙Wizard",
-        "Suit to follow: 🟨 Giants (Y).",
+        # QA: without a word more this read as a rule that blocks her, holding no Giants.
+        "Suit to follow: 🟨 Giants (Y). You have none: play any card.",
         "**Your turn:** play a card.",
         EXPIRY,
     ]

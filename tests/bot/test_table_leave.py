@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import ACTION_VERBS, buttons, simulation, verb_of
+from tests.bot.conftest import ACTION_VERBS, buttons, hand_body, simulation, verb_of
 from tests.bot.test_game_refusals import callback_bodies, private
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
@@ -30,7 +30,24 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         [leave] = [b for b in buttons(hand) if verb_of(b) == "leave"]
         assert leave["label"] == "Leave" and not leave.get("disabled")
 
-        left = await bob.click(hand, custom_id=leave["custom_id"])
+        # QA: one click beside the cards handed the seat over. Leave asks first, in the hand.
+        asked = await bob.click(hand, custom_id=leave["custom_id"])
+        assert asked.response is not None and asked.response.id == hand.id
+        question = (
+            "🚪 Leave the game? A computer player takes over your seat at once, until you take "
+            "it back. Press **Yes, leave** to leave, or play on to stay."
+        )
+        assert asked.response.content.split("\n")[1] == question, asked.response.content
+        assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave"]
+        assert not (await sim.service.get_game(info.id)).seats[1].away
+        # A redraw (another's move) keeps the button that does what he was told, and the
+        # question with it (demo QA: a bare red "Yes, leave" sat under the cards).
+        sim.cog.surfaces.redraw_hand(info.id, bob.id)
+        await sim.cog.surfaces.idle()
+        redrawn = sim.message(hand.id)
+        assert [b["label"] for b in buttons(redrawn)] == ["Yes, leave"]
+        assert redrawn.content.split("\n")[1] == question, redrawn.content
+        left = await bob.click(sim.message(hand.id), label="Yes, leave")
         assert left.response is not None and left.response.ephemeral
         assert left.response.id == hand.id  # the hand itself says what happened
         assert "**A computer player is playing your seat.**" in left.response.content
@@ -93,7 +110,9 @@ async def test_every_player_can_leave_from_their_hand_at_any_time(tmp_path: Path
         waiting = next(m for m in sim.members if m is not first)
         hand = sim.hand(waiting)
         assert hand is not None
-        left = await waiting.click(hand, label="Leave")
+        asked = await waiting.click(hand, label="Leave")
+        assert asked.response is not None
+        left = await waiting.click(asked.response, label="Yes, leave")
         assert left.response is not None
         assert "**A computer player is playing your seat.**" in left.response.content
         now = await sim.service.get_game(info.id)
@@ -113,7 +132,10 @@ async def _leave(sim: Any, member: Any, game_id: int) -> str:
     hand = await sim.open_hand(member)
     left = await member.click(hand, label="Leave")
     assert left.response is not None
-    return str(left.response.content)
+    if "Yes, leave" in [b["label"] for b in buttons(left.response)]:
+        left = await member.click(left.response, label="Yes, leave")
+        assert left.response is not None
+    return hand_body(str(left.response.content))
 
 
 async def test_the_host_who_leaves_hands_the_role_to_a_player(tmp_path: Path) -> None:
@@ -168,25 +190,33 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
         stopped = await ann.click(asked, label="Leave and stop the game")
         assert stopped.response is not None
         # No turn, no cards: that they left, and that the game stopped.
-        assert stopped.response.content == "🚪 You left the game.\n🛑 This game was cancelled."
+        assert stopped.response.content == (
+            f"-# Wizard · game {info.id} · <#{sim.channel.id}>\n"
+            "🚪 You left the game.\n🛑 This game was cancelled."
+        )
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert now.status is GameStatus.CANCELLED
         table = sim.table_of(now).embeds[0].description or ""
         assert table == "🛑 Nobody plays this game any more, so it stopped. No result is recorded."
         bob_hand = sim.hand(bob)
-        assert bob_hand is not None and bob_hand.content == "🛑 This game was cancelled."
+        assert bob_hand is not None and hand_body(bob_hand.content) == "🛑 This game was cancelled."
         again = await ann.slash(sim.channel, "wizard new")
         assert again.response is not None and not again.response.ephemeral  # a new lobby
         assert not sim.env.errors
 
 
-async def test_the_last_person_who_plays_on_after_the_warning_gets_the_plain_leave_back(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("people", "asked_with"), [(1, "Leave and stop the game"), (2, "Yes, leave")]
+)
+async def test_a_player_asked_about_leaving_who_plays_on_keeps_the_seat_and_the_plain_leave(
+    tmp_path: Path, people: int, asked_with: str
 ) -> None:
-    async with simulation(tmp_path, members=1) as sim:
-        [ann] = sim.members
-        info = await sim.lobby(ann, [], computers=2)
+    """Leave asks first (the last person playing, that it stops the game); a move made
+    instead keeps the seat, and the hand offers the plain Leave again."""
+    async with simulation(tmp_path, members=people) as sim:
+        ann, *others = sim.members
+        info = await sim.lobby(ann, others, computers=3 - people)
         rng = random.Random(2)
         info = await sim.play(
             info.id,
@@ -198,14 +228,16 @@ async def test_the_last_person_who_plays_on_after_the_warning_gets_the_plain_lea
         hand = await sim.open_hand(ann)
         asked = await ann.click(hand, label="Leave")
         assert asked.response is not None
-        assert [b["label"] for b in buttons(asked.response)][-1] == "Leave and stop the game"
+        assert [b["label"] for b in buttons(asked.response)][-1] == asked_with
         card = next(
             b for b in buttons(asked.response) if verb_of(b) == "play" and not b.get("disabled")
         )
         played = await ann.click(asked.response, custom_id=card["custom_id"])
         assert played.response is not None
+        assert "Leave the game?" not in played.response.content
         assert [b["label"] for b in buttons(played.response)][-1] == "Leave"
-        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        now = await sim.service.get_game(info.id)
+        assert now.status is GameStatus.ACTIVE and not now.seats[0].away
         assert not sim.env.errors
 
 
