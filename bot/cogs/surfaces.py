@@ -125,6 +125,23 @@ def _at(info: GameInfo | None, version: int) -> bool:
     return info is not None and info.version == version
 
 
+def _place(info: GameInfo | None, user_id: int, t: Texts) -> str | None:
+    """Where ``user_id`` finished ``info``'s game, if its standings are known."""
+    if info is None:
+        return None
+    mine = [s for s in info.standings if s.user_id == user_id]
+    if not mine:
+        return None
+    # Translators: on a player's private hand once the game is over, after “This game is
+    # over.”; {place} is a number (1 for the winner; ties share a place).
+    return t(
+        "Your place: {place} of {players}, with {points} points.",
+        place=mine[0].place,
+        players=len(info.standings),
+        points=t.count(mine[0].score),
+    )
+
+
 def hold(hand: LiveHand, timer: TimerHandle | None) -> None:
     """Replace the hand's held-back redraw (cancelling the one it had)."""
     if hand.timer is not None:
@@ -213,9 +230,11 @@ class OpenHands(GameMessages):
             cancelled = "🛑 " + t("This game was cancelled.")
             return "\n".join([heading, *notes, cancelled]), None, seat_view.seat
         if status is not GameStatus.ACTIVE:
-            notes.append("🏁 " + t("This game is over."))
+            over = "🏁 " + t("This game is over.")
             if seat_view.away:  # the computer's bids and points, not theirs
-                notes.append("🏳️ " + t(FINISHED_FOR_YOU))
+                notes += [over, "🏳️ " + t(FINISHED_FOR_YOU)]
+            else:
+                notes.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
             return "\n".join([heading, *notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:

@@ -418,4 +418,9 @@ async def test_each_hand_names_its_game_and_channel(tmp_path: Path) -> None:
         await sim.play(first.id, random.Random(3))
         over = sim.message(first_hand.id).content
         assert over.split("\n")[0] == f"-# Wizard · game {first.id} · <#{home.id}>", over
-        assert "This game is over." in over
+        # QA: the hand said only "This game is over." and the last round: where she finished.
+        ended = await sim.service.get_game(first.id)
+        [mine] = [s for s in ended.standings if s.user_id == ann.id]
+        points = texts("en").count(mine.score)
+        place = f"Your place: {mine.place} of 3, with {points} points."
+        assert f"🏁 This game is over. {place}" in over, over
