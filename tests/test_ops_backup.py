@@ -143,6 +143,25 @@ def test_restore_refuses_a_damaged_backup_and_leaves_the_database(tmp_path: Path
     assert _tables(db) == before
 
 
+def test_a_backup_failing_the_integrity_check_is_refused_in_one_short_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: the refusal carried SQLite's whole report (20 problems) on one line."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    report = "*** in database main ***\n" + "\n".join(
+        f"On tree page 8 cell {cell}: Offset 65535 out of range 2964..4092"
+        for cell in range(19, -1, -1)
+    )
+    monkeypatch.setattr(backup_module, "integrity", lambda conn, quick=True: [report])
+    with pytest.raises(backup_module.BackupError) as refused:
+        backup_module.verify(db)
+    assert str(refused.value) == (
+        f"{db} fails SQLite's integrity check: "
+        "On tree page 8 cell 19: Offset 65535 out of range 2964..4092 (and 19 more)"
+    )
+
+
 def test_restore_refuses_a_backup_from_a_newer_version(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)

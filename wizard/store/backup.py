@@ -15,7 +15,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.health import damaged_games, integrity, open_readonly, schema_version, wal_path
+from wizard.store.health import (
+    damaged_games,
+    first_problem,
+    integrity,
+    open_readonly,
+    schema_version,
+    wal_path,
+)
 from wizard.store.migrations import LATEST
 
 
@@ -90,8 +97,9 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             finally:
                 dst.close()
             if problems != ["ok"]:
+                found = first_problem(problems)
                 raise BackupError(
-                    f"the copy of {source} fails SQLite's integrity check: {problems[0]}",
+                    f"the copy of {source} fails SQLite's integrity check: {found}",
                     "the live database is damaged: run python -m bot check",
                 )
             with _writing(target):
@@ -185,7 +193,8 @@ def verify(path: Path) -> int:
         ) from None
     if problems != ["ok"]:
         raise BackupError(
-            f"{path} fails SQLite's integrity check: {problems[0]}", "choose another backup"
+            f"{path} fails SQLite's integrity check: {first_problem(problems)}",
+            "choose another backup",
         )
     if version is None:
         raise BackupError(f"{path} holds no Wizard bot database", "choose another backup")

@@ -97,6 +97,24 @@ def integrity(conn: sqlite3.Connection, *, quick: bool = True) -> list[str]:
     return [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
 
 
+def first_problem(problems: Sequence[str]) -> str:
+    """SQLite's integrity report in one short line, for a refusal: its first problem and
+    how many more (``check`` lists them all). A row of the report may hold several lines.
+
+    >>> first_problem(["*** in database main ***\\nOn tree page 3 cell 2: bad", "Page 9: unused"])
+    'On tree page 3 cell 2: bad (and 1 more)'
+    """
+    lines = [
+        line
+        for row in problems
+        for line in row.splitlines()
+        if line.strip() and not line.startswith("*** in database")
+    ]
+    if not lines:
+        return "; ".join(problems)
+    return lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else "")
+
+
 @dataclass(frozen=True, slots=True)
 class Health:
     """What ``python -m bot check`` reports about one database file."""
