@@ -71,7 +71,8 @@ async def _plays(svc: GameService, game_id: int) -> None:
         ("UPDATE actions SET seq = 11 WHERE game_id = ? AND seq = 3", "gap"),
         (
             "UPDATE actions SET arg = '5' WHERE game_id = ? AND kind = 'bid' AND seq = 1",
-            "does not replay",
+            # QA: "R2.2: …" alone read as round 2; which action it is, and its round.
+            "does not replay at action 1, in round 1: R4.1",
         ),
         ("UPDATE seats SET name = '' WHERE game_id = ? AND seat = 1", "game or seat row"),
     ],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 
 from wizard.ai import ComputerPlayer, make_player
 from wizard.cards import Card, Suit
+from wizard.errors import IllegalActionError
 from wizard.options import Bidding, Options
 from wizard.rules import apply, deal_next_round, new_game, num_rounds, round_tricks, to_act
 from wizard.service.clock import TimerHandle
@@ -79,10 +80,15 @@ def initial_state(players: Sequence[str], options: Options, seed: int) -> GameSt
 def fold(
     players: Sequence[str], options: Options, seed: int, actions: Iterable[Action]
 ) -> GameState:
-    """The state after ``actions`` (raises the engine's ``IllegalActionError`` on a bad one)."""
+    """The state after ``actions`` (raises the engine's ``IllegalActionError`` on a bad one,
+    with a note saying which action of the log it is, in which round)."""
     state = initial_state(players, options, seed)
-    for action in actions:
-        state = apply(state, action)
+    for seq, action in enumerate(actions, 1):
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            error.add_note(f"action {seq}, in round {state.round}")
+            raise
         if state.phase is _ROUND_OVER:
             state = deal_next_round(state)
     return state

@@ -339,7 +339,10 @@ class Loading(ServiceBase):
         except ValueError as e:
             raise _Broken(f"an action cannot be read: {e}") from None
         except (IllegalActionError, OptionsError) as e:
-            raise _Broken(f"the log does not replay: {e}") from None
+            where = "; ".join(getattr(e, "__notes__", ()))  # which action (fold's note)
+            raise _Broken(
+                f"the log does not replay{f' at {where}' if where else ''}: {e}"
+            ) from None
         if live.status is GameStatus.ACTIVE and state.phase is Phase.GAME_OVER:
             raise _Broken("the log ends the game but the game is not marked finished")
         if live.status is GameStatus.FINISHED and state.phase is not Phase.GAME_OVER:
