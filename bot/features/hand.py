@@ -237,7 +237,7 @@ def hand_text(
             )
         lines.append(_forbidden_note(table, t=t))
     if not (away and view.my_turn):
-        lines.append(_prompt(view, t=t))
+        lines.append(_prompt(view, away=away, t=t))
     return "\n".join(line for line in lines if line)
 
 
@@ -269,8 +269,9 @@ def _forbidden_note(table: TableView, *, t: Texts) -> str:
     return t(note, bid=bid, tricks=table.round_tricks)
 
 
-def _prompt(view: PlayerView, *, t: Texts) -> str:
-    on_table = bids_on_table(public_table(view))
+def _prompt(view: PlayerView, *, away: bool = False, t: Texts) -> str:
+    # A seat a computer plays (``away``) bids by itself: the table's buttons are not for it.
+    on_table = bids_on_table(public_table(view)) and not away
     if not view.my_turn:
         if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
             names = display_names(public_table(view))

@@ -668,6 +668,11 @@ def test_english_is_unchanged() -> None:
         "Waiting for **Ann**.",
         EXPIRY,
     ]
+    # Demo QA: a seat a computer plays has no bid to make on the table.
+    bidding = next(s for s in states if s.phase is Phase.BID and s.turn not in (None, 1))
+    away = hand_message(view(bidding, 1), away=True, t=t)
+    assert "Waiting for **" in away and "buttons on the table" not in away, away
+    assert "buttons on the table" in hand_message(view(bidding, 1), t=t)
     scored = next(s for s in states if s.phase is Phase.ROUND_OVER and s.round == 2)
     tv = service_table_view(scored)
     round_end = round_end_embed(
