@@ -222,13 +222,13 @@ class OpenHands(GameMessages):
             theme = public.theme
         show_hand = show_hand_label(public.language)
         channel_id = info.channel_id if info is not None else self.get(game_id).channel_id
-        heading = hand_heading(game_id, channel_id, t=t)
-        notes = [note] if note else []
+        # First, its game and channel: a player may have hands of several games open.
+        notes = [hand_heading(game_id, channel_id, t=t), *([note] if note else [])]
         view: discord.ui.View | None = None
         away = False
         if status is GameStatus.CANCELLED:  # no turn, no cards to play: the note alone
             cancelled = "🛑 " + t("This game was cancelled.")
-            return "\n".join([heading, *notes, cancelled]), None, seat_view.seat
+            return "\n".join([*notes, cancelled]), None, seat_view.seat
         if status is not GameStatus.ACTIVE:
             over = "🏁 " + t("This game is over.")
             if seat_view.away:  # the computer's bids and points, not theirs
@@ -236,7 +236,7 @@ class OpenHands(GameMessages):
             else:
                 notes.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
-            return "\n".join([heading, *notes, "🚫 " + t(KICKED)]), None, seat_view.seat
+            return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:
             away = True
             cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
@@ -262,12 +262,11 @@ class OpenHands(GameMessages):
             notes.append("⚠️ " + t(PERMISSION_LOST_IN_HAND))
         text = hand_message(
             seat_view.view,
-            note="\n".join(notes) or None,
+            note="\n".join(notes),
             away=away,
             theme=theme,
             t=t,
             show_hand=show_hand,
-            heading=heading,
         )
         return text, view, seat_view.seat
 

@@ -314,15 +314,12 @@ def hand_message(
     theme: Theme = Theme.CLASSIC,
     t: Texts,
     show_hand: str | None = None,
-    heading: str | None = None,
 ) -> str:
-    """The whole private hand message: its ``heading`` (:func:`hand_heading`), an optional
-    note (what just happened, or why a click was refused, already in ``t``'s language), the
-    hand, and when it stops updating itself. ``show_hand``: the table's "Show my hand" as
-    the table shows it (in the server's language; by default in ``t``'s)."""
-    lines = [heading] if heading else []
-    if note:
-        lines.append(note)
+    """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
+    what just happened, or why a click was refused: already in ``t``'s language), the hand,
+    and when it stops updating itself. ``show_hand``: the table's "Show my hand" as the table
+    shows it (in the server's language; by default in ``t``'s)."""
+    lines = [note] if note else []
     if away:
         lines.append(
             "🤖 "
@@ -430,9 +427,6 @@ _LEAVE_BUTTONS: Final = {
     LeaveStep.CONFIRM: (LEAVE_CONFIRM_LABEL, "🚪", RED),
     LeaveStep.STOP: (LEAVE_STOP_LABEL, "🛑", RED),
 }
-
-
-_LEAVE_STEPS: Final = frozenset(step.value for step in LeaveStep)
 
 
 def leave_question(*, t: Texts) -> str:
@@ -562,14 +556,13 @@ class HandClicks(TableClicks):
         game", which does."""
         user = interaction.user.id
         t = texts(interaction.locale)
-        step = LeaveStep(cid.arg) if cid.arg in _LEAVE_STEPS else LeaveStep.ASK
+        step = LeaveStep(cid.arg)  # the custom id's pattern admits no other argument
         if step is LeaveStep.ASK:
             info = await self.service.get_game(cid.game)
             # The last person is asked by the service, below; a game over or a seat no longer
             # theirs is refused by it.
-            seat = info.seat_of(user)
-            asking = seat is not None and not info.seats[seat].away
-            if info.status is GameStatus.ACTIVE and asking and info.playing() != [user]:
+            playing = info.playing()
+            if info.status is GameStatus.ACTIVE and user in playing and playing != [user]:
                 # The hand asks (:func:`leave_question`), with "Yes, leave".
                 await self._open_hand(
                     interaction, cid.game, note=None, edit=True, leave=LeaveStep.CONFIRM
