@@ -193,6 +193,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "illegal_move": Refusal("⛔", NOT_ALLOWED_MOVE),
     "not_away": Refusal("ℹ️", N_("Your seat is already yours: no computer is playing for you.")),
     "storage": Refusal("⚠️", N_("The game could not be saved. Please try again.")),
+    "storage.read_failed": Refusal(
+        "⚠️", N_("The game could not be read just now. Please try again.")
+    ),
     "busy": Refusal("⏳", N_("The game is busy. Please try again in a moment.")),
     "game_damaged": Refusal("⚠️", DAMAGED),
     "seat_taking_off": Refusal(
@@ -312,6 +315,7 @@ BY_PARAM: Final[dict[str, str]] = {
     "not_host": "action",
     "invalid_settings": "setting",
     "not_seated": "reason",
+    "storage": "reason",
 }
 """Codes whose text depends on one param: ``code.value`` is looked up first."""
 _NAMES: Final = frozenset({"player", "waiting_for", "dealer", "name"})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,9 @@ from wizard.service import (
     GameStatus,
     MakeBid,
     ServiceConfig,
+    StorageError,
 )
+from wizard.store.db import Store
 
 from .conftest import downgrade, human_move, new_game
 
@@ -222,3 +225,71 @@ async def test_start_up_logs_each_damaged_game_once(
         assert sum(f"game {ids[1]} " in e for e in errors) == 1
     finally:
         await svc.close()
+
+
+def _sqlite_error(name: str) -> sqlite3.DatabaseError:
+    """An error as SQLite raises it, with its result code's name (``sqlite_errorname``)."""
+    kind = sqlite3.DatabaseError if name.startswith("SQLITE_CORRUPT") else sqlite3.OperationalError
+    error = kind(
+        {"SQLITE_IOERR": "disk I/O error", "SQLITE_FULL": "database or disk is full"}.get(
+            name, "database disk image is malformed"
+        )
+    )
+    error.sqlite_errorname = name  # type: ignore[attr-defined]
+    return error
+
+
+@pytest.mark.parametrize("fault", ["SQLITE_IOERR", "SQLITE_FULL"])
+async def test_a_read_that_fails_once_refuses_the_click_and_quarantines_nothing(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, fault: str
+) -> None:
+    # QA: one "disk I/O error" while a game's log was read marked a healthy game broken for
+    # good. A fault that may pass is a refusal to try again, and the operator is told.
+    ids = await _three_running_games(db_path)
+    before = _row(db_path, ids[1])
+    svc = await GameService.open(db_path)
+    real = Store.fetchall
+    failures = [_sqlite_error(fault)]
+
+    async def flaky(self: Store, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        if "FROM actions" in sql and failures:
+            raise failures.pop()
+        return await real(self, sql, params)
+
+    try:
+        monkeypatch.setattr(Store, "fetchall", flaky)
+        with pytest.raises(StorageError) as refused:
+            await svc.act(ids[1], 1, MakeBid(0), None)
+        assert refused.value.params == {"reason": "read_failed"}
+        assert any(
+            f"game {ids[1]} could not be read" in r.getMessage() and r.levelno == logging.ERROR
+            for r in caplog.records
+        )
+        assert await svc.damaged_games() == []
+        await _plays(svc, ids[1])  # the same game, read again
+    finally:
+        await svc.close()
+    assert _row(db_path, ids[1])[0] == before[0] == "active"
+
+
+async def test_a_damaged_page_under_a_game_still_quarantines_it(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = await _three_running_games(db_path)
+    svc = await GameService.open(db_path)
+    real = Store.fetchall
+
+    async def corrupt(self: Store, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        if "FROM actions" in sql and tuple(params) == (ids[1],):
+            raise _sqlite_error("SQLITE_CORRUPT_INDEX")
+        return await real(self, sql, params)
+
+    try:
+        monkeypatch.setattr(Store, "fetchall", corrupt)
+        with pytest.raises(GameDamagedError):
+            await svc.act(ids[1], 1, MakeBid(0), None)
+        assert [g for g, _ in await svc.damaged_games()] == [ids[1]]
+        await _plays(svc, ids[0])
+    finally:
+        await svc.close()
+    assert _row(db_path, ids[1])[0] == "broken"

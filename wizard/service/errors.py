@@ -38,7 +38,7 @@ seat_taking_off     seat (1-based): the host has not allowed taking computer sea
 seat_held           seat (1-based), name: a person plays that seat
 hints_off           (none): the server does not allow hints
 last_person         (none): leaving would stop the game (``leave(may_stop=False)``)
-storage             reason* (``write_failed``, ``closing``)
+storage             reason* (``write_failed``, ``read_failed``, ``closing``)
 busy                seconds (the busy timeout)
 ==================  ==========================================================================
 """
@@ -111,6 +111,7 @@ MESSAGES: dict[str, str] = {
     "last_person": "You are the last person playing: if you leave, the game stops"
     " and no result is recorded",
     "storage": "The game could not be saved; please try again",
+    "storage.read_failed": "The game could not be read just now; please try again",
     "storage.closing": "The game service is shutting down",
     "busy": "The game's database is busy; please try again in a moment",
 }
@@ -358,7 +359,8 @@ class LastPersonError(ServiceError):
 
 
 class StorageError(ServiceError):
-    """The database refused a write; nothing of the call was applied."""
+    """The database refused a write, or a read that may succeed again; nothing of the call
+    was applied."""
 
     code = "storage"
     defaults: ClassVar[Params] = {"reason": "write_failed"}

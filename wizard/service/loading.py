@@ -32,7 +32,7 @@ from wizard.service.game import (
 )
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
-from wizard.store.db import Statements
+from wizard.store.db import Statements, is_damage
 from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
@@ -243,8 +243,11 @@ class Loading(ServiceBase):
             )
             actions = [tuple(a) for a in await self._store.fetchall(_LOG, (game_id,))]
         except sqlite3.DatabaseError as e:
-            # A row that cannot even be read (text that is not UTF-8, a damaged page).
-            return await self._quarantined(game_id, f"a row cannot be read: {e}")
+            if is_damage(e):  # a damaged page under the game's rows
+                return await self._quarantined(game_id, f"a row cannot be read: {e}")
+            # A fault that may pass (disk I/O, a full disk): the game stays as stored.
+            log.error("game %s could not be read: %s", game_id, e)
+            raise StorageError(reason="read_failed") from e
         status = raw["status"]
         try:
             live, acknowledged = self._skeleton(raw, seats)

@@ -183,6 +183,13 @@ async def run_statements(conn: aiosqlite.Connection, item: Statements) -> None:
             raise ConflictError(f"{sql!r} changed {cursor.rowcount} rows, not 1")
 
 
+def is_damage(error: sqlite3.Error) -> bool:
+    """Whether SQLite says the file itself is damaged (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``),
+    rather than a fault that may pass: a disk I/O error, a full disk, a lock."""
+    name = getattr(error, "sqlite_errorname", None) or ""
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
 def _is_busy(error: sqlite3.Error) -> bool:
     code = getattr(error, "sqlite_errorcode", None)
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(error)
