@@ -218,7 +218,8 @@ def hand_text(
         lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
             suit = suit_text(view.follow, theme, t=t)
-            if any(card.suit is view.follow for card in view.hand or ()):
+            if view.hand is None or any(card.suit is view.follow for card in view.hand):
+                # Under clairvoyance (R7.4) nothing is said of the card they cannot see.
                 lines.append(t("Suit to follow: {suit}.", suit=suit))
             else:  # not a rule that holds them back: any card may go (R5.3)
                 lines.append(t("Suit to follow: {suit}. You have none: play any card.", suit=suit))

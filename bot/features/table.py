@@ -130,14 +130,28 @@ def status_line(
     if phase is Phase.CHOOSE_TRUMP:
         return "⏳ " + t("{player} to choose trump.", player=waiting)
     if phase is Phase.BID:
-        if table.turn is None:
-            n = len(table.to_act)
-            return "⏳ " + t.plural(
-                "Waiting for the bid of {players}.",
-                "Waiting for the bids of {players}.",
-                n,
-                players=waiting,
-            )
+        return _bid_status(table, names, waiting, t=t, computer=computer)
+    assert phase is Phase.PLAY
+    who = _bold(names[table.turn]) if table.turn is not None else waiting
+    line = "⏳ " + t("{player} to play.", player=who)
+    if table.follow is not None:
+        line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
+    return line
+
+
+def _bid_status(
+    table: TableView, names: Sequence[str], waiting: str, *, t: Texts, computer: Collection[int]
+) -> str:
+    """Who bids now; under clairvoyance (R7.4) in round 1, where to see the others' cards."""
+    if table.turn is None:
+        n = len(table.to_act)
+        line = "⏳ " + t.plural(
+            "Waiting for the bid of {players}.",
+            "Waiting for the bids of {players}.",
+            n,
+            players=waiting,
+        )
+    else:
         # One seat to bid: an open bid, made with the table's buttons (bids_on_table) by a
         # person; a computer bids by itself.
         player = _bold(names[table.turn])
@@ -154,12 +168,13 @@ def status_line(
                 line += " " + t(FORBIDDEN_UNEVEN, bid=bid, tricks=tricks)
             else:
                 line += " " + t(FORBIDDEN_CANADIAN, player=player, bid=bid, tricks=tricks)
-        return line
-    assert phase is Phase.PLAY
-    who = _bold(names[table.turn]) if table.turn is not None else waiting
-    line = "⏳ " + t("{player} to play.", player=who)
-    if table.follow is not None:
-        line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
+    if table.options.clairvoyance and table.round == 1:
+        # QA: the others' cards are only in each hand; a bid from the table's buttons
+        # alone is a bid blind.
+        line += " " + t(
+            "Clairvoyance: press **{button}** to see the others' cards before you bid.",
+            button=t(SHOW_HAND_LABEL),
+        )
     return line
 
 

@@ -37,6 +37,7 @@ from bot.i18n import (
     card_text,
     cards_text,
     sort_hand,
+    suit_text,
     texts,
 )
 from bot.ui.buttons import CustomId, Verb
@@ -386,6 +387,32 @@ def test_clairvoyance_hand_names_only_the_others_who_still_hold_their_card() -> 
     text = hand_text(view(last, last.turn), t=T)
     assert "The others have played their cards." in text
     assert "The others hold" not in text
+
+
+def test_clairvoyance_hand_says_nothing_of_the_unseen_card_when_a_suit_is_led() -> None:
+    """QA: "Suit to follow: Giants. You have none: play any card." told a player, in round 1
+    under clairvoyance, what their unseen card is not (R7.4, R8.2)."""
+    for seed in range(40):
+        states = play_through(4, Options(clairvoyance=True), seed=seed, rng_seed=seed)
+        state = next((s for s in states if s.round == 1 and s.trick and s.follow is not None), None)
+        if state is not None:
+            break
+    assert state is not None and state.turn is not None
+    text = hand_text(view(state, state.turn), t=T)
+    assert f"Suit to follow: {suit_text(state.follow, t=T)}." in text
+    assert "You have none" not in text, text
+
+
+def test_clairvoyance_table_sends_bidders_to_their_hands_in_round_one() -> None:
+    """QA: the others' cards are shown only in each hand; in round 1 the table said only
+    "to bid, with the buttons below", and a player could bid blind (R7.4)."""
+    hint = "Clairvoyance: press **Show my hand** to see the others' cards before you bid."
+    for bidding in (Bidding.OPEN, Bidding.SECRET):
+        states = play_through(3, Options(clairvoyance=True, bidding=bidding), seed=6, rng_seed=6)
+        one = first_state(states, lambda s: s.phase is Phase.BID and s.round == 1)
+        assert hint in embed_text(table_embed(public_table(view(one, 0)), t=T))
+        two = first_state(states, lambda s: s.phase is Phase.BID and s.round == 2)
+        assert "Clairvoyance" not in embed_text(table_embed(public_table(view(two, 0)), t=T))
 
 
 def test_the_table_sends_to_its_bid_buttons_only_a_person_to_bid() -> None:
