@@ -104,11 +104,22 @@ class ClickBase:
         age = max(0.0, (discord.utils.utcnow() - interaction.created_at).total_seconds())
         done, _ = await asyncio.wait({task}, timeout=max(0.0, self.config.defer_after - age))
         if not done and not interaction.response.is_done():
-            if update:
-                await interaction.response.defer()  # a click: the clicked message is edited
-            else:
-                # A command: a private "thinking…" that becomes the answer (or the refusal).
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                if update:
+                    await interaction.response.defer()  # a click: the clicked message is edited
+                else:
+                    # A command: a private "thinking…" that becomes the answer (or the refusal).
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as e:
+                # The work goes on whatever Discord said: the answer after it says what
+                # counted (or, refused too, the refusal's handler does).
+                log.warning(
+                    "Discord refused to defer the answer to user %s (%s %s): %s",
+                    interaction.user.id,
+                    e.status,
+                    e.code,
+                    e.text,
+                )
         return await task
 
     def _started(self, interaction: discord.Interaction[Any]) -> None:

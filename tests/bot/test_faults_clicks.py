@@ -5,6 +5,7 @@ the cause, not tracebacks."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -12,7 +13,9 @@ from typing import Any
 
 import pytest
 
+from bot.cogs import GameConfig
 from bot.i18n import texts
+from bot.ui.buttons import FAILED
 from tests.bot.conftest import (
     Sim,
     buttons,
@@ -224,3 +227,37 @@ async def test_a_double_click_on_start_is_answered_as_done(
         _, second = await clicks_at_once(sim, [(ann, lobby_id, start), (ann, lobby_id, start)])
         said = texts("de")("Game {game} has started.", game=info.id)
         assert second.response is not None and second.response.content == f"✅ {said}"
+
+
+async def test_a_slow_click_whose_deferral_discord_refuses_still_counts_and_says_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Review: Discord refusing the deferral of a slow click made the bot answer "Something
+    # went wrong… try again" while the service went on and committed the bid.
+    config = GameConfig(ping_delay=None, edit_interval=0.0, defer_after=0.05)
+    async with simulation(tmp_path, members=3, config=config) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        mover, hand, bid = await first_hand_bid(sim, info)
+        before = (await sim.service.get_game(info.id)).version
+        act = sim.service.act
+
+        async def slow_act(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.3)  # longer than defer_after: the click is deferred
+            return await act(*args, **kwargs)
+
+        sim.service.act = slow_act  # type: ignore[method-assign]
+        caplog.clear()
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)  # the deferral
+        result = await mover.click(hand, custom_id=bid["custom_id"])
+
+        assert (await sim.service.get_game(info.id)).version == before + 1  # it counted
+        failed = texts("en")(FAILED)
+        assert result.response is not None and failed not in (result.response.content or "")
+        said = texts("en")("You bid {bid}.", bid=int(bid["label"]))
+        assert said in (result.response.content or ""), result.response.content
+        records = bot_records(caplog)
+        assert [r.levelname for r in records] == ["WARNING"], [r.getMessage() for r in records]
+        assert "refused to defer" in records[0].getMessage() and "500" in records[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
