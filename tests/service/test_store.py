@@ -38,6 +38,9 @@ async def test_new_database_gets_every_migration_and_pragmas(db_path: Path) -> N
         assert (await store.fetchone("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
         assert (await store.fetchone("PRAGMA foreign_keys"))[0] == 1  # type: ignore[index]
         assert (await store.fetchone("PRAGMA busy_timeout"))[0] > 0  # type: ignore[index]
+        # Review: under NORMAL a power cut could undo commits players were told of, and
+        # the game's row with them, unseen. FULL syncs the WAL before COMMIT returns.
+        assert (await store.fetchone("PRAGMA synchronous"))[0] == 2  # type: ignore[index]
     finally:
         await store.close()
     # Opening again applies nothing.

@@ -114,11 +114,11 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
             await _wal(conn)
             await conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
             await conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}")
-        # In WAL mode, synchronous=NORMAL syncs at checkpoints rather than at every commit.
-        # A committed transaction is in the WAL file once COMMIT returns, so a crash of the
-        # process (even SIGKILL) never loses it; only an OS crash or power loss can lose
-        # the last few commits.
-        await conn.execute("PRAGMA synchronous = NORMAL")
+        # synchronous=FULL: COMMIT returns only once the WAL is on the disk, so nothing a
+        # player was told is done can be lost, not even to a power cut (NORMAL would lose
+        # the last commits to one, and roll the game's row back with them, unseen). The
+        # writer groups commits, so concurrent games share one sync.
+        await conn.execute("PRAGMA synchronous = FULL")
     except BaseException:
         await conn.close()
         raise
