@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import json
 import logging
 import sqlite3
 from collections import OrderedDict
@@ -43,6 +44,8 @@ from wizard.service.settings import (
     MIN_TURN_SECONDS,
     GuildSettings,
     ServiceConfig,
+    StoredSettings,
+    read_settings,
 )
 from wizard.store import repo
 from wizard.store.db import ConflictError, LockTimeout, Statements, Store, WriteItem, run_statements
@@ -128,22 +131,44 @@ class ServiceBase:
     # --- settings -------------------------------------------------------------------------
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        """A server's settings (defaults until it changes one, in the server's own language)."""
+        """A server's settings (defaults until it changes one, in the server's own language;
+        the defaults for now, not kept, while its row cannot be read)."""
         cached = self._settings.get(guild_id)
         if cached is not None:
             return cached
+        try:
+            stored = await self._stored_settings(guild_id)
+        except StorageError:
+            return self._default_settings(guild_id)
+        self._settings[guild_id] = stored.settings
+        return stored.settings
+
+    def _default_settings(self, guild_id: int) -> GuildSettings:
         home = self._home_languages.get(guild_id)
-        settings = GuildSettings() if home is None else GuildSettings(language=home)
+        return GuildSettings() if home is None else GuildSettings(language=home)
+
+    async def _stored_settings(self, guild_id: int) -> StoredSettings:
+        """A server's settings as stored (each good one kept when others are not: the operator
+        is told which were left out); :class:`StorageError` if the row cannot be read."""
         try:
             row = await self._store.fetchone(
                 "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
-            if row is not None:
-                settings = GuildSettings.model_validate_json(row["settings"])
-        except (ValidationError, sqlite3.DatabaseError) as e:
-            log.warning("guild %s: stored settings ignored: %s", guild_id, e)
-        self._settings[guild_id] = settings
-        return settings
+        except sqlite3.DatabaseError as e:
+            log.error("guild %s: its settings could not be read: %s", guild_id, e)
+            raise StorageError(reason="read_failed") from e
+        defaults = self._default_settings(guild_id)
+        if row is None:
+            return StoredSettings(defaults, (), {})
+        stored = read_settings(row["settings"], defaults)
+        if stored.ignored:
+            log.warning(
+                "guild %s: stored settings left out (unknown or not valid; the others are"
+                " kept): %s",
+                guild_id,
+                ", ".join(stored.ignored),
+            )
+        return stored
 
     def set_home_language(self, guild_id: int, language: str) -> None:
         """The language a server speaks on Discord (its preferred locale): the language of its
@@ -156,8 +181,10 @@ class ServiceBase:
         """Change some of a server's settings; :class:`InvalidSettingsError` if out of range."""
         if "turn_seconds" in changes:  # refused as a new game's timer is: with its range
             check_turn_seconds(changes["turn_seconds"])
-        current = await self.get_settings(guild_id)
-        data = current.model_dump()
+        # Read from the row, not the cache: never write defaults taken after a failed read
+        # over what the server saved.
+        current = await self._stored_settings(guild_id)
+        data = current.settings.model_dump()
         data.update(changes)
         try:
             settings = GuildSettings.model_validate(data)
@@ -168,7 +195,9 @@ class ServiceBase:
             " ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings,"
             " updated_at = excluded.updated_at"
         )
-        params = (guild_id, settings.model_dump_json(), self.clock.now())
+        # What a newer version saved stays for it.
+        row = json.dumps({**current.unknown, **settings.model_dump(mode="json")})
+        params = (guild_id, row, self.clock.now())
         await self._shielded(self._write(Statements(((put, params),))))
         self._settings[guild_id] = settings
         return settings

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -87,6 +88,49 @@ class GuildSettings(BaseModel):
         return code
 
 
+class StoredSettings(NamedTuple):
+    """A server's settings as read from their row, each good setting kept when others are
+    not (see :func:`read_settings`)."""
+
+    settings: GuildSettings
+    ignored: tuple[str, ...]
+    """The stored settings that were left out: unknown here, or not valid."""
+    unknown: dict[str, Any]
+    """Stored settings this version does not know (a newer one wrote them): kept in the row
+    when the server changes another setting."""
+
+
+def read_settings(stored: str | bytes, base: GuildSettings) -> StoredSettings:
+    """A server's stored settings (JSON) over ``base``, the defaults. One setting that is not
+    valid (out of range, or damaged) or not known here leaves the others as saved; a row
+    that is not a JSON object gives ``base``."""
+    try:
+        return StoredSettings(GuildSettings.model_validate_json(stored), (), {})
+    except ValidationError:
+        pass
+    try:
+        data = json.loads(stored)
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
+    if not isinstance(data, dict):
+        return StoredSettings(base, ("all (the row is not a JSON object)",), {})
+    kept = base.model_dump()
+    ignored = []
+    unknown = {}
+    for name, value in data.items():
+        if name not in GuildSettings.model_fields:
+            unknown[name] = value
+            ignored.append(name)
+            continue
+        try:
+            GuildSettings.model_validate({**kept, name: value})
+        except ValidationError:
+            ignored.append(name)
+        else:
+            kept[name] = value
+    return StoredSettings(GuildSettings.model_validate(kept), tuple(ignored), unknown)
+
+
 @dataclass(frozen=True, slots=True)
 class ServiceConfig:
     """Process-wide knobs of the service (not per server)."""
@@ -109,7 +153,7 @@ class ServiceConfig:
 
 def damaged_settings_rows(conn: sqlite3.Connection) -> list[str]:
     """Every server's stored settings that fail validation, as ``server G: reason`` (the
-    service reads such a server's settings as the defaults, with a warning)."""
+    service keeps the valid ones and reads the others as their defaults, with a warning)."""
     from wizard.service.base import describe  # the service's module imports this one
 
     out = []
