@@ -21,9 +21,11 @@ from wizard.service import (
     GameService,
     ServiceConfig,
     StaleVersionError,
+    VirtualClock,
 )
 from wizard.service.turns import RETRY_PAUSE
 from wizard.store import DatabaseUnavailable
+from wizard.store.db import Writer
 
 from .conftest import human_move, new_game
 
@@ -305,3 +307,42 @@ async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
 
 def _waits(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if "background step waits" in r.getMessage()]
+
+
+async def test_a_lasting_write_fault_is_told_once_and_the_game_moves_on_after_it(
+    db_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: with every write failing (a full disk), one game of computers logged an
+    error with its traceback and a warning every second: 1,200 records in ten minutes, on
+    the disk that was full. The operator is told once per outage, each game retries less
+    and less often, and when writes succeed again the game moves on and that is told."""
+    clock = VirtualClock()
+    config = ServiceConfig(computer_delay=1.0, ai_processes=0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        # A game whose first bid is a computer's, made in the background.
+        seed = next(s for s in range(100) if engine_game(["a", "b", "c"], seed=s).first_dealer != 2)
+        game_id = await new_game(svc, 1, 2, seed=seed, computer_level="easy")
+        svc.start_clocks()
+        await svc.start(game_id, 1)
+        real = Writer.write
+
+        async def full(self: Writer, item: object) -> object:
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(Writer, "write", full)
+        caplog.set_level(logging.INFO)
+        caplog.clear()
+        before = (await svc.get_game(game_id)).version
+        await clock.advance(600, settle=svc.wait_idle)  # ten minutes
+        loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(loud) <= 2, [r.getMessage() for r in loud]
+        assert sum(r.exc_info is not None for r in loud) == 1
+        assert (await svc.get_game(game_id)).version == before
+        monkeypatch.setattr(Writer, "write", real)
+        await clock.advance(60, settle=svc.wait_idle)
+        assert (await svc.get_game(game_id)).version > before  # moving again
+        told = [r.getMessage() for r in caplog.records if r.levelno == logging.INFO]
+        assert any("takes writes again" in line for line in told), told
+    finally:
+        await svc.close()

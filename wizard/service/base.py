@@ -93,6 +93,11 @@ class ServiceBase:
         self._wakes: dict[int, float] = {}
         """Games not loaded yet whose clocks are due at a time: id → when."""
         self._wake_timers: dict[int, TimerHandle] = {}
+        self._step_failures: dict[int, int] = {}
+        """Games whose background step (a computer's move, a timeout) failed: how many times
+        in a row (the pause before the next try grows)."""
+        self._write_fault: str | None = None
+        """The error of writes failing now (the operator was told once), until one succeeds."""
         self.recovered: tuple[int, ...] = ()
         """The lobbies and running games the last :meth:`recover` found, and those it found
         damaged: the front end brings their messages up to date once it is connected."""
@@ -218,17 +223,34 @@ class ServiceBase:
     async def _write(self, item: WriteItem[T]) -> T:
         """Commit ``item``; a refusal (:class:`BusyError`, :class:`StorageError`) if not."""
         try:
-            return await self._store.write(item)
+            done = await self._store.write(item)
         except (sqlite3.Error, RuntimeError, LockTimeout) as e:
             raise self._refusal(e) from e
+        self._written()
+        return done
 
     def _refusal(self, error: sqlite3.Error | RuntimeError | LockTimeout) -> ServiceError:
         """What a player is told of a write that failed: busy (another process held the
-        file), or not saved (logged for the operator)."""
+        file), or not saved. The operator is told once, with the traceback, while writes
+        fail alike (a full disk fails every one: a log line each would fill it further)."""
         if isinstance(error, LockTimeout):
             return BusyError(seconds=self.config.busy_timeout)
-        log.error("database write failed", exc_info=error)
+        if self._write_fault != str(error):
+            self._write_fault = str(error)
+            log.error(
+                "database write failed (failing writes alike are logged at DEBUG until one"
+                " succeeds)",
+                exc_info=error,
+            )
+        else:
+            log.debug("database write failed again: %s", error)
         return StorageError()
+
+    def _written(self) -> None:
+        """A write succeeded: if writes were failing, they no longer are."""
+        if self._write_fault is not None:
+            log.info("the database takes writes again (they failed with: %s)", self._write_fault)
+            self._write_fault = None
 
     async def _write_game(self, live: LiveGame, item: WriteItem[T]) -> T:
         """Commit a change of ``live`` (its lock held).
@@ -241,7 +263,9 @@ class ServiceBase:
         action goes): retrying that could never succeed.
         """
         try:
-            return await self._store.write(item)
+            done = await self._store.write(item)
+            self._written()
+            return done
         except ConflictError as e:
             log.warning("game %s was changed by another process; reloading it: %s", live.id, e)
         except sqlite3.IntegrityError as e:
@@ -330,6 +354,7 @@ class ServiceBase:
             live.timer = None
         if self._games.get(live.id) is live:
             del self._games[live.id]
+        self._step_failures.pop(live.id, None)
         if live.status in (GameStatus.FINISHED, GameStatus.CANCELLED, GameStatus.BROKEN):
             self._remember_ended(live)
 

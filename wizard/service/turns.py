@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import logging
 
 from wizard.ai import LEVELS, ComputerPlayer
 from wizard.rules import to_act
@@ -23,7 +24,11 @@ from wizard.state import Action, Phase, Play
 from wizard.view import PlayerView, view
 
 RETRY_PAUSE = 1.0
-"""Seconds before a background step that failed (a computer's move, a timeout) is tried again."""
+"""Seconds before a background step that failed (a computer's move, a timeout) is tried
+again; doubled at each failure in a row, up to :data:`MAX_RETRY_PAUSE`."""
+MAX_RETRY_PAUSE = 10.0
+"""The longest pause between tries: a fault that lasts (a full disk) costs each game a try
+every ten seconds, and a game moves on at most that long after the fault is gone."""
 
 
 class Turns(Lobby):
@@ -124,6 +129,9 @@ class Turns(Lobby):
     async def _scheduled(self, game_id: int) -> None:
         live: LiveGame | None = None
         failed = True
+        # The first failure of a run is logged; the next ones alike are not (they would
+        # be every few seconds for as long as the fault lasts).
+        again = game_id in self._step_failures
         try:
             live = await self._get(game_id)  # loads a game woken from its row
             for update in await self._due_step(live):
@@ -133,15 +141,31 @@ class Turns(Lobby):
             # The store tells the operator once about another process's lock.
             log.debug("game %s: background step waits for the database's lock", game_id)
         except ServiceError as e:
-            log.warning("game %s: background step refused: %s", game_id, e.message)
+            level = logging.DEBUG if again else logging.WARNING
+            log.log(level, "game %s: background step refused: %s", game_id, e.message)
         except Exception:
-            log.exception("game %s: background step failed", game_id)
+            if again:
+                log.debug("game %s: background step failed again", game_id, exc_info=True)
+            else:
+                log.exception("game %s: background step failed", game_id)
         finally:
             self._wakes.pop(game_id, None)
+            pause = self._after_step(game_id, failed)
             if live is not None and self._games.get(game_id) is live:
                 # A step that failed is tried again after a pause, not at once: its due time
                 # is past, and a fault that lasts would spin the event loop.
-                self._arm(live, not_before=self.clock.now() + RETRY_PAUSE if failed else None)
+                self._arm(live, not_before=None if pause is None else self.clock.now() + pause)
+
+    def _after_step(self, game_id: int, failed: bool) -> float | None:
+        """Count a background step's failures in a row: the pause before the next try
+        (``None`` after a success)."""
+        if not failed:
+            if self._step_failures.pop(game_id, 0) > 1:
+                log.info("game %s: background steps work again", game_id)
+            return None
+        count = self._step_failures.get(game_id, 0) + 1
+        self._step_failures[game_id] = count
+        return min(RETRY_PAUSE * 2.0 ** (count - 1), MAX_RETRY_PAUSE)
 
     async def _due_step(self, live: LiveGame) -> list[GameUpdate]:
         """One round of what is due now: lobby expiry, a computer move, or timeouts."""
