@@ -10,7 +10,6 @@ state: a game is replayed from it when it is first needed (milliseconds).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
@@ -57,8 +56,6 @@ def encode_action(action: Action) -> ActionCode:
     raise TypeError(f"only player actions are logged, not {action!r}")
 
 
-# Valid actions number about 500, replayed many times; a bounded cache never grows without end.
-@functools.lru_cache(maxsize=4096)
 def decode_action(kind: str, seat: int, arg: str) -> Action:
     """The action of a log row; ``ValueError`` if the row cannot be one."""
     if kind == "play":
