@@ -1,7 +1,7 @@
 """The database file: connections with the right pragmas, and the group-committing writer.
 
-Everything goes through aiosqlite's public calls (``execute``, ``executemany``,
-``execute_fetchall``); nothing here changes process-wide settings.
+Everything goes through aiosqlite's public calls (``execute``, ``execute_fetchall``);
+nothing here changes process-wide settings.
 """
 
 from __future__ import annotations
@@ -157,13 +157,7 @@ async def _wal(conn: aiosqlite.Connection) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Statements:
-    """A write made of plain statements, which the writer may merge with others.
-
-    Writes of the same shape (the same statements in the same order) committed together
-    run as one ``executemany`` per statement. Only writes that do not depend on each other
-    may be queued together; the service guarantees that by having at most one write per
-    game in flight (its lock).
-    """
+    """A write made of plain statements, run in order in the writer's transaction."""
 
     statements: tuple[tuple[str, tuple[Any, ...]], ...]
     checked: tuple[int, ...] = ()
@@ -227,7 +221,7 @@ class Writer:
             self._run(), name="wizard-store-writer"
         )
         self.batches = 0
-        """Transactions committed (with :attr:`writes`: how much group commit merges)."""
+        """Transactions committed (with :attr:`writes`: how many writes share a commit)."""
         self.writes = 0
 
     async def write(self, item: WriteItem[T]) -> T:
@@ -349,24 +343,15 @@ class Writer:
                 p.future.set_result(results.get(i))
 
     async def _run_batch(self, batch: list[_Pending[Any]], results: dict[int, Any]) -> None:
+        """Each write of the batch, in the order they were queued, in the one transaction."""
         conn = self._db
-        shapes: dict[tuple[str, ...], list[Statements]] = {}
         for i, p in enumerate(batch):
             item = p.item
             if isinstance(item, Statements):
-                shape = tuple(sql for sql, _ in item.statements)
-                shapes.setdefault(shape, []).append(item)
+                await run_statements(conn, item)
             else:
                 assert item is not None
                 results[i] = await item(conn)
-        for shape, items in shapes.items():
-            if len(items) == 1:
-                await run_statements(conn, items[0])
-                continue
-            for k, sql in enumerate(shape):
-                cursor = await conn.executemany(sql, [it.statements[k][1] for it in items])
-                if k in items[0].checked and cursor.rowcount != len(items):
-                    raise ConflictError(f"{sql!r}: {cursor.rowcount} rows of {len(items)}")
 
     async def _rollback(self) -> None:
         try:
