@@ -441,6 +441,18 @@ def main(
         return 2
     import simcord
 
+    if db is not None:
+        from bot.ops import tables_before_start
+
+        held = tables_before_start(db)
+        if held is not None:  # a file of another program: never write into it
+            tables = ", ".join(held) or "none"
+            print(
+                f"wizard demo: --db {db} is a database of another program (tables: {tables}):"
+                " name a new file, or one an earlier demo kept",
+                file=sys.stderr,
+            )
+            return 2
     start_logging(log_level)
     logging.getLogger("discord.state").addFilter(_not_about_probes)
     try:

@@ -27,7 +27,7 @@ from wizard.service.health import unloadable_games
 from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
-from wizard.store.backup import BackupError, backup, restore
+from wizard.store.backup import BackupError, backup, restore, signals_held
 from wizard.store.health import Health, check, open_readonly, schema_version, table_names
 
 log = logging.getLogger("bot")
@@ -36,11 +36,18 @@ log = logging.getLogger("bot")
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
     kept = f"{target} is as it was" if target.exists() else f"nothing was written to {target}"
-    return _stoppable(
-        "backup",
-        lambda: _backup(database, target, overwrite=overwrite),
-        lambda: f"no backup was made: {kept}",
-    )
+    before = _file_id(target)
+
+    def left() -> str:
+        # The copy is renamed into place whole, once checked: a new file there is the backup.
+        if _file_id(target) in (before, None):
+            return f"no backup was made: {kept}"
+        return (
+            f"the backup {target} is whole, but its games were not tried: run python -m bot "
+            f"check --db {target}"
+        )
+
+    return _stoppable("backup", lambda: _backup(database, target, overwrite=overwrite), left)
 
 
 def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
@@ -76,6 +83,7 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         print(
             f"note: the games of the backup could not be tried ({error}): run python -m bot check"
         )
+    _note_damaged_rows(copied.target)
     if damaged:
         # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
         n = len(damaged)
@@ -88,6 +96,27 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             f"does: {games}. Run python -m bot check for the whole report"
         )
     return EXIT_OK
+
+
+def _note_damaged_rows(backup_file: Path) -> None:
+    """Say that the backup holds damaged player rows or server settings (as ``check`` lists
+    them, and a restore of it reports them)."""
+    try:
+        rows, settings = _damaged_rows(backup_file)
+    except (sqlite3.Error, OSError) as error:
+        print(f"note: the rows of the backup could not be read ({error}): run python -m bot check")
+        return
+    found = []
+    if rows:
+        found.append(f"{len(rows)} damaged player row{'s' if len(rows) > 1 else ''}")
+    if settings:
+        whose = "servers'" if len(settings) > 1 else "server's"
+        found.append(f"{len(settings)} {whose} damaged settings")
+    if found:
+        print(
+            f"note: the backup holds {' and '.join(found)}, as the database does. Run python -m "
+            "bot check for the whole report"
+        )
 
 
 _DAMAGED_SHOWN = 5
@@ -186,6 +215,8 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
     received: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
+        if received:
+            return  # a second SIGTERM (`timeout` sends two) must not cut the clean-up short
         received.append(signum)
         raise KeyboardInterrupt
 
@@ -254,7 +285,11 @@ def _unloadable(database: Path) -> list[tuple[int, str]]:
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        return asyncio.run(unloadable_games(database))
+        # A stop (Ctrl-C, SIGTERM) waits until the games are tried (seconds): cut short,
+        # the loop would close under database threads still at work, whose tracebacks
+        # follow the one line, and a thread left waiting would keep the process from ending.
+        with signals_held():
+            return asyncio.run(unloadable_games(database))
     finally:
         quiet.setLevel(level)
 

@@ -4,12 +4,14 @@ putting one back only when it is whole and nothing has the database open."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
@@ -306,6 +308,26 @@ def test_a_backup_names_the_games_that_cannot_be_loaded(tmp_path: Path) -> None:
         )
 
 
+def test_a_backup_names_damaged_player_rows_and_server_settings(tmp_path: Path) -> None:
+    """QA: a backup of a database with a damaged player row and damaged server settings said
+    only "backed up …", and the restore of it exited 5 for them."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    run_sql(
+        db,
+        "INSERT INTO players VALUES (1000, 7, 'Ann', 25.0, -1.0, 0.0, 3, 1, 40, 60, NULL, 9, 4, 0)",
+    )
+    run_sql(db, 'INSERT INTO guild_settings VALUES (1000, \'{"turn_seconds": "x"\', 0)')
+    target = tmp_path / "copy.db"
+    result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr  # the copy is faithful: it is made
+    lines = result.stdout.splitlines()
+    assert lines[1:] == [
+        "note: the backup holds 1 damaged player row and 1 server's damaged settings, as the "
+        "database does. Run python -m bot check for the whole report"
+    ], lines
+
+
 def test_a_backup_of_a_healthy_database_says_one_line(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db, games=2)
@@ -558,3 +580,90 @@ def test_a_check_stopped_says_nothing_was_changed(
     assert _one_line(capsys) == (
         "wizard bot: check stopped by SIGTERM before its end: nothing was changed."
     )
+
+
+def test_a_backup_stopped_while_its_games_are_tried_says_the_backup_is_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QA: stopped after the copy was in place, it said "no backup was made: nothing was
+    # written", beside a whole backup (and, with --force, "is as it was" of a replaced one).
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    target = tmp_path / "old.db"
+    target.write_bytes(b"yesterday's backup")
+    monkeypatch.setattr(ops, "_unloadable", _stop)
+    assert ops.backup_command(db, target, overwrite=True) == 130
+    assert _one_line(capsys) == (
+        f"wizard bot: backup stopped by Ctrl-C before its end: the backup {target} is whole, "
+        f"but its games were not tried: run python -m bot check --db {target}."
+    )
+    assert len(_tables(target)["games"]) == 1
+
+
+def _signalled_while_games_load(times: int, tried: list[bool]) -> Callable[..., object]:
+    """A ``GameService.recover`` that receives SIGTERM ``times`` times, then tries the games
+    (``tried`` says it got that far)."""
+    recover = GameService.recover
+
+    async def signalled(self: GameService) -> object:
+        for _ in range(times):
+            os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.sleep(0.05)  # a stop that cuts the loop short takes effect here
+        done = await recover(self)
+        tried.append(True)
+        return done
+
+    return signalled
+
+
+def _signalled_while_copying(times: int, tried: list[bool]) -> Callable[..., object]:
+    """The temporary copy of ``check``, made in a thread, during which SIGTERM comes."""
+    copy = backup_module.backup
+
+    def signalled(source: Path, target: Path) -> object:
+        for _ in range(times):
+            os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)  # the copy goes on in its thread while the main thread is stopped
+        done = copy(source, target)
+        tried.append(True)
+        return done
+
+    return signalled
+
+
+@pytest.mark.parametrize("signals", [1, 2], ids=["once", "twice (timeout sends two)"])
+@pytest.mark.parametrize("when", ["copying", "loading"])
+def test_a_check_stopped_while_it_tries_the_games_stops_after_them_in_one_line(
+    tmp_path: Path,
+    *,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    signals: int,
+    when: str,
+) -> None:
+    # QA: `timeout -s TERM` while check tried the games printed tracebacks after its line
+    # ("Event loop is closed" from database threads still at work, "Task was destroyed
+    # but it is pending"), could leave the temporary copy behind, and once never exited:
+    # a database thread left waiting. The stop now takes effect once the games are tried.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temporary))
+    tried: list[bool] = []
+    if when == "loading":
+        monkeypatch.setattr(GameService, "recover", _signalled_while_games_load(signals, tried))
+    else:
+        monkeypatch.setattr(
+            "wizard.service.health.backup", _signalled_while_copying(signals, tried)
+        )
+    assert ops.check_command(db) == 143
+    assert _one_line(capsys) == (
+        "wizard bot: check stopped by SIGTERM before its end: nothing was changed."
+    )
+    assert tried == [True]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert list(temporary.iterdir()) == []
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -536,3 +536,29 @@ def test_restore_of_a_backup_this_user_may_not_read_says_so(
     result = run_bot("restore", "--db", str(top / "w.db"), str(backup), cwd=top, as_user=prefix)
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert f"cannot read {backup}: permission denied" in line, line
+
+
+@pytest.mark.parametrize("existing", [True, False], ids=["over a database", "a new file"])
+def test_restore_into_a_folder_this_user_may_not_write_says_so(
+    other_user: tuple[list[str], Path], existing: bool
+) -> None:
+    """QA: it said to free space on the disk, and that "the database there is untouched"
+    where there was none."""
+    prefix, top = other_user
+    backup = top / "backup.db"
+    make_database(backup, games=1)
+    folder = top / "locked"
+    folder.mkdir()
+    db = folder / "wizard.db"
+    if existing:
+        make_database(db, games=2)
+    folder.chmod(0o555)
+    result = run_bot("restore", "--db", str(db), str(backup), cwd=top, as_user=prefix)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert "free space" not in line.lower(), line
+    if existing:  # found as the database there is opened, before anything is written
+        assert "the folder's permissions" in line, line
+        return
+    assert f"cannot write the restored database beside {db}" in line, line
+    assert f"may write in {folder}" in line, line
+    assert "nothing was written" in line and "untouched" not in line, line

@@ -528,3 +528,23 @@ def _computer_to_act(info: Any) -> bool:
     """Whether a computer seat is to act in the game ``info``."""
     assert info.table is not None
     return any(info.seats[s].computer_controlled for s in info.table.to_act)
+
+
+def test_a_demo_refuses_a_file_of_another_program(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA: ``demo --db`` naming another program's SQLite file wrote the bot's tables into it
+    without a word (the bot itself at least warns)."""
+    from bot.demo import main
+
+    other = tmp_path / "invoices.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    before = other.read_bytes()
+    assert main(db=other) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"wizard demo: --db {other} is a database of another program (tables: invoices): "
+        "name a new file, or one an earlier demo kept"
+    ), err
+    assert other.read_bytes() == before

@@ -7,6 +7,7 @@ WAL mode the latest committed actions may still be only in the ``-wal`` file bes
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sqlite3
@@ -231,10 +232,18 @@ def restore(backup_file: Path, target: Path) -> Copied:
         _copy_into(backup_file, restoring)
     except (OSError, sqlite3.Error) as error:
         _remove_with_journal(restoring)
+        if _not_allowed(error):
+            hint = (
+                f"check that this user may write in {target.parent} (and that its file system "
+                "is not read-only), then restore again"
+            )
+        else:
+            hint = (
+                "free space on that disk (room for one more copy of the backup), then restore again"
+            )
+        left = "the database there is untouched" if target.exists() else "nothing was written"
         raise BackupError(
-            f"cannot write the restored database beside {target} ({error})",
-            "free space on that disk (room for one more copy of the backup), then restore "
-            "again; the database there is untouched",
+            f"cannot write the restored database beside {target} ({error})", f"{hint}; {left}"
         ) from None
     except BaseException:  # Ctrl-C: the database there is untouched, and no copy is left
         _remove_with_journal(restoring)
@@ -242,7 +251,7 @@ def restore(backup_file: Path, target: Path) -> Copied:
     aside = None
     # Setting the database aside and putting the copy in its place is never cut in two
     # (no database at all in between): Ctrl-C or SIGTERM waits until both are done.
-    with _signals_held():
+    with signals_held():
         if target.exists():
             # Never written over: a damaged database (the usual reason to restore) may still
             # hold what can be salvaged, and a sound one every action since the backup.
@@ -264,8 +273,17 @@ def restore(backup_file: Path, target: Path) -> Copied:
     )
 
 
+def _not_allowed(error: OSError | sqlite3.Error) -> bool:
+    """Whether writing failed for want of permission (or on a read-only file system), not
+    for want of room."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM)
+
+
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs; one that came meanwhile
     takes effect after it (where the platform can hold signals back)."""
     if not hasattr(signal, "pthread_sigmask"):
