@@ -59,6 +59,7 @@ import simcord
 from bot.app import WizardBot, create_bot
 from bot.clock import DiscordClock, SimCordClock
 from bot.cogs import GameConfig
+from bot.cogs.clicks import ClickStats
 from bot.features.table import bids_on_table
 from bot.settings import Settings
 from tests.bot.simtools import rest_kinds
@@ -92,11 +93,14 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
     )
     config = GameConfig(seeds=lambda: seed, live_hands=live_hands, edit_interval=interval)
     bot = create_bot(Settings(shard_count=1), service=service, clock=bot_clock, game_config=config)
+    stats = ClickStats()  # the bot times its clicks only when asked
     rng = random.Random(seed)
     wall: list[float] = []
     try:
         async with simcord.run(bot, shard_count=1) as env:
             bot_clock.env = env
+            assert bot.game_cog is not None
+            bot.game_cog.stats = stats
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("wizard")
             members = [guild.add_member(env.create_user(n)) for n in NAMES[:humans]]
@@ -203,7 +207,6 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
             record = load(await service.game_record(info.id))
             bot_ = env.bot
             assert isinstance(bot_, WizardBot) and bot_.game_cog is not None
-            stats = bot_.game_cog.stats
             surfaces = bot_.game_cog.surfaces.stats
             assert not env.errors
     finally:

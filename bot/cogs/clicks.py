@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -42,13 +42,14 @@ DONE_KEPT = 10_000
 
 @dataclass
 class ClickStats:
-    """How long clicks took inside the bot, from the handler's start to the response."""
+    """How long clicks took inside the bot, from the handler's start to the response: kept
+    only when a benchmark sets the game cog's ``stats`` (``bench/bot.py``), never in a
+    running bot."""
 
-    processing: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
+    processing: list[float] = field(default_factory=list)
     """Seconds of our own work before the response was sent (service call, rendering)."""
-    total: deque[float] = field(default_factory=lambda: deque(maxlen=100_000))
+    total: list[float] = field(default_factory=list)
     """Seconds until the response call returned (adds Discord's, or SimCord's, handling)."""
-    clicks: int = 0
 
 
 def user_is_manager(interaction: discord.Interaction[Any]) -> bool:
@@ -88,7 +89,7 @@ class ClickBase:
     clock: Clock
     config: GameConfig
     surfaces: Surfaces
-    stats: ClickStats
+    stats: ClickStats | None
     _done: OrderedDict[tuple[int, int], tuple[str, str | None]]
     _in_flight: dict[tuple[int, int, str], asyncio.Event]
 
@@ -123,17 +124,18 @@ class ClickBase:
         return await task
 
     def _started(self, interaction: discord.Interaction[Any]) -> None:
-        interaction.extras[_T0] = time.perf_counter()
+        if self.stats is not None:
+            interaction.extras[_T0] = time.perf_counter()
 
     def _about_to_respond(self, interaction: discord.Interaction[Any]) -> None:
         t0 = interaction.extras.get(_T0)
-        if t0 is not None and "wizard_sent" not in interaction.extras:
+        if self.stats is not None and t0 is not None and "wizard_sent" not in interaction.extras:
             interaction.extras["wizard_sent"] = True
             self.stats.processing.append(time.perf_counter() - t0)
 
     def _responded(self, interaction: discord.Interaction[Any]) -> None:
         t0 = interaction.extras.pop(_T0, None)
-        if t0 is not None:
+        if self.stats is not None and t0 is not None:
             self.stats.total.append(time.perf_counter() - t0)
 
     async def _edit_clicked(

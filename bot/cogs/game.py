@@ -186,7 +186,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         self.clock = clock
         self.config = config or GameConfig()
         self.surfaces = Surfaces(bot, service, clock, self.config)
-        self.stats = ClickStats()
+        self.stats: ClickStats | None = None
+        """Click timings, for a benchmark that sets it (``bench/bot.py``)."""
         self._done: OrderedDict[tuple[int, int], tuple[str, str | None]] = OrderedDict()
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
@@ -273,7 +274,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     async def on_component(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """Answer one click on a Wizard button (the bot's component handler)."""
         self._started(interaction)
-        self.stats.clicks += 1
         try:
             if await self._elsewhere(interaction, cid.game):
                 # Not this channel's game: the button outlived its own game, whose id a newer
