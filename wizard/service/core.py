@@ -11,7 +11,8 @@ from wizard.service.clock import Clock
 from wizard.service.queries import Queries
 from wizard.service.seats import Seats
 from wizard.service.settings import ServiceConfig
-from wizard.store.db import DEFAULT_PATH, ShardClaim, Store, unavailable
+from wizard.store.db import DEFAULT_PATH, Store, unavailable
+from wizard.store.shards import ShardClaim
 
 
 class GameService(Seats, Queries, BoardQueries):
