@@ -116,7 +116,11 @@ def ensure_openable(path: Path) -> None:
 
 def network_failure(error: BaseException) -> Failure:
     """The :class:`Failure` for Discord being out of reach."""
-    cause = _one_line(str(error)) or type(error).__name__
+    if isinstance(error, TimeoutError) and not str(error):
+        # QA: a bare "TimeoutError" after minutes of silence said neither what nor how long.
+        cause = "Discord did not answer (the connection timed out)"
+    else:
+        cause = _one_line(str(error)) or type(error).__name__
     return Failure(
         EXIT_NETWORK,
         f"cannot reach Discord: {cause}",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED, database_failure
+from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED, database_failure, network_failure
 from tests.ops_support import (
     FAKE_TOKEN,
     PROCESS_TIMEOUT,
@@ -218,3 +218,11 @@ def test_each_cause_gets_its_own_hint(tmp_path: Path) -> None:
         assert failure.status == EXIT_DATABASE
         assert expected in failure.line(), (expected, failure.line())
         assert "\n" not in failure.line()
+
+
+def test_a_silent_discord_is_told_as_a_timeout_not_a_bare_exception_name() -> None:
+    """QA: an endpoint that never answered gave "cannot reach Discord: TimeoutError"."""
+    failure = network_failure(TimeoutError())
+    assert failure.line().startswith(
+        "cannot reach Discord: Discord did not answer (the connection timed out). Check "
+    ), failure.line()
