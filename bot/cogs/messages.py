@@ -106,6 +106,9 @@ class LiveHand:
     stopped: str | None = None
     """Why the hand is redrawn no more (``HAND_EXPIRED``, ``HAND_BOT_STOPPED``): its last
     edit says so, with no buttons."""
+    refused: bool = False
+    """Discord refused its last edit for a reason of its own (an outage, a rate limit): it
+    is redrawn again after ``retry_after``; the operator was told once."""
 
 
 @dataclass(eq=False)

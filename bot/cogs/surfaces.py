@@ -427,6 +427,25 @@ class OpenHands(GameMessages):
             hold(hand, None)
             self._redraw(key)
 
+    def _retry_hand(
+        self, key: tuple[int, int], hand: LiveHand, error: discord.HTTPException
+    ) -> None:
+        """Redraw a hand Discord refused to edit after ``retry_after`` (one warning)."""
+        level = logging.INFO if hand.refused else logging.WARNING
+        log.log(
+            level,
+            "hand of %s in game %s not refreshed: Discord refused (%s %s): %s; retrying every %gs",
+            key[1],
+            key[0],
+            error.status,
+            error.code,
+            error.text,
+            self.config.retry_after,
+        )
+        hand.refused = True
+        due = self.clock.now() + self.config.retry_after
+        hold(hand, self.clock.call_at(due, functools.partial(self._held_redraw, key)))
+
     def _held_redraw(self, key: tuple[int, int]) -> None:
         hand = self._hands.get(key)
         if hand is not None:
@@ -494,11 +513,19 @@ class OpenHands(GameMessages):
                 try:
                     await hand.interaction.edit_original_response(content=content, view=view)
                 except discord.HTTPException as error:
+                    if error.status >= 500 or error.status == 429:
+                        # Discord's own trouble: the hand would contradict the table until
+                        # the player's next click; it is redrawn once Discord takes edits.
+                        self._retry_hand(key, hand, error)
+                        return
                     # The token expired or the player dismissed the message: forget it.
                     log.info("hand of %s in game %s not refreshed: %s", user_id, game_id, error)
                     if self._hands.get(key) is hand:
                         del self._hands[key]
                     return
+                if hand.refused:
+                    hand.refused = False
+                    log.info("hand of %s in game %s redrawn again", user_id, game_id)
                 hand.shown = shown
                 self.stats.hand_refreshes += 1
         except Exception:

@@ -5,6 +5,7 @@ a repeated click of a move already made shows the hand as it is now, not a refus
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from tests.bot.conftest import (
     hand_body,
     is_bid_button,
     is_hand_button,
+    message_text,
     simulation,
     verb_of,
 )
@@ -424,3 +426,36 @@ async def test_each_hand_names_its_game_and_channel(tmp_path: Path) -> None:
         points = texts("en").count(mine.score)
         place = f"Your place: {mine.place} of 3, with {points} points."
         assert f"🏁 This game is over. {place}" in over, over
+
+
+async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA (it): with Discord answering 503 to the edits of open hands for a moment, the hand
+    of the player whose turn came kept "Waiting for bob" with no card to play, while the
+    table said it was her turn: a hand Discord refused was forgotten, never redrawn."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        for member in sim.members:
+            await sim.open_hand(member)
+        rng = random.Random(7)
+        await sim.play(
+            info.id, rng, until=lambda i: i.table is not None and i.table.phase == "play"
+        )
+        caplog.clear()
+        sim.env.inject_error("PATCH", "/webhooks/*", status=503, times=4)
+        [mover] = await sim.to_act(info.id)
+        await sim.act(mover, rng.choice)
+        [turn] = await sim.to_act(info.id)
+        for _ in range(2):
+            await sim.env.advance_time(sim.config.retry_after + 1)
+        await sim.cog.surfaces.idle()
+        hand = sim.hand(turn)
+        assert hand is not None
+        assert any(verb_of(b) == "play" and not b.get("disabled") for b in buttons(hand)), (
+            message_text(hand)
+        )
+        assert "**Your turn:**" in message_text(hand)
+        warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert any("503" in line and "hand" in line for line in warned), warned
