@@ -21,9 +21,10 @@ from bot.clock import DiscordClock
 from bot.cogs.commands import game_commands
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
+from bot.cogs.look import hear_languages
 from bot.features.community.cog import install_community
 from bot.features.settings import install_settings
-from bot.i18n import N_, language_of, texts
+from bot.i18n import N_, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
 from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, reply_privately
@@ -147,7 +148,7 @@ class WizardBot(commands.AutoShardedBot):
 
     def _hear_language(self, guild: discord.Guild) -> None:
         if self.service is not None:
-            self.service.set_home_language(guild.id, language_of(guild.preferred_locale))
+            hear_languages(self.service, [guild])
 
     async def sync_commands(self) -> None:
         """Sync slash commands: to the development server only if one is set (instant),

@@ -31,7 +31,7 @@ from discord.ext import commands
 from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home
-from bot.cogs.look import public_look, server_settings
+from bot.cogs.look import hear_languages, public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
@@ -212,6 +212,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if self._caught_up:
             return  # a reconnection: the edits in memory went on meanwhile
         self._caught_up = True
+        # Every server discord.py knows, with its language, before the games are redrawn:
+        # no server event may come first (QA: a new Italian server's table turned English).
+        hear_languages(self.service, self.bot.guilds)
         await self._servers_left()
         for game_id in self.service.recovered:
             self.surfaces.request(self.surfaces.get(game_id))

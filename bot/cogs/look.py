@@ -6,12 +6,14 @@ Every feature renders under the server's settings; while one update is being ren
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from bot.i18n import Texts, texts
+import discord
+
+from bot.i18n import Texts, language_of, texts
 from wizard.cards import Theme
 from wizard.service import GameService, GameUpdate, GuildSettings
 
@@ -63,6 +65,13 @@ async def public_texts(service: GameService, guild_id: int | None) -> Texts:
 async def public_theme(service: GameService, guild_id: int | None) -> Theme:
     """How cards look in a server's messages and pictures (R1.5)."""
     return (await server_settings(service, guild_id)).theme
+
+
+def hear_languages(service: GameService, guilds: Iterable[discord.Guild]) -> None:
+    """Tell the service the language each server speaks on Discord (its preferred locale):
+    the language of its public messages until a manager saves settings."""
+    for guild in guilds:
+        service.set_home_language(guild.id, language_of(guild.preferred_locale))
 
 
 async def public_look(service: GameService, guild_id: int | None) -> tuple[Texts, Theme]:

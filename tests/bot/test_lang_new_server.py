@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import texts
-from tests.bot.conftest import message_text, simulation
+from tests.bot.conftest import buttons, message_text, simulation, verb_of
 from tests.bot.i18n_support import user_locales
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -39,3 +39,30 @@ async def test_a_german_servers_first_lobby_is_german(
         assert de("**Wizard in short**") in rules.response.content
         # ... and the lobby the server sees is in the server's language too.
         assert de("Wizard · game {game} · lobby", game=1) in lobby, lobby
+
+
+async def test_after_a_restart_a_new_servers_table_keeps_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA (it): after a restart the table of an Italian server with no saved settings turned
+    English: the bot heard a server's language only from Discord's server events, and none
+    came before the games were redrawn. discord.py has every server's locale at ready."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=1) as sim:
+        server = sim.env.create_guild("Server Italiano", preferred_locale="it")
+        sim.guild, sim.channel = server, server.create_text_channel("carte")
+        sim.members = [server.add_member(sim.env.create_user(n)) for n in ("ann", "bob", "cy")]
+        for member in sim.members:
+            locales[member] = "it"
+        host, *others = sim.members
+        info = await sim.new_game(host)
+        lobby_id = sim.raw()[-1].id
+        for member, verb in ((others[0], "join"), (others[1], "join"), (host, "start")):
+            [button] = [b for b in buttons(sim.message(lobby_id)) if verb_of(b) == verb]
+            await member.click(sim.message(lobby_id), custom_id=button["custom_id"])
+        await sim.restart()
+        await sim.cog.surfaces.idle()
+        it = texts("it")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        assert it("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
+        assert any(b.get("label") == it("Show my hand") for b in buttons(table))
