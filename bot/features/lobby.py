@@ -351,20 +351,15 @@ class LobbyClicks(ClickBase):
         await self._show_lobby(interaction, info, JOINED)
 
     async def _leave(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        # A game that started meanwhile is refused ("already started"): a seat in a running
+        # game goes to a computer only from the hand's Leave, which asks first.
         info = await self._timely(
-            interaction, self.service.leave(cid.game, interaction.user.id), update=True
+            interaction,
+            self.service.leave(cid.game, interaction.user.id, lobby_only=True),
+            update=True,
         )
         if info.status is GameStatus.CANCELLED:
             await self._show_cancelled(interaction, info, "empty")
-            return
-        if info.status is GameStatus.ACTIVE:
-            # Leaving a running game hands the seat to a computer player.
-            self.surfaces.request(self.surfaces.adopt(info))
-            t = texts(interaction.locale)
-            await self._send_private(
-                interaction,
-                "🤖 " + t("A computer player now plays your seat. Open your hand to return."),
-            )
             return
         await self._show_lobby(interaction, info, LEFT)
 

@@ -12,7 +12,7 @@ import simcord
 
 from bot.features.lobby import lobby_view, seat_limit
 from bot.i18n import texts
-from tests.bot.conftest import buttons, simulation
+from tests.bot.conftest import buttons, clicks_at_once, simulation
 from wizard.options import Options
 from wizard.service import GameStatus
 
@@ -107,3 +107,31 @@ def test_the_limits_come_from_the_engine() -> None:
     # Without the seat count (an old caller), nothing is disabled.
     plain = lobby_view(1, 1, t=t).to_components()
     assert not any(c.get("disabled") for row in plain for c in row["components"])
+
+
+async def test_leave_clicked_in_the_lobby_as_the_game_starts_does_not_hand_the_seat_over(
+    tmp_path: Path,
+) -> None:
+    """QA (it): bob's "Leave" in the lobby, reaching the bot just after the host's "Start",
+    handed his seat in the running game to a computer without a word of asking, where the
+    hand's own Leave asks first. He is told the game has started; he plays on."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        for member in (bob, cy):
+            await member.click(sim.message(lobby_id), label="Join")
+        ids = _custom_ids(sim.message(lobby_id))
+        start, leave = await clicks_at_once(
+            sim, [(ann, lobby_id, ids["start"]), (bob, lobby_id, ids["leave"])]
+        )
+        assert start.acknowledged and leave.acknowledged
+        game = await sim.service.get_game(info.id)
+        assert game.status is GameStatus.ACTIVE
+        assert not game.seats[1].away, "bob's seat went to a computer"
+        assert leave.response is not None and leave.response.ephemeral
+        assert leave.response.content == "ℹ️ " + texts("en")("This game has already started.")
+
+
+def _custom_ids(message: Any) -> dict[str, str]:
+    return {str(b["custom_id"]).split(":")[2]: str(b["custom_id"]) for b in buttons(message)}

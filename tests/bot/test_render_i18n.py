@@ -121,7 +121,6 @@ CHECKED = (
 """The modules whose every marked text the scenarios must render (but :data:`NOT_RENDERED`)."""
 NOT_RENDERED = frozenset(
     {
-        "A computer player now plays your seat. Open your hand to return.",
         "Already done.",
         "Game {game} · scorepad",
         "Wizard · game {game}",

@@ -158,13 +158,17 @@ class Lobby(Playing):
         return await self._lobby_change(game_id, change)
 
     @shielded
-    async def leave(self, game_id: int, user_id: int, *, may_stop: bool = True) -> GameInfo:
+    async def leave(
+        self, game_id: int, user_id: int, *, may_stop: bool = True, lobby_only: bool = False
+    ) -> GameInfo:
         """Leave a lobby, or hand one's seat in a running game to a computer player.
 
         In a lobby the host's role passes to the next player; a lobby left empty is
         cancelled. In a running game the player can come back with :meth:`take_back`; the
         last person to leave stops it, with no result, unless ``may_stop`` is false: then
         :class:`LastPersonError`, and nothing changes (a front end asks them first).
+        ``lobby_only``: a lobby's Leave, which a game started meanwhile refuses
+        (:class:`GameStatusError`) rather than hand the seat over unasked.
         """
         live = await self._get(game_id)
         running = live.status is GameStatus.ACTIVE
@@ -174,9 +178,11 @@ class Lobby(Playing):
                     live, user_id, by_user_id=user_id, is_manager=False
                 )
             except GameStatusError:
-                if live.status is not GameStatus.ACTIVE:
+                if live.status is not GameStatus.ACTIVE or lobby_only:
                     raise
                 # Started while the click waited for the game: it leaves the running game.
+        elif lobby_only:
+            self._check_status(live, GameStatus.LOBBY, "leave")
         return await self._hand_over(live, user_id, user_id, False, kicked=False, may_stop=may_stop)
 
     @shielded
