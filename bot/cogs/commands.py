@@ -71,7 +71,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
         ),
         single_suit=locale_str("3–4 players: everyone plays their own suit deck, 12 rounds"),
         turn_timer=locale_str(
-            "Seconds per turn (10 to 86400) before a computer moves for you; 0: none"
+            "Seconds per turn (10 to 86,400) before a computer moves for you; 0: none"
         ),
         computer_level=locale_str("Level of the computer players (default: the server's)"),
     )

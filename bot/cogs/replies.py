@@ -419,10 +419,11 @@ def _shown(name: str, value: object, *, t: Texts, theme: Theme) -> str | None:
         return None if key is None else t(key)
     if name in _NAMES:
         return discord.utils.escape_markdown(str(value))
+    # Digits grouped as the language writes them (86.400 in German), as on the boards.
     if isinstance(value, int):
-        return str(value)
+        return t.count(value)
     if isinstance(value, float) and value.is_integer():
-        return str(int(value))  # a limit such as 10.0 seconds
+        return t.count(int(value))  # a limit such as 10.0 seconds
     # Anything else is a number sent as text or English we must not show.
     text = str(value)
     return text if text.lstrip("-").isdigit() else None

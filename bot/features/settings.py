@@ -486,7 +486,7 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
     @app_commands.describe(
         language=locale_str("Language of the public messages (lobby, table, results)"),
         theme=locale_str("How cards look: classic colours or a standard deck"),
-        turn_timer=locale_str("Seconds per turn (10 to 86400) in new games; 0: no limit"),
+        turn_timer=locale_str("Seconds per turn (10 to 86,400) in new games; 0: no limit"),
         threads=locale_str("Each new game gets a thread of its own"),
         computers_on_boards=locale_str("Show computer players on the leaderboards"),
         min_games=locale_str("Games before a player is ranked by rating and average"),

@@ -257,7 +257,7 @@ def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
 def test_whole_floats_read_as_numbers_other_floats_not() -> None:
     timer = Odd("invalid_settings", {"setting": "turn_seconds", "min": 10.0, "max": 86400.0})
     assert refusal_text(timer, t=DE) == (
-        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zug dauert 10 bis 86400 Sekunden; "
+        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zug dauert 10 bis 86.400 Sekunden; "
         "0 heißt ohne Limit."
     )
     odd = Odd("invalid_settings", {"setting": "turn_seconds", "min": 0.5, "max": 86400.0})
@@ -304,3 +304,12 @@ def test_the_panel_refuses_exactly_the_engines_conflicts_in_the_managers_languag
             assert reason == refusal_reason(found[0].code, found[0].params, t=DE)
             assert reason.startswith("Diese Optionen lassen sich nicht zusammen spielen. ")
             assert not re.search(r"\bR\d\.\d", reason)
+
+
+def test_large_numbers_in_refusals_are_grouped_as_the_language_writes_them() -> None:
+    """QA (de, es): "Ein Zug dauert 10 bis 86400 Sekunden", where the boards write 1.228."""
+    params = {"setting": "turn_seconds", "min": 10, "max": 86400.0}
+    german = refusal_reason("invalid_settings", params, t=texts("de"))
+    assert "10 bis 86.400" in german, german
+    english = refusal_reason("invalid_settings", params, t=texts("en"))
+    assert "10 to 86,400" in english, english
