@@ -154,9 +154,9 @@ def scorepad_labels(t: Texts) -> ScorepadLabels:
 
 
 def scorepad_names(players: Sequence[str], forfeited: Collection[int], *, t: Texts) -> list[str]:
-    """The names as the scorepad picture shows them: a seat a computer played to the end for
-    its person (``forfeited``: its place and points are the computer's) says so in words, as
-    the table's 🤖 does (the picture's font has no emoji)."""
+    """The names as the pictures (scorepad, score chart) show them: a seat a computer played
+    to the end for its person (``forfeited``: its place and points are the computer's) says
+    so in words, as the table's 🤖 does (the picture's font has no emoji)."""
     # Translators: a player's name on the scorepad picture when a computer played their seat
     # to the end of the game (their place and points are the computer's).
     return [

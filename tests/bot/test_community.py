@@ -642,3 +642,35 @@ def test_the_picked_games_scorepad_marks_a_seat_a_computer_finished() -> None:
     assert lines[0] == "🥇 **cy** 🤖: 250 points"
     assert lines[1] == "🥈 **ann**: 100 points"
     assert lines[2] == "🥉 **Merlin** 🤖: 90 points"  # a computer from the start
+
+
+async def test_the_stats_chart_marks_a_seat_a_computer_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # QA (pt): pedro left in round 4; his card said the game counts as lost (average -310),
+    # while the chart under it drew "pedro" finishing second with the computer's 320.
+    import bot.features.community.cog as cog_module
+
+    drawn: list[tuple[str, ...]] = []
+    draw = cog_module.score_chart_png
+
+    def spy(players: Any, *args: Any, **kwargs: Any) -> bytes:
+        drawn.append(tuple(players))
+        return draw(players, *args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "score_chart_png", spy)
+    async with server(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(4)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        await sim.click_hand(bob, "Leave")
+        await sim.click_hand(bob, "Yes, leave")
+        done = await sim.play(info.id, rng)
+        assert done.status is GameStatus.FINISHED
+        seat = next(s.seat for s in done.seats if s.user_id == bob.id)
+        result = await ann.slash(sim.channel, "wizard stats", member=bob)
+        assert result.response is not None and result.response.attachments
+        [players] = drawn
+        assert players[seat] == "bob (computer)", players
+        assert "ann" in players

@@ -405,9 +405,12 @@ class CommunityCog(commands.Cog, name=COG_NAME):
                 log.warning("no chart of game %s: %s", card.latest_game_id, error.message)
                 game = None
             if game is not None:
+                # A seat a computer finished is its line, as on the scorepad: its points
+                # are the computer's, not the player's (the card above counts a loss).
+                forfeited = {s.seat for s in game.standings if s.forfeited}
                 png = await asyncio.to_thread(
                     score_chart_png,
-                    game.players,
+                    scorepad_names(game.players, forfeited, t=t),
                     game.history,
                     highlight=game.seat_of(who.id),
                     title=t("Latest game ({game}): score by round", game=game.id),
