@@ -674,3 +674,31 @@ async def test_the_stats_chart_marks_a_seat_a_computer_finished(
         [players] = drawn
         assert players[seat] == "bob (computer)", players
         assert "ann" in players
+
+
+def test_the_history_list_writes_every_place_as_the_final_standings_do() -> None:
+    # QA (pt): "🥉ana -130 · maria -410": no space after the medal, and no place at all for
+    # the fourth, where the final standings read "4º **maria**".
+    from bot.features.community.render import history_embed
+    from bot.i18n import texts
+    from wizard.options import Options
+    from wizard.service.events import Standing
+    from wizard.service.types import GameSummary
+
+    game = GameSummary(
+        id=3,
+        guild_id=1,
+        channel_id=2,
+        options=Options(),
+        rounds=15,
+        started_at=None,
+        finished_at=0.0,
+        standings=(
+            Standing(0, "ana", 1, 160, 1, 9, 15),
+            Standing(1, "beto", 2, 20, 2, 6, 15),
+            Standing(2, "caio", 3, -130, 3, 6, 15),
+            Standing(3, "maria", 4, -410, 4, 3, 15),
+        ),
+    )
+    [line] = (history_embed(texts("pt"), [game], older=False).description or "").splitlines()
+    assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio -130 · 4º maria -410"), line

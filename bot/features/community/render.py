@@ -174,7 +174,7 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
     lines = []
     for game in games:
         people = " · ".join(
-            f"{MEDALS.get(s.place, '')}{discord.utils.escape_markdown(s.name)}"
+            f"{place_mark(s.place, t=t)} {discord.utils.escape_markdown(s.name)}"
             f"{computer_mark(s)} {t.count(s.score)}"
             for s in game.standings
         )
