@@ -265,7 +265,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
             "language",
             [
                 discord.SelectOption(
-                    label=t("Public messages in {language}", language=name),
+                    label=t("Public messages: {language}", language=name),
                     value=code,
                     default=code == settings.language,
                 )

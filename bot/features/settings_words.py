@@ -67,7 +67,7 @@ def confirmation(
     if after.language != before.language:
         lines.append(
             t(
-                "Public messages in {language}",
+                "Public messages: {language}",
                 language=LANGUAGE_NAMES.get(after.language, after.language),
             )
         )

@@ -67,7 +67,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         got = selects(panel)
         assert defaults(got["wizb:set:language"]) == ["en"]
         assert [o["label"] for o in got["wizb:set:language"]["options"]] == [
-            f"Public messages in {name}" for name in LANGUAGE_NAMES.values()
+            f"Public messages: {name}" for name in LANGUAGE_NAMES.values()
         ]
         assert defaults(got["wizb:set:timer"]) == ["300"]  # a new server's 5 minutes
         assert defaults(got["wizb:set:variants"]) == []
@@ -76,7 +76,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         result = await boss.select(panel, ["it"], custom_id="wizb:set:language")
         assert result.acknowledged
         panel = sim.message(panel.id)
-        assert "✅ Saved." in panel.content and "Public messages in Italiano" in panel.content
+        assert "✅ Saved." in panel.content and "Public messages: Italiano" in panel.content
         assert defaults(selects(panel)["wizb:set:language"]) == ["it"]
         await boss.select(panel, ["standard"], custom_id="wizb:set:theme")
         await boss.select(sim.message(panel.id), ["120"], custom_id="wizb:set:timer")
@@ -159,7 +159,7 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         for line in (
             "Turn time limit: 45 seconds",
             "Ranked after 3 games",
-            "Public messages in Deutsch",
+            "Public messages: Deutsch",
             "Computers on boards: on",
         ):
             assert line in note
