@@ -502,18 +502,35 @@ def test_a_backup_stopped_before_its_end_leaves_no_part_of_it(
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # as it was before
 
 
-def test_a_forced_backup_stopped_keeps_the_old_backup(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("stage", ["copying", "trying its games"])
+def test_a_forced_backup_stopped_says_truly_what_is_at_its_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stage: str,
 ) -> None:
+    # QA: stopped once the copy was in place, while its games were tried, it said "no backup
+    # was made: … is as it was" of the backup it had just replaced.
     db = tmp_path / "wizard.db"
     make_database(db, games=1)
     target = tmp_path / "old.db"
     target.write_bytes(b"yesterday's backup")
-    monkeypatch.setattr(backup_module, "integrity", _stop)
+    if stage == "copying":
+        monkeypatch.setattr(backup_module, "integrity", _stop)
+    else:
+        monkeypatch.setattr(ops, "_unloadable", _stop)
     assert ops.backup_command(db, target, overwrite=True) == 130
-    assert _one_line(capsys).endswith(f"no backup was made: {target} is as it was.")
-    assert target.read_bytes() == b"yesterday's backup"
+    line = _one_line(capsys)
     assert [p.name for p in tmp_path.iterdir() if "old.db" in p.name] == ["old.db"]
+    if stage == "copying":
+        assert line.endswith(f"no backup was made: {target} is as it was."), line
+        assert target.read_bytes() == b"yesterday's backup"
+    else:
+        assert line.endswith(
+            f"the backup {target} is whole, but its games were not tried: run python -m bot "
+            f"check --db {target}."
+        ), line
+        assert len(_tables(target)["games"]) == 1
 
 
 def _database_and_backup(folder: Path) -> tuple[Path, Path]:
@@ -580,24 +597,6 @@ def test_a_check_stopped_says_nothing_was_changed(
     assert _one_line(capsys) == (
         "wizard bot: check stopped by SIGTERM before its end: nothing was changed."
     )
-
-
-def test_a_backup_stopped_while_its_games_are_tried_says_the_backup_is_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # QA: stopped after the copy was in place, it said "no backup was made: nothing was
-    # written", beside a whole backup (and, with --force, "is as it was" of a replaced one).
-    db = tmp_path / "wizard.db"
-    make_database(db, games=1)
-    target = tmp_path / "old.db"
-    target.write_bytes(b"yesterday's backup")
-    monkeypatch.setattr(ops, "_unloadable", _stop)
-    assert ops.backup_command(db, target, overwrite=True) == 130
-    assert _one_line(capsys) == (
-        f"wizard bot: backup stopped by Ctrl-C before its end: the backup {target} is whole, "
-        f"but its games were not tried: run python -m bot check --db {target}."
-    )
-    assert len(_tables(target)["games"]) == 1
 
 
 def _signalled_while_games_load(times: int, tried: list[bool]) -> Callable[..., object]:

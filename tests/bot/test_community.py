@@ -589,22 +589,12 @@ def test_the_history_pick_marks_a_winner_whose_seat_a_computer_finished() -> Non
     # standings, her stats and the board said she lost, the history's pick "won by ana".
     from bot.features.community.cog import history_view
     from bot.i18n import texts
-    from wizard.options import Options
     from wizard.service.events import Standing
-    from wizard.service.types import GameSummary
 
-    game = GameSummary(
-        id=1,
-        guild_id=1,
-        channel_id=2,
-        options=Options(),
-        rounds=15,
-        started_at=None,
-        finished_at=0.0,
-        standings=(
-            Standing(0, "ana", 1, 340, 1, 9, 15, forfeited=True),
-            Standing(1, "beto", 2, 200, 2, 6, 15),
-        ),
+    game = _summary(
+        1,
+        Standing(0, "ana", 1, 340, 1, 9, 15, forfeited=True),
+        Standing(1, "beto", 2, 200, 2, 6, 15),
     )
     view = history_view(texts("en"), [game], None, more=False)
     [pick] = view.to_components()[0]["components"]
@@ -681,24 +671,31 @@ def test_the_history_list_writes_every_place_as_the_final_standings_do() -> None
     # the fourth, where the final standings read "4º **maria**".
     from bot.features.community.render import history_embed
     from bot.i18n import texts
-    from wizard.options import Options
     from wizard.service.events import Standing
+
+    game = _summary(
+        3,
+        Standing(0, "ana", 1, 160, 1, 9, 15),
+        Standing(1, "beto", 2, 20, 2, 6, 15),
+        Standing(2, "caio", 3, -130, 3, 6, 15),
+        Standing(3, "maria", 4, -410, 4, 3, 15),
+    )
+    [line] = (history_embed(texts("pt"), [game], older=False).description or "").splitlines()
+    assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio -130 · 4º maria -410"), line
+
+
+def _summary(game_id: int, *standings: Any) -> Any:
+    """A finished classic game of 15 rounds as the history lists it."""
+    from wizard.options import Options
     from wizard.service.types import GameSummary
 
-    game = GameSummary(
-        id=3,
+    return GameSummary(
+        id=game_id,
         guild_id=1,
         channel_id=2,
         options=Options(),
         rounds=15,
         started_at=None,
         finished_at=0.0,
-        standings=(
-            Standing(0, "ana", 1, 160, 1, 9, 15),
-            Standing(1, "beto", 2, 20, 2, 6, 15),
-            Standing(2, "caio", 3, -130, 3, 6, 15),
-            Standing(3, "maria", 4, -410, 4, 3, 15),
-        ),
+        standings=standings,
     )
-    [line] = (history_embed(texts("pt"), [game], older=False).description or "").splitlines()
-    assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio -130 · 4º maria -410"), line
