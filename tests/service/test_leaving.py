@@ -5,13 +5,15 @@ instead of running on for computers alone."""
 from __future__ import annotations
 
 import asyncio
+import random
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from wizard.service import GameService, GameStatus, LastPersonError, NotHostError, ServiceConfig
 
-from .conftest import CHANNEL, new_game
+from .conftest import CHANNEL, human_move, new_game, play_out, table_of
 
 
 async def test_a_host_who_leaves_a_running_game_hands_the_role_on_until_back(
@@ -123,3 +125,44 @@ async def test_a_leave_that_races_the_start_is_done_not_refused(
     assert info.status is GameStatus.ACTIVE
     seats = [s for s in info.seats if s.user_id == 3]
     assert seats == [] or seats[0].computer_controlled, info.seats
+
+
+async def test_bids_a_computer_made_for_a_person_do_not_count_as_theirs(
+    service: GameService, db_path: Path
+) -> None:
+    """QA (de): clara left for rounds 3–4 and came back; her statistics counted the
+    computer's bids of those rounds as hers ("3 of 15 rounds", one of them the computer's
+    exact bid). Only the bids a person made count in their bids and exact bids."""
+    game_id = await new_game(service, 2, 1, seed=8)
+    await service.start(game_id, 1)
+    rng = random.Random(8)
+    await service.leave(game_id, 2)  # before anyone bids: round 1 is the computer's for her
+
+    async def until_round(n: int) -> None:
+        while (await table_of(service, game_id)).round < n:
+            await service.run_computer_turns(game_id)
+            await human_move(service, game_id, [1], rng)
+
+    await until_round(3)
+    await service.take_back(game_id, 2)
+    await play_out(service, game_id, [1, 2], rng)
+    conn = sqlite3.connect(db_path)
+    try:
+        bids = conn.execute(
+            "SELECT seat, actor, arg FROM actions WHERE game_id = ? AND kind = 'bid' ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        rounds, exact = conn.execute(
+            "SELECT rounds, exact_bids FROM results WHERE game_id = ? AND user_id = 2",
+            (game_id,),
+        ).fetchone()
+        games, made, hit = conn.execute(
+            "SELECT games, bids, exact_bids FROM players WHERE user_id = 2"
+        ).fetchone()
+    finally:
+        conn.close()
+    hers = [bid for bid in bids if bid[0] == 1]
+    own = [bid for bid in hers if bid[1] == "player"]
+    assert 0 < len(own) < len(hers)
+    assert rounds == len(own) and made == len(own) and games == 1
+    assert exact == hit <= rounds

@@ -21,6 +21,7 @@ from wizard.options import Bidding, Options
 from wizard.rules import apply, deal_next_round, new_game, num_rounds, round_tricks, to_act
 from wizard.service.clock import TimerHandle
 from wizard.service.events import (
+    Actor,
     BidMade,
     BidsRevealed,
     CardPlayed,
@@ -168,18 +169,32 @@ def forfeited_seats(seats: Iterable[SeatRow]) -> set[int]:
     return {s.seat for s in seats if s.user_id is not None and s.away}
 
 
-def standings(state: GameState, user_ids: Sequence[int | None]) -> tuple[Standing, ...]:
-    """Final places, best first; equal totals share a place (R6.3)."""
+def standings(
+    state: GameState,
+    user_ids: Sequence[int | None],
+    not_theirs: Collection[tuple[int, int]] = (),
+) -> tuple[Standing, ...]:
+    """Final places, best first; equal totals share a place (R6.3). A person's rounds and
+    exact bids count only the bids they made: not those of ``not_theirs`` (round, seat),
+    which a computer made for them (they had left, or their time ran out)."""
     scores = state.scores
     out = []
     for seat, name in enumerate(state.players):
         place = 1 + sum(1 for s in scores if s > scores[seat])
-        exact = sum(1 for r in state.history if r.bids[seat] == r.tricks[seat])
-        out.append(
-            Standing(seat, name, user_ids[seat], scores[seat], place, exact, len(state.history))
-        )
+        own = [
+            r for r in state.history if user_ids[seat] is None or (r.round, seat) not in not_theirs
+        ]
+        exact = sum(1 for r in own if r.bids[seat] == r.tricks[seat])
+        out.append(Standing(seat, name, user_ids[seat], scores[seat], place, exact, len(own)))
     out.sort(key=lambda s: (s.place, s.seat))
     return tuple(out)
+
+
+def bids_not_made_by_players(bids: Sequence[tuple[int, str]], seats: int) -> set[tuple[int, int]]:
+    """``(round, seat)`` of the bids a computer made for a person, from the game's logged
+    bids in order (``(seat, actor)``): every seat bids once a round (R4), so the k-th group
+    of ``seats`` bids is round k."""
+    return {(i // seats + 1, seat) for i, (seat, actor) in enumerate(bids) if actor != Actor.PLAYER}
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ applies, logs and commits an action."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from typing import Any
 
@@ -12,7 +13,7 @@ from wizard.errors import IllegalActionError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
 from wizard.rules import winners
-from wizard.service.base import shielded
+from wizard.service.base import log, shielded
 from wizard.service.errors import IllegalMoveError, NotSeatedError
 from wizard.service.events import (
     Actor,
@@ -28,6 +29,7 @@ from wizard.service.events import (
 )
 from wizard.service.game import (
     LiveGame,
+    bids_not_made_by_players,
     computer_controlled,
     encode_action,
     fold,
@@ -144,6 +146,18 @@ class Playing(Loading):
         live.computer_due = self._computer_due(live, now)
         return await self._update(live, (*events, turn_event(state, live.deadline)))
 
+    async def _bids_not_theirs(self, game_id: int, seats: int) -> set[tuple[int, int]]:
+        """``(round, seat)`` of the bids a computer made for a person in the game (its log)."""
+        try:
+            rows = await self._store.fetchall(
+                "SELECT seat, actor FROM actions WHERE game_id = ? AND kind = 'bid' ORDER BY seq",
+                (game_id,),
+            )
+        except sqlite3.DatabaseError as e:
+            log.warning("game %s: its bids could not be read (%s): all count as made", game_id, e)
+            return set()
+        return bids_not_made_by_players([(int(r[0]), str(r[1])) for r in rows], seats)
+
     async def _apply(
         self,
         live: LiveGame,
@@ -203,7 +217,8 @@ class Playing(Loading):
         final: tuple[Standing, ...] = ()
         hinted = live.hints_used
         if over:
-            final = standings(state, [s.user_id for s in seats])
+            not_theirs = await self._bids_not_theirs(live.id, len(seats))
+            final = standings(state, [s.user_id for s in seats], not_theirs)
             left = forfeited_seats(seats)
             if hinted or left:
                 final = tuple(
