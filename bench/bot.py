@@ -40,6 +40,7 @@ import asyncio
 import os
 import platform
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -211,6 +212,7 @@ async def run(humans: int, think: float, seed: int, live_hands: bool, interval: 
             assert not env.errors
     finally:
         await service.close()
+        shutil.rmtree(folder, ignore_errors=True)
 
     assert final.status is GameStatus.FINISHED
     record_actions = sum(
