@@ -295,7 +295,7 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         ) in shown, shown
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None
-        assert "🥇bob 🤖 " in message_text(history.response)
+        assert "🥇 bob 🤖 " in message_text(history.response)
         # The game picked from the history shows the same scorepad picture.
         monkeypatch.setattr(community_cog, "scorepad_png", scorepad_png)
         await ann.select(history.response, ["1"], custom_id="wizb:hist:pick:0")
