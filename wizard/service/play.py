@@ -279,7 +279,7 @@ class Playing(Loading):
                 )
 
         else:
-            item = write  # merged with other games' actions by the writer
+            item = write  # committed in one batch with other games' writes
         ratings = await self._write_game(live, item)
         # Committed: now, and only now, the in-memory game moves on.
         live.state = state
