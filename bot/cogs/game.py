@@ -218,6 +218,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         await self._servers_left()
         for game_id in self.service.recovered:
             self.surfaces.request(self.surfaces.get(game_id))
+            await self.surfaces.restore_hands(game_id)
 
     async def _servers_left(self) -> None:
         """Cancel the recovered games of servers the bot was removed from while it was down

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -74,11 +74,18 @@ class LeaveStep(StrEnum):
     """"Leave and stop the game": the last person playing was told that it stops the game."""
 
 
+HandEdit = Callable[..., Awaitable[object]]
+"""An edit of a private hand message: called with ``content`` and ``view``."""
+
+
 @dataclass(slots=True)
 class LiveHand:
-    """A player's open hand: the interaction whose token can still edit it."""
+    """A player's open hand: how to edit it while its interaction's token can."""
 
-    interaction: discord.Interaction[Any]
+    edit: HandEdit
+    """Edits the hand message (``content``, ``view``): the interaction's
+    ``edit_original_response``, or, for a hand a process before this one opened, the edit of
+    that message through the token it kept (:meth:`bot.cogs.surfaces.OpenHands.restore_hands`)."""
     seat: int
     language: str
     """The player's language (their Discord locale when they opened the hand): redraws made

@@ -91,6 +91,7 @@ from wizard.service import (
     GameStatus,
     GameUpdate,
     GuildSettings,
+    OpenHand,
     PlayerTimedOut,
     RoundDealt,
     RoundScored,
@@ -315,7 +316,13 @@ class OpenHands(GameMessages):
             # A click in an older hand, answered after a newer one below opened (the two
             # raced): the lower one stays the live hand, redrawn; the clicked one is retired.
             language = language_of(interaction.locale)
-            stale = LiveHand(interaction, seat, language, now + self.config.hand_lifetime, now)
+            stale = LiveHand(
+                interaction.edit_original_response,
+                seat,
+                language,
+                now + self.config.hand_lifetime,
+                now,
+            )
             self._replaced.setdefault(key, []).append(stale)
             self.redraw_hand(game_id, user_id)
             return
@@ -325,7 +332,7 @@ class OpenHands(GameMessages):
             if newer and old.expires > now and self.config.live_hands:
                 self._replaced.setdefault(key, []).append(old)
         hand = self._hands[key] = LiveHand(
-            interaction,
+            interaction.edit_original_response,
             seat,
             language_of(interaction.locale),
             now + self.config.hand_lifetime,
@@ -339,6 +346,56 @@ class OpenHands(GameMessages):
             hand.expiry = self.clock.call_at(hand.expires, expired)
         if key in self._replaced:
             self._start_hand_task(key)
+
+    async def keep_hand(
+        self, game_id: int, user_id: int, interaction: discord.Interaction[Any], message_id: int
+    ) -> None:
+        """Keep the hand ``interaction`` just sent (the message ``message_id``) for the next
+        process: should this one stop or crash, that one goes on editing it while Discord
+        lets the token (:meth:`restore_hands`). A hand not kept only stops updating then."""
+        hand = self._hands.get((game_id, user_id))
+        if hand is None or hand.message_id != message_id or not self.config.live_hands:
+            return
+        kept = OpenHand(
+            game_id, user_id, message_id, interaction.token, hand.language, hand.expires
+        )
+        try:
+            await self.service.keep_open_hand(kept)
+        except ServiceError as error:  # the service told the operator of a failed write
+            log.info("hand of %s in game %s not kept for a restart: %s", user_id, game_id, error)
+
+    async def restore_hands(self, game_id: int) -> None:
+        """After a restart: the hands of a running game that a process before this one kept
+        (:meth:`keep_hand`) are live again, redrawn now and on every change until their
+        token runs out, as if opened in this process. A crash leaves them showing the game as
+        it was (QA: "Waiting for bob" while the table gave the turn to their player)."""
+        if not self.config.live_hands:
+            return
+        try:
+            kept = await self.service.open_hands(game_id)
+            info = await self.service.get_game(game_id)
+        except ServiceError:
+            return  # damaged or unreadable: reported by the service; fresh hands still open
+        if info.status is not GameStatus.ACTIVE or self.bot.application_id is None:
+            return
+        now = self.clock.now()
+        for hand in kept:
+            key = (game_id, hand.user_id)
+            seat = info.seat_of(hand.user_id)
+            if seat is None or key in self._hands:
+                continue  # no longer playing, or a hand opened in this process already
+            webhook = discord.Webhook.partial(self.bot.application_id, hand.token, client=self.bot)
+            live = self._hands[key] = LiveHand(
+                functools.partial(webhook.edit_message, hand.message_id),
+                seat,
+                hand.language,
+                hand.expires_at,
+                edited_at=now,
+                message_id=hand.message_id,
+            )
+            expired = functools.partial(self._stop_hand, key, live, HAND_EXPIRED)
+            live.expiry = self.clock.call_at(live.expires, expired)
+            self._redraw(key)
 
     def _stop_hand(self, key: tuple[int, int], hand: LiveHand, why: str) -> None:
         """The open ``hand`` is redrawn no more: its last edit says ``why``."""
@@ -373,7 +430,7 @@ class OpenHands(GameMessages):
         button = show_hand_label(public.language)
         content = stopped_hand_message(hand.stopped, t=t, button=button)
         try:
-            await hand.interaction.edit_original_response(content=content, view=None)
+            await hand.edit(content=content, view=None)
         except discord.HTTPException as error:
             log.info("hand of game %s not told it stopped: %s", game_id, error)
             return
@@ -468,7 +525,7 @@ class OpenHands(GameMessages):
                 continue  # Discord no longer lets its token edit it
             try:
                 content = replaced_hand_message(t=texts(old.language))
-                await old.interaction.edit_original_response(content=content, view=None)
+                await old.edit(content=content, view=None)
             except discord.HTTPException as error:
                 log.info("older hand of %s in game %s not retired: %s", key[1], key[0], error)
                 continue
@@ -502,7 +559,7 @@ class OpenHands(GameMessages):
                     self._hands.pop(key, None)
                     content, view = refusal_text(error, t=t), None
                     if hand_shown(content, view) != hand.shown:
-                        edit = hand.interaction.edit_original_response
+                        edit = hand.edit
                         with contextlib.suppress(discord.HTTPException):
                             await edit(content=content, view=None)
                     return
@@ -511,7 +568,7 @@ class OpenHands(GameMessages):
                     continue  # the message shows exactly this already
                 hand.edited_at = self.clock.now()
                 try:
-                    await hand.interaction.edit_original_response(content=content, view=view)
+                    await hand.edit(content=content, view=view)
                 except discord.HTTPException as error:
                     if error.status >= 500 or error.status == 429:
                         # Discord's own trouble: the hand would contradict the table until

@@ -499,11 +499,13 @@ class HandClicks(TableClicks):
         )
         clicked = interaction.message
         message_id: int | None
-        if edit and clicked is not None and clicked.flags.ephemeral:
+        sent = not (edit and clicked is not None and clicked.flags.ephemeral)
+        if sent:
+            message_id = await self._send_private(interaction, content, view)
+        else:
+            assert clicked is not None
             await self._edit_clicked(interaction, content=content, view=view)
             message_id = clicked.id
-        else:
-            message_id = await self._send_private(interaction, content, view)
         self.surfaces.remember_hand(
             game_id,
             user,
@@ -513,6 +515,9 @@ class HandClicks(TableClicks):
             message_id=message_id,
             leave=leave,
         )
+        if sent and message_id is not None:
+            # After the answer: the player waits for nothing more.
+            await self.surfaces.keep_hand(game_id, user, interaction, message_id)
 
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         move = _move_of(cid)

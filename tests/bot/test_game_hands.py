@@ -322,6 +322,53 @@ async def test_open_hands_say_that_the_bot_stopped(
         assert not sim.env.errors
 
 
+async def test_open_hands_go_on_updating_after_a_crash(tmp_path: Path) -> None:
+    """QA: after a crash (no clean stop: nothing told the hands), every hand opened before
+    kept "Waiting for bob" with no buttons while the table gave its player the turn, until
+    they opened a fresh one. The process that starts goes on editing them while Discord
+    lets their tokens, and they agree with the table move after move."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        hands = {member: await sim.open_hand(member) for member in sim.members}
+        await sim.restart()  # the service first: the old bot can edit nothing (a crash)
+        rng = random.Random(5)
+        turns: list[str | None] = []
+        while True:  # every bid of round 1 (on the table), then its cards
+            turns += [await check_hand_agrees(sim, member, info.id) for member in sim.members]
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None
+            if now.table.round > 1:
+                break
+            [mover] = await sim.to_act(info.id)
+            if now.table.phase is Phase.BID:
+                await sim.bid_on_table(mover, now, rng.choice)
+                continue
+            hand = sim.message(hands[mover].id)
+            [card] = enabled_moves(hand)  # the round's one card, in the hand from before
+            result = await mover.click(hand, custom_id=card["custom_id"])
+            assert result.acknowledged
+        assert turns.count("bid") == 4 and turns.count("play") == 3, turns
+        assert sim.hand(ann).id == hands[ann].id  # type: ignore[union-attr]
+        assert not sim.env.errors
+
+
+async def test_a_hand_kept_for_a_restart_stops_when_its_token_runs_out(tmp_path: Path) -> None:
+    """A hand opened before a restart is redrawn by the new process only while the token
+    that opened it may edit it: then it says it no longer updates, with no buttons."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.lobby(ann, [bob], computers=1, bidding="hidden")
+        hand = await sim.open_hand(ann)
+        await sim.restart()
+        await sim.env.advance_time(sim.config.hand_lifetime)
+        await sim.cog.surfaces.idle()
+        stopped = sim.message(hand.id)
+        assert stopped.content == "⌛ " + HAND_EXPIRED.format(button="Show my hand")
+        assert buttons(stopped) == []
+        assert not sim.env.errors
+
+
 @pytest.mark.parametrize("order", ["card first", "show first"])
 async def test_a_card_clicked_as_a_newer_hand_opens_leaves_the_newer_one_live(
     tmp_path: Path, order: str

@@ -45,9 +45,10 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
     conn = sqlite3.connect(db_path)
     try:
         conn.executescript(
-            # Migrations 10 (lobby removals), 9 (the reminder) and 8 (seat taking and hints)
-            # undone first, then 7.
-            "DROP TABLE lobby_removals;"
+            # Migrations 11 (open hands), 10 (lobby removals), 9 (the reminder) and 8 (seat
+            # taking and hints) undone first, then 7.
+            "DROP TABLE open_hands;"
+            " DROP TABLE lobby_removals;"
             " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
             " ALTER TABLE games DROP COLUMN allow_seat_taking;"
@@ -58,7 +59,7 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 10
+    assert LATEST == 11
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

@@ -262,12 +262,13 @@ async def test_history_shows_holders_across_takes_and_restarts(
 
 
 def as_version_7(path: Path) -> None:
-    """Undo migrations 10 to 8 in a database file: the schema and rows as version 7 left
+    """Undo migrations 11 to 8 in a database file: the schema and rows as version 7 left
     them."""
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "DROP TABLE lobby_removals;"
+            "DROP TABLE open_hands;"
+            " DROP TABLE lobby_removals;"
             " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
             " ALTER TABLE games DROP COLUMN allow_seat_taking;"
@@ -280,7 +281,7 @@ def as_version_7(path: Path) -> None:
 
 
 async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> None:
-    assert LATEST == 10
+    assert LATEST == 11
     config = ServiceConfig(computer_delay=0.0)
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

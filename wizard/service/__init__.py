@@ -29,7 +29,9 @@ Queries: ``get_game`` (its ``table`` once started), ``game_in_channel``,
 ``game_record`` (RULES §9 JSON of a finished game), ``seat_history`` (who held each seat from
 which action: :class:`SeatHolder`), ``recent_games`` (a server's history,
 :class:`GameSummary`); boards (``wizard.service.boards``): ``board`` (with the reader's own
-rank), ``player_card``, ``finished_game``; settings: ``get_settings``, ``update_settings``.
+rank), ``player_card``, ``finished_game``; settings: ``get_settings``, ``update_settings``;
+open hands: ``keep_open_hand``, ``open_hands`` (a front end's private messages, kept for the
+next process).
 
 Background updates (computer moves, timeouts, hand-overs, lobby expiry) go to the
 listeners given to ``subscribe``; every event is public information (RULES §8.1).
@@ -93,6 +95,7 @@ from wizard.service.types import (
     GameSummary,
     Hint,
     LeaderboardOrder,
+    OpenHand,
     RecoveryReport,
     SeatHolder,
 )
@@ -136,6 +139,7 @@ __all__ = [
     "NotHostError",
     "NotSeatedError",
     "NotYourTurnError",
+    "OpenHand",
     "PlayCard",
     "PlayHiddenCard",
     "PlayerTimedOut",

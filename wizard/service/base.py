@@ -47,6 +47,7 @@ from wizard.service.settings import (
     StoredSettings,
     read_settings,
 )
+from wizard.service.types import OpenHand
 from wizard.store import repo
 from wizard.store.db import ConflictError, LockTimeout, Statements, Store, WriteItem, run_statements
 from wizard.store.models import SeatRow
@@ -206,6 +207,42 @@ class ServiceBase:
         await self._shielded(self._write(Statements(((put, params),))))
         self._settings[guild_id] = settings
         return settings
+
+    async def keep_open_hand(self, hand: OpenHand) -> None:
+        """Remember a player's newest private hand message in a game (replacing the one
+        before), so that a process that starts after this one stopped, or crashed, goes on
+        editing it (``open_hands``). Hands whose token ran out are forgotten meanwhile: no
+        token is kept past its time. :class:`StorageError` if it could not be written."""
+        statements = (
+            ("DELETE FROM open_hands WHERE expires_at <= ?", (self.clock.now(),)),
+            (
+                "INSERT OR REPLACE INTO open_hands (game_id, user_id, message_id, token,"
+                " language, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    hand.game_id,
+                    hand.user_id,
+                    hand.message_id,
+                    hand.token,
+                    hand.language,
+                    hand.expires_at,
+                ),
+            ),
+        )
+        await self._shielded(self._write(Statements(statements)))
+
+    async def open_hands(self, game_id: int) -> list[OpenHand]:
+        """The newest private hand of each player of a game that its token may still edit
+        (see ``keep_open_hand``); :class:`StorageError` if they could not be read."""
+        try:
+            rows = await self._store.fetchall(
+                "SELECT game_id, user_id, message_id, token, language, expires_at"
+                " FROM open_hands WHERE game_id = ? AND expires_at > ? ORDER BY user_id",
+                (game_id, self.clock.now()),
+            )
+        except sqlite3.DatabaseError as e:
+            log.error("game %s: its open hands could not be read: %s", game_id, e)
+            raise StorageError(reason="read_failed") from e
+        return [OpenHand(**dict(row)) for row in rows]
 
     # --- the write path -------------------------------------------------------------------
 

@@ -123,3 +123,19 @@ class RecoveryReport:
     seconds: float = 0.0
     skipped: int = 0
     """Unfinished games of other shards, left alone."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHand:
+    """A player's private hand message as a front end left it, kept so that a process that
+    starts after this one stopped can go on editing it (see ``GameService.keep_open_hand``)."""
+
+    game_id: int
+    user_id: int
+    message_id: int
+    token: str
+    """The interaction token that can edit the message, a secret until ``expires_at``."""
+    language: str
+    """The language the hand speaks."""
+    expires_at: float
+    """Clock time after which the token may no longer edit the message."""
