@@ -72,6 +72,9 @@ class LeaveStep(StrEnum):
     """"Yes, leave": asked, the player confirms; a computer plays the seat."""
     STOP = "1"
     """"Leave and stop the game": the last person playing was told that it stops the game."""
+    STAY = "n"
+    """"No, stay", beside either: the player asked changed their mind; the hand is drawn
+    anew, with "Leave"."""
 
 
 HandEdit = Callable[..., Awaitable[object]]

@@ -83,6 +83,9 @@ LEAVE_STOP_LABEL: Final = N_("Leave and stop the game")
 # Translators: a button of the private hand, after a player pressed “Leave” and was told
 # what leaving does (LEAVE_ASKED).
 LEAVE_CONFIRM_LABEL: Final = N_("Yes, leave")
+# Translators: a button of the private hand, beside “Yes, leave” (or “Leave and stop the
+# game”): the player does not leave after all.
+LEAVE_STAY_LABEL: Final = N_("No, stay")
 # Translators: atop the private hand when a player pressed “Leave” (a running game); the
 # button {button} (“Yes, leave”) does it, any other button plays on.
 LEAVE_ASKED: Final = N_(
@@ -427,6 +430,7 @@ _LEAVE_BUTTONS: Final = {
     LeaveStep.ASK: (LEAVE_LABEL, "🚪", GREY),
     LeaveStep.CONFIRM: (LEAVE_CONFIRM_LABEL, "🚪", RED),
     LeaveStep.STOP: (LEAVE_STOP_LABEL, "🛑", RED),
+    LeaveStep.STAY: (LEAVE_STAY_LABEL, None, GREY),
 }
 
 
@@ -444,12 +448,14 @@ def with_leave(
     who must go need not wait for their turn. Drawn at version 0: leaving is allowed at
     any moment, so the button never makes a hand look different. ``step``: once the player
     pressed it and was told what it does, the button that does it ("Yes, leave", or "Leave
-    and stop the game" for the last person playing)."""
+    and stop the game" for the last person playing), and "No, stay" beside it."""
     view = view or detached_view()
-    if len(view.children) < MAX_BUTTONS:
-        label, emoji, style = _LEAVE_BUTTONS[step]
-        leave = CustomId(game, Verb.LEAVE, step.value, 0)
-        view.add_item(button(leave, label=t(label), emoji=emoji, style=style, row=MAX_ROWS - 1))
+    steps = [step] if step is LeaveStep.ASK else [step, LeaveStep.STAY]
+    if len(view.children) + len(steps) <= MAX_BUTTONS:
+        for shown in steps:
+            label, emoji, style = _LEAVE_BUTTONS[shown]
+            leave = CustomId(game, Verb.LEAVE, shown.value, 0)
+            view.add_item(button(leave, label=t(label), emoji=emoji, style=style, row=MAX_ROWS - 1))
     return view
 
 
@@ -563,6 +569,9 @@ class HandClicks(TableClicks):
         user = interaction.user.id
         t = texts(interaction.locale)
         step = LeaveStep(cid.arg)  # the custom id's pattern admits no other argument
+        if step is LeaveStep.STAY:  # asked, they stay: the hand as before, with "Leave"
+            await self._open_hand(interaction, cid.game, note=None, edit=True)
+            return
         if step is LeaveStep.ASK:
             info = await self.service.get_game(cid.game)
             # The last person is asked by the service, below; a game over or a seat no longer

@@ -98,9 +98,9 @@ _BID = r"0|[1-9][0-9]?"
 _LEVEL = r"[0-5][enh]"
 _SWITCH = r"[01]"
 _SEAT = r"[0-5]?"
-_LEAVE = r"[y1]?"
+_LEAVE = r"[yn1]?"
 """A hand's Leave: asks (empty), confirmed (``y``), confirmed by the last person playing, which
-stops the game (``1``): ``bot.cogs.messages.LeaveStep``."""
+stops the game (``1``), or not after all (``n``): ``bot.cogs.messages.LeaveStep``."""
 
 LEVEL_CODES: Final[dict[str, str]] = {"e": "easy", "n": "normal", "h": "hard"}
 """The one-letter code of each level a person may choose, in a ``level`` custom id."""

@@ -20,6 +20,26 @@ from wizard.state import Phase
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
 
+async def test_a_player_who_pressed_leave_may_stay(tmp_path: Path) -> None:
+    """Demo QA: the question after "Leave" offered only "Yes, leave" ("or play on to stay",
+    while bids are made on the table). "No, stay" draws the hand as before, and nothing
+    changes hands."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        hand = await sim.open_hand(bob)
+        before = sim.message(hand.id)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None and "Leave the game?" in asked.response.content
+        stayed = await bob.click(asked.response, label="No, stay")
+        assert stayed.response is not None and stayed.response.id == hand.id
+        assert stayed.response.content == before.content
+        assert [b["label"] for b in buttons(stayed.response)] == ["Leave"]
+        now = await sim.service.get_game(info.id)
+        assert not now.seats[1].away and now.version == info.version
+        assert not sim.env.errors
+
+
 async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
@@ -38,14 +58,14 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
             "it back. Press **Yes, leave** to leave, or play on to stay."
         )
         assert asked.response.content.split("\n")[1] == question, asked.response.content
-        assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave"]
+        assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave", "No, stay"]
         assert not (await sim.service.get_game(info.id)).seats[1].away
         # A redraw (another's move) keeps the button that does what he was told, and the
         # question with it (demo QA: a bare red "Yes, leave" sat under the cards).
         sim.cog.surfaces.redraw_hand(info.id, bob.id)
         await sim.cog.surfaces.idle()
         redrawn = sim.message(hand.id)
-        assert [b["label"] for b in buttons(redrawn)] == ["Yes, leave"]
+        assert [b["label"] for b in buttons(redrawn)] == ["Yes, leave", "No, stay"]
         assert redrawn.content.split("\n")[1] == question, redrawn.content
         left = await bob.click(sim.message(hand.id), label="Yes, leave")
         assert left.response is not None and left.response.ephemeral
@@ -181,12 +201,12 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
         asked = sim.hand(ann)
         assert asked is not None
         labels = [b["label"] for b in buttons(asked)]
-        assert "Leave" not in labels and labels[-1] == "Leave and stop the game", labels
+        assert "Leave" not in labels and labels[-2:] == ["Leave and stop the game", "No, stay"]
         # A redraw (a computer's move, say) keeps the button that does what she was told...
         sim.cog.surfaces.redraw_hand(info.id, ann.id)
         await sim.cog.surfaces.idle()
         asked = sim.message(asked.id)
-        assert [b["label"] for b in buttons(asked)][-1] == "Leave and stop the game"
+        assert [b["label"] for b in buttons(asked)][-2] == "Leave and stop the game"
         stopped = await ann.click(asked, label="Leave and stop the game")
         assert stopped.response is not None
         # No turn, no cards: that they left, and that the game stopped.
@@ -228,7 +248,7 @@ async def test_a_player_asked_about_leaving_who_plays_on_keeps_the_seat_and_the_
         hand = await sim.open_hand(ann)
         asked = await ann.click(hand, label="Leave")
         assert asked.response is not None
-        assert [b["label"] for b in buttons(asked.response)][-1] == asked_with
+        assert [b["label"] for b in buttons(asked.response)][-2:] == [asked_with, "No, stay"]
         card = next(
             b for b in buttons(asked.response) if verb_of(b) == "play" and not b.get("disabled")
         )
