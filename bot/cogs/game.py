@@ -48,7 +48,8 @@ from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
 from bot.features.table import show_hand_label
 from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, texts
-from bot.ui.buttons import CustomId, Verb, reply_privately
+from bot.ui.buttons import CustomId, Verb, button, detached_view, reply_privately
+from bot.ui.layout import GREY, RED
 from wizard.options import MIN_PLAYERS, Options, conflicts
 from wizard.service import (
     ChannelBusyError,
@@ -75,6 +76,16 @@ bot in the same process) replaces the old one, so that no update is rendered twi
 
 
 NO_GAME = N_("There is no open Wizard game in this channel.")
+# Translators: the private question of /wizard cancel about a running game (a mistyped
+# command must not throw the game away); its buttons: CANCEL_YES, CANCEL_NO.
+CANCEL_ASKED = N_(
+    "Cancel game {game}, in round {round} of {rounds}? It stops for everyone, and no result "
+    "is recorded."
+)
+CANCEL_YES = N_("Cancel the game")
+CANCEL_NO = N_("Keep playing")
+CANCELLED_GAME = N_("Game {game} is cancelled.")
+GOES_ON = N_("Game {game} goes on.")
 
 
 _HAND_VERBS = frozenset({Verb.BID, Verb.PLAY, Verb.TRUMP, Verb.PLAYHIDDEN, Verb.TAKEBACK})
@@ -315,7 +326,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             Verb.LEAVE: self._leave_clicked,
             Verb.ADDBOT: self._addbot,
             Verb.START: self._start,
-            Verb.CANCEL: self._cancel,
+            Verb.CANCEL: self._cancel_clicked,
             Verb.LEVEL: self._level,
             Verb.SEATTAKING: self._seat_taking,
             Verb.HAND: self._hand,
@@ -569,6 +580,20 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await reply_privately(interaction, "ℹ️ " + t(NO_GAME))
             return
         user = interaction.user.id
+        may = user == game.host_id or user_is_manager(interaction)
+        if may and game.status is GameStatus.ACTIVE and game.table is not None:
+            # A running game is asked about first (demo QA: a mistyped command threw a game
+            # away at once); whoever may not cancel it is refused by the service, below.
+            question = t(
+                CANCEL_ASKED, game=game.id, round=game.table.round, rounds=game.table.num_rounds
+            )
+            view = detached_view()
+            for arg, label, style in (("y", CANCEL_YES, RED), ("n", CANCEL_NO, GREY)):
+                view.add_item(
+                    button(CustomId(game.id, Verb.CANCEL, arg, 0), label=t(label), style=style)
+                )
+            await self._send_private(interaction, "🛑 " + question, view)
+            return
         try:
             info = await self._timely(
                 interaction,
@@ -579,7 +604,26 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await self._refuse(interaction, error)
             return
         self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
-        await reply_privately(interaction, "🛑 " + t("Game {game} is cancelled.", game=info.id))
+        await reply_privately(interaction, "🛑 " + t(CANCELLED_GAME, game=info.id))
+
+    async def _cancel_clicked(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """Cancel: the lobby's button, or the answer to ``/wizard cancel``'s question about a
+        running game, which edits the question to say what was done."""
+        if not cid.arg:
+            await self._cancel(interaction, cid)
+            return
+        t = texts(interaction.locale)
+        if cid.arg == "n":
+            await self._edit_clicked(interaction, content="▶️ " + t(GOES_ON, game=cid.game))
+            return
+        user = interaction.user.id
+        info = await self._timely(
+            interaction,
+            self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
+            update=True,
+        )
+        self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
+        await self._edit_clicked(interaction, content="🛑 " + t(CANCELLED_GAME, game=info.id))
 
     async def kick(self, interaction: discord.Interaction[Any], player: discord.abc.User) -> None:
         """``/wizard kick``: remove a player (host or server manager)."""

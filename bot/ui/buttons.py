@@ -61,7 +61,8 @@ class Verb(StrEnum):
     START = "start"
     """Lobby (host): start the game."""
     CANCEL = "cancel"
-    """Lobby or table (host): cancel the game."""
+    """Lobby (host): cancel the game. ``arg`` ``y`` or ``n``: the answer to ``/wizard
+    cancel``'s private question about a running game (cancel it, or keep playing)."""
     HAND = "hand"
     """Table: open one's hand in a private (ephemeral) message."""
     BID = "bid"
@@ -110,7 +111,7 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.LEAVE: _LEAVE,
     Verb.ADDBOT: "",
     Verb.START: "",
-    Verb.CANCEL: "",
+    Verb.CANCEL: r"[yn]?",
     Verb.HAND: "",
     Verb.BID: _BID,
     Verb.PLAY: _CARD,

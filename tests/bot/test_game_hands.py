@@ -410,7 +410,9 @@ async def test_the_hand_of_a_game_that_ended_keeps_saying_so_past_the_tokens_tim
         ann, bob = sim.members
         await sim.lobby(ann, [bob], computers=1)
         hand = await sim.open_hand(bob)
-        cancelled = await ann.slash(sim.channel, "wizard cancel")
+        asked = await ann.slash(sim.channel, "wizard cancel")
+        assert asked.response is not None
+        cancelled = await ann.click(asked.response, label="Cancel the game")
         assert cancelled.response is not None
         await sim.cog.surfaces.idle()
         said = sim.message(hand.id).content

@@ -305,7 +305,8 @@ async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
         refused = private(await bob.slash(sim.channel, "wizard cancel"))
         assert refused.startswith("🚫 Only the host")
         manager = sim.add_manager("mod")
-        done = private(await manager.slash(sim.channel, "wizard cancel"))
+        asked = await manager.slash(sim.channel, "wizard cancel")
+        done = private(await manager.click(asked.response, label="Cancel the game"))
         assert done == f"🛑 Game {info.id} is cancelled."
         table = sim.message(sim.raw()[0].id)
         assert table.embeds[0].title == f"Wizard · game {info.id} · cancelled"
@@ -321,6 +322,45 @@ async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:
         assert private(await ann.slash(sim.channel, "wizard cancel")) == (
             "ℹ️ There is no open Wizard game in this channel."
         )
+
+
+async def test_cancelling_a_running_game_asks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Demo QA: /wizard cancel threw a running game away at once (a mistyped command, and
+    no result recorded). The host is asked first, privately, in their language: "Keep
+    playing" changes nothing, "Cancel the game" cancels it for everyone."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        assert private(await bob.slash(sim.channel, "wizard cancel")).startswith("🚫 Only the host")
+        asked = await ann.slash(sim.channel, "wizard cancel")
+        assert private(asked) == (
+            f"🛑 Cancel game {info.id}, in round 1 of 20? It stops for everyone, and no result "
+            "is recorded."
+        )
+        assert [b["label"] for b in buttons(asked.response)] == ["Cancel the game", "Keep playing"]
+        kept = await ann.click(asked.response, label="Keep playing")
+        assert private(kept) == f"▶️ Game {info.id} goes on." and buttons(kept.response) == []
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+
+        locales[ann] = "de"
+        asked = await ann.slash(sim.channel, "wizard cancel")
+        assert private(asked).startswith(f"🛑 Partie {info.id} abbrechen"), private(asked)
+        twice = await ann.slash(sim.channel, "wizard cancel")  # asked twice: a late answer
+        yes = next(b for b in buttons(asked.response) if b["custom_id"].endswith(":y:0"))
+        done = await ann.click(asked.response, custom_id=yes["custom_id"])
+        assert private(done) == f"🛑 Partie {info.id} ist abgebrochen."
+        assert buttons(done.response) == []
+        now = await sim.service.get_game(info.id)
+        assert now.status is GameStatus.CANCELLED
+        await sim.cog.surfaces.idle()
+        assert sim.table_of(now).embeds[0].title == f"Wizard · game {info.id} · cancelled"
+        # The other question answered late, the game cancelled meanwhile: the reply says so.
+        late = await ann.click(twice.response, custom_id=yes["custom_id"])
+        assert private(late) == "🛑 Diese Partie wurde abgebrochen.", private(late)
+        assert not sim.env.errors
 
 
 async def test_kick_and_rules(tmp_path: Path) -> None:
