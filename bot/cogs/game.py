@@ -229,7 +229,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         await self._servers_left()
         for game_id in self.service.recovered:
             self.surfaces.request(self.surfaces.get(game_id))
-            await self.surfaces.restore_hands(game_id)
+        for game_id in self.service.recovered:
+            try:
+                await self.surfaces.restore_hands(game_id)
+            except Exception:  # one game's hands must not keep the others' from coming back
+                log.exception("game %s: the hands kept for a restart were not restored", game_id)
 
     async def _servers_left(self) -> None:
         """Cancel the recovered games of servers the bot was removed from while it was down

@@ -119,6 +119,9 @@ class LiveHand:
     refused: bool = False
     """Discord refused its last edit for a reason of its own (an outage, a rate limit): it
     is redrawn again after ``retry_after``; the operator was told once."""
+    kept_until: float | None = None
+    """When the token the database keeps for this message runs out (``None``: none kept),
+    see :meth:`bot.cogs.surfaces.OpenHands.keep_hand`."""
 
 
 @dataclass(eq=False)

@@ -158,6 +158,11 @@ def let_go(hand: LiveHand) -> None:
         hand.expiry = None
 
 
+KEEP_AHEAD = 300.0
+"""Seconds: a click in a hand renews the token kept for the next process only when the one
+kept has less than this left (see :meth:`OpenHands.keep_hand`)."""
+
+
 class OpenHands(GameMessages):
     """Publishing the open hands: redrawn when what they say changes, retired when replaced."""
 
@@ -326,11 +331,14 @@ class OpenHands(GameMessages):
             self._replaced.setdefault(key, []).append(stale)
             self.redraw_hand(game_id, user_id)
             return
+        kept_until = None
         if old is not None:
             let_go(old)
             newer = message_id is None or old.message_id != message_id
             if newer and old.expires > now and self.config.live_hands:
                 self._replaced.setdefault(key, []).append(old)
+            if not newer:
+                kept_until = old.kept_until
         hand = self._hands[key] = LiveHand(
             interaction.edit_original_response,
             seat,
@@ -340,6 +348,7 @@ class OpenHands(GameMessages):
             shown=None if shown is None else hand_shown(*shown),
             message_id=message_id,
             leave=leave,
+            kept_until=kept_until,
         )
         if self.config.live_hands:
             expired = functools.partial(self._stop_hand, key, hand, HAND_EXPIRED)
@@ -350,25 +359,36 @@ class OpenHands(GameMessages):
     async def keep_hand(
         self, game_id: int, user_id: int, interaction: discord.Interaction[Any], message_id: int
     ) -> None:
-        """Keep the hand ``interaction`` just sent (the message ``message_id``) for the next
-        process: should this one stop or crash, that one goes on editing it while Discord
-        lets the token (:meth:`restore_hands`). A hand not kept only stops updating then."""
+        """Keep the token of ``interaction``, which just drew the hand ``message_id``, for the
+        next process: should this one stop or crash, that one goes on editing the hand while
+        Discord lets the token (:meth:`restore_hands`). A new hand's token is kept at once; a
+        click's in it, only when the token kept has less than :data:`KEEP_AHEAD` left (a
+        hand in use lives on, with no write per click). A hand not kept only stops updating
+        at a restart."""
         hand = self._hands.get((game_id, user_id))
         if hand is None or hand.message_id != message_id or not self.config.live_hands:
+            return
+        if hand.kept_until is not None and hand.kept_until - self.clock.now() > KEEP_AHEAD:
             return
         kept = OpenHand(
             game_id, user_id, message_id, interaction.token, hand.language, hand.expires
         )
         try:
             await self.service.keep_open_hand(kept)
-        except ServiceError as error:  # the service told the operator of a failed write
-            log.info("hand of %s in game %s not kept for a restart: %s", user_id, game_id, error)
+        except ServiceError as error:  # the service told the operator of the failed write
+            log.info(
+                "hand of %s in game %s not kept for a restart (%s)", user_id, game_id, error.code
+            )
+            return
+        hand.kept_until = kept.expires_at
 
     async def restore_hands(self, game_id: int) -> None:
         """After a restart: the hands of a running game that a process before this one kept
         (:meth:`keep_hand`) are live again, redrawn now and on every change until their
-        token runs out, as if opened in this process. A crash leaves them showing the game as
-        it was (QA: "Waiting for bob" while the table gave the turn to their player)."""
+        token runs out, as if opened in this process. A crash left them showing the game as
+        it was (QA: "Waiting for bob" while the table gave the turn to their player); a clean
+        stop, saying that the bot stopped. One the player replaced meanwhile (a fresh hand
+        opened in this process) is retired, as a replaced hand is."""
         if not self.config.live_hands:
             return
         try:
@@ -382,19 +402,26 @@ class OpenHands(GameMessages):
         for hand in kept:
             key = (game_id, hand.user_id)
             seat = info.seat_of(hand.user_id)
-            if seat is None or key in self._hands:
-                continue  # no longer playing, or a hand opened in this process already
+            live = self._hands.get(key)
+            if seat is None or (live is not None and live.message_id == hand.message_id):
+                continue  # no longer playing, or the hand is live in this process already
             webhook = discord.Webhook.partial(self.bot.application_id, hand.token, client=self.bot)
-            live = self._hands[key] = LiveHand(
+            restored = LiveHand(
                 functools.partial(webhook.edit_message, hand.message_id),
                 seat,
                 hand.language,
                 hand.expires_at,
                 edited_at=now,
                 message_id=hand.message_id,
+                kept_until=hand.expires_at,
             )
-            expired = functools.partial(self._stop_hand, key, live, HAND_EXPIRED)
-            live.expiry = self.clock.call_at(live.expires, expired)
+            if live is not None:  # a newer hand opened in this process: this one retires
+                self._replaced.setdefault(key, []).append(restored)
+                self._start_hand_task(key)
+                continue
+            self._hands[key] = restored
+            expired = functools.partial(self._stop_hand, key, restored, HAND_EXPIRED)
+            restored.expiry = self.clock.call_at(restored.expires, expired)
             self._redraw(key)
 
     def _stop_hand(self, key: tuple[int, int], hand: LiveHand, why: str) -> None:

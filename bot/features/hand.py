@@ -87,10 +87,9 @@ LEAVE_CONFIRM_LABEL: Final = N_("Yes, leave")
 # game”): the player does not leave after all.
 LEAVE_STAY_LABEL: Final = N_("No, stay")
 # Translators: atop the private hand when a player pressed “Leave” (a running game); the
-# button {button} (“Yes, leave”) does it, any other button plays on.
+# buttons “Yes, leave” and “No, stay” answer it.
 LEAVE_ASKED: Final = N_(
-    "Leave the game? A computer player takes over your seat at once, until you take it "
-    "back. Press {button} to leave, or play on to stay."
+    "Leave the game? A computer player takes over your seat at once, until you take it back."
 )
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
@@ -105,10 +104,12 @@ HAND_EXPIRED: Final = N_(
     "only. Press “{button}” on the table for a fresh one."
 )
 # Translators: what an open private hand shows, with no buttons, when the bot stops (its
-# operator stops or restarts it). {button}: as above.
+# operator stops or restarts it); the bot that starts again redraws it while Discord lets it
+# (15 minutes after it was opened or last clicked). {button}: as above.
 HAND_BOT_STOPPED: Final = N_(
-    "The bot was stopped, most likely to be restarted: this private message no longer "
-    "updates itself. Once the bot is back, press “{button}” on the table for a fresh one."
+    "The bot was stopped, most likely to be restarted: this private message does not update "
+    "itself meanwhile. If it has not caught up once the bot is back, press “{button}” on the "
+    "table for a fresh one."
 )
 """What an older hand says once its player opened a newer one (it keeps no buttons)."""
 
@@ -436,7 +437,7 @@ _LEAVE_BUTTONS: Final = {
 
 def leave_question(*, t: Texts) -> str:
     """Atop the hand of a player who pressed "Leave", as long as it offers "Yes, leave"."""
-    return "🚪 " + t(LEAVE_ASKED, button=_bold(t(LEAVE_CONFIRM_LABEL)))
+    return "🚪 " + t(LEAVE_ASKED)
 
 
 def with_leave(
@@ -521,7 +522,7 @@ class HandClicks(TableClicks):
             message_id=message_id,
             leave=leave,
         )
-        if sent and message_id is not None:
+        if message_id is not None:
             # After the answer: the player waits for nothing more.
             await self.surfaces.keep_hand(game_id, user, interaction, message_id)
 

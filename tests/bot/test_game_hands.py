@@ -369,6 +369,61 @@ async def test_a_hand_kept_for_a_restart_stops_when_its_token_runs_out(tmp_path:
         assert not sim.env.errors
 
 
+async def test_a_hand_in_use_comes_back_after_a_crash_past_its_first_token(
+    tmp_path: Path,
+) -> None:
+    """Review: only the token that opened a hand was kept, so a hand the player went on
+    clicking in (each click gives it 15 minutes more) did not come back after a crash 15
+    minutes after its opening. A click renews the token kept once it runs low."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        # No turn timer: no computer takes ann's seat while the clock runs.
+        await sim.lobby(ann, [bob], computers=1, bidding="hidden", turn_timer=0)
+        hand = await sim.open_hand(ann)
+        await sim.env.advance_time(10 * 60)
+        asked = await ann.click(sim.message(hand.id), label="Leave")  # clicks that change
+        await ann.click(asked.response, label="No, stay")  # nothing in the game
+        await sim.env.advance_time(6 * 60)  # past the opening's 15 minutes
+        await sim.restart()
+        await sim.cog.surfaces.idle()
+        assert "Round 1" in sim.message(hand.id).content  # live, redrawn
+        await sim.env.advance_time(10 * 60)  # past the click's 15 minutes
+        await sim.cog.surfaces.idle()
+        assert sim.message(hand.id).content == "⌛ " + HAND_EXPIRED.format(button="Show my hand")
+        assert not sim.env.errors
+
+
+async def test_a_kept_hand_replaced_before_its_restore_is_retired(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: a player who opened a fresh hand after a restart, before the new process
+    restored the one kept from before, left the old one with live buttons. It is retired."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, bidding="hidden")
+        old = await sim.open_hand(ann)
+        await sim.restart()
+        await sim.cog.surfaces.idle()
+        surfaces = sim.cog.surfaces
+        # As if the restore had not reached this game yet: the old hand is not live here,
+        # and the fresh one opens before the row kept for the old one is read.
+        surfaces._hands.pop((info.id, ann.id))
+        real_keep = sim.service.keep_open_hand
+
+        async def not_yet(*args: Any) -> None:
+            pass
+
+        monkeypatch.setattr(sim.service, "keep_open_hand", not_yet)
+        fresh = await sim.open_hand(ann)
+        monkeypatch.setattr(sim.service, "keep_open_hand", real_keep)
+        await surfaces.restore_hands(info.id)
+        await surfaces.idle()
+        assert sim.message(old.id).content == "🗂️ " + HAND_REPLACED
+        assert buttons(sim.message(old.id)) == []
+        assert enabled_moves(sim.message(fresh.id))
+        assert not sim.env.errors
+
+
 @pytest.mark.parametrize("order", ["card first", "show first"])
 async def test_a_card_clicked_as_a_newer_hand_opens_leaves_the_newer_one_live(
     tmp_path: Path, order: str

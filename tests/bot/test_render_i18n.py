@@ -35,7 +35,6 @@ from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
     LEAVE_ASKED,
-    LEAVE_CONFIRM_LABEL,
     hand_message,
     hand_view,
     replaced_hand_message,
@@ -295,7 +294,7 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     for step in LeaveStep:  # asked first, the last person playing that it stops the game
         for label in labels(with_leave(None, 3, t=t, step=step)):
             yield f"hand, leave ({step.name}) button", label
-    yield "hand, leave asked", t(LEAVE_ASKED, button=t(LEAVE_CONFIRM_LABEL))
+    yield "hand, leave asked", t(LEAVE_ASKED)
     yield "hand, the last person left", t(LEFT_GAME)
     yield from _lobby_and_rules(t)
 

@@ -55,7 +55,7 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert asked.response is not None and asked.response.id == hand.id
         question = (
             "🚪 Leave the game? A computer player takes over your seat at once, until you take "
-            "it back. Press **Yes, leave** to leave, or play on to stay."
+            "it back."
         )
         assert asked.response.content.split("\n")[1] == question, asked.response.content
         assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave", "No, stay"]

@@ -3,10 +3,13 @@ edit them, one per player and game, and never kept past their time."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from pathlib import Path
 
-from wizard.service import GameService, OpenHand, VirtualClock
+import pytest
+
+from wizard.service import GameService, OpenHand, ServiceConfig, VirtualClock
 
 from .conftest import new_game
 
@@ -32,3 +35,41 @@ async def test_open_hands_are_read_back_until_their_time_runs_out(
     finally:
         conn.close()
     assert tokens == ["token-c", "token-d"]  # the run-out token is not kept in the file
+
+
+async def test_a_damaged_open_hand_is_left_out_and_deleted_at_the_next_start(
+    db_path: Path, clock: VirtualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: a row with a value of the wrong type stopped the restore of every game after
+    it. It is left out with a warning, and one whose time is no number is deleted when the
+    service opens (as are the ones past their time)."""
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=0))
+    try:
+        game = await new_game(svc, 3, 0)
+        now = clock.now()
+        await svc.keep_open_hand(OpenHand(game, 1, 100, "token-a", "en-US", now + 900))
+        await svc.keep_open_hand(OpenHand(game, 2, 101, "token-b", "de", now + 900))
+        await svc.keep_open_hand(OpenHand(game, 3, 102, "token-c", "it", now + 30))
+    finally:
+        await svc.close()
+    conn = sqlite3.connect(db_path)
+    try:
+        conn.execute("UPDATE open_hands SET message_id = 'x' WHERE user_id = 1")
+        conn.execute("UPDATE open_hands SET expires_at = 'soon' WHERE user_id = 2")
+        conn.commit()
+    finally:
+        conn.close()
+    await clock.advance(60)  # user 3's token runs out
+    svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=0))
+    try:
+        with caplog.at_level(logging.WARNING, logger="wizard.service"):
+            assert await svc.open_hands(game) == []
+        assert "an open hand's row is not valid and is left out (user 1)" in caplog.text
+    finally:
+        await svc.close()
+    conn = sqlite3.connect(db_path)
+    try:
+        left = [row[0] for row in conn.execute("SELECT user_id FROM open_hands")]
+    finally:
+        conn.close()
+    assert left == [1]  # its time is a number still to come: only left out

@@ -211,8 +211,11 @@ class ServiceBase:
     async def keep_open_hand(self, hand: OpenHand) -> None:
         """Remember a player's newest private hand message in a game (replacing the one
         before), so that a process that starts after this one stopped, or crashed, goes on
-        editing it (``open_hands``). Hands whose token ran out are forgotten meanwhile: no
-        token is kept past its time. :class:`StorageError` if it could not be written."""
+        editing it (``open_hands``). Hands whose token ran out are deleted meanwhile, and when
+        the service opens. Nothing is written once the service is closing (the bot is
+        stopping). :class:`StorageError` if it could not be written."""
+        if self._closed:
+            return
         statements = (
             ("DELETE FROM open_hands WHERE expires_at <= ?", (self.clock.now(),)),
             (
@@ -242,7 +245,30 @@ class ServiceBase:
         except sqlite3.DatabaseError as e:
             log.error("game %s: its open hands could not be read: %s", game_id, e)
             raise StorageError(reason="read_failed") from e
-        return [OpenHand(**dict(row)) for row in rows]
+        hands = []
+        for row in rows:
+            hand = _open_hand(dict(row))
+            if hand is None:
+                log.warning(
+                    "game %s: an open hand's row is not valid and is left out (user %r)",
+                    game_id,
+                    row["user_id"],
+                )
+            else:
+                hands.append(hand)
+        return hands
+
+    async def _forget_run_out_hands(self) -> None:
+        """Delete the open hands whose token ran out (or whose time is not even a number):
+        when the service opens, so that no token stays in the file long past its time."""
+        forget = (
+            "DELETE FROM open_hands"
+            " WHERE NOT (typeof(expires_at) IN ('integer', 'real') AND expires_at > ?)"
+        )
+        try:
+            await self._write(Statements(((forget, (self.clock.now(),)),)))
+        except ServiceError as e:  # the operator was told of the failed write
+            log.warning("open hands past their time not deleted (%s)", e.code)
 
     # --- the write path -------------------------------------------------------------------
 
@@ -532,3 +558,15 @@ def describe(error: ValidationError) -> str:
         where = ".".join(str(p) for p in item["loc"])
         parts.append(f"{where}: {item['msg']}" if where else item["msg"])
     return "; ".join(parts)
+
+
+def _open_hand(row: dict[str, Any]) -> OpenHand | None:
+    """The open hand of a row of ``open_hands``, or ``None`` if a value has the wrong type."""
+    numbers = (row["game_id"], row["user_id"], row["message_id"])
+    texts = (row["token"], row["language"])
+    expires = row["expires_at"]
+    if not all(type(v) is int for v in numbers) or not all(type(v) is str for v in texts):
+        return None
+    if type(expires) not in (int, float):
+        return None
+    return OpenHand(*numbers, *texts, float(expires))

@@ -133,6 +133,7 @@ class Loading(ServiceBase):
             if game_id not in just:  # those were logged as they were quarantined
                 log.error("game %s is quarantined (damaged): %s", game_id, reason)
         self.recovered = tuple(sorted(mine + shown))
+        await self._forget_run_out_hands()
         return RecoveryReport(
             loaded=tuple(mine),
             broken=tuple(damaged),

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from wizard.options import Options
@@ -133,8 +133,9 @@ class OpenHand:
     game_id: int
     user_id: int
     message_id: int
-    token: str
-    """The interaction token that can edit the message, a secret until ``expires_at``."""
+    token: str = field(repr=False)
+    """The interaction token that can edit the message, a secret until ``expires_at`` (kept
+    out of the repr, so that no log line shows it)."""
     language: str
     """The language the hand speaks."""
     expires_at: float
