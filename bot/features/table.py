@@ -196,6 +196,12 @@ TIMED_OUT_MARK: Final = N_("time ran out, a computer moved")
 move (a second timeout in a row hands the seat to a computer)."""
 
 
+def _nowrap(text: str) -> str:
+    """``text`` with no-break spaces: a narrow screen breaks a seat's line between its
+    facts, never inside one (demo QA: "pts" alone on the next line, away from its number)."""
+    return text.replace(" ", "\u00a0")
+
+
 def seat_lines(
     table: TableView,
     names: Sequence[str],
@@ -241,15 +247,15 @@ def seat_lines(
         parts = [f"{marker} **{name}**{bot}{hosts}{dealer}"]
         if table.round > 0:
             # Translators: a player's bid on the table: a number, a dash or a hidden mark.
-            parts.append(t("bid {bid}", bid=bid_text(table, seat, t=t)))
+            parts.append(_nowrap(t("bid {bid}", bid=bid_text(table, seat, t=t))))
             # Translators: the number of tricks a player has won so far this round.
-            parts.append(t("won {tricks}", tricks=table.tricks[seat]))
+            parts.append(_nowrap(t("won {tricks}", tricks=table.tricks[seat])))
             if playing:
                 size = table.hand_sizes[seat]
                 # Translators: how many cards a player still holds.
-                parts.append(t.plural("{n} card", "{n} cards", size))
+                parts.append(_nowrap(t.plural("{n} card", "{n} cards", size)))
         # Translators: a player's total score (points), in bold.
-        parts.append(t("{points} pts", points=_bold(t.count(table.scores[seat]))))
+        parts.append(_nowrap(t("{points} pts", points=_bold(t.count(table.scores[seat])))))
         if seat in timed_out and seat not in away:
             parts.append("⏰ " + t(TIMED_OUT_MARK))
         lines.append(" · ".join(parts))

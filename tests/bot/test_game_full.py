@@ -21,7 +21,7 @@ from wizard.service import GameStatus, TableView
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
 CARD = re.compile(r"(?:🟦|🟥|🟩|🟨)([BRGY](?:1[0-3]|[1-9]))(?![0-9])")
-BID_CELL = re.compile(r"· bid ([^·]+) ·")
+BID_CELL = re.compile(r"· bid\s([^·]+) ·")  # a no-break space
 
 
 def stored_text(stored: Any) -> str:
@@ -81,7 +81,7 @@ class Watch:
         if not revealed(table):
             self.bids_checked += 1
             for cell in cells:
-                assert cell in ("—", "✔ hidden", "🔒 secret"), cells
+                assert cell in ("—", "✔\u00a0hidden", "🔒\u00a0secret"), cells
                 self.marks_seen.add(cell)
 
     def check_cards(self, record: GameRecord) -> None:
@@ -147,14 +147,14 @@ async def test_four_players_hidden_bids_and_clairvoyance(tmp_path: Path) -> None
     _, watch, record, _ = await full_game(tmp_path, 4, options, rng_seed=4)
     assert record.options == Options(bidding=Bidding.HIDDEN, clairvoyance=True)
     assert len(record.rounds) == 15
-    assert watch.bids_checked > 0 and "✔ hidden" in watch.marks_seen
+    assert watch.bids_checked > 0 and "✔\u00a0hidden" in watch.marks_seen
 
 
 async def test_six_players_secret_bids(tmp_path: Path) -> None:
     _, watch, record, _ = await full_game(tmp_path, 6, {"bidding": "secret"}, rng_seed=6)
     assert record.options == Options(bidding=Bidding.SECRET)
     assert len(record.rounds) == 10
-    assert watch.bids_checked > 0 and "🔒 secret" in watch.marks_seen
+    assert watch.bids_checked > 0 and "🔒\u00a0secret" in watch.marks_seen
 
 
 async def test_standings_without_a_picture_show_the_scorepad_as_text(

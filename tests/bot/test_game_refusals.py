@@ -287,7 +287,7 @@ async def test_simultaneous_hidden_bids_all_count(tmp_path: Path) -> None:
         after = await sim.service.get_game(info.id)
         assert after.table is not None and after.table.bids == (1, 1, 1)
         description = sim.table().embeds[0].description or ""
-        assert description.count("· bid 1 ·") == 3  # revealed together (R7.2)
+        assert description.count("· bid\u00a01 ·") == 3  # revealed together (R7.2)
 
 
 async def test_clicks_after_cancel_and_who_may_cancel(tmp_path: Path) -> None:

@@ -194,7 +194,7 @@ def test_table_never_shows_a_card_in_hand_or_an_unrevealed_bid(options: Options)
             if not table.bids_revealed:
                 assert table.bids == (None,) * 4
                 for line in text.split("\n"):
-                    assert not re.search(r"bid \d", line), line
+                    assert not re.search(r"bid\s\d", line), line
 
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(o.describe()) or "classic")
@@ -217,8 +217,8 @@ def test_a_table_carrying_unrevealed_bids_still_shows_none() -> None:
     leaky = dataclasses.replace(public_table(view(state, 0)), bids=state.bids)
     assert not leaky.bids_revealed
     text = embed_text(table_embed(leaky, t=T))
-    assert text.count("bid 🔒 secret") == 3
-    assert not re.search(r"bid \d", text)
+    assert text.count("bid\u00a0🔒\u00a0secret") == 3
+    assert not re.search(r"bid\s\d", text)
 
 
 def test_secret_bids_stay_marks_until_the_round_is_scored() -> None:
@@ -229,7 +229,7 @@ def test_secret_bids_stay_marks_until_the_round_is_scored() -> None:
     table = public_table(own)
     assert table.bids == (None, None, None)  # …the public table does not
     text = embed_text(table_embed(table, t=T))
-    assert text.count("bid 🔒 secret") == 3
+    assert text.count("bid\u00a0🔒\u00a0secret") == 3
     scored = first_state(states, lambda s: s.phase is Phase.ROUND_OVER)
     revealed = public_table(view(scored, 0))
     assert revealed.bids_revealed
@@ -248,7 +248,7 @@ def test_hidden_bids_are_marked_then_revealed_together() -> None:
     table = public_table(view(partial, 0))
     assert not table.bids_revealed
     text = embed_text(table_embed(table, t=T))
-    assert text.count("bid ✔ hidden") == sum(b is not None for b in partial.bids)
+    assert text.count("bid\u00a0✔\u00a0hidden") == sum(b is not None for b in partial.bids)
     assert "Waiting for the bids of" in text
     # Demo QA: the last one read "Waiting for the bids of **Ann**."
     last = first_state(
@@ -263,7 +263,7 @@ def test_hidden_bids_are_marked_then_revealed_together() -> None:
     text = embed_text(table_embed(table, t=T))
     for seat, bid in enumerate(done.bids):
         assert f"**{NAMES[seat]}**" in text
-        assert f"bid {bid}" in text
+        assert f"bid\u00a0{bid}" in text
 
 
 def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
@@ -282,8 +282,8 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
     assert card_text(state.turned, t=T) in text if state.turned else "No card is turned" in text
     assert f"⏳ **{NAMES[state.turn]}** to play." in text
     for seat in range(4):
-        assert f"won {state.tricks[seat]}" in text
-        assert f"**{state.scores[seat]}** pts" in text
+        assert f"won\u00a0{state.tricks[seat]}" in text
+        assert f"**{state.scores[seat]}**\u00a0pts" in text
     assert "**Cy** 🤖" in text
     fields = {f.name: f.value for f in embed.fields}
     assert [card_text(c, t=T) in fields["Current trick"] for c in state.trick] == [True, True]
