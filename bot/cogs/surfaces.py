@@ -239,6 +239,7 @@ class OpenHands(GameMessages):
             over = "🏁 " + t("This game is over.")
             if seat_view.away:  # the computer's bids and points, not theirs
                 notes += [over, "🏳️ " + t(FINISHED_FOR_YOU)]
+                away = True
             else:
                 notes.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone

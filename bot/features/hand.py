@@ -158,9 +158,9 @@ def hand_text(
     if view.round == 0:
         return t("The cards are being dealt.")
     if view.phase is Phase.GAME_OVER:  # how the last round went; no cards are left
-        return last_round_line(view.history[-1], seat, t=t)
+        return last_round_line(view.history[-1], seat, away=away, t=t)
     if opens_with_last_round(view):
-        lines.append(last_round_line(view.history[-1], seat, t=t))
+        lines.append(last_round_line(view.history[-1], seat, away=away, t=t))
     hand = view.hand
     if hand is None:
         lines.append(
@@ -246,20 +246,31 @@ def hand_text(
     return "\n".join(line for line in lines if line)
 
 
-def last_round_line(summary: RoundSummary, seat: int, *, t: Texts) -> str:
+def last_round_line(summary: RoundSummary, seat: int, *, away: bool = False, t: Texts) -> str:
     """How ``seat``'s round went, atop the hands of the next round until its first card: the
-    player who played the last card of a round reads it above cards they never held."""
+    player who played the last card of a round reads it above cards they never held. While
+    a computer plays the seat (``away``), not "you": the computer bid or played for them
+    (QA: "you bid 5" under "a computer player finished this game in your seat")."""
     bid, won = summary.bids[seat], summary.tricks[seat]
-    line = t(
+    facts = {
+        "round": summary.round,
+        "bid": bid,
+        "won": won,
+        "points": f"{summary.points[seat]:+d}",
+        "total": _bold(t.count(summary.totals[seat])),
+    }
+    if away:
+        # Translators: as the line below, on the hand of a player whose seat a computer
+        # plays (they left, or their time ran out): the computer bid or played for them.
+        line = t(
+            "Round {round}, your seat played by a computer: bid {bid}, won {won} → {points} "
+            "(total {total})",
+            **facts,
+        )
+    else:
         # Translators: on a player's own hand at the start of a round, how their previous
         # round went; {points} is signed (+30, −10); {total} is the new score, in bold.
-        "Round {round}: you bid {bid}, won {won} → {points} (total {total})",
-        round=summary.round,
-        bid=bid,
-        won=won,
-        points=f"{summary.points[seat]:+d}",
-        total=_bold(t.count(summary.totals[seat])),
-    )
+        line = t("Round {round}: you bid {bid}, won {won} → {points} (total {total})", **facts)
     return f"{'✅' if bid == won else '❌'} {line}"
 
 
@@ -322,10 +333,11 @@ def hand_message(
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
-    and when it stops updating itself. ``show_hand``: the table's "Show my hand" as the table
-    shows it (in the server's language; by default in ``t``'s)."""
+    and when it stops updating itself. ``away``: a computer plays the seat (or, the game
+    over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
+    the server's language; by default in ``t``'s)."""
     lines = [note] if note else []
-    if away:
+    if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
             "🤖 "
             + t(
