@@ -58,6 +58,7 @@ from wizard.service import (
     GameNotFoundError,
     GameService,
     GameStatus,
+    GameStatusError,
     GameUpdate,
     InvalidOptionsError,
     ServiceError,
@@ -617,17 +618,31 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await self._cancel(interaction, cid)
             return
         t = texts(interaction.locale)
-        if cid.arg == "n":
-            await self._edit_clicked(interaction, content="▶️ " + t(GOES_ON, game=cid.game))
-            return
         user = interaction.user.id
-        info = await self._timely(
-            interaction,
-            self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
-            update=True,
-        )
-        self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
-        await self._edit_clicked(interaction, content="🛑 " + t(CANCELLED_GAME, game=info.id))
+        try:
+            if cid.arg == "n":
+                info = await self.service.get_game(cid.game)
+                self._check_running(info)
+                answer = "▶️ " + t(GOES_ON, game=cid.game)
+            else:
+                info = await self._timely(
+                    interaction,
+                    self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
+                    update=True,
+                )
+                self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
+                answer = "🛑 " + t(CANCELLED_GAME, game=info.id)
+        except ServiceError as error:
+            # The question is answered with how things stand (the game ended, or another
+            # cancelled it; the host role passed on), and keeps no buttons to press again.
+            answer = refusal_text(error, t=t)
+        await self._edit_clicked(interaction, content=answer)
+
+    @staticmethod
+    def _check_running(info: GameInfo) -> None:
+        """Refuse, as the service refuses a move, a game that is no longer running."""
+        if info.status is not GameStatus.ACTIVE:
+            raise GameStatusError(info.status.value, action="cancel", game_id=info.id)
 
     async def kick(self, interaction: discord.Interaction[Any], player: discord.abc.User) -> None:
         """``/wizard kick``: remove a player (host or server manager)."""

@@ -472,7 +472,9 @@ class LobbyClicks(ClickBase):
         user = interaction.user.id
         info = await self._timely(
             interaction,
-            self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
+            self.service.cancel(
+                cid.game, user, is_manager=user_is_manager(interaction), lobby_only=True
+            ),
             update=True,
         )
         await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")

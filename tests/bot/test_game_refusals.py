@@ -363,6 +363,58 @@ async def test_cancelling_a_running_game_asks_first(
         assert not sim.env.errors
 
 
+async def test_an_answer_to_the_cancel_question_says_how_the_game_stands(
+    tmp_path: Path,
+) -> None:
+    """QA: "Keep playing" answered "Game 2 goes on." of a game a manager had cancelled
+    meanwhile, and a refused "Cancel the game" came as a new message under a question that
+    kept its buttons. Every answer edits the question, with no buttons, to what is so."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.lobby(ann, [bob], computers=1)
+        questions = [await ann.slash(sim.channel, "wizard cancel") for _ in range(3)]
+        hand = await sim.open_hand(ann)  # ann leaves: the host's role passes to bob
+        asked = await ann.click(hand, label="Leave")
+        await ann.click(asked.response, label="Yes, leave")
+
+        def answer(result: Any, question: Any) -> str:
+            assert result.response is not None and result.response.id == question.response.id
+            assert buttons(result.response) == []
+            return private(result)
+
+        refused = await ann.click(questions[0].response, label="Cancel the game")
+        assert answer(refused, questions[0]) == (
+            "🚫 Only the host or a server manager can cancel this game."
+        )
+        manager = sim.add_manager("mod")
+        theirs = await manager.slash(sim.channel, "wizard cancel")
+        await manager.click(theirs.response, label="Cancel the game")
+        kept = await ann.click(questions[1].response, label="Keep playing")
+        assert answer(kept, questions[1]) == "🛑 This game was cancelled."
+        late = await ann.click(questions[2].response, label="Cancel the game")
+        assert answer(late, questions[2]) == "🛑 This game was cancelled."
+        assert not sim.env.errors
+
+
+async def test_a_lobby_cancel_that_arrives_after_the_start_is_refused(tmp_path: Path) -> None:
+    """QA: the lobby's Cancel clicked as the host started the game (or an old copy of it)
+    cancelled the running game at once, with no question, and left the table as it was. A
+    running game is cancelled only through /wizard cancel's question."""
+    async with simulation(tmp_path, members=2, test_buttons=True) as sim:
+        ann, bob = sim.members
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        [cancel] = [b["custom_id"] for b in buttons(lobby) if b.get("label") == "Cancel"]
+        await bob.click(lobby, label="Join")
+        await ann.click(lobby, label="Add computer player")
+        await ann.click(lobby, label="Start")
+        late = await ann.click(await post_buttons(sim, ann, cancel), custom_id=cancel)
+        assert private(late) == "ℹ️ This game has already started."
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None and info.status is GameStatus.ACTIVE
+        assert not sim.env.errors
+
+
 async def test_kick_and_rules(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members

@@ -365,10 +365,16 @@ class Lobby(Playing):
         return await self._update(live, events)
 
     @shielded
-    async def cancel(self, game_id: int, by_user_id: int, *, is_manager: bool = False) -> GameInfo:
-        """Cancel a lobby or a running game (host, or a server manager: pass ``is_manager``)."""
+    async def cancel(
+        self, game_id: int, by_user_id: int, *, is_manager: bool = False, lobby_only: bool = False
+    ) -> GameInfo:
+        """Cancel a lobby or a running game (host, or a server manager: pass ``is_manager``).
+        ``lobby_only``: a lobby's Cancel, which a game started meanwhile refuses
+        (:class:`GameStatusError`): a front end asks first before a running game is lost."""
         live = await self._get(game_id)
         async with live.lock:
+            if lobby_only:
+                self._check_status(live, GameStatus.LOBBY, "cancel")
             if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 self._check_status(live, GameStatus.ACTIVE)
             host_id = live.acting_host
