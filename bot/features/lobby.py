@@ -3,6 +3,7 @@ computers' levels), the invitation to play again and the cancelled game's embed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -154,13 +155,29 @@ def invitation_text(
             previous=previous,
         )
     if mentions:
-        line += "\n" + t(
-            # Translators: {players} are mentions; {join} is the lobby's button.
-            "{players}: press {join} to take your seat again.",
-            players=" ".join(mentions),
-            join=_bold(t(JOIN_LABEL)),
-        )
+        line += "\n" + _invite_line(mentions, t=t)
     return line
+
+
+def _invite_line(mentions: Sequence[str], *, t: Texts) -> str:
+    return t(
+        # Translators: {players} are mentions; {join} is the lobby's button.
+        "{players}: press {join} to take your seat again.",
+        players=" ".join(mentions),
+        join=_bold(t(JOIN_LABEL)),
+    )
+
+
+_MENTION = re.compile(r"<@(\d+)>")
+
+
+def invitation_left(content: str, info: GameInfo, *, t: Texts) -> str:
+    """The invitation above a "Play again" lobby (``content``, see :func:`invitation_text`)
+    once some of the people it mentions have a seat: it asks only those still without one,
+    and no one once all have joined (QA: it kept asking those who had)."""
+    first, _, rest = content.partition("\n")
+    waiting = [f"<@{m}>" for m in _MENTION.findall(rest) if info.seat_of(int(m)) is None]
+    return "\n".join([first, _invite_line(waiting, t=t)] if waiting else [first])
 
 
 CANCEL_REASONS: Final[dict[str, str]] = {
@@ -408,7 +425,12 @@ class LobbyClicks(ClickBase):
         """The clicked lobby redrawn (public: in the server's language). ``done`` says what
         the click did: should Discord refuse the redraw, the player is told it privately."""
         counted(interaction, done, game=info.id)
-        await self._edit_clicked(interaction, **await self._lobby_parts(info))
+        parts = await self._lobby_parts(info)
+        message = interaction.message
+        if message is not None and message.content:  # a "Play again" lobby's invitation
+            t, _ = await public_look(self.service, info.guild_id)
+            parts["content"] = invitation_left(message.content, info, t=t)
+        await self._edit_clicked(interaction, **parts)
 
     async def _show_cancelled(
         self, interaction: discord.Interaction[Any], info: GameInfo, reason: str

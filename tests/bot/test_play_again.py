@@ -72,6 +72,12 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         # Each invited player joins with one click; the host starts as usual.
         joined = await ann.click(sim.message(lobby.id), label="Join")
         assert joined.acknowledged and not joined.ephemeral
+        # QA: the invitation kept asking those who had joined. ann was the only one asked.
+        content = sim.message(lobby.id).content
+        assert (
+            content
+            == f"🔁 **Game {new.id}:** a rematch of game {old.id}, same options and computers."
+        )
         started = await bob.click(sim.message(lobby.id), label="Start")
         assert started.acknowledged and not started.ephemeral
         running = await sim.service.get_game(new.id)
@@ -214,3 +220,29 @@ async def test_someone_who_did_not_play_cannot_open_the_rematch(tmp_path: Path) 
         new = await sim.service.game_in_channel(sim.channel.id)
         assert new is not None
         assert joined.response.content == f"✅ You joined game {new.id}."
+
+
+def test_the_invitation_asks_only_those_still_without_a_seat() -> None:
+    from types import SimpleNamespace
+    from typing import Any, cast
+
+    from bot.features.lobby import invitation_left, invitation_text
+    from bot.i18n import texts
+
+    t = texts("de")
+    content = invitation_text(8, 7, ["<@11>", "<@22>"], computers=False, t=t)
+    first = content.splitlines()[0]
+    seated = {11}
+    info = cast(Any, SimpleNamespace(seat_of=lambda uid: 0 if uid in seated else None))
+    assert invitation_left(content, info, t=t) == "\n".join(
+        [
+            first,
+            t(
+                "{players}: press {join} to take your seat again.",
+                players="<@22>",
+                join="**Mitspielen**",
+            ),
+        ]
+    )
+    seated.add(22)
+    assert invitation_left(content, info, t=t) == first
