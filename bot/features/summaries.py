@@ -26,6 +26,7 @@ from wizard.service import (
     GameOver,
     ServiceError,
 )
+from wizard.service.events import Standing
 from wizard.view import RoundSummary, SeatCard, TableView
 
 log = logging.getLogger(__name__)
@@ -287,8 +288,14 @@ def round_end_embed(
     return embed
 
 
+def computer_seats(standings: Sequence[Standing]) -> set[int]:
+    """The seats whose points are a computer's: computer players', and those a computer
+    played to the end for their person."""
+    return {s.seat for s in standings if s.forfeited or s.user_id is None}
+
+
 async def _scorepad_picture(
-    game_id: int, table: TableView, forfeited: Collection[int], *, t: Texts, theme: Theme
+    game_id: int, table: TableView, computers: Collection[int], *, t: Texts, theme: Theme
 ) -> bytes | None:
     """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
     that would hold up every other game's clicks); ``None`` if it could not be drawn (the
@@ -297,7 +304,7 @@ async def _scorepad_picture(
         return None
     draw = functools.partial(
         scorepad_png,
-        scorepad_names(table.players, forfeited, t=t),
+        scorepad_names(table.players, computers, t=t),
         table.history,
         theme=theme,
         title=t("Game {game} · scorepad", game=game_id),
@@ -361,8 +368,9 @@ class SummaryMessages(GameMessages):
         else:
             name = f"wizard-game-{info.id}.json"
             files.append(discord.File(io.BytesIO(record.encode()), filename=name))
-        forfeited = {s.seat for s in over.standings if s.forfeited}
-        picture = await _scorepad_picture(info.id, table, forfeited, t=t, theme=theme)
+        picture = await _scorepad_picture(
+            info.id, table, computer_seats(over.standings), t=t, theme=theme
+        )
         image = None
         if picture is not None:
             name = f"wizard-scorepad-{info.id}.png"

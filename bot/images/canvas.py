@@ -153,14 +153,15 @@ def scorepad_labels(t: Texts) -> ScorepadLabels:
     )
 
 
-def scorepad_names(players: Sequence[str], forfeited: Collection[int], *, t: Texts) -> list[str]:
+def scorepad_names(players: Sequence[str], computers: Collection[int], *, t: Texts) -> list[str]:
     """The names as the pictures (scorepad, score chart) show them: a seat a computer played
-    to the end for its person (``forfeited``: its place and points are the computer's) says
-    so in words, as the table's 🤖 does (the picture's font has no emoji)."""
-    # Translators: a player's name on the scorepad picture when a computer played their seat
-    # to the end of the game (their place and points are the computer's).
+    (``computers``: a computer player's, or one a computer played to the end for its person,
+    whose place and points are the computer's) says so in words, as the standings' 🤖 does
+    (the picture's font has no emoji; demo QA: computers read as people there)."""
+    # Translators: a name on the scorepad picture of a computer player, or of a player whose
+    # seat a computer played to the end of the game (its place and points are the computer's).
     return [
-        t("{name} (computer)", name=name) if seat in forfeited else name
+        t("{name} (computer)", name=name) if seat in computers else name
         for seat, name in enumerate(players)
     ]
 

@@ -54,7 +54,7 @@ from bot.features.community.words import (
     PREFIX,
     SERVER_ONLY,
 )
-from bot.features.summaries import and_list
+from bot.features.summaries import and_list, computer_seats
 from bot.i18n import Texts, member_name, texts
 from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels, scorepad_names
@@ -407,10 +407,9 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             if game is not None:
                 # A seat a computer finished is its line, as on the scorepad: its points
                 # are the computer's, not the player's (the card above counts a loss).
-                forfeited = {s.seat for s in game.standings if s.forfeited}
                 png = await asyncio.to_thread(
                     score_chart_png,
-                    scorepad_names(game.players, forfeited, t=t),
+                    scorepad_names(game.players, computer_seats(game.standings), t=t),
                     game.history,
                     highlight=game.seat_of(who.id),
                     title=t("Latest game ({game}): score by round", game=game.id),
@@ -467,7 +466,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         theme = (await self.service.get_settings(guild_id)).theme
         png = await asyncio.to_thread(
             scorepad_png,
-            scorepad_names(game.players, {s.seat for s in game.standings if s.forfeited}, t=t),
+            scorepad_names(game.players, computer_seats(game.standings), t=t),
             game.history,
             theme=theme,
             title=t("Game {game} · scorepad", game=game.id),
