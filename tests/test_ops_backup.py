@@ -232,6 +232,44 @@ def test_restore_replaces_a_damaged_database_and_keeps_it_aside(tmp_path: Path) 
     assert list(tmp_path.glob("wizard.db.damaged-*"))
 
 
+def test_restore_refuses_to_replace_another_programs_database(tmp_path: Path) -> None:
+    """Operator QA: a restore with a mistyped --db replaced another program's SQLite file,
+    and advised deleting it "once the restored database serves". It is refused, as check,
+    backup and the demo refuse such a file, and nothing is written."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    photos = tmp_path / "photos.db"
+    conn = sqlite3.connect(photos)
+    conn.execute("CREATE TABLE photos (name TEXT)")
+    conn.execute("INSERT INTO photos VALUES ('cat.png')")
+    conn.commit()
+    conn.close()
+    before = photos.read_bytes()
+    result = run_bot("restore", str(copy), "--db", str(photos), cwd=tmp_path)
+    assert_one_line_failure(result, EXIT_DATABASE)
+    assert "holds another program's database (tables: photos)" in result.stderr
+    assert "DATABASE_PATH" in result.stderr and "nothing was written" in result.stderr
+    assert photos.read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(("photos.db.", ".photos"))]
+
+
+def test_a_backup_and_a_restore_are_no_more_open_than_the_database(tmp_path: Path) -> None:
+    """Operator QA: a backup of a private (0600) database came out readable by everyone
+    (game data and the open hands' tokens), and a restore gave the database the mode of
+    the restoring user's umask. Both keep the database's mode."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    db.chmod(0o600)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    assert copy.stat().st_mode & 0o777 == 0o600
+    copy.chmod(0o644)  # the backup made readable elsewhere: the database stays as it was
+    assert run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    assert db.stat().st_mode & 0o777 == 0o600
+
+
 def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
     conn = sqlite3.connect(path)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import sqlite3
 from pathlib import Path
@@ -49,6 +50,21 @@ async def test_new_database_gets_every_migration_and_pragmas(db_path: Path) -> N
         assert await migrate(conn) == []
     finally:
         await conn.close()
+
+
+async def test_a_migration_is_logged_for_the_operator(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Operator QA: an upgrade migrated the database without a word (and a migration is one
+    way: the older version refuses the file afterwards)."""
+    with caplog.at_level(logging.INFO, logger="wizard.store.db"):
+        store = await Store.open(db_path)
+        await store.close()
+        assert f"migrated to schema version {LATEST}" in caplog.text
+        caplog.clear()
+        store = await Store.open(db_path)  # nothing to migrate: nothing said
+        await store.close()
+    assert "migrated" not in caplog.text
 
 
 async def test_a_newer_database_is_refused(db_path: Path) -> None:

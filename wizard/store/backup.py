@@ -11,6 +11,7 @@ import errno
 import os
 import signal
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from wizard.store.health import (
     integrity,
     open_readonly,
     schema_version,
+    table_names,
     wal_path,
 )
 from wizard.store.migrations import LATEST
@@ -86,6 +88,9 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             target.parent.mkdir(parents=True, exist_ok=True)
             _remove_with_journal(partial)
             dst = sqlite3.connect(partial, isolation_level=None)
+            # No more open than the database (its games, and the open hands' tokens), before
+            # anything is written into it.
+            _same_access(partial, source)
         try:
             # Whatever stops the copy (a full disk, Ctrl-C) leaves no part of it behind.
             try:
@@ -225,11 +230,15 @@ def restore(backup_file: Path, target: Path) -> Copied:
     if target.exists():
         _check_unused(target)
         damaged = not _sound(target)
+        if not damaged:
+            _refuse_foreign(target)
     restoring = target.with_name(f".{target.name}.restoring")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)  # a new machine's first database
         _remove_with_journal(restoring)
         _copy_into(backup_file, restoring)
+        if target.exists():  # the database keeps its owner and mode (not the umask's)
+            _same_access(restoring, target)
     except (OSError, sqlite3.Error) as error:
         _remove_with_journal(restoring)
         if _not_allowed(error):
@@ -271,6 +280,32 @@ def restore(backup_file: Path, target: Path) -> Copied:
         aside,
         damaged,
     )
+
+
+def _refuse_foreign(path: Path) -> None:
+    """:class:`BackupError` if ``path`` holds another program's database (tables, none of
+    them this bot's): most likely a mistyped path, and no file to set aside and replace."""
+    conn = open_readonly(path)
+    try:
+        tables = [] if schema_version(conn) is not None else table_names(conn)
+    finally:
+        conn.close()
+    if tables:
+        shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
+        raise BackupError(
+            f"{path} holds another program's database (tables: {shown}), not this bot's",
+            "is DATABASE_PATH (or --db) right? nothing was written",
+        )
+
+
+def _same_access(path: Path, like: Path) -> None:
+    """Give ``path`` the permissions of ``like`` (and its owner, where this user may: root
+    restoring a database the bot's own user runs on)."""
+    st = like.stat()
+    os.chmod(path, stat.S_IMODE(st.st_mode))
+    if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
+        with contextlib.suppress(PermissionError):
+            os.chown(path, st.st_uid, st.st_gid)
 
 
 def _not_allowed(error: OSError | sqlite3.Error) -> bool:

@@ -398,7 +398,9 @@ class Store:
             opened.append(write)
             write.text_factory = text_or_bytes  # as the reader's: a damaged text fails its row only
             # Migrations wait in SQLite, so that two processes starting at once migrate once.
-            await migrate(write, target_version)
+            applied = await migrate(write, target_version)
+            if applied:  # the operator sees an upgrade happen (it is one way: see README)
+                log.info("database %s migrated to schema version %s", path, applied[-1])
             await _can_write(write)
             integrity = await quick_check(write)
             # From now on the writer waits for the lock itself, without blocking (see Writer).
