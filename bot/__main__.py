@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Show the settings the bot would use, read from the environment over "
         "the file .env (in this folder, else the project's; WIZARD_ENV_FILE=PATH reads "
         "another, WIZARD_ENV_FILE= none). Exit status 2 when a setting cannot be used or "
-        "DISCORD_TOKEN is missing.",
+        "DISCORD_TOKEN is missing, 3 when DATABASE_PATH cannot hold the database (a "
+        "folder, say).",
     )
     demo = sub.add_parser(
         "demo",
