@@ -416,10 +416,15 @@ class OpenHands(GameMessages):
                 message_id=hand.message_id,
                 kept_until=hand.expires_at,
             )
-            if live is not None:  # a newer hand opened in this process: this one retires
+            if live is not None and (live.message_id or hand.message_id + 1) > hand.message_id:
+                # A newer hand opened in this process (one of unknown id counts as newer):
+                # the kept one retires.
                 self._replaced.setdefault(key, []).append(restored)
                 self._start_hand_task(key)
                 continue
+            if live is not None:  # a click in an older hand came first: that one retires
+                let_go(live)
+                self._replaced.setdefault(key, []).append(live)
             self._hands[key] = restored
             expired = functools.partial(self._stop_hand, key, restored, HAND_EXPIRED)
             restored.expiry = self.clock.call_at(restored.expires, expired)

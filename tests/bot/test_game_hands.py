@@ -14,6 +14,7 @@ import pytest
 import simcord
 
 from bot.cogs import GameConfig
+from bot.cogs.messages import LiveHand
 from bot.features.hand import HAND_BOT_STOPPED, HAND_EXPIRED, HAND_REPLACED
 from bot.i18n import texts
 from tests.bot.conftest import (
@@ -421,6 +422,36 @@ async def test_a_kept_hand_replaced_before_its_restore_is_retired(
         assert sim.message(old.id).content == "🗂️ " + HAND_REPLACED
         assert buttons(sim.message(old.id)) == []
         assert enabled_moves(sim.message(fresh.id))
+        assert not sim.env.errors
+
+
+async def test_a_kept_hand_newer_than_the_live_one_is_the_one_kept_live(tmp_path: Path) -> None:
+    """The other way round: an older hand live in the new process before the restore (a
+    click in it came first) retires, and the newer hand kept from before is live."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, bidding="hidden")
+        older = await sim.open_hand(ann)
+        newer = await sim.open_hand(ann)
+        await sim.restart()
+        await sim.cog.surfaces.idle()
+        surfaces = sim.cog.surfaces
+        key = (info.id, ann.id)
+        restored = surfaces._hands.pop(key)
+        edits: list[dict[str, Any]] = []
+
+        async def edit(**fields: Any) -> None:
+            edits.append(fields)
+
+        now = sim.cog.clock.now()
+        surfaces._hands[key] = LiveHand(
+            edit, restored.seat, "en-US", now + 600, now, message_id=older.id
+        )
+        await surfaces.restore_hands(info.id)
+        await surfaces.idle()
+        assert edits == [{"content": "🗂️ " + HAND_REPLACED, "view": None}]
+        assert surfaces._hands[key].message_id == newer.id
+        assert enabled_moves(sim.message(newer.id))
         assert not sim.env.errors
 
 
