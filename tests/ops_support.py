@@ -144,7 +144,7 @@ def run_bot_against(
     code = (
         "import sys, discord.http\n"
         f"discord.http.Route.BASE = {base!r}\n"
-        "from bot.__main__ import main\n"
+        "from bot.cli import main\n"
         "sys.exit(main([]))\n"
     )
     env = {

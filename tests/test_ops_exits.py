@@ -226,3 +226,18 @@ def test_a_silent_discord_is_told_as_a_timeout_not_a_bare_exception_name() -> No
     assert failure.line().startswith(
         "cannot reach Discord: Discord did not answer (the connection timed out). Check "
     ), failure.line()
+
+
+def test_ctrl_c_while_a_command_loads_ends_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Operator QA: Ctrl-C in the first half second of `python -m bot backup` (while Python
+    loads what the command needs) ended in a KeyboardInterrupt traceback, where the README
+    promises one line. The line says nothing was done; the status is a shell's for SIGINT."""
+    from bot.__main__ import launch
+
+    def loading() -> int:
+        raise KeyboardInterrupt
+
+    assert launch(loading) == 130
+    captured = capsys.readouterr()
+    assert captured.err == "wizard bot: stopped (Ctrl-C) before it began: nothing was done\n"
+    assert captured.out == ""

@@ -11,7 +11,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.__main__ import open_service
+from bot.cli import open_service
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from bot.settings import Settings
 from tests.ops_support import (

@@ -89,8 +89,8 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
             _remove_with_journal(partial)
             dst = sqlite3.connect(partial, isolation_level=None)
             # No more open than the database (its games, and the open hands' tokens), before
-            # anything is written into it.
-            _same_access(partial, source)
+            # anything is written into it; its owner may write it (check tries games on it).
+            _same_access(partial, source, owner_writes=True)
         try:
             # Whatever stops the copy (a full disk, Ctrl-C) leaves no part of it behind.
             try:
@@ -298,11 +298,13 @@ def _refuse_foreign(path: Path) -> None:
         )
 
 
-def _same_access(path: Path, like: Path) -> None:
-    """Give ``path`` the permissions of ``like`` (and its owner, where this user may: root
-    restoring a database the bot's own user runs on)."""
+def _same_access(path: Path, like: Path, *, owner_writes: bool = False) -> None:
+    """Give ``path`` the permissions of ``like`` (``owner_writes``: and let its owner write
+    it), and its owner, where this user may (root restoring a database the bot's own user
+    runs on)."""
     st = like.stat()
-    os.chmod(path, stat.S_IMODE(st.st_mode))
+    mode = stat.S_IMODE(st.st_mode)
+    os.chmod(path, mode | stat.S_IRUSR | stat.S_IWUSR if owner_writes else mode)
     if (st.st_uid, st.st_gid) != (os.getuid(), os.getgid()):
         with contextlib.suppress(PermissionError):
             os.chown(path, st.st_uid, st.st_gid)
