@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,30 @@ def test_a_healthy_database_reports_everything_and_exits_0(tmp_path: Path) -> No
     assert "damaged games: 0" in out
     assert "write-ahead log" in out
     assert out.strip().endswith("healthy")
+
+
+def test_check_counts_the_open_hands_whose_tokens_the_file_keeps(tmp_path: Path) -> None:
+    """Operator QA: the file keeps, for 15 minutes, the Discord tokens of the private hands
+    open (so that a restarted bot goes on editing them), and check said nothing of them:
+    what a backup taken now would hold. Tokens past their time are not counted."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    now = time.time()
+    conn = sqlite3.connect(db)
+    try:
+        conn.executemany(
+            "INSERT INTO open_hands VALUES (1, ?, 100, 'secret', 'en-US', ?)",
+            [(1, now + 600), (2, now - 60)],
+        )
+        conn.commit()
+    finally:
+        conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    until = time.strftime("%H:%M UTC", time.gmtime(now + 600))
+    line = f"open hands: 1 (their Discord tokens are kept in this file until {until})"
+    assert line in result.stdout.splitlines(), result.stdout
+    assert "secret" not in result.stdout
 
 
 def test_damaged_games_are_listed_with_their_reasons_and_exit_5(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ log's ``-wal`` and ``-shm`` files beside it if the folder allows; they are the b
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,11 @@ class Health:
     unloadable: frozenset[int] = frozenset()
     """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
     (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
+    open_hands: int | None = None
+    """Private hands whose Discord token the file keeps for a restarted bot, still valid
+    (``None``: a schema without them): what a backup taken now holds of such secrets."""
+    hands_until: float | None = None
+    """When the last of those tokens runs out (Unix time)."""
 
     @property
     def sound(self) -> bool:
@@ -175,6 +181,12 @@ class Health:
         if self.damaged_settings:
             lines.append(f"damaged server settings: {len(self.damaged_settings)}")
             lines += [f"  {row}" for row in self.damaged_settings]
+        if self.open_hands is not None:
+            hands = f"open hands: {self.open_hands}"
+            if self.hands_until is not None:
+                until = time.strftime("%H:%M UTC", time.gmtime(self.hands_until))
+                hands += f" (their Discord tokens are kept in this file until {until})"
+            lines.append(hands)
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
@@ -254,6 +266,7 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         has_games = "games" in tables
         statuses = games_by_status(conn) if has_games else {}
         damaged = damaged_games(conn) if has_games else []
+        hands, until = open_hands(conn) if "open_hands" in tables else (None, None)
     finally:
         conn.close()
     wal = wal_path(path)
@@ -266,7 +279,20 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         database_bytes=path.stat().st_size,
         wal_bytes=wal.stat().st_size if wal.exists() else 0,
         tables=tuple(tables),
+        open_hands=hands,
+        hands_until=until,
     )
+
+
+def open_hands(conn: sqlite3.Connection) -> tuple[int, float | None]:
+    """How many open hands' tokens the file keeps that are still valid, and when the last
+    runs out (tokens past their time are deleted when the bot starts)."""
+    row = conn.execute(
+        "SELECT COUNT(*), MAX(expires_at) FROM open_hands"
+        " WHERE typeof(expires_at) IN ('integer', 'real') AND expires_at > ?",
+        (time.time(),),
+    ).fetchone()
+    return int(row[0]), None if row[1] is None else float(row[1])
 
 
 def _size(n: int) -> str:
