@@ -19,6 +19,7 @@ from pathlib import Path
 
 from wizard.store.health import (
     damaged_games,
+    few_names,
     first_problem,
     integrity,
     open_readonly,
@@ -291,9 +292,9 @@ def _refuse_foreign(path: Path) -> None:
     finally:
         conn.close()
     if tables:
-        shown = ", ".join(tables[:5]) + (", …" if len(tables) > 5 else "")
         raise BackupError(
-            f"{path} holds another program's database (tables: {shown}), not this bot's",
+            f"{path} holds another program's database (tables: {few_names(tables)}), not this"
+            " bot's",
             "is DATABASE_PATH (or --db) right? nothing was written",
         )
 

@@ -73,6 +73,11 @@ def table_names(conn: sqlite3.Connection) -> list[str]:
     return [str(name) for (name,) in rows]
 
 
+def few_names(names: Sequence[str], shown: int = 5) -> str:
+    """The first ``shown`` names, comma-separated, with "…" when there are more."""
+    return ", ".join(names[:shown]) + (", …" if len(names) > shown else "")
+
+
 def damaged_games(conn: sqlite3.Connection) -> list[tuple[int, str]]:
     """Games set aside as damaged, with the reason recorded for each, oldest first.
 
@@ -206,7 +211,7 @@ class Health:
         if self.schema_version is None:
             # An empty file (a `touch`, a failed copy) or another program's database: most
             # likely the wrong path, so that question comes first.
-            shown = ", ".join(self.tables[:5]) + (", …" if len(self.tables) > 5 else "")
+            shown = few_names(self.tables)
             holds = f"holds tables ({shown}) but" if self.tables else "holds no tables, so"
             return (
                 f"the file {holds} no database of this bot: is DATABASE_PATH (or --db) "
