@@ -41,6 +41,7 @@ from bot.features.lobby import (
     JOINED,
     LEFT,
     LobbyClicks,
+    cancelled_by,
     invitation_text,
 )
 from bot.features.rules import rules_text
@@ -58,7 +59,6 @@ from wizard.service import (
     GameNotFoundError,
     GameService,
     GameStatus,
-    GameStatusError,
     GameUpdate,
     InvalidOptionsError,
     ServiceError,
@@ -608,7 +608,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         except ServiceError as error:
             await self._refuse(interaction, error)
             return
-        self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
+        self.surfaces.cancelled(info.id, cancelled_by(info, user))
         await reply_privately(interaction, "🛑 " + t(CANCELLED_GAME, game=info.id))
 
     async def _cancel_clicked(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
@@ -621,8 +621,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         user = interaction.user.id
         try:
             if cid.arg == "n":
-                info = await self.service.get_game(cid.game)
-                self._check_running(info)
+                await self.service.running_game(cid.game, action="cancel")
                 answer = "▶️ " + t(GOES_ON, game=cid.game)
             else:
                 info = await self._timely(
@@ -630,19 +629,13 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     self.service.cancel(cid.game, user, is_manager=user_is_manager(interaction)),
                     update=True,
                 )
-                self.surfaces.cancelled(info.id, "host" if user == info.host_id else "manager")
+                self.surfaces.cancelled(info.id, cancelled_by(info, user))
                 answer = "🛑 " + t(CANCELLED_GAME, game=info.id)
         except ServiceError as error:
             # The question is answered with how things stand (the game ended, or another
             # cancelled it; the host role passed on), and keeps no buttons to press again.
             answer = refusal_text(error, t=t)
         await self._edit_clicked(interaction, content=answer)
-
-    @staticmethod
-    def _check_running(info: GameInfo) -> None:
-        """Refuse, as the service refuses a move, a game that is no longer running."""
-        if info.status is not GameStatus.ACTIVE:
-            raise GameStatusError(info.status.value, action="cancel", game_id=info.id)
 
     async def kick(self, interaction: discord.Interaction[Any], player: discord.abc.User) -> None:
         """``/wizard kick``: remove a player (host or server manager)."""

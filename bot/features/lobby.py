@@ -195,6 +195,12 @@ CANCELLED: Final = N_("The game was cancelled.")
 """Why a game was cancelled, for a reason :data:`CANCEL_REASONS` does not know."""
 
 
+def cancelled_by(info: GameInfo, user_id: int) -> str:
+    """The reason (of :data:`CANCEL_REASONS`) of a game ``user_id`` cancelled: the host's,
+    or otherwise a server manager's (``info`` as the cancel returned it)."""
+    return "host" if user_id == info.host_id else "manager"
+
+
 JOINED: Final = N_("You joined game {game}.")
 LEFT: Final = N_("You left game {game}.")
 COMPUTER_ADDED: Final = N_("A computer player joined game {game}.")
@@ -499,7 +505,7 @@ class LobbyClicks(ClickBase):
             ),
             update=True,
         )
-        await self._show_cancelled(interaction, info, "host" if user == info.host_id else "manager")
+        await self._show_cancelled(interaction, info, cancelled_by(info, user))
 
     async def _lobby_parts(self, info: GameInfo) -> dict[str, Any]:
         """The lobby message of ``info`` (embed and buttons), in the server's language."""

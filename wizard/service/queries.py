@@ -32,6 +32,13 @@ class Queries(Loading):
         live = await self._get(game_id, finished_ok=True)
         return live.info()
 
+    async def running_game(self, game_id: int, action: str = "play") -> GameInfo:
+        """A game that is running: refused as a move of ``action`` would be (a
+        :class:`GameStatusError` once it finished or was cancelled) if it is not."""
+        live = await self._get(game_id, finished_ok=True)
+        self._check_status(live, GameStatus.ACTIVE, action)
+        return live.info()
+
     async def game_in_channel(self, channel_id: int) -> GameInfo | None:
         """The newest lobby or running game of a channel, if any."""
         games = await self.games_in_channel(channel_id)
