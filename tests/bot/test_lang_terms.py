@@ -313,3 +313,23 @@ def test_the_history_picker_says_the_points_in_the_right_case_in_german() -> Non
     points = t.plural("{n} point", "{n} points", -400)
     line = t("Won by {names} with {points}", names="bruno", points=points)
     assert line == "Gewonnen von bruno (-400 Punkte)"
+
+
+TRUTH = re.compile(r"verdad|verità|verdade|veritat", re.I)
+"""The German box's "Block der Wahrheit" ("block of truth") carried word for word."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_scorepad_is_one_word_that_players_of_the_language_know(language: str) -> None:
+    """QA: Spanish, Italian and Portuguese called the scorepad "tabla de la verdad", "blocco
+    della verità" and "bloco da verdade" (in Spanish, a logic truth table), where Catalan said
+    "llibreta de puntuació". Every text about scorepads names it by the word of the picture's
+    title; only German keeps the box's name."""
+    word = texts(language)("Scorepad").casefold().split()[-1]
+    wrong = [
+        (english, translated)
+        for english, translated in translations(language)
+        if "scorepad" in english.casefold()
+        and (word not in translated.casefold() or (language != "de" and TRUTH.search(translated)))
+    ]
+    assert not wrong, (word, wrong)
