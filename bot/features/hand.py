@@ -233,11 +233,12 @@ def hand_text(
         ]
         if made:
             lines.append(
-                t(
-                    "Bids so far: {bids} (total {total} of {tricks})",
+                t.plural(
+                    "Bids so far: {bids} (together {total}, for {n} trick this round)",
+                    "Bids so far: {bids} (together {total}, for {n} tricks this round)",
+                    view.round_tricks,
                     bids=", ".join(f"{shown[s]} {b}" for s, b in made),
                     total=sum(b for _, b in made),
-                    tricks=view.round_tricks,
                 )
             )
         lines.append(_forbidden_note(table, t=t))

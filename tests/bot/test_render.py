@@ -471,7 +471,20 @@ def test_the_bids_so_far_are_listed_in_the_order_they_were_made() -> None:
     assert order != sorted(order)
     text = hand_text(view(state, state.dealer), t=T)
     made = ", ".join(f"{NAMES[s]} {state.bids[s]}" for s in order)
-    assert f"Bids so far: {made} (total" in text, text
+    total = sum(state.bids[s] for s in order)
+    assert f"Bids so far: {made} (together {total}, for " in text, text
+
+
+def test_the_bids_so_far_say_how_many_tricks_they_are_for_in_words() -> None:
+    """QA: "(total 3 of 2)" read as a typo once the bids went over the tricks; and a round
+    of one trick is "1 trick"."""
+    states = play_through(3, Options(), seed=5, rng_seed=1)
+    state = first_state(
+        states, lambda s: s.phase is Phase.BID and s.round == 1 and s.turn == s.dealer
+    )
+    text = hand_text(view(state, state.dealer), t=T)
+    total = sum(b for b in state.bids if b is not None)
+    assert f"(together {total}, for 1 trick this round)" in text, text
 
 
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
