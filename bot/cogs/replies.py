@@ -139,7 +139,16 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "game_status.active": Refusal("ℹ️", N_("This game has already started.")),
     "game_status.broken": Refusal("⚠️", DAMAGED),
     "game_status.damaged": Refusal("⚠️", DAMAGED),
-    "not_seated": Refusal("🚫", NOT_PLAYING),
+    "not_seated": Refusal(
+        "🚫",
+        NOT_PLAYING,
+        N_("You can watch it on the table, and join the next game when its lobby opens."),
+    ),
+    "not_seated.away": Refusal(
+        "🤖",
+        N_("A computer is playing your seat: take it back with **Take my seat back** first."),
+    ),
+    "not_seated.not_in_lobby": Refusal("🚫", N_("You are not in this lobby.")),
     "not_seated.kicked": Refusal("🚫", KICKED),
     "not_seated.removed_from_lobby": Refusal(
         "🚫", N_("You were removed from this lobby, so you cannot join it again.")

@@ -39,6 +39,11 @@ from wizard.record import load, replay
 from wizard.service import GameInfo, GameService, GameStatus, ServiceConfig
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
+SPECTATOR_REFUSED = (
+    "🚫 You are not playing in this game. You can watch it on the table, and join the next "
+    "game when its lobby opens."
+)
+"""The reply to someone without a seat who clicks a game's button."""
 ACTION_VERBS = ("bid", "play", "trump", "playhidden", "takeback")
 IDLE = 0.002
 """SimCord polls for the bot's work every ``idle`` seconds while it settles (50 ms by

@@ -14,6 +14,7 @@ import pytest
 from bot.cogs.replies import MUST_FOLLOW, STALE
 from bot.features.hand import HAND_REPLACED
 from tests.bot.conftest import (
+    SPECTATOR_REFUSED,
     buttons,
     clicks_at_once,
     hand_body,
@@ -153,7 +154,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         info = await sim.lobby(ann, [bob, cy], uneven_bids=True)
         game = info.id
         hand = await dee.click(sim.table(), label="Show my hand")
-        assert private(hand) == "🚫 You are not playing in this game."
+        assert private(hand) == SPECTATOR_REFUSED
 
         first, second, dealer = await bidding_order(sim, game)
         version = (await sim.service.get_game(game)).version
@@ -164,7 +165,7 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
             f"⏳ Not your turn. It is {first.name}'s turn to bid."
         )
         stranger = private(await dee.click(crafted, custom_id=custom_id))
-        assert stranger == "🚫 You are not playing in this game."
+        assert stranger == SPECTATOR_REFUSED
         assert sim.message(crafted.id).content == "test buttons"  # the public message is as it was
 
         await sim.click_table(first, "0")  # open bids are made on the table
@@ -553,5 +554,5 @@ async def test_kicking_someone_not_in_the_game_names_them_not_the_host(tmp_path:
         await sim.lobby(ann, [bob, cy])
         refused = private(await ann.slash(sim.channel, "wizard kick", player=dee))
         # The host is playing: "You are not playing in this game." tells them the opposite.
-        assert refused != "🚫 You are not playing in this game."
+        assert not refused.startswith("🚫 You are not playing in this game.")
         assert refused == "❓ That player has no seat in this game."

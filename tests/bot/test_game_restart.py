@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import buttons, hand_body, simulation, verb_of
+from tests.bot.conftest import SPECTATOR_REFUSED, buttons, hand_body, simulation, verb_of
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -59,7 +59,7 @@ async def test_restart_in_the_middle_of_a_trick_then_old_buttons(tmp_path: Path)
         assert old_table.id in tables_before
         shown = await dee.click(old_table, label="Show my hand")
         assert shown.response is not None
-        assert shown.response.content == "🚫 You are not playing in this game."
+        assert shown.response.content == SPECTATOR_REFUSED
 
         end = await sim.play(info.id, rng)
         assert end.status is GameStatus.FINISHED

@@ -12,6 +12,7 @@ import pytest
 
 from bot.features.table import STALE_TABLE
 from tests.bot.conftest import (
+    SPECTATOR_REFUSED,
     Sim,
     buttons,
     clicks_at_once,
@@ -83,7 +84,7 @@ async def test_a_bid_on_the_table_redraws_the_table_in_place(tmp_path: Path) -> 
         refused = private(await second.click(table, label="1"))
         assert refused.startswith("⏳ Not your turn.")
         stranger = private(await dee.click(table, label="1"))
-        assert stranger == "🚫 You are not playing in this game."
+        assert stranger == SPECTATOR_REFUSED
         assert (await sim.service.get_game(info.id)).version == info.version
         assert bids_shown(sim.table_of(info)) == bids_shown(table)
         assert rest_kinds(sim.env.http_requests[before:]) == {RestKind.RESPONSE: 2}

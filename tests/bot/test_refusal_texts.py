@@ -215,7 +215,10 @@ def test_german_refusals_are_wholly_german() -> None:
     )
     assert refusal_text(StaleVersionError(3, 5), t=DE) == DE(STALE)
     assert refusal_text(StaleVersionError(3, 5), t=DE).startswith("🔄 Seit dieser Anzeige")
-    assert refusal_text(NotSeatedError(), t=DE) == "🚫 Du spielst in dieser Partie nicht mit."
+    assert refusal_text(NotSeatedError(), t=DE) == (
+        "🚫 Du spielst in dieser Partie nicht mit. Du kannst sie am Tisch verfolgen und bei der "
+        "nächsten Partie mitspielen, sobald ihre Lobby offen ist."
+    )
     cancelled = GameStatusError("cancelled", "This game was cancelled")
     assert refusal_text(cancelled, t=DE) == "🛑 Diese Partie wurde abgebrochen."
 
@@ -313,3 +316,19 @@ def test_large_numbers_in_refusals_are_grouped_as_the_language_writes_them() -> 
     assert "10 bis 86.400" in german, german
     english = refusal_reason("invalid_settings", params, t=texts("en"))
     assert "10 to 86,400" in english, english
+
+
+@pytest.mark.parametrize(
+    ("reason", "says"),
+    [
+        ("not_in_game", "🚫 You are not playing in this game. You can watch it on the table"),
+        ("away", "A computer is playing your seat: take it back with **Take my seat back**"),
+        ("not_in_lobby", "🚫 You are not in this lobby."),
+    ],
+)
+def test_each_reason_for_not_being_seated_says_what_it_is(reason: str, says: str) -> None:
+    """QA: a spectator was told "You are not playing in this game." and nothing of what they
+    could do; a player whose seat a computer plays, asking for a hint, was told the same,
+    and so was someone leaving a lobby they were not in."""
+    text = refusal_text(NotSeatedError(reason=reason), t=EN)
+    assert says in text, text

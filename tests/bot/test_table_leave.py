@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from tests.bot.conftest import ACTION_VERBS, buttons, hand_body, simulation, verb_of
+from tests.bot.conftest import (
+    ACTION_VERBS,
+    SPECTATOR_REFUSED,
+    buttons,
+    hand_body,
+    simulation,
+    verb_of,
+)
 from tests.bot.test_game_refusals import callback_bodies, private
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
@@ -326,6 +333,6 @@ async def test_someone_not_in_the_game_is_told_so_by_take_my_seat_back(tmp_path:
         await sim.cog.surfaces.idle()
         table = sim.table_of(await sim.service.get_game(info.id))
         clicked = await cy.click(table, label="Take my seat back")
-        assert private(clicked) == "🚫 You are not playing in this game."
+        assert private(clicked) == SPECTATOR_REFUSED
         assert (await sim.service.get_game(info.id)).seats[1].away
         assert not sim.env.errors
