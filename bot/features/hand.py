@@ -250,8 +250,10 @@ def hand_text(
 def last_round_line(summary: RoundSummary, seat: int, *, away: bool = False, t: Texts) -> str:
     """How ``seat``'s round went, atop the hands of the next round until its first card: the
     player who played the last card of a round reads it above cards they never held. While
-    a computer plays the seat (``away``), not "you": the computer bid or played for them
-    (QA: "you bid 5" under "a computer player finished this game in your seat")."""
+    a computer plays the seat (``away``), whose seat, not who played: not "you" (QA: "you
+    bid 5", a bid the computer made, under "a computer player finished this game in your
+    seat"), nor "played by a computer" (QA: of a round the player played, before leaving
+    while the next one was bid)."""
     bid, won = summary.bids[seat], summary.tricks[seat]
     facts = {
         "round": summary.round,
@@ -262,11 +264,10 @@ def last_round_line(summary: RoundSummary, seat: int, *, away: bool = False, t: 
     }
     if away:
         # Translators: as the line below, on the hand of a player whose seat a computer
-        # plays (they left, or their time ran out): the computer bid or played for them.
+        # plays now (they left, or their time ran out): the round's bid and tricks of their
+        # seat, which they or the computer made.
         line = t(
-            "Round {round}, your seat played by a computer: bid {bid}, won {won} → {points} "
-            "(total {total})",
-            **facts,
+            "Round {round}, your seat: bid {bid}, won {won} → {points} (total {total})", **facts
         )
     else:
         # Translators: on a player's own hand at the start of a round, how their previous

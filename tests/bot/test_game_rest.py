@@ -311,4 +311,4 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
             "🏳️ A computer player finished this game in your seat: it counts as lost for you."
         ) in own, own
         # QA: the last round's line said "you bid 5" under it, a bid the computer made.
-        assert "Round 20, your seat played by a computer: bid " in own and "you bid" not in own
+        assert "Round 20, your seat: bid " in own and "you bid" not in own

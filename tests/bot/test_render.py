@@ -823,3 +823,20 @@ def test_scores_beyond_a_thousand_are_written_as_the_language_writes_numbers() -
         assert f"**{big}**" in shown and f"**{small}**" in shown, shown
         assert f"**{big}**" in last_round_line(summary, 0, t=t)
         assert f"**{small}**" in scorepad_text([summary], NAMES[:3], t=t)
+
+
+def test_a_seat_a_computer_took_over_between_rounds_is_not_said_to_have_been_played_by_it() -> None:
+    """QA (demo): Bob left while round 4 was bid, before he made any move in it, and his hand
+    read "Round 3, your seat played by a computer: bid 0, won 0", a round he had played
+    himself; on taking his seat back it read "Round 3: you bid 0". Whoever played it, the
+    line of a seat a computer plays now says whose seat it was, not who played."""
+    states = play_through(3, Options(), seed=4, rng_seed=2)
+    state = first_state(states, lambda s: s.phase is Phase.BID and s.round == 4 and not s.trick)
+    seat = state.turn if state.turn is not None else 0
+    lines = hand_text(view(state, seat), away=True, t=T).splitlines()
+    last = state.history[-1]
+    assert lines[0] == (
+        f"{'✅' if last.bids[seat] == last.tricks[seat] else '❌'} Round 3, your seat: bid "
+        f"{last.bids[seat]}, won {last.tricks[seat]} → {last.points[seat]:+d} "
+        f"(total **{last.totals[seat]}**)"
+    ), lines
