@@ -116,8 +116,8 @@ def status_line(
     t: Texts,
     computer: Collection[int] = (),
 ) -> str:
-    """What the game waits for, and from whom (a seat in ``computer`` bids without the
-    table's buttons)."""
+    """What the game waits for, and from whom (a seat in ``computer`` bids, or chooses trump,
+    without buttons)."""
     phase = table.phase
     if phase is Phase.GAME_OVER:
         return "🏁 " + t("The game is over.")
@@ -128,7 +128,14 @@ def status_line(
         return f"✅ {scored} " + t("Dealing round {round}…", round=table.round + 1)
     waiting = ", ".join(_bold(names[s]) for s in table.to_act) or EMPTY
     if phase is Phase.CHOOSE_TRUMP:
-        return "⏳ " + t("{player} to choose trump.", player=waiting)
+        if table.dealer in computer:
+            return "⏳ " + t("{player} to choose trump.", player=waiting)
+        # QA: the suit buttons are in the dealer's hand alone, which the table did not say.
+        return "⏳ " + t(
+            "{player} to choose trump: press **{button}** for the suit buttons.",
+            player=waiting,
+            button=t(SHOW_HAND_LABEL),
+        )
     if phase is Phase.BID:
         return _bid_status(table, names, waiting, t=t, computer=computer)
     assert phase is Phase.PLAY

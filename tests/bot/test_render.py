@@ -840,3 +840,21 @@ def test_a_seat_a_computer_took_over_between_rounds_is_not_said_to_have_been_pla
         f"{last.bids[seat]}, won {last.tricks[seat]} → {last.points[seat]:+d} "
         f"(total **{last.totals[seat]}**)"
     ), lines
+
+
+def test_the_table_says_where_the_dealer_chooses_trump() -> None:
+    """QA (demo): a Wizard turned, the table said "⏳ Sam to choose trump." with only the
+    button "Show my hand": the suit buttons are in the dealer's hand, and the table said so
+    for bids ("with the buttons below") but not for trump. A computer dealer just chooses."""
+    from bot.features.table import status_line
+
+    states = play_through(3, Options(), seed=1, rng_seed=1)
+    state = first_state(states, lambda s: s.phase is Phase.CHOOSE_TRUMP)
+    table, names = public_table(view(state, 0)), NAMES[:3]
+    person = status_line(table, names, t=T)
+    assert person == (
+        f"⏳ **{names[state.dealer]}** to choose trump: press **Show my hand** for the suit "
+        "buttons."
+    ), person
+    computer = status_line(table, names, t=T, computer={state.dealer})
+    assert computer == f"⏳ **{names[state.dealer]}** to choose trump.", computer
