@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +34,7 @@ from tests.ops_support import (
     run_bot_on_a_small_disk,
 )
 from wizard.service import GameService, GameStatus
-from wizard.store.backup import restore
+from wizard.store.backup import restore, signals_held
 
 # Each transaction writes two settings rows (2n, 2n + 1); a consistent copy holds whole
 # transactions only: an even number of rows, numbered without a gap from 0.
@@ -598,6 +599,36 @@ def test_a_restore_stopped_while_copying_leaves_the_database_as_it_was(
     assert db.read_bytes() == before
     assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name or "-2" in p.name]
     assert not list(tmp_path.glob("wizard.db.replaced-*"))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_stop_held_back_waits_for_the_block_with_another_thread_running(signum: int) -> None:
+    # Found as a flaky test: the stop was held back by blocking the signals in the main
+    # thread only, so a signal for the process went to any other thread (a library's, or
+    # one an earlier test left) and Ctrl-C struck inside the block after all.
+    stopped: list[int] = []
+
+    def stop(got: int, frame: object) -> None:
+        stopped.append(got)
+        raise KeyboardInterrupt
+
+    before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    done = []
+    try:
+        with pytest.raises(KeyboardInterrupt), signals_held():
+            os.kill(os.getpid(), signum)
+            for _ in range(100):  # the handler would run at any of these
+                time.sleep(0.001)
+            done.append(True)
+        assert done == [True] and stopped == [signum]
+    finally:
+        release.set()
+        other.join()
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def test_ctrl_c_as_the_database_is_swapped_waits_until_the_restore_is_whole(

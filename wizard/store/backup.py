@@ -322,17 +322,29 @@ def _not_allowed(error: OSError | sqlite3.Error) -> bool:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs; one that came meanwhile
-    takes effect after it (where the platform can hold signals back)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs (in the main thread): one
+    that came meanwhile takes effect after it, through the handler it would have met.
+
+    Held by handlers, not by blocking the signals: a blocked signal for the process is
+    delivered to any other thread that does not block it (a library's), and Python then
+    runs its handler in the main thread inside the block after all."""
+    came: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        if signum not in came:
+            came.append(signum)
+
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.getsignal(s) for s in held}
     try:
+        for s in held:
+            signal.signal(s, hold)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for s, handler in before.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        for s in came:
+            signal.raise_signal(s)
 
 
 def _remove_with_journal(path: Path) -> None:
