@@ -450,7 +450,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             response = await interaction.response.send_message(**lobby)
             message_id = response.message_id
         self._responded(interaction)
-        self.surfaces.adopt(info).lobby_id = message_id
+        surface = self.surfaces.adopt(info)
+        surface.lobby_id, surface.invitation = message_id, lobby["content"]
         await self.service.set_message_ids(info.id, lobby_message_id=message_id)
 
     async def new_game(

@@ -360,6 +360,8 @@ class LobbyMessages(GameMessages):
         # (a kick by command), so it is never skipped as "already shown".
         t, _ = await public_look(self.service, info.guild_id)
         lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
+        if surface.invitation is not None:  # QA: a Play again that seated someone
+            lobby["content"] = invitation_left(surface.invitation, info, t=t)
         await self._edit(surface, surface.lobby_id, **lobby)
 
 

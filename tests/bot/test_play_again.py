@@ -171,6 +171,11 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         await sim.cog.surfaces.idle()
         shown = message_text(sim.message(lobby.lobby_message_id or 0))
         assert "3. **bob**" in shown, shown  # seated on the lobby for all to see
+        # QA (demo): the invitation kept asking bob to join after his Play again seated him.
+        content = sim.message(lobby.lobby_message_id or 0).content
+        assert content == (
+            f"🔁 **Game {lobby.id}:** a rematch of game {info.id}, same options and computers."
+        ), content
         # Pressed once more: he is in already.
         again_bob = await bob.click(sim.message(final.id), custom_id=again)
         assert again_bob.response is not None
