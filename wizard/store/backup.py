@@ -343,8 +343,8 @@ def signals_held() -> Iterator[None]:
     finally:
         for s, handler in before.items():
             signal.signal(s, signal.SIG_DFL if handler is None else handler)
-        for s in came:
-            signal.raise_signal(s)
+        for signum in came:
+            signal.raise_signal(signum)
 
 
 def _remove_with_journal(path: Path) -> None:
