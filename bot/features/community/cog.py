@@ -231,30 +231,17 @@ def history_select(
 
 
 def board_view(t: Texts, board: Board, owner: int) -> discord.ui.View:
-    """Previous / next, and the three orders (the current one highlighted)."""
+    """Previous / next (when there is more than one page), and the three orders (the current
+    one highlighted)."""
     view = detached_view()
-    view.add_item(
-        board_button(
-            "p",
-            board.order,
-            max(1, board.page - 1),
-            owner,
-            label="◀ " + t("Previous"),
-            disabled=board.page <= 1,
-            row=0,
-        )
-    )
-    view.add_item(
-        board_button(
-            "n",
-            board.order,
-            min(board.pages, board.page + 1),
-            owner,
-            label=t("Next") + " ▶",
-            disabled=board.page >= board.pages,
-            row=0,
-        )
-    )
+    if board.pages > 1:  # QA: one page showed two greyed-out buttons
+        for verb, page, label, disabled in (
+            ("p", max(1, board.page - 1), "◀ " + t("Previous"), board.page <= 1),
+            ("n", min(board.pages, board.page + 1), t("Next") + " ▶", board.page >= board.pages),
+        ):
+            view.add_item(
+                board_button(verb, board.order, page, owner, label=label, disabled=disabled, row=0)
+            )
     for order in LeaderboardOrder:
         current = order is board.order
         view.add_item(

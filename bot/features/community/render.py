@@ -96,7 +96,8 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
                 "keep the starting rating."
             )
         )
-    notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
+    if board.pages > 1:
+        notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
     embed.set_footer(text="\n".join(notes))
     return embed
 
