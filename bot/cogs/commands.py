@@ -129,7 +129,14 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
     async def rules(interaction: discord.Interaction[Any]) -> None:
         await cog.rules(interaction)
 
-    return [new, cancel, kick, rules]
+    @app_commands.command(
+        name=command_name("help"),
+        description=locale_str("How to play Wizard here, and every command"),
+    )
+    async def help(interaction: discord.Interaction[Any]) -> None:
+        await cog.help(interaction)
+
+    return [new, cancel, kick, rules, help]
 
 
 async def _lobby_refused(

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs.clicks import ClickStats, on_table, user_is_manager
@@ -35,6 +36,7 @@ from bot.cogs.look import hear_languages, public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
+from bot.features.help import help_embed, public_buttons
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
     CANCEL_REASONS,
@@ -719,6 +721,20 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 game=info.id,
             )
         await reply_privately(interaction, ("ℹ️ " if out_before else "👋 ") + text)
+
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """``/wizard help``: how a game goes and every command, in the reader's language (the
+        buttons of the lobby and the table as the server's language names them)."""
+        self._started(interaction)
+        t, _ = await public_look(self.service, interaction.guild_id)
+        shown = public_buttons(t)
+        command = interaction.command
+        group = command.parent if isinstance(command, app_commands.Command) else None
+        assert group is not None, "help is a /wizard subcommand"
+        embed = help_embed(group, t=texts(interaction.locale), shown=shown)
+        self._about_to_respond(interaction)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+        self._responded(interaction)
 
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         """``/wizard rules``: the rules in short and the options of this channel's game (in

@@ -1,0 +1,69 @@
+"""``/wizard help``: how a game goes here, and every command, in the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.features.lobby import ADD_COMPUTER_LABEL, JOIN_LABEL, LEAVE_LABEL, START_LABEL
+from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL
+from bot.i18n import COLOUR, N_, Texts, _bold
+from bot.i18n.commands import NAME_CONTEXT
+
+HOW_A_GAME_GOES = N_(
+    "**A game:** {new} opens a lobby in this channel. Players press {join}, {add} adds a "
+    "computer player, and the host presses {start}."
+)
+YOUR_CARDS = N_(
+    "**Your cards:** press {show_hand} on the table: your hand comes in a message only you "
+    "see. Bids are made with the table's buttons (hidden and secret bids in your hand), cards "
+    "with your hand's buttons."
+)
+LEAVING = N_(
+    "**Leaving:** {leave} in your hand gives your seat to a computer player; {take_back} on "
+    "the table gives it back to you."
+)
+
+Command = app_commands.Command[Any, Any, Any] | app_commands.Group
+
+
+def command_line(group: str, command: Command, *, t: Texts) -> str:
+    """A command as Discord lists it for the reader: its name and its description, both
+    from the catalogue that localises the commands themselves."""
+    name = t.context(NAME_CONTEXT, command.name)
+    return f"`/{group} {name}` · {t(command.description)}"
+
+
+def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str]) -> discord.Embed:
+    """``/wizard help`` in the reader's texts ``t``, naming the lobby's and the table's buttons
+    as the server shows them (``shown``: :func:`public_buttons`), and each command of
+    ``group``."""
+    name = t.context(NAME_CONTEXT, group.name)
+    new = next(c for c in group.commands if c.name == "new")
+    embed = discord.Embed(title=t("Wizard · how to play here"), colour=COLOUR)
+    embed.description = "\n\n".join(
+        [
+            t(
+                HOW_A_GAME_GOES,
+                new=f"`/{name} {t.context(NAME_CONTEXT, new.name)}`",
+                join=shown[JOIN_LABEL],
+                add=shown[ADD_COMPUTER_LABEL],
+                start=shown[START_LABEL],
+            ),
+            t(YOUR_CARDS, show_hand=shown[SHOW_HAND_LABEL]),
+            t(LEAVING, leave=_bold(t(LEAVE_LABEL)), take_back=shown[TAKE_BACK_LABEL]),
+        ]
+    )
+    lines = [command_line(name, command, t=t) for command in group.commands]
+    embed.add_field(name=t("Commands"), value="\n".join(lines), inline=False)
+    return embed
+
+
+def public_buttons(t: Texts) -> dict[str, str]:
+    """The labels of the lobby's and the table's buttons, in bold, as a server whose texts
+    are ``t`` shows them."""
+    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL, TAKE_BACK_LABEL)
+    return {label: _bold(t(label)) for label in labels}
