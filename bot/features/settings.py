@@ -343,16 +343,27 @@ async def apply_changes(
     edit: bool,
 ) -> None:
     """Check the permission, save ``changes`` (if any) and show the panel: a new private
-    message for the command, the clicked panel edited for a control."""
+    message for the command, the clicked panel edited for a control. A member without the
+    permission sees the settings without controls, and is refused a change."""
     t = texts(interaction.locale)
     guild_id = interaction.guild_id
     if guild_id is None:
         await reply_privately(interaction, t(SERVER_ONLY))
         return
-    if not user_is_manager(interaction):
+    if not user_is_manager(interaction) and (changes or edit):
         await reply_privately(interaction, t(NOT_MANAGER))
         return
     before = await service.get_settings(guild_id)
+    guild = interaction.guild
+    name = guild.name if guild is not None else str(guild_id)
+    if not user_is_manager(interaction):
+        # QA (demo): a member could not even look at them. Shown without controls.
+        embed = settings_embed(t, before, name)
+        embed.set_footer(
+            text=t("Only members with the Manage Server permission can change these settings.")
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+        return
     note = None
     if changes:
         try:
@@ -367,8 +378,6 @@ async def apply_changes(
             tell_games(interaction.client, guild_id, looks=looks)
     else:
         after = before
-    guild = interaction.guild
-    name = guild.name if guild is not None else str(guild_id)
     embed, view = settings_embed(t, after, name), settings_view(t, after)
     if edit:
         await interaction.response.edit_message(content=note, embed=embed, view=view)

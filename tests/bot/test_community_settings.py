@@ -39,10 +39,16 @@ def fields(message: Any) -> dict[str, str]:
 async def test_only_managers_change_settings(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
-        refused = await ann.slash(sim.channel, "wizard settings")
-        assert refused.acknowledged and refused.ephemeral and refused.response is not None
-        assert "Manage Server" in refused.response.content
-        assert refused.response.embeds == []
+        # QA (demo): a member could not even look at them. Shown, without controls, and
+        # who may change them.
+        shown = await ann.slash(sim.channel, "wizard settings")
+        assert shown.acknowledged and shown.ephemeral and shown.response is not None
+        [embed] = shown.response.embeds
+        assert fields(shown.response)["Language of public messages"] == "English"
+        assert embed.footer.text == (
+            "Only members with the Manage Server permission can change these settings."
+        )
+        assert buttons(shown.response) == []
         changed = await ann.slash(sim.channel, "wizard settings", language="de", threads=True)
         assert changed.ephemeral and changed.response is not None
         assert "Manage Server" in changed.response.content
