@@ -10,6 +10,7 @@ import discord
 
 from bot.cogs.look import public_look
 from bot.cogs.messages import GameMessages, Surface
+from bot.cogs.replies import TIMED_OUT, TIMED_OUT_LAST
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
 from bot.i18n import N_, Texts, _bold
 from wizard.service import GameInfo, ServiceError
@@ -49,6 +50,19 @@ def ping_text(
         button=_bold(t(SHOW_HAND_LABEL)),
     )
     return f"🔔 {text}"
+
+
+def timed_out_note(info: GameInfo, waiting: frozenset[int], *, t: Texts) -> str | None:
+    """For the one player a reminder waits on, if their time ran out before: what happens if
+    it keeps running out, as their hand says it (QA: the last person playing was warned only
+    in a hand they had not opened, and the reminder mentioning them said nothing)."""
+    if len(waiting) != 1:
+        return None
+    [user] = waiting
+    seat = info.seat_of(user)
+    if seat is None or info.seats[seat].timeouts == 0:
+        return None
+    return t(TIMED_OUT_LAST if info.playing() == [user] else TIMED_OUT)
 
 
 class TurnPings(GameMessages):
@@ -121,15 +135,14 @@ class TurnPings(GameMessages):
         waiting = key[0]
         mentions = [f"<@{user}>" for user in sorted(waiting)]
         t, _ = await public_look(self.service, info.guild_id)
+        text = ping_text(
+            mentions, info.table.phase, info.table.round, t=t, on_table=bids_on_table(info.table)
+        )
+        if (note := timed_out_note(info, waiting, t=t)) is not None:
+            text += f"\n⏰ {note}"
         message = await self._post(
             surface,
-            content=ping_text(
-                mentions,
-                info.table.phase,
-                info.table.round,
-                t=t,
-                on_table=bids_on_table(info.table),
-            ),
+            content=text,
             view=table_view(info.id, info.version, t=t),
             # The text mentions exactly the waiting players, so allowing user mentions pings
             # them and nobody else. (A list of users would be sent as integer ids, which

@@ -152,6 +152,45 @@ async def test_the_last_person_playing_is_warned_that_timing_out_stops_the_game(
         assert not sim.env.errors
 
 
+@pytest.mark.parametrize("alone", [True, False], ids=["last person", "with others"])
+async def test_a_reminder_to_a_player_whose_time_ran_out_says_what_comes_next(
+    tmp_path: Path, *, alone: bool
+) -> None:
+    """QA: the last person playing was warned that the game would stop only in their hand,
+    which they had never opened; the public reminder, which mentions them, said nothing, nor
+    did it tell anyone else. After a timeout, a reminder to that one player says what the
+    next one does, as the hand does."""
+    config = GameConfig(ping_delay=30.0, edit_interval=0.0)
+    async with simulation(tmp_path, members=2, config=config) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [] if alone else [bob], computers=2 if alone else 1)
+        rng = random.Random(5)
+        info = await sim.play(info.id, rng, until=lambda i: ann.id in _waiting_users(i))
+        await sim.env.advance_time(301)  # ann's time runs out once; the game comes back to her
+        await sim.cog.surfaces.idle()
+        info = await sim.play(
+            info.id,
+            rng,
+            idle=frozenset({ann.id}),
+            until=lambda i: ann.id in _waiting_users(i) and _waiting_users(i) == {ann.id},
+        )
+        assert info.seats[0].timeouts == 1
+        await sim.env.advance_time(31)
+        await sim.cog.surfaces.idle()
+        [reminder] = pings(sim)
+        assert reminder.startswith(f"🔔 <@{ann.id}>: your turn"), reminder
+        then = (
+            "the game stops with no result: you are the last person playing it."
+            if alone
+            else "a computer takes over your seat."
+        )
+        assert reminder.endswith(
+            "\n⏰ Your time ran out, so a computer made your last move for you. If it keeps "
+            f"running out, {then}"
+        ), reminder
+        assert not sim.env.errors
+
+
 def _waiting_users(info: GameInfo) -> set[int]:
     table = info.table
     assert table is not None
