@@ -91,7 +91,7 @@ FINISHED_FOR_YOU: Final = N_(
 left, or timed out, and did not take it back): a forfeit, as /wizard stats counts it."""
 TIMED_OUT: Final = N_(
     "Your time ran out, so a computer made your last move for you. If it keeps running out, "
-    "a computer takes over your seat."
+    "a computer takes over your seat, and a game it finishes for you counts as lost."
 )
 """On the hand of a player whose turn timer ran out (until they move themselves again)."""
 TIMED_OUT_LAST: Final = N_(

@@ -121,7 +121,10 @@ async def test_a_new_servers_game_times_out_an_idle_player_and_says_so(tmp_path:
         assert line.endswith("· ⏰ time ran out, a computer moved"), line
         mine = hand_body(sim.message(hand.id).content)
         assert mine.startswith("⏰ Your time ran out, so a computer made your last move"), mine
-        assert "If it keeps running out, a computer takes over your seat." in mine, mine
+        assert (
+            "If it keeps running out, a computer takes over your seat, and a game it finishes "
+            "for you counts as lost."  # QA: the loss was first said when the game was over
+        ) in mine, mine
         # bob moves himself again: both notes go.
         await sim.play(now.id, rng, until=lambda i: i.seats[1].timeouts == 0)
         again = await sim.service.get_game(info.id)
@@ -182,7 +185,7 @@ async def test_a_reminder_to_a_player_whose_time_ran_out_says_what_comes_next(
         then = (
             "the game stops with no result: you are the last person playing it."
             if alone
-            else "a computer takes over your seat."
+            else "a computer takes over your seat, and a game it finishes for you counts as lost."
         )
         assert reminder.endswith(
             "\n⏰ Your time ran out, so a computer made your last move for you. If it keeps "
