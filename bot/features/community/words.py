@@ -113,8 +113,8 @@ FORFEIT_NOTE: Final = N_(
 
 # Translators: the note under a rating, on the leaderboard and in /wizard stats.
 RATING_NOTE: Final = N_(
-    "Rating: a player's skill as their games show it so far, counted cautiously: it grows "
-    "as they play and win, most against strong players."
+    "Rating: a player's skill as their games show it so far, counted cautiously: everyone "
+    "starts at 0, and it grows as they play and win, most against strong players."
 )
 
 
