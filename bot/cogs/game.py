@@ -418,6 +418,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     pass  # full, say: the lobby below shows how things stand
                 else:
                     self.surfaces.request(self.surfaces.adopt(joined))
+                    await self.surfaces.invitation_answered(joined)
                     await self._send_private(interaction, "✅ " + t(JOINED, game=here.id))
                     return
             mark = "✅ " if here.seat_of(user.id) is not None else "ℹ️ "
@@ -452,8 +453,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             response = await interaction.response.send_message(**lobby)
             message_id = response.message_id
         self._responded(interaction)
-        surface = self.surfaces.adopt(info)
-        surface.lobby_id, surface.invitation = message_id, lobby["content"]
+        self.surfaces.adopt(info).lobby_id = message_id
         await self.service.set_message_ids(info.id, lobby_message_id=message_id)
 
     async def new_game(

@@ -133,9 +133,6 @@ class Surface:
     channel_id: int | None = None
     guild_id: int | None = None
     lobby_id: int | None = None
-    invitation: str | None = None
-    """A "Play again" lobby's text as posted (who was asked to join), which the lobby's
-    redraws keep to those still without a seat."""
     table_id: int | None = None
     shown: dict[str, Any] | None = None
     """The embed the table message shows now (an edit to the same is skipped)."""

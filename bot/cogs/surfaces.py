@@ -863,9 +863,11 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if target is None:
             await self.retire(surface)
             return True
+        # A lobby's text (a rematch's invitation) goes too: there is no lobby left to join.
+        text = {"content": ""} if target == surface.lobby_id else {}
         if (
             public_shown(embed) != surface.shown
-            and await self._edit(surface, target, embed=embed, view=None) is False
+            and await self._edit(surface, target, embed=embed, view=None, **text) is False
         ):
             if self._in_gone_channel(surface):
                 return True  # found gone by this edit: nothing more to show

@@ -3,6 +3,7 @@ computers' levels), the invitation to play again and the cancelled game's embed.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any, Final
@@ -37,6 +38,8 @@ from wizard.service import (
     GameStatusError,
     GuildSettings,
 )
+
+log = logging.getLogger(__name__)
 
 # The labels of the lobby's buttons, beside the texts that name them too.
 # Translators: a button of the lobby.
@@ -360,9 +363,26 @@ class LobbyMessages(GameMessages):
         # (a kick by command), so it is never skipped as "already shown".
         t, _ = await public_look(self.service, info.guild_id)
         lobby = {"embed": lobby_embed_of(info, t=t), "view": lobby_view_of(info, t=t)}
-        if surface.invitation is not None:  # QA: a Play again that seated someone
-            lobby["content"] = invitation_left(surface.invitation, info, t=t)
         await self._edit(surface, surface.lobby_id, **lobby)
+
+    async def invitation_answered(self, info: GameInfo) -> None:
+        """A "Play again" press seated someone in the rematch's open lobby: the lobby's text
+        then asks only those still without a seat, as after its own Join (which redraws it
+        in the click's response). Read from the message as it stands, so that it holds
+        after a restart and never asks again someone who was removed (QA)."""
+        surface = self.adopt(info)
+        if surface.lobby_id is None:
+            return
+        try:
+            message = await self._channel(surface).fetch_message(surface.lobby_id)
+        except discord.HTTPException as error:
+            log.info("game %s: lobby %s not read: %s", info.id, surface.lobby_id, error)
+            return
+        if message.content:
+            t, _ = await public_look(self.service, info.guild_id)
+            content = invitation_left(message.content, info, t=t)
+            if content != message.content:
+                await self._edit(surface, surface.lobby_id, content=content)
 
 
 class LobbyClicks(ClickBase):
@@ -449,7 +469,8 @@ class LobbyClicks(ClickBase):
         counted(interaction, CANCEL_REASONS.get(reason, CANCELLED))
         surface = self.surfaces.adopt(info)
         self.surfaces.note_cancelled(surface, embed)
-        await self._edit_clicked(interaction, embed=embed, view=None)
+        # A rematch's invitation goes too: there is no lobby left to join.
+        await self._edit_clicked(interaction, content="", embed=embed, view=None)
         self.surfaces.refresh_hands(info.id, None)
         await self.surfaces.retire(surface)
 

@@ -251,3 +251,36 @@ def test_the_invitation_asks_only_those_still_without_a_seat() -> None:
     )
     seated.add(22)
     assert invitation_left(content, info, t=t) == first
+
+
+async def test_the_invitation_follows_a_play_again_press_after_a_restart_a_kick_and_a_cancel(
+    tmp_path: Path,
+) -> None:
+    """QA (demo): the invitation kept asking bob after his own Play again press had seated
+    him. Review of the first fix: kept in memory, it came back after a restart; rebuilt from
+    the text as first posted, a kick asked the removed player to join again. And a cancelled
+    rematch kept asking people to join a lobby that was gone."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        old = await finished_game(sim)
+        opened = await bob.click(final_message(sim, old.id), label="Play again")
+        assert opened.response is not None
+        lobby_id = opened.response.id
+        first = f"🔁 **Game {old.id + 1}:** a rematch of game {old.id}, same options and computers."
+        assert sim.message(lobby_id).content.startswith(first + f"\n<@{ann.id}>")
+        await sim.restart()
+        joined = await ann.click(final_message(sim, old.id), label="Play again")
+        assert joined.response is not None
+        assert joined.response.content == f"✅ You joined game {old.id + 1}."
+        await sim.cog.surfaces.idle()
+        assert sim.message(lobby_id).content == first
+        kicked = await bob.slash(sim.channel, "wizard kick", player=ann)
+        assert kicked.response is not None
+        await sim.cog.surfaces.idle()
+        assert sim.message(lobby_id).content == first  # not asked to join again
+        cancelled = await bob.slash(sim.channel, "wizard cancel")
+        assert cancelled.response is not None
+        await sim.cog.surfaces.idle()
+        shown = sim.message(lobby_id)
+        assert shown.content == "" and "cancelled" in (shown.embeds[0].title or ""), shown.content
+        assert not sim.env.errors
