@@ -279,6 +279,15 @@ async def test_computers_on_the_board_when_the_server_opts_in(tmp_path: Path) ->
         result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
         assert result.response is not None
         assert not any("🤖" in line for line in board_lines(result.response))
+        # Review: one page with nothing to explain sent an empty footer.
+        sent = [r.json for r in sim.env.http_requests if isinstance(r.json, dict)]
+        [board] = [
+            e
+            for j in sent
+            for e in (j.get("data") or j).get("embeds") or []
+            if "Wins" in e["title"]
+        ]
+        assert "footer" not in board, board
         await sim.service.update_settings(sim.guild.id, computers_on_boards=True)
         result = await ann.slash(sim.channel, "wizard leaderboard", order="wins")
         assert result.response is not None

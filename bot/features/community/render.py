@@ -98,7 +98,8 @@ def board_embed(t: Texts, board: Board, whose: str | None) -> discord.Embed:
         )
     if board.pages > 1:
         notes.append(t("Page {page} of {pages}", page=board.page, pages=board.pages))
-    embed.set_footer(text="\n".join(notes))
+    if notes:  # none: a board of one page with nothing to explain
+        embed.set_footer(text="\n".join(notes))
     return embed
 
 
