@@ -14,8 +14,8 @@ from bot.i18n import COLOUR, N_, Texts, _bold
 from bot.i18n.commands import NAME_CONTEXT
 
 HOW_A_GAME_GOES = N_(
-    "**A game:** {new} opens a lobby in this channel. Players press {join}, {add} adds a "
-    "computer player, and the host presses {start}."
+    "**A game:** {new} opens a lobby. Players press {join}, {add} adds a computer player, "
+    "and the host presses {start}."
 )
 YOUR_CARDS = N_(
     "**Your cards:** press {show_hand} on the table: your hand comes in a message only you "
@@ -42,7 +42,8 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
     as the server shows them (``shown``: :func:`public_buttons`), and each command of
     ``group``."""
     name = t.context(NAME_CONTEXT, group.name)
-    new = next(c for c in group.commands if c.name == "new")
+    new = group.get_command("new")
+    assert new is not None, "/wizard new is a command of the group"
     embed = discord.Embed(title=t("Wizard · how to play here"), colour=COLOUR)
     embed.description = "\n\n".join(
         [
