@@ -631,6 +631,22 @@ def test_a_stop_held_back_waits_for_the_block_with_another_thread_running(signum
             signal.signal(s, handler)
 
 
+def test_a_block_held_in_another_thread_runs(tmp_path: Path) -> None:
+    # Review: handlers can only be set in the main thread, so the block never ran there
+    # (ValueError); a Ctrl-C never interrupts another thread's code anyway.
+    ran: list[bool] = []
+
+    def work() -> None:
+        with signals_held():
+            ran.append(True)
+
+    other = threading.Thread(target=work)
+    other.start()
+    other.join()
+    assert ran == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_ctrl_c_as_the_database_is_swapped_waits_until_the_restore_is_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,6 +12,7 @@ import os
 import signal
 import sqlite3
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -322,27 +323,35 @@ def _not_allowed(error: OSError | sqlite3.Error) -> bool:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs (in the main thread): one
-    that came meanwhile takes effect after it, through the handler it would have met.
+    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs: one that came meanwhile
+    takes effect after it, through the handler it would have met.
 
     Held by handlers, not by blocking the signals: a blocked signal for the process is
     delivered to any other thread that does not block it (a library's), and Python then
-    runs its handler in the main thread inside the block after all."""
+    runs its handler in the main thread inside the block after all. Python runs handlers,
+    and raises KeyboardInterrupt, in the main thread only: a block in another thread just
+    runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     came: list[int] = []
 
     def hold(signum: int, frame: object) -> None:
         if signum not in came:
             came.append(signum)
 
-    held = (signal.SIGINT, signal.SIGTERM)
-    before = {s: signal.getsignal(s) for s in held}
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
-        for s in held:
+        for s in before:
             signal.signal(s, hold)
         yield
     finally:
-        for s, handler in before.items():
-            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        try:
+            term = before[signal.SIGTERM]
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if term is None else term)
+        finally:  # Ctrl-C's own handler last, so that nothing can cut the first short
+            interrupt = before[signal.SIGINT]
+            signal.signal(signal.SIGINT, signal.SIG_DFL if interrupt is None else interrupt)
         for signum in came:
             signal.raise_signal(signum)
 
