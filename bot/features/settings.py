@@ -350,13 +350,14 @@ async def apply_changes(
     if guild_id is None:
         await reply_privately(interaction, t(SERVER_ONLY))
         return
-    if not user_is_manager(interaction) and (changes or edit):
+    manager = user_is_manager(interaction)
+    if not manager and (changes or edit):
         await reply_privately(interaction, t(NOT_MANAGER))
         return
     before = await service.get_settings(guild_id)
     guild = interaction.guild
     name = guild.name if guild is not None else str(guild_id)
-    if not user_is_manager(interaction):
+    if not manager:
         # QA (demo): a member could not even look at them. Shown without controls.
         embed = settings_embed(t, before, name)
         embed.set_footer(
@@ -480,7 +481,7 @@ def settings_command(service: GameService) -> app_commands.Command[Any, ..., Any
 
     @app_commands.command(
         name=command_name("settings"),
-        description=locale_str("Wizard's settings for this server (Manage Server permission)"),
+        description=locale_str("Wizard's settings for this server (changed with Manage Server)"),
     )
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.rename(
