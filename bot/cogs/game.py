@@ -414,8 +414,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                         self.service.join(here.id, user.id, user.display_name),
                         update=False,
                     )
-                except ServiceError:
-                    pass  # full, say: the lobby below shows how things stand
+                except ServiceError as error:
+                    if error.code == "not_seated":  # removed from it: the lobby says "Join"
+                        await self._refuse(interaction, error)
+                        return
+                    # Full, say: the lobby below shows how things stand.
                 else:
                     self.surfaces.request(self.surfaces.adopt(joined))
                     await self.surfaces.invitation_answered(joined)

@@ -284,3 +284,25 @@ async def test_the_invitation_follows_a_play_again_press_after_a_restart_a_kick_
         shown = sim.message(lobby_id)
         assert shown.content == "" and "cancelled" in (shown.embeds[0].title or ""), shown.content
         assert not sim.env.errors
+
+
+async def test_a_play_again_press_by_someone_removed_from_the_rematch_says_so(
+    tmp_path: Path,
+) -> None:
+    """QA: cy, removed from the rematch's lobby, pressed Play again on the old results and was
+    told "Game 2 is open below.": a lobby that refuses her."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=0)
+        old = await sim.play(info.id, random.Random(4))
+        final = final_message(sim, old.id)
+        await bob.click(final, label="Play again")
+        await cy.click(final, label="Play again")
+        kicked = await bob.slash(sim.channel, "wizard kick", player=cy)
+        assert kicked.response is not None
+        again = await cy.click(final_message(sim, old.id), label="Play again")
+        assert again.response is not None
+        assert again.response.content == (
+            "🚫 You were removed from this lobby, so you cannot join it again."
+        ), again.response.content
+        assert not sim.env.errors
