@@ -142,7 +142,10 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "not_seated": Refusal(
         "🚫",
         NOT_PLAYING,
-        N_("You can watch it on the table, and join the next game when its lobby opens."),
+        N_(
+            "You can watch it on the table. To play, take a seat there if the table offers "
+            "one, or join the next game."
+        ),
     ),
     "not_seated.away": Refusal(
         "🤖",

@@ -231,13 +231,23 @@ def hand_text(
         made = [  # in the order they were made (R4.2)
             (s, b) for s in bidding_order(table) if (b := table.bids[s]) is not None and s != seat
         ]
-        if made:
+        bids = ", ".join(f"{shown[s]} {b}" for s, b in made)
+        if len(made) == 1:  # QA: "together 1" of one bid
+            lines.append(
+                t.plural(
+                    "Bids so far: {bids} ({n} trick this round)",
+                    "Bids so far: {bids} ({n} tricks this round)",
+                    view.round_tricks,
+                    bids=bids,
+                )
+            )
+        elif made:
             lines.append(
                 t.plural(
                     "Bids so far: {bids} (together {total}, for {n} trick this round)",
                     "Bids so far: {bids} (together {total}, for {n} tricks this round)",
                     view.round_tricks,
-                    bids=", ".join(f"{shown[s]} {b}" for s, b in made),
+                    bids=bids,
                     total=sum(b for _, b in made),
                 )
             )

@@ -14,8 +14,8 @@ from bot.i18n import COLOUR, N_, Texts, _bold
 from bot.i18n.commands import NAME_CONTEXT
 
 HOW_A_GAME_GOES = N_(
-    "**A game:** {new} opens a lobby. Players press {join}, {add} adds a computer player, "
-    "and the host presses {start}."
+    "**A game:** {new} opens a lobby. Players press {join}; the host can fill seats with "
+    "{add}, then presses {start}."
 )
 YOUR_CARDS = N_(
     "**Your cards:** press {show_hand} on the table: your hand comes in a message only you "
@@ -23,8 +23,8 @@ YOUR_CARDS = N_(
     "with your hand's buttons."
 )
 LEAVING = N_(
-    "**Leaving:** {leave} in your hand gives your seat to a computer player; {take_back} on "
-    "the table gives it back to you."
+    "**If you must go:** {leave} in your hand gives your seat to a computer player, and "
+    "{take_back} there gives it back to you."
 )
 
 Command = app_commands.Command[Any, Any, Any] | app_commands.Group
@@ -55,7 +55,9 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
                 start=shown[START_LABEL],
             ),
             t(YOUR_CARDS, show_hand=shown[SHOW_HAND_LABEL]),
-            t(LEAVING, leave=_bold(t(LEAVE_LABEL)), take_back=shown[TAKE_BACK_LABEL]),
+            # The hand's buttons, in the reader's language (the table offers "Take a seat"
+            # instead where the host lets anyone take a computer's seat: QA).
+            t(LEAVING, leave=_bold(t(LEAVE_LABEL)), take_back=_bold(t(TAKE_BACK_LABEL))),
         ]
     )
     lines = [command_line(name, command, t=t) for command in group.commands]
@@ -66,5 +68,5 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
 def public_buttons(t: Texts) -> dict[str, str]:
     """The labels of the lobby's and the table's buttons, in bold, as a server whose texts
     are ``t`` shows them."""
-    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL, TAKE_BACK_LABEL)
+    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL)
     return {label: _bold(t(label)) for label in labels}

@@ -132,7 +132,7 @@ def status_line(
             return "⏳ " + t("{player} to choose trump.", player=waiting)
         # QA: the suit buttons are in the dealer's hand alone, which the table did not say.
         return "⏳ " + t(
-            "{player} to choose trump: press **{button}** for the suit buttons.",
+            "{player} to choose trump, with the suit buttons of their hand (**{button}**).",
             player=waiting,
             button=t(SHOW_HAND_LABEL),
         )

@@ -40,8 +40,8 @@ from wizard.service import GameInfo, GameService, GameStatus, ServiceConfig
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus")
 SPECTATOR_REFUSED = (
-    "🚫 You are not playing in this game. You can watch it on the table, and join the next "
-    "game when its lobby opens."
+    "🚫 You are not playing in this game. You can watch it on the table. To play, take a seat "
+    "there if the table offers one, or join the next game."
 )
 """The reply to someone without a seat who clicks a game's button."""
 ACTION_VERBS = ("bid", "play", "trump", "playhidden", "takeback")

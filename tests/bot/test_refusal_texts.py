@@ -216,8 +216,9 @@ def test_german_refusals_are_wholly_german() -> None:
     assert refusal_text(StaleVersionError(3, 5), t=DE) == DE(STALE)
     assert refusal_text(StaleVersionError(3, 5), t=DE).startswith("🔄 Seit dieser Anzeige")
     assert refusal_text(NotSeatedError(), t=DE) == (
-        "🚫 Du spielst in dieser Partie nicht mit. Du kannst sie am Tisch verfolgen und bei der "
-        "nächsten Partie mitspielen, sobald ihre Lobby offen ist."
+        "🚫 Du spielst in dieser Partie nicht mit. Du kannst sie am Tisch verfolgen. Um "
+        "mitzuspielen, nimm dort einen Platz, wenn der Tisch einen anbietet, oder spiel bei der "
+        "nächsten Partie mit."
     )
     cancelled = GameStatusError("cancelled", "This game was cancelled")
     assert refusal_text(cancelled, t=DE) == "🛑 Diese Partie wurde abgebrochen."
@@ -321,7 +322,7 @@ def test_large_numbers_in_refusals_are_grouped_as_the_language_writes_them() -> 
 @pytest.mark.parametrize(
     ("reason", "says"),
     [
-        ("not_in_game", "🚫 You are not playing in this game. You can watch it on the table"),
+        ("not_in_game", "🚫 You are not playing in this game. You can watch it on the table."),
         ("away", "A computer is playing your seat: take it back with **Take my seat back**"),
         ("not_in_lobby", "🚫 You are not in this lobby."),
     ],

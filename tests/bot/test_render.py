@@ -485,6 +485,14 @@ def test_the_bids_so_far_say_how_many_tricks_they_are_for_in_words() -> None:
     text = hand_text(view(state, state.dealer), t=T)
     total = sum(b for b in state.bids if b is not None)
     assert f"(together {total}, for 1 trick this round)" in text, text
+    # QA: "together 1" of one bid: the second bidder reads the one bid and the tricks.
+    second = first_state(
+        play_through(3, Options(), seed=5, rng_seed=1),
+        lambda s: s.phase is Phase.BID and s.round == 1 and s.turn == (s.dealer + 2) % 3,
+    )
+    first = (second.dealer + 1) % 3
+    text = hand_text(view(second, second.turn or 0), t=T)
+    assert f"Bids so far: {NAMES[first]} {second.bids[first]} (1 trick this round)" in text, text
 
 
 def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
@@ -853,8 +861,8 @@ def test_the_table_says_where_the_dealer_chooses_trump() -> None:
     table, names = public_table(view(state, 0)), NAMES[:3]
     person = status_line(table, names, t=T)
     assert person == (
-        f"⏳ **{names[state.dealer]}** to choose trump: press **Show my hand** for the suit "
-        "buttons."
+        f"⏳ **{names[state.dealer]}** to choose trump, with the suit buttons of their hand "
+        "(**Show my hand**)."
     ), person
     computer = status_line(table, names, t=T, computer={state.dealer})
     assert computer == f"⏳ **{names[state.dealer]}** to choose trump.", computer
