@@ -59,11 +59,6 @@ Listener = Callable[[GameUpdate], Awaitable[None]]
 """Receives the updates the service makes by itself (computer moves, timeouts, expiry)."""
 GuildFilter = Callable[[int], bool]
 """Whether this process handles a server (its shard): start-up and clocks skip the others."""
-_FORGET_RUN_OUT_HANDS = (
-    "DELETE FROM open_hands"
-    " WHERE NOT (typeof(expires_at) IN ('integer', 'real') AND expires_at > ?)"
-)
-"""Deletes the open hands whose token ran out (or whose time is not even a number)."""
 
 ENDED_CACHE = 128
 """Finished and cancelled games kept in memory (the others are replayed when asked for)."""
@@ -222,7 +217,7 @@ class ServiceBase:
         if self._closed:
             return
         statements = (
-            (_FORGET_RUN_OUT_HANDS, (self.clock.now(),)),
+            (repo.FORGET_RUN_OUT_HANDS, (self.clock.now(),)),
             (
                 "INSERT OR REPLACE INTO open_hands (game_id, user_id, message_id, token,"
                 " language, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -267,7 +262,7 @@ class ServiceBase:
         """Delete the open hands whose token ran out (or whose time is not even a number):
         when the service opens, so that no token stays in the file long past its time."""
         try:
-            await self._write(Statements(((_FORGET_RUN_OUT_HANDS, (self.clock.now(),)),)))
+            await self._write(Statements(((repo.FORGET_RUN_OUT_HANDS, (self.clock.now(),)),)))
         except ServiceError as e:  # the operator was told of the failed write
             log.warning("open hands past their time not deleted (%s)", e.code)
 

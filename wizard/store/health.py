@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wizard.store.migrations import LATEST
+from wizard.store.repo import HAND_KEPT
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
@@ -293,9 +294,7 @@ def open_hands(conn: sqlite3.Connection) -> tuple[int, float | None]:
     """How many open hands' tokens the file keeps that are still valid, and when the last
     runs out (tokens past their time are deleted when the bot starts)."""
     row = conn.execute(
-        "SELECT COUNT(*), MAX(expires_at) FROM open_hands"
-        " WHERE typeof(expires_at) IN ('integer', 'real') AND expires_at > ?",
-        (time.time(),),
+        f"SELECT COUNT(*), MAX(expires_at) FROM open_hands WHERE {HAND_KEPT}", (time.time(),)
     ).fetchone()
     return int(row[0]), None if row[1] is None else float(row[1])
 

@@ -26,6 +26,11 @@ OPEN_IN_GUILD = (
     "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'active') ORDER BY id"
 )
 """Ids of a server's lobbies and running games, oldest first; parameters: guild."""
+HAND_KEPT = "typeof(expires_at) IN ('integer', 'real') AND expires_at > ?"
+"""An ``open_hands`` row whose token may still edit its message; parameters: now."""
+FORGET_RUN_OUT_HANDS = f"DELETE FROM open_hands WHERE NOT ({HAND_KEPT})"
+"""Deletes the open hands whose token ran out (or whose time is not even a number);
+parameters: now."""
 
 # --- seats ------------------------------------------------------------------------------------
 
