@@ -30,11 +30,15 @@ LEAVING = N_(
 Command = app_commands.Command[Any, Any, Any] | app_commands.Group
 
 
+def command_text(group: str, command: Command, *, t: Texts) -> str:
+    """A command as the reader types it (``/wizard new``), named from the catalogue that
+    localises the commands themselves."""
+    return f"`/{group} {t.context(NAME_CONTEXT, command.name)}`"
+
+
 def command_line(group: str, command: Command, *, t: Texts) -> str:
-    """A command as Discord lists it for the reader: its name and its description, both
-    from the catalogue that localises the commands themselves."""
-    name = t.context(NAME_CONTEXT, command.name)
-    return f"`/{group} {name}` · {t(command.description)}"
+    """A command as Discord lists it for the reader: its name and its description."""
+    return f"{command_text(group, command, t=t)} · {t(command.description)}"
 
 
 def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str]) -> discord.Embed:
@@ -49,7 +53,7 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
         [
             t(
                 HOW_A_GAME_GOES,
-                new=f"`/{name} {t.context(NAME_CONTEXT, new.name)}`",
+                new=command_text(name, new, t=t),
                 join=shown[JOIN_LABEL],
                 add=shown[ADD_COMPUTER_LABEL],
                 start=shown[START_LABEL],
