@@ -33,3 +33,28 @@ def block_next_action(path: Path, game_id: int) -> None:
         conn.commit()
     finally:
         conn.close()
+
+
+def damage_a_page_of(path: Path, table: str) -> int:
+    """Overwrite a leaf page of ``table`` in the middle of its b-tree with garbage, as a bad
+    sector or a torn write could: SQLite then calls every read of it malformed. The file is
+    checkpointed first, so that the page read is the one in the file. Returns the page."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        leaves = [
+            page
+            for (page,) in conn.execute(
+                "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY path",
+                (table,),
+            )
+        ]
+    finally:
+        conn.close()
+    assert len(leaves) >= 3, f"{table} has {len(leaves)} leaf pages: too few to damage one"
+    page = leaves[len(leaves) // 2]
+    with path.open("r+b") as file:
+        file.seek((page - 1) * page_size)
+        file.write(b"\xa5" * page_size)
+    return page

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.damage_support import block_next_action, run_sql
+from tests.damage_support import block_next_action, damage_a_page_of, run_sql
 from wizard.service import (
     GameDamagedError,
     GameNotFoundError,
@@ -293,3 +293,35 @@ async def test_a_damaged_page_under_a_game_still_quarantines_it(
     finally:
         await svc.close()
     assert _row(db_path, ids[1])[0] == "broken"
+
+
+async def test_a_damaged_page_of_the_actions_table_stops_only_its_games(db_path: Path) -> None:
+    # QA: one bad page of the actions table (a bad sector) made the start-up count of every
+    # game's actions fail, and the bot would not start at all: every server lost its games
+    # for the damage of a few. Now those few are quarantined and the others play on.
+    svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    ids = []
+    try:
+        for k in range(8):
+            game_id = await new_game(svc, 3, 0, seed=60 + k, channel=k, guild=200 + k)
+            await svc.start(game_id, 1)
+            rng = random.Random(k)
+            for _ in range(45):
+                await human_move(svc, game_id, [1, 2, 3], rng)
+            ids.append(game_id)
+    finally:
+        await svc.close()
+    damage_a_page_of(db_path, "actions")
+    svc = await GameService.open(db_path)  # used to raise: database disk image is malformed
+    try:
+        damaged, playing = [], []
+        for game_id in ids:
+            try:
+                await _plays(svc, game_id)
+                playing.append(game_id)
+            except GameDamagedError:
+                damaged.append(game_id)
+        assert damaged and playing, (damaged, playing)
+        assert sorted(g for g, _ in await svc.damaged_games()) == damaged
+    finally:
+        await svc.close()

@@ -49,7 +49,15 @@ from wizard.service.settings import (
 )
 from wizard.service.types import OpenHand
 from wizard.store import repo
-from wizard.store.db import ConflictError, LockTimeout, Statements, Store, WriteItem, run_statements
+from wizard.store.db import (
+    ConflictError,
+    LockTimeout,
+    Statements,
+    Store,
+    WriteItem,
+    is_damage,
+    run_statements,
+)
 from wizard.store.models import SeatRow
 
 log = logging.getLogger("wizard.service")
@@ -330,7 +338,13 @@ class ServiceBase:
         except sqlite3.IntegrityError as e:
             log.warning("game %s: the file refused its write (%s); reloading it", live.id, e)
         except (sqlite3.Error, RuntimeError, LockTimeout) as e:
-            raise self._refusal(e) from e
+            if not (isinstance(e, sqlite3.DatabaseError) and is_damage(e)):
+                raise self._refusal(e) from e
+            # A damaged page on the way of the game's rows: no retry can save its moves.
+            reason = f"its next change cannot be saved: {e}"
+            await self._quarantine(live.id, reason)
+            live.status, live.broken_reason = GameStatus.BROKEN, reason
+            raise GameDamagedError(live.id, reason) from e
         expected = live.version
         await self._refresh(live)
         if live.status is GameStatus.BROKEN:
@@ -461,6 +475,7 @@ class ServiceBase:
     if TYPE_CHECKING:
 
         async def _refresh(self, live: LiveGame) -> None: ...
+        async def _quarantine(self, game_id: int, reason: str) -> None: ...
         def _fire(self, game_id: int) -> None: ...
 
 

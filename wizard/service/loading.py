@@ -68,24 +68,15 @@ class Loading(ServiceBase):
         while the bot was down starts afresh) and quarantine every running game whose log is
         shorter than what was acknowledged. Idempotent."""
         t0 = time.perf_counter()
-        # Running games whose log holds fewer actions than their row says were acknowledged.
-        short = await self._store.fetchall(
-            "SELECT g.id, g.guild_id, g.seq,"
-            " (SELECT COUNT(*) FROM actions AS a WHERE a.game_id = g.id) AS n"
-            " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
-        )
-        just = {int(row["id"]) for row in short}
+        # Running games whose log is shorter than acknowledged, or cannot be read at all.
+        short = await self._short_logs()
+        just = {game_id for game_id, _, _ in short}
         # Their tables still show them running: the front end shows them damaged.
         shown = [
-            int(r["id"])
-            for r in short
-            if isinstance(r["guild_id"], int) and self._owns(r["guild_id"])
+            game_id for game_id, guild, _ in short if isinstance(guild, int) and self._owns(guild)
         ]
-        for row in short:
-            await self._quarantine(
-                int(row["id"]),
-                f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
-            )
+        for game_id, _, reason in short:
+            await self._quarantine(game_id, reason)
         now = self.clock.now()
         mine: list[int] = []
         skipped = 0
@@ -140,6 +131,48 @@ class Loading(ServiceBase):
             seconds=time.perf_counter() - t0,
             skipped=skipped,
         )
+
+    async def _short_logs(self) -> list[tuple[int, object, str]]:
+        """Every running game whose log holds fewer actions than its row says were
+        acknowledged, or cannot be counted: ``(game, guild, reason)``.
+
+        One query counts them all; if SQLite finds a damaged page on the way (a bad sector
+        under a few games' actions), each game is counted alone, so that only the games whose
+        actions sit on that page are quarantined and every other game plays on."""
+        count = "SELECT COUNT(*) AS n FROM actions WHERE game_id = ?"
+        try:
+            rows = await self._store.fetchall(
+                f"SELECT g.id, g.guild_id, g.seq, ({count.replace('?', 'g.id')}) AS n"
+                " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
+            )
+        except sqlite3.DatabaseError as error:
+            if not is_damage(error):
+                raise
+            log.error("counting the running games' actions met damage (%s): counting each", error)
+        else:
+            return [
+                (
+                    int(row["id"]),
+                    row["guild_id"],
+                    f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
+                )
+                for row in rows
+            ]
+        short = []
+        running = "SELECT id, guild_id, seq FROM games WHERE status = 'active' ORDER BY id"
+        for game in await self._store.fetchall(running):
+            game_id = int(game["id"])
+            try:
+                (row,) = await self._store.fetchall(count, (game_id,))
+            except sqlite3.DatabaseError as error:
+                if not is_damage(error):
+                    raise
+                short.append((game_id, game["guild_id"], f"its log cannot be read: {error}"))
+                continue
+            if row["n"] < game["seq"]:
+                reason = f"the log holds {row['n']} actions but {game['seq']} were acknowledged"
+                short.append((game_id, game["guild_id"], reason))
+        return short
 
     async def _fresh_turns(self, ran_out: list[tuple[int, int | float, float]]) -> bool:
         """Store a whole new turn for each ``(game, stored deadline, fresh deadline)``: that
@@ -235,6 +268,7 @@ class Loading(ServiceBase):
 
     async def _load(self, game_id: int) -> LiveGame | None:
         """One game from its rows, replayed from its log; a stub of a quarantined one."""
+        raw = None
         try:
             raw = await self._store.fetchone(f"SELECT {_GAME} FROM games WHERE id = ?", (game_id,))
             if raw is None:
@@ -245,7 +279,10 @@ class Loading(ServiceBase):
             actions = [tuple(a) for a in await self._store.fetchall(_LOG, (game_id,))]
         except sqlite3.DatabaseError as e:
             if is_damage(e):  # a damaged page under the game's rows
-                return await self._quarantined(game_id, f"a row cannot be read: {e}")
+                reason = f"a row cannot be read: {e}"
+                if raw is not None and raw["status"] == GameStatus.BROKEN.value:
+                    return await self._stub(game_id, reason)  # told when quarantined
+                return await self._quarantined(game_id, reason)
             # A fault that may pass (disk I/O, a full disk): the game stays as stored.
             log.error("game %s could not be read: %s", game_id, e)
             raise StorageError(reason="read_failed") from e
