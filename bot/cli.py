@@ -41,6 +41,7 @@ from bot.settings import (
     dotenv_folders,
     env_file,
     misspelt_environment,
+    token_place,
     unread_names,
 )
 
@@ -269,7 +270,10 @@ def _no_token() -> str:
     folders = "".join(
         f" {folder} is a folder, not a file, so it is not read." for folder in dotenv_folders()
     )
-    return f"DISCORD_TOKEN is not set, so the bot cannot connect to Discord. {TOKEN_HELP}{folders}"
+    return (
+        "DISCORD_TOKEN is not set, so the bot cannot connect to Discord."
+        f" {TOKEN_HELP} {token_place()}{folders}"
+    )
 
 
 def guild_filter(settings: Settings) -> GuildFilter | None:

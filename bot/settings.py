@@ -30,11 +30,31 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 TOKEN_HELP = (
     "Get a token in the Discord Developer Portal: https://discord.com/developers/applications "
-    "→ Applications → your app → Bot → Reset Token. "
-    "Put it in a file named .env next to the project (copy .env.example and fill in "
-    "DISCORD_TOKEN=...), or set DISCORD_TOKEN in the environment."
+    "→ Applications → your app → Bot → Reset Token."
 )
-"""What to tell someone who has no token yet."""
+"""Where someone who has no token yet gets one."""
+
+
+def token_place(environ: Mapping[str, str] | None = None) -> str:
+    """Where to put the token, given the ``.env`` file these settings read (if any)."""
+    env = os.environ if environ is None else environ
+    if env.get(ENV_FILE_VARIABLE, "x").strip() == "":
+        return (
+            f"No .env file is read here ({ENV_FILE_VARIABLE} is empty, as in the Docker image):"
+            " set DISCORD_TOKEN in the environment, e.g. docker run --env-file .env or"
+            " -e DISCORD_TOKEN=..."
+        )
+    path = env_file(env)
+    if path is not None:
+        return (
+            f"{path} has no DISCORD_TOKEN: add a line DISCORD_TOKEN=... to it, or set"
+            " DISCORD_TOKEN in the environment."
+        )
+    return (
+        "Put it in a file named .env next to the project (copy .env.example and fill in"
+        " DISCORD_TOKEN=...), or set DISCORD_TOKEN in the environment."
+    )
+
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -112,11 +132,19 @@ class Settings(BaseSettings):
 
     @model_validator(mode="before")
     @classmethod
-    def _blank_is_unset(cls, data: Any) -> Any:
+    def _plain_values(cls, data: Any) -> Any:
         # "DEV_GUILD_ID=" and "DISCORD_TOKEN=  " in .env mean "not set", as .env.example says.
         if not isinstance(data, dict):
             return data
         stripped = {k: v.strip() if isinstance(v, str) else v for k, v in data.items()}
+        # .env's quotes are read away with the file; these came through the environment.
+        quoted = [ENV_NAMES.get(k, k) for k, v in stripped.items() if _in_quotes(v)]
+        if quoted:
+            raise ValueError(
+                f"{', '.join(quoted)}: the value is in quotes, which would be part of it."
+                " Docker's --env-file and systemd's EnvironmentFile pass quotes on as they"
+                " are: write NAME=value there, without quotes"
+            )
         return {k: v for k, v in stripped.items() if v != ""}
 
     @field_validator("log_level", mode="before")
@@ -341,6 +369,15 @@ def _unreadable(error: Exception) -> str:
     if isinstance(error, OSError):
         return error.strerror or str(error)
     return str(error)
+
+
+def _in_quotes(value: object) -> bool:
+    """Whether a setting's text is wrapped in a pair of quotes.
+
+    >>> _in_quotes('"/data/wizard.db"'), _in_quotes("it's"), _in_quotes('"')
+    (True, False, False)
+    """
+    return isinstance(value, str) and len(value) >= 2 and value[0] == value[-1] in "\"'"
 
 
 def _parse_ids(text: str) -> tuple[int, ...] | str:

@@ -140,6 +140,38 @@ def test_a_token_with_a_space_inside_is_refused_without_showing_it(value: str) -
     assert FAKE_TOKEN not in message
 
 
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DATABASE_PATH", '"/data/wizard.db"'),
+        ("DATABASE_PATH", "'/data/wizard.db'"),
+        ("DISCORD_TOKEN", f'"{FAKE_TOKEN}"'),
+        ("LOG_LEVEL", '"INFO"'),
+        ("SHARD_COUNT", '"2"'),
+    ],
+)
+def test_a_value_in_quotes_from_the_environment_is_refused_naming_the_quotes(
+    name: str, value: str
+) -> None:
+    # QA: Docker's --env-file passes DATABASE_PATH="/data/wizard.db" on with its quotes, and
+    # the bot started on a new, empty database in a folder named '"' (all games seemingly
+    # gone); a quoted token failed only at login, a quoted LOG_LEVEL with no word of quotes.
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping({name: value})
+    message = str(caught.value)
+    assert f"{name}: the value is in quotes" in message, message
+    assert "--env-file" in message
+    assert FAKE_TOKEN not in message and value not in message
+
+
+def test_quotes_in_dotenv_are_the_file_s_own_and_read_away(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DATABASE_PATH=\"data/my games.db\"\nLOG_LEVEL='debug'\n", encoding="utf-8")
+    settings = Settings.load({}, dotenv_path=dotenv)
+    assert settings.database_path == Path("data/my games.db")
+    assert settings.log_level == "DEBUG"
+
+
 def test_the_largest_snowflake_is_a_dev_guild_id() -> None:
     assert Settings.from_mapping({"DEV_GUILD_ID": str(2**64 - 1)}).dev_guild_id == 2**64 - 1
 
@@ -176,16 +208,51 @@ def test_env_file_variable_chooses_or_disables_the_file(tmp_path: Path) -> None:
 
 
 def test_without_token_the_bot_exits_at_once_and_says_where_to_get_one(tmp_path: Path) -> None:
-    result = run_bot(env={}, cwd=tmp_path)
+    if (ROOT / ".env").exists():
+        pytest.skip("this checkout has a .env of its own, which the bot would read")
+    env = {k: v for k, v in os.environ.items() if k not in (*ENV_NAMES.values(), ENV_FILE_VARIABLE)}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert result.returncode == 2
     assert result.stdout == ""
     message = result.stderr
     assert "DISCORD_TOKEN is not set" in message
     assert "Developer Portal" in message
     assert "Bot → Reset Token" in message
-    assert ".env" in message
+    assert "Put it in a file named .env" in message
     assert ".env.example" in message
     assert not TOKEN_LIKE.search(message)
+
+
+def test_without_token_where_no_env_file_is_read_the_advice_is_the_environment(
+    tmp_path: Path,
+) -> None:
+    # QA: the Docker image reads no .env (WIZARD_ENV_FILE is empty); the advice to put the
+    # token in a .env file sent the operator to a file the bot never reads.
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\n", encoding="utf-8")
+    result = run_bot(env={}, cwd=tmp_path)
+    assert result.returncode == 2
+    message = result.stderr
+    assert "DISCORD_TOKEN is not set" in message and "Developer Portal" in message
+    assert f"No .env file is read here ({ENV_FILE_VARIABLE} is empty" in message
+    assert "--env-file" in message
+    assert "Put it in a file named .env" not in message
+    assert not TOKEN_LIKE.search(message)
+
+
+def test_without_token_in_the_env_file_read_the_advice_names_that_file(tmp_path: Path) -> None:
+    chosen = tmp_path / "wizard.env"
+    chosen.write_text("LOG_LEVEL=DEBUG\n", encoding="utf-8")
+    result = run_bot(env={ENV_FILE_VARIABLE: str(chosen)}, cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"{chosen} has no DISCORD_TOKEN: add a line DISCORD_TOKEN=" in result.stderr
 
 
 def test_without_token_the_run_command_exits_too(tmp_path: Path) -> None:
