@@ -113,6 +113,21 @@ def test_backup_refuses_to_overwrite_unless_forced(tmp_path: Path) -> None:
     assert forced.returncode == EXIT_OK, forced.stderr
 
 
+def test_backup_with_force_replaces_only_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Operator QA: "backup /dev/full --force", run as root, turned the device into a
+    # database file; a named pipe was replaced the same way. --force replaces a backup file.
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    assert ops.backup_command(db, pipe, overwrite=True) == EXIT_DATABASE
+    assert pipe.is_fifo()
+    assert "is no regular file" in capsys.readouterr().err
+    assert not list(tmp_path.glob(".pipe*"))  # no partial copy left behind
+
+
 def test_backup_uses_the_database_path_of_the_settings(tmp_path: Path) -> None:
     db = tmp_path / "data" / "wizard.db"
     make_database(db)
