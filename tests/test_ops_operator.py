@@ -308,16 +308,41 @@ def test_check_lists_damaged_server_settings(tmp_path: Path) -> None:
     conn.execute(insert, (2000, "{}"))  # every setting at its default: fine
     not_utf8 = "INSERT INTO guild_settings VALUES (3000, CAST(? AS TEXT), 0)"
     conn.execute(not_utf8, (b'{"language": "\xff"}',))  # text, but not UTF-8
+    # Operator QA: a setting a newer version saved is kept for it, not damage.
+    conn.execute(insert, (4000, '{"turn_seconds": 60, "future_feature": true}'))
+    conn.execute(insert, (5000, '{"turn_seconds": 99999, "language": "de", "newer": 1}'))
     conn.commit()
     conn.close()
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
-    assert "damaged server settings: 2" in result.stdout
+    assert "damaged server settings: 3" in result.stdout
     assert "  server 1000: " in result.stdout and "  server 3000: " in result.stdout
-    assert "server 2000" not in result.stdout
+    assert "server 2000" not in result.stdout and "server 4000" not in result.stdout
+    (line,) = (x for x in result.stdout.splitlines() if "server 5000" in x)
+    assert "turn_seconds" in line and "newer" not in line, line
     verdict = _verdict(result.stdout)
-    assert verdict.startswith("NOT healthy: 2 servers' settings damaged"), verdict
+    assert verdict.startswith("NOT healthy: 3 servers' settings damaged"), verdict
+    # QA: "plays with the default settings" was wrong: the valid ones are kept.
+    assert "each damaged setting is read as its default" in verdict, verdict
     assert "/wizard settings" in verdict
+
+
+def test_check_lists_at_most_twenty_damaged_rows_of_a_kind(tmp_path: Path) -> None:
+    # Operator QA: 150,000 damaged settings rows printed 150,009 lines.
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    conn = sqlite3.connect(db)
+    conn.executemany(
+        "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, 'x', 0)",
+        [(1000 + i,) for i in range(25)],
+    )
+    conn.commit()
+    conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    assert "damaged server settings: 25" in result.stdout
+    assert sum(line.startswith("  server ") for line in result.stdout.splitlines()) == 20
+    assert "  … and 5 more" in result.stdout
 
 
 def test_check_says_each_hint_once_however_many_games_and_rows_are_damaged(

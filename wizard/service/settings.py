@@ -153,7 +153,9 @@ class ServiceConfig:
 
 def damaged_settings_rows(conn: sqlite3.Connection) -> list[str]:
     """Every server's stored settings that fail validation, as ``server G: reason`` (the
-    service keeps the valid ones and reads the others as their defaults, with a warning)."""
+    service keeps the valid ones and reads the others as their defaults, with a warning).
+    A setting this version does not know is no damage: a newer version saved it, and it is
+    kept for that one (see :func:`read_settings`)."""
     from wizard.service.base import describe  # the service's module imports this one
 
     out = []
@@ -162,6 +164,10 @@ def damaged_settings_rows(conn: sqlite3.Connection) -> list[str]:
     ):
         try:
             GuildSettings.model_validate_json(stored)
+            continue
         except ValidationError as error:
-            out.append(f"server {guild_id}: {describe(error)}")
+            found = read_settings(stored, GuildSettings())
+            if set(found.ignored) <= found.unknown.keys():
+                continue  # only settings of a newer version
+            out.append(f"server {guild_id}: {describe(error, leave_out=found.unknown)}")
     return out

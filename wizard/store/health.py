@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from wizard.store.migrations import LATEST
 from wizard.store.repo import HAND_KEPT
@@ -183,10 +184,10 @@ class Health:
             )
         if self.damaged_rows:
             lines.append(f"damaged player rows: {len(self.damaged_rows)}")
-            lines += [f"  {row}" for row in self.damaged_rows]
+            lines += _listed(self.damaged_rows)
         if self.damaged_settings:
             lines.append(f"damaged server settings: {len(self.damaged_settings)}")
-            lines += [f"  {row}" for row in self.damaged_settings]
+            lines += _listed(self.damaged_settings)
         if self.open_hands is not None:
             hands = f"open hands: {self.open_hands}"
             if self.hands_until is not None:
@@ -237,10 +238,10 @@ class Health:
             "the boards and rebuilt from the player's results when their next game ends"
         )
         n = len(self.damaged_settings)
-        whose, play = ("1 server's", "it plays") if n == 1 else (f"{n} servers'", "they play")
+        whose = "1 server's" if n == 1 else f"{n} servers'"
         settings = (
-            f"{whose} settings damaged, listed above: {play} with the default settings "
-            "until a manager saves them again with /wizard settings"
+            f"{whose} settings damaged, listed above: each damaged setting is read as its "
+            "default (the others as saved) until a manager saves it again with /wizard settings"
         )
         found = [
             text
@@ -297,6 +298,16 @@ def open_hands(conn: sqlite3.Connection) -> tuple[int, float | None]:
         f"SELECT COUNT(*), MAX(expires_at) FROM open_hands WHERE {HAND_KEPT}", (time.time(),)
     ).fetchone()
     return int(row[0]), None if row[1] is None else float(row[1])
+
+
+LISTED: Final = 20
+"""Rows of one kind listed by name in the report; the count says how many there are."""
+
+
+def _listed(rows: tuple[str, ...]) -> list[str]:
+    """The first :data:`LISTED` rows, indented, and how many more there are."""
+    more = [f"  … and {len(rows) - LISTED} more"] if len(rows) > LISTED else []
+    return [f"  {row}" for row in rows[:LISTED]] + more
 
 
 def _size(n: int) -> str:
