@@ -275,6 +275,7 @@ def _with_unloadable(health: Health) -> Health:
         health,
         damaged=tuple(sorted(health.damaged + tuple(found))),
         unloadable=frozenset(game for game, _ in found),
+        games_tried=True,
     )
 
 

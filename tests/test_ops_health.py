@@ -160,6 +160,12 @@ def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
     assert f"health: schema version: {LATEST}" in result.stderr
     assert "health: games: 2 lobby" in result.stderr
     assert "health: integrity: ok" in result.stderr
+    # Operator QA: "damaged games: 1" at start, where check found five (games not yet used
+    # are not tried at start): the count says so, and where the whole count is.
+    assert (
+        "health: damaged games: 0 marked so far (a game is tried when it is first used;"
+        " python -m bot check tries every one)"
+    ) in result.stderr
 
 
 async def test_start_up_runs_quick_check_once(tmp_path: Path, monkeypatch: Any) -> None:

@@ -143,6 +143,8 @@ class Health:
     unloadable: frozenset[int] = frozenset()
     """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
     (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
+    games_tried: bool = False
+    """Every open game was loaded to find ``unloadable`` (``check``; not the bot's start)."""
     open_hands: int | None = None
     """Private hands whose Discord token the file keeps for a restarted bot, still valid
     (``None``: a schema without them): what a backup taken now holds of such secrets."""
@@ -202,7 +204,13 @@ class Health:
 
     def _damaged_count(self) -> str:
         if self.integrity == ("ok",):
-            return str(len(self.damaged))
+            if self.games_tried:
+                return str(len(self.damaged))
+            # QA: the start's "1" read as the whole count where check found five.
+            return (
+                f"{len(self.damaged)} marked so far (a game is tried when it is first used;"
+                " python -m bot check tries every one)"
+            )
         # The games of a file that fails its check are not tried, and its marks may be wrong.
         marked = f"{len(self.damaged)} marked, the others " if self.damaged else ""
         return marked + "not counted (the file fails its check)"
