@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from wizard.store.db import first_problem
 from wizard.store.health import (
     damaged_games,
     few_names,
-    first_problem,
     integrity,
     open_readonly,
     schema_version,

@@ -12,7 +12,7 @@ import errno
 import logging
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -451,6 +451,30 @@ def text_or_bytes(raw: bytes) -> str | bytes:
         return raw
 
 
+def problem_lines(problems: Sequence[str]) -> list[str]:
+    """The lines of SQLite's integrity report, without its "*** in database main ***"
+    headings (a row of the report may hold several lines)."""
+    return [
+        line
+        for row in problems
+        for line in row.splitlines()
+        if line.strip() and not line.startswith("*** in database")
+    ]
+
+
+def first_problem(problems: Sequence[str]) -> str:
+    """SQLite's integrity report in one short line, for a refusal: its first problem and
+    how many more (``check`` lists them all). A row of the report may hold several lines.
+
+    >>> first_problem(["*** in database main ***\\nOn tree page 3 cell 2: bad", "Page 9: unused"])
+    'On tree page 3 cell 2: bad (and 1 more)'
+    """
+    lines = problem_lines(problems)
+    if not lines:
+        return "; ".join(problems)
+    return lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else "")
+
+
 async def quick_check(conn: aiosqlite.Connection) -> tuple[str, ...]:
     """``PRAGMA quick_check``: ``("ok",)``, or the problems it found (at most 20); logged."""
     try:
@@ -462,8 +486,8 @@ async def quick_check(conn: aiosqlite.Connection) -> tuple[str, ...]:
         log.info("database quick_check: ok")
     else:
         log.error(
-            "database quick_check FAILED: %s (restore a backup; damaged games are"
-            " quarantined as they are found)",
-            "; ".join(found),
+            "database quick_check FAILED: %s (python -m bot check lists what it found;"
+            " restore a backup; damaged games are quarantined as they are found)",
+            first_problem(found),
         )
     return found

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from wizard.store.db import problem_lines
 from wizard.store.migrations import LATEST
 from wizard.store.repo import HAND_KEPT
 
@@ -105,24 +106,6 @@ def integrity(conn: sqlite3.Connection, *, quick: bool = True) -> list[str]:
     return [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
 
 
-def first_problem(problems: Sequence[str]) -> str:
-    """SQLite's integrity report in one short line, for a refusal: its first problem and
-    how many more (``check`` lists them all). A row of the report may hold several lines.
-
-    >>> first_problem(["*** in database main ***\\nOn tree page 3 cell 2: bad", "Page 9: unused"])
-    'On tree page 3 cell 2: bad (and 1 more)'
-    """
-    lines = [
-        line
-        for row in problems
-        for line in row.splitlines()
-        if line.strip() and not line.startswith("*** in database")
-    ]
-    if not lines:
-        return "; ".join(problems)
-    return lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1 else "")
-
-
 @dataclass(frozen=True, slots=True)
 class Health:
     """What ``python -m bot check`` reports about one database file."""
@@ -173,10 +156,12 @@ class Health:
         lines = [
             f"database: {self.path}",
             f"schema version: {version}",
-            "integrity: " + "; ".join(self.integrity),
+            "integrity: " + self._integrity(),
             f"games: {statuses}",
             "damaged games: " + self._damaged_count(),
         ]
+        if self.integrity != ("ok",):
+            lines[-2:-2] = [f"  {line}" for line in problem_lines(self.integrity)]
         for game, reason in self.damaged:
             unloadable = "cannot be loaded: " if game in self.unloadable else ""
             lines.append(f"  game {game}: {unloadable}{reason}")
@@ -201,6 +186,14 @@ class Health:
         )
         lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
         return lines
+
+    def _integrity(self) -> str:
+        if self.integrity == ("ok",):
+            return "ok"
+        n = len(problem_lines(self.integrity))
+        # SQLite stops at 20 problems: there may be more.
+        most = " (SQLite lists at most 20)" if n >= 20 else ""
+        return f"{n} problem(s) found by SQLite's check{most}:"
 
     def _damaged_count(self) -> str:
         if self.integrity == ("ok",):
