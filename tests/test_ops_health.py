@@ -150,6 +150,25 @@ def test_a_file_failing_its_check_does_not_count_damaged_games(tmp_path: Path) -
     assert "damaged games: 0" not in lines
     assert "damaged games: not counted (the file fails its check)" in lines
     assert lines[-1].startswith("NOT healthy")
+    # One problem a line, under a line that counts them.
+    at = lines.index("integrity: 1 problem(s) found by SQLite's check:")
+    assert lines[at + 1] == "  row 7 missing from index games_by_channel"
+
+
+def test_twenty_integrity_problems_may_be_more() -> None:
+    report = ("*** in database main ***\n" + "\n".join(f"Page {p}: never used" for p in range(20)),)
+    failing = health.Health(
+        path=Path("wizard.db"),
+        schema_version=LATEST,
+        integrity=report,
+        games_by_status={},
+        damaged=(),
+        database_bytes=8192,
+        wal_bytes=0,
+    )
+    lines = failing.lines()
+    assert "integrity: 20 problem(s) found by SQLite's check (SQLite lists at most 20):" in lines
+    assert "  Page 19: never used" in lines and not any("***" in line for line in lines)
 
 
 def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
