@@ -180,6 +180,23 @@ def test_a_backup_failing_the_integrity_check_is_refused_in_one_short_line(
     )
 
 
+def test_a_backup_of_a_damaged_file_says_how_to_keep_it_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Operator QA: backup refused a damaged database and nothing said how to save it before
+    # trying to mend it (the README warns against copying the file of a running bot).
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    monkeypatch.setattr(backup_module, "integrity", lambda conn, quick=False: ["Page 9: bad"])
+    with pytest.raises(backup_module.BackupError) as refused:
+        backup_module.backup(db, tmp_path / "copy.db")
+    assert refused.value.hint.endswith(
+        f"To keep it as it is all the same, stop the bot, then copy {db} and, if there is"
+        f" one, {db}-wal beside it"
+    )
+    assert not list(tmp_path.glob("*copy.db*"))
+
+
 def test_restore_refuses_a_backup_from_a_newer_version(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)

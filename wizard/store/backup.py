@@ -111,7 +111,9 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
                 found = first_problem(problems)
                 raise BackupError(
                     f"the copy of {source} fails SQLite's integrity check: {found}",
-                    "the live database is damaged: run python -m bot check",
+                    "the live database is damaged: run python -m bot check. To keep it as it"
+                    f" is all the same, stop the bot, then copy {source} and, if there is one,"
+                    f" {wal_path(source)} beside it",
                 )
             with _writing(target):
                 os.replace(partial, target)
