@@ -172,7 +172,7 @@ def _writing(target: Path) -> Iterator[None]:
     except (OSError, sqlite3.OperationalError) as error:
         raise BackupError(
             f"cannot write the backup {target} ({error})",
-            "choose a folder that exists or can be created, and that this user may write to",
+            "choose a folder this user may write to, on a file system that is not read-only",
             cause=str(error),
         ) from None
 
