@@ -197,6 +197,19 @@ def test_a_backup_of_a_damaged_file_says_how_to_keep_it_as_it_is(
     assert not list(tmp_path.glob("*copy.db*"))
 
 
+def test_a_backup_of_a_newer_version_s_database_says_which_check_tries_its_games(
+    tmp_path: Path,
+) -> None:
+    # Operator QA: the note named a temporary file and advised "restore a backup".
+    newer = tmp_path / "newer.db"
+    make_database(newer)
+    make_future_schema(newer)
+    result = run_bot("backup", "copy.db", "--db", str(newer), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert "a newer version of the bot wrote this database" in result.stdout
+    assert "wizard-check" not in result.stdout and "restore" not in result.stdout
+
+
 def test_restore_refuses_a_backup_from_a_newer_version(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)
