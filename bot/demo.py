@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
@@ -21,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from bot.exits import EXIT_DATABASE, EXIT_SETTINGS, Failure, report
 from bot.logs import start_logging
 from bot.settings import Settings
 
@@ -419,6 +419,29 @@ def _not_about_probes(record: logging.LogRecord) -> bool:
     return "Guilds intent seems to be disabled" not in record.getMessage()
 
 
+def _refuse_setup(host: str, port: int, db: Path | None) -> None:
+    """Raise the :class:`Failure` of a demo that cannot run with these options."""
+    if host not in ("127.0.0.1", "localhost"):
+        # SimCord's page binds loopback only, and its address is its password.
+        raise Failure(EXIT_SETTINGS, "the demo's page is served on 127.0.0.1 only")
+    if not 0 <= port <= 65535:
+        raise Failure(EXIT_SETTINGS, "--port must be between 0 and 65535")
+    try:
+        require_simcord()
+    except DemoUnavailableError as error:
+        raise Failure(EXIT_SETTINGS, str(error)) from None
+    if db is not None:
+        from bot.ops import tables_before_start
+
+        held = tables_before_start(db)
+        if held is not None:  # a file of another program: never write into it
+            raise Failure(
+                EXIT_DATABASE,
+                f"--db {db} is a database of another program (tables: {', '.join(held) or 'none'})",
+                "name a new file, or one an earlier demo kept",
+            )
+
+
 def main(
     *,
     host: str = "127.0.0.1",
@@ -427,32 +450,12 @@ def main(
     log_level: str = "WARNING",
 ) -> int:
     """``python -m bot demo``; returns the exit status."""
-    if host not in ("127.0.0.1", "localhost"):
-        # SimCord's page binds loopback only, and its address is its password.
-        print("wizard demo: the page is served on 127.0.0.1 only", file=sys.stderr)
-        return 2
-    if not 0 <= port <= 65535:
-        print("wizard demo: --port must be between 0 and 65535", file=sys.stderr)
-        return 2
     try:
-        require_simcord()
-    except DemoUnavailableError as error:
-        print(f"wizard demo: {error}", file=sys.stderr)
-        return 2
+        _refuse_setup(host, port, db)
+    except Failure as failure:
+        return report(failure)
     import simcord
 
-    if db is not None:
-        from bot.ops import tables_before_start
-
-        held = tables_before_start(db)
-        if held is not None:  # a file of another program: never write into it
-            tables = ", ".join(held) or "none"
-            print(
-                f"wizard demo: --db {db} is a database of another program (tables: {tables}):"
-                " name a new file, or one an earlier demo kept",
-                file=sys.stderr,
-            )
-            return 2
     start_logging(log_level)
     logging.getLogger("discord.state").addFilter(_not_about_probes)
     try:
@@ -461,7 +464,6 @@ def main(
         pass  # Ctrl-C before the loop's handlers were installed
     except simcord.SetupError as error:
         # For instance a --port already in use.
-        print(f"wizard demo: {error}", file=sys.stderr)
-        return 1
+        return report(Failure(EXIT_SETTINGS, f"the demo cannot start: {error}"))
     print("Wizard demo stopped.", flush=True)
     return 0

@@ -542,10 +542,11 @@ def test_a_demo_refuses_a_file_of_another_program(
     with sqlite3.connect(other) as conn:
         conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
     before = other.read_bytes()
-    assert main(db=other) == 2
+    # As every database the bot cannot use: status 3, one line as the README shows it (QA).
+    assert main(db=other) == 3
     err = capsys.readouterr().err.strip()
     assert err == (
-        f"wizard demo: --db {other} is a database of another program (tables: invoices): "
-        "name a new file, or one an earlier demo kept"
+        f"wizard bot: --db {other} is a database of another program (tables: invoices). "
+        "Name a new file, or one an earlier demo kept."
     ), err
     assert other.read_bytes() == before
