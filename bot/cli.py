@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.exits import (
+    EXIT_DATABASE,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_SETTINGS,
@@ -316,10 +317,18 @@ async def open_service(
     from bot.clock import DiscordClock
     from bot.ops import log_health, tables_before_start, warn_unmigrated
     from wizard.service import GameService, ServiceConfig
+    from wizard.store.health import few_names
 
     # Before the bot writes to it: a file with content but none of the bot's tables is
     # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
     held = tables_before_start(settings.database_path)
+    if held:  # another program's tables: never write into its file (as demo and restore)
+        raise Failure(
+            EXIT_DATABASE,
+            f"{settings.database_path} holds another program's database (tables:"
+            f" {few_names(held)}), not the bot's",
+            "is DATABASE_PATH right? The bot makes its own database in a new file",
+        )
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
@@ -336,7 +345,7 @@ async def open_service(
             await service.close()
             raise
     if held is not None:
-        warn_unmigrated(settings.database_path, held)
+        warn_unmigrated(settings.database_path)
     await log_health(settings.database_path, service.store.integrity)
     # Each damaged game was logged by recover() already, and again by the health summary.
     log.info(

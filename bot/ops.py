@@ -336,12 +336,10 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
         return None
 
 
-def warn_unmigrated(database: Path, tables: Sequence[str]) -> None:
-    """Warn that the bot has just made its database in a file that held something else."""
-    held = f"with tables of another program ({', '.join(tables)})" if tables else "empty"
+def warn_unmigrated(database: Path) -> None:
+    """Warn that the bot has just made its database in a file that held no tables."""
     log.warning(
-        "database %s existed %s: the bot created its tables in it. If DATABASE_PATH "
+        "database %s existed empty: the bot created its tables in it. If DATABASE_PATH "
         "should name the bot's existing database, stop the bot and correct it",
         database,
-        held,
     )

@@ -13,7 +13,7 @@ import aiosqlite
 import pytest
 
 from bot.cli import open_service
-from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
 from tests.ops_support import (
     assert_one_line_failure,
@@ -223,23 +223,34 @@ async def _start_on(db: Path, caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "bot" and r.levelno >= 30]
 
 
-@pytest.mark.parametrize(
-    ("tables", "said"),
-    [
-        ((), "existed empty: the bot created its tables in it"),
-        (("notes",), "existed with tables of another program (notes): the bot created"),
-    ],
-)
 async def test_starting_on_a_file_that_held_no_tables_warns_and_migrates_it(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, tables: tuple[str, ...], said: str
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     db = tmp_path / "wrong.db"
-    sqlite_file(db, *tables)
+    sqlite_file(db)
     warnings = await _start_on(db, caplog)
-    found = [w for w in warnings if said in w]
+    found = [w for w in warnings if "existed empty: the bot created its tables in it" in w]
     assert len(found) == 1, warnings
     assert str(db) in found[0] and "DATABASE_PATH" in found[0]
     assert check(db).schema_version == LATEST  # migrated all the same
+
+
+async def test_starting_on_another_program_s_database_is_refused_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    # Operator QA: the bot created its tables in another program's file (with a warning),
+    # where demo, backup and restore refuse such a file.
+    db = tmp_path / "places.sqlite"
+    sqlite_file(db, "moz_places", "moz_bookmarks")
+    before = db.read_bytes()
+    with pytest.raises(Failure) as refused:
+        await open_service(Settings(database_path=db, shard_count=1))
+    assert refused.value.status == EXIT_DATABASE
+    assert refused.value.line() == (
+        f"{db} holds another program's database (tables: moz_bookmarks, moz_places), not the"
+        " bot's. Is DATABASE_PATH right? The bot makes its own database in a new file."
+    )
+    assert db.read_bytes() == before
 
 
 @pytest.mark.parametrize("case", ["missing", "empty", "the bot's"])
