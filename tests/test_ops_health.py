@@ -155,6 +155,25 @@ def test_a_file_failing_its_check_does_not_count_damaged_games(tmp_path: Path) -
     assert lines[at + 1] == "  row 7 missing from index games_by_channel"
 
 
+def test_an_older_schema_is_healthy_and_said_to_be_updated_at_start() -> None:
+    # Operator QA: an old database read "healthy" with no word that the bot will migrate it.
+    older = health.Health(
+        path=Path("wizard.db"),
+        schema_version=LATEST - 1,
+        integrity=("ok",),
+        games_by_status={},
+        damaged=(),
+        database_bytes=8192,
+        wal_bytes=0,
+    )
+    lines = older.lines()
+    assert (
+        f"schema version: {LATEST - 1} (older than this bot's {LATEST}: the bot updates it"
+        " when it starts)"
+    ) in lines
+    assert lines[-1] == "healthy"
+
+
 def test_twenty_integrity_problems_may_be_more() -> None:
     report = ("*** in database main ***\n" + "\n".join(f"Page {p}: never used" for p in range(20)),)
     failing = health.Health(

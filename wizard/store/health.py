@@ -152,6 +152,8 @@ class Health:
         version = "none" if self.schema_version is None else str(self.schema_version)
         if self.schema_version is not None and self.schema_version > LATEST:
             version += f" (newer than this bot's {LATEST}: written by a newer version)"
+        elif self.schema_version is not None and self.schema_version < LATEST:
+            version += f" (older than this bot's {LATEST}: the bot updates it when it starts)"
         statuses = ", ".join(f"{n} {s}" for s, n in self.games_by_status.items()) or "none"
         lines = [
             f"database: {self.path}",
