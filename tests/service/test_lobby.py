@@ -67,6 +67,24 @@ async def test_computers_kicks_and_removals(service: GameService) -> None:
         await service.seat_view(game_id, 2)
 
 
+async def test_a_person_joining_a_full_lobby_takes_the_last_computer_s_seat(
+    service: GameService,
+) -> None:
+    # QA: a lobby the host had filled with computers told a friend who came to play "This
+    # game is full": computers fill seats people leave empty, so a person takes one.
+    game_id = await new_game(service, 2, 4)
+    info = await service.get_game(game_id)
+    assert [s.name for s in info.seats] == ["P1", "P2", "Merlin", "Morgana", "Nimue", "Taliesin"]
+    info = await service.join(game_id, 3, "P3")
+    assert [s.name for s in info.seats] == ["P1", "P2", "Merlin", "Morgana", "Nimue", "P3"]
+    assert [s.seat for s in info.seats] == list(range(6))
+    for user in (4, 5, 6):
+        info = await service.join(game_id, user, f"P{user}")
+    assert [s.user_id for s in info.seats] == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(LobbyFullError, match="6 players"):  # people only: full
+        await service.join(game_id, 7, "P7")
+
+
 async def test_leaving_a_running_game_and_coming_back(service: GameService) -> None:
     game_id = await new_game(service, 3, 0, seed=51)
     await service.start(game_id, 1)
