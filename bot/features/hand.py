@@ -24,9 +24,11 @@ from bot.features.lobby import LEAVE_LABEL
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
+    OpenLead,
     TableClicks,
     bids_on_table,
     last_trick_text,
+    open_lead,
     trick_text,
     trump_line,
 )
@@ -227,6 +229,11 @@ def hand_text(
                 lines.append(t("Suit to follow: {suit}.", suit=suit))
             else:  # not a rule that holds them back: any card may go (R5.3)
                 lines.append(t("Suit to follow: {suit}. You have none: play any card.", suit=suit))
+        elif (lead := open_lead(view.trick, single_suit=view.options.single_suit)) is not None:
+            if lead is OpenLead.WIZARD:
+                lines.append(t("No suit to follow: a Wizard came first. Play any card."))
+            else:
+                lines.append(t("No suit to follow yet (only Jesters so far): play any card."))
     if view.my_turn and view.phase is Phase.BID:
         made = [  # in the order they were made (R4.2)
             (s, b) for s in bidding_order(table) if (b := table.bids[s]) is not None and s != seat

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping, Sequence
+from enum import Enum
 from typing import Any, Final
 
 import discord
@@ -143,7 +144,35 @@ def status_line(
     line = "⏳ " + t("{player} to play.", player=who)
     if table.follow is not None:
         line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
+    elif (lead := open_lead(table.trick, single_suit=table.options.single_suit)) is not None:
+        # QA: a suited lead was named, a Wizard's or a Jester's said nothing (R5.2).
+        if lead is OpenLead.WIZARD:
+            line += " " + t("No suit to follow: a Wizard came first.")
+        else:
+            line += " " + t("No suit to follow yet (only Jesters so far).")
     return line
+
+
+class OpenLead(Enum):
+    """Why a trick with cards on it has no suit to follow (R5.2)."""
+
+    WIZARD = "wizard"
+    """A Wizard came before any suited card: the trick has none."""
+    JESTERS = "jesters"
+    """Only Jesters so far: the first suited card sets it."""
+
+
+def open_lead(trick: Sequence[SeatCard], *, single_suit: bool) -> OpenLead | None:
+    """Why a started trick has no suit to follow, or ``None`` when it is empty, has one, or
+    the game knows no suit to follow (single suit, R7.7)."""
+    if not trick or single_suit:
+        return None
+    for _, card in trick:
+        if card.is_wizard:
+            return OpenLead.WIZARD
+        if not card.is_jester:
+            return None  # a suited card first: the suit to follow is known
+    return OpenLead.JESTERS
 
 
 def _bid_status(

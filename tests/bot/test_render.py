@@ -866,3 +866,54 @@ def test_the_table_says_where_the_dealer_chooses_trump() -> None:
     ), person
     computer = status_line(table, names, t=T, computer={state.dealer})
     assert computer == f"⏳ **{names[state.dealer]}** to choose trump.", computer
+
+
+@pytest.mark.parametrize(
+    ("first", "table_says", "hand_says"),
+    [
+        (
+            WIZARD,
+            "No suit to follow: a Wizard came first.",
+            "No suit to follow: a Wizard came first. Play any card.",
+        ),
+        (
+            JESTER,
+            "No suit to follow yet (only Jesters so far).",
+            "No suit to follow yet (only Jesters so far): play any card.",
+        ),
+    ],
+)
+def test_a_trick_without_a_suit_to_follow_says_so(
+    first: Card, table_says: str, hand_says: str
+) -> None:
+    """QA: after a Wizard lead the hand said only "Your turn: play a card." and the table
+    nothing, where a suited lead says which suit to follow (R5.2)."""
+    for seed in range(200):
+        states = play_through(4, Options(), seed=seed, rng_seed=seed)
+        state = next(
+            (
+                s
+                for s in states
+                if s.phase is Phase.PLAY
+                and len(s.trick) == 1
+                and s.trick[0] == first
+                and s.turn is not None
+                and len(s.hands[s.turn]) > 1
+            ),
+            None,
+        )
+        if state is not None:
+            break
+    assert state is not None and state.turn is not None and state.follow is None
+    table = embed_text(table_embed(public_table(view(state, 0)), t=T))
+    assert table_says in table, table
+    text = hand_text(view(state, state.turn), t=T)
+    assert hand_says in text, text
+    # Single suit has no suit to follow at all (R7.7): nothing is said there.
+    single = first_state(
+        play_through(3, Options(single_suit=True), seed=1),
+        lambda s: s.phase is Phase.PLAY and len(s.trick) == 1,
+    )
+    assert single.turn is not None
+    assert "suit to follow" not in hand_text(view(single, single.turn), t=T)
+    assert "suit to follow" not in embed_text(table_embed(public_table(view(single, 0)), t=T))
