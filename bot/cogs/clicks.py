@@ -22,7 +22,7 @@ from bot.cogs.replies import refuse
 from bot.i18n import Texts, card_text, suit_text, texts
 from bot.ui.buttons import DONE_NOTE, CustomId, Verb
 from wizard.cards import Theme
-from wizard.service import Clock, GameService, GameUpdate, ServiceError
+from wizard.service import Clock, GameService, GameUpdate, RoundScored, ServiceError
 from wizard.state import Bid, ChooseTrump, Play
 
 if TYPE_CHECKING:  # the surfaces build on the features, which build on this module
@@ -72,7 +72,13 @@ def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
     if isinstance(action, Bid):
         return "✅ " + t("You bid {bid}.", bid=action.bid)
     if isinstance(action, Play):
-        return "✅ " + t("You played {card}.", card=card_text(action.card, theme, t=t))
+        card = card_text(action.card, theme, t=t)
+        scored = [e.round for e in update.events if isinstance(e, RoundScored)]
+        if scored:  # the hand drawn next is the next round's: not a card it holds
+            return "✅ " + t(
+                "You played {card}, the last card of round {round}.", card=card, round=scored[0]
+            )
+        return "✅ " + t("You played {card}.", card=card)
     if isinstance(action, ChooseTrump):
         suit = suit_text(action.suit, theme, t=t)
         # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.

@@ -579,10 +579,6 @@ class HandClicks(TableClicks):
             # moves that follow this one are rendered after it.
             self.surfaces.after_update(update, actor_user_id=user)
             note, theme = await self._remember_done(interaction, cid, update)
-            if update.view is not None and opens_with_last_round(update.view.view):
-                # Their card closed the round: the hand is the next round's, which opens
-                # with how the round went, not with a card it never held.
-                note = None
             await self._open_hand(
                 interaction, cid.game, note=note, edit=True, theme=theme, update=update
             )
