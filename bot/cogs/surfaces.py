@@ -232,16 +232,17 @@ class OpenHands(GameMessages):
         notes = [hand_heading(game_id, channel_id, t=t), *([note] if note else [])]
         view: discord.ui.View | None = None
         away = False
+        ending: list[str] = []  # after the last round's line: how the game ended for them
         if status is GameStatus.CANCELLED:  # no turn, no cards to play: the note alone
             cancelled = "🛑 " + t("This game was cancelled.")
             return "\n".join([*notes, cancelled]), None, seat_view.seat
         if status is not GameStatus.ACTIVE:
             over = "🏁 " + t("This game is over.")
             if seat_view.away:  # the computer's bids and points, not theirs
-                notes += [over, "🏳️ " + t(FINISHED_FOR_YOU)]
+                ending += [over, "🏳️ " + t(FINISHED_FOR_YOU)]
                 away = True
             else:
-                notes.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
+                ending.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
             return "\n".join([*notes, "🚫 " + t(KICKED)]), None, seat_view.seat
         elif seat_view.away:
@@ -274,6 +275,7 @@ class OpenHands(GameMessages):
             theme=theme,
             t=t,
             show_hand=show_hand,
+            ending=ending,
         )
         return text, view, seat_view.seat
 

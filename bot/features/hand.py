@@ -349,12 +349,14 @@ def hand_message(
     theme: Theme = Theme.CLASSIC,
     t: Texts,
     show_hand: str | None = None,
+    ending: Sequence[str] = (),
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
     and when it stops updating itself. ``away``: a computer plays the seat (or, the game
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
-    the server's language; by default in ``t``'s)."""
+    the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
+    game ended, after how its last round went)."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -366,6 +368,7 @@ def hand_message(
             )
         )
     lines.append(hand_text(view, theme=theme, away=away, t=t))
+    lines += ending
     if view.phase is not Phase.GAME_OVER:
         button = show_hand if show_hand is not None else t(SHOW_HAND_LABEL)
         lines.append("-# " + t(HAND_EXPIRY_NOTE, button=button))

@@ -570,6 +570,10 @@ async def test_each_hand_names_its_game_and_channel(tmp_path: Path) -> None:
         points = texts("en").count(mine.score)
         place = f"Your place: {mine.place} of 3, with {points} points."
         assert f"🏁 This game is over. {place}" in over, over
+        # QA: the last round's line came after it; in the order they happened, it is last.
+        lines = over.split("\n")
+        assert lines[-1] == f"🏁 This game is over. {place}", over
+        assert re.match(r"[✅❌] Round \d+: you bid", lines[-2]), over
 
 
 async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_again(
