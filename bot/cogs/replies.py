@@ -89,16 +89,26 @@ FINISHED_FOR_YOU: Final = N_(
 )
 """On the hand, after the game, of a player whose seat a computer held at the end (they
 left, or timed out, and did not take it back): a forfeit, as /wizard stats counts it."""
-TIMED_OUT: Final = N_(
-    "Your time ran out, so a computer made your last move for you. If it keeps running out, "
-    "a computer takes over your seat, and a game it finishes for you counts as lost."
+TIMED_OUT: Final = N_("Your time ran out, so a computer made your last move for you.")
+"""To a player whose turn timer ran out (until they move themselves again), followed by
+:data:`IF_IT_KEEPS` or :data:`IF_IT_KEEPS_LAST`; their hand names the move when it can
+(:func:`bot.features.hand.timed_out_move`)."""
+IF_IT_KEEPS: Final = N_(
+    "If it keeps running out, a computer takes over your seat, and a game it finishes for you "
+    "counts as lost."
 )
-"""On the hand of a player whose turn timer ran out (until they move themselves again)."""
-TIMED_OUT_LAST: Final = N_(
-    "Your time ran out, so a computer made your last move for you. If it keeps running out, "
-    "the game stops with no result: you are the last person playing it."
+IF_IT_KEEPS_LAST: Final = N_(
+    "If it keeps running out, the game stops with no result: you are the last person playing it."
 )
-""":data:`TIMED_OUT` for the last person playing: a computer taking their seat stops the game."""
+""":data:`IF_IT_KEEPS` for the last person playing: a computer taking their seat stops the game."""
+
+
+def timed_out_text(move: str, *, last: bool, t: Texts) -> str:
+    """``move`` (what the computer did, already in ``t``'s language), then what the next
+    timeout does."""
+    return f"{move} {t(IF_IT_KEEPS_LAST if last else IF_IT_KEEPS)}"
+
+
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."
 )

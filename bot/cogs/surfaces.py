@@ -63,7 +63,7 @@ import discord
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, RoundEnd, Surface
-from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, TIMED_OUT, TIMED_OUT_LAST, refusal_text
+from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, refusal_text, timed_out_text
 from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
@@ -73,6 +73,7 @@ from bot.features.hand import (
     leave_question,
     replaced_hand_message,
     stopped_hand_message,
+    timed_out_move,
     with_leave,
 )
 from bot.features.hints import hints_on
@@ -251,7 +252,8 @@ class OpenHands(GameMessages):
             view = one_button_view(cid, t(TAKE_BACK_LABEL), "🙋")
         else:
             if timed_out:
-                notes.append("⏰ " + t(TIMED_OUT_LAST if last else TIMED_OUT))
+                move = timed_out_move(seat_view.view, theme, t=t)
+                notes.append("⏰ " + timed_out_text(move, last=last, t=t))
             hints = seat_view.view.my_turn and (
                 known.hints_allowed
                 if known is not None

@@ -16,6 +16,7 @@ from bot.cogs.replies import (
     FORBIDDEN_CANADIAN_OWN,
     FORBIDDEN_UNEVEN,
     STALE,
+    TIMED_OUT,
     refusal_of,
     refusal_text,
 )
@@ -101,6 +102,10 @@ HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
 # Translators: what a private hand shows, with no buttons, once the bot may no longer edit it.
 # {button} is the label of the table's button (“Show my hand”), in the language of the
 # server's public messages.
+TIMED_OUT_PLAYED: Final = N_("Your time ran out, so a computer played {card} for you.")
+TIMED_OUT_BID: Final = N_("Your time ran out, so a computer bid {bid} for you.")
+TIMED_OUT_TRUMP: Final = N_("Your time ran out, so a computer chose {suit} as trump for you.")
+"""What :func:`timed_out_move` says, where it can name the move (else :data:`TIMED_OUT`)."""
 HAND_EXPIRED: Final = N_(
     "This private message no longer updates itself: Discord allows that for 15 minutes "
     "only. Press “{button}” on the table for a fresh one."
@@ -339,6 +344,24 @@ def hand_heading(game_id: int, channel_id: int | None, *, t: Texts) -> str:
     have hands of several games open)."""
     game = t("Wizard · game {game}", game=game_id)
     return f"-# {game}" + (f" · <#{channel_id}>" if channel_id is not None else "")
+
+
+def timed_out_move(view: PlayerView, theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """What a computer did for ``view.seat`` when its time ran out: the seat's last move,
+    which its own view shows while it is of this round (its last card, else its bid, else the
+    trump it chose); else "your last move" (a card of the round before)."""
+    mine = [
+        card for trick in (*view.played, view.trick) for seat, card in trick if seat == view.seat
+    ]
+    if mine:
+        return t(TIMED_OUT_PLAYED, card=card_text(mine[-1], theme, t=t))
+    bid = view.bids[view.seat]
+    if bid is not None:  # their own bid, which they see even when it is hidden (R7.2)
+        return t(TIMED_OUT_BID, bid=bid)
+    chose = view.dealer == view.seat and view.turned is not None and view.turned.is_wizard
+    if chose and view.trump is not None:
+        return t(TIMED_OUT_TRUMP, suit=suit_text(view.trump, theme, t=t))
+    return t(TIMED_OUT)
 
 
 def hand_message(

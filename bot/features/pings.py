@@ -10,7 +10,7 @@ import discord
 
 from bot.cogs.look import public_look
 from bot.cogs.messages import GameMessages, Surface
-from bot.cogs.replies import TIMED_OUT, TIMED_OUT_LAST
+from bot.cogs.replies import TIMED_OUT, timed_out_text
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
 from bot.i18n import N_, Texts, _bold
 from wizard.service import GameInfo, ServiceError
@@ -62,7 +62,8 @@ def timed_out_note(info: GameInfo, waiting: frozenset[int], *, t: Texts) -> str 
     seat = info.seat_of(user)
     if seat is None or info.seats[seat].timeouts == 0:
         return None
-    return t(TIMED_OUT_LAST if info.playing() == [user] else TIMED_OUT)
+    # Not the move itself: a reminder is public, and a hidden bid is not (R7.2).
+    return timed_out_text(t(TIMED_OUT), last=info.playing() == [user], t=t)
 
 
 class TurnPings(GameMessages):

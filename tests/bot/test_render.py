@@ -17,6 +17,7 @@ from bot.features.hand import (
     last_round_line,
     legal_bids,
     playable_cards,
+    timed_out_move,
     trump_choices,
 )
 from bot.features.lobby import lobby_view
@@ -917,3 +918,38 @@ def test_a_trick_without_a_suit_to_follow_says_so(
     assert single.turn is not None
     assert "suit to follow" not in hand_text(view(single, single.turn), t=T)
     assert "suit to follow" not in embed_text(table_embed(public_table(view(single, 0)), t=T))
+
+
+def test_a_timed_out_hand_names_the_move_the_computer_made() -> None:
+    """QA: "a computer made your last move for you" left the player to find which one; their
+    own view shows it while it is of this round (a hidden bid included: it is their own)."""
+    for seed in range(100):
+        states = list(play_through(3, Options(bidding=Bidding.HIDDEN), seed=seed, rng_seed=seed))
+        chose = [
+            s
+            for s in states
+            if s.phase is Phase.BID and s.turned == WIZARD and s.bids[s.dealer] is None
+        ]
+        if chose:
+            break
+    state = chose[0]
+    assert state.trump is not None
+    said = timed_out_move(view(state, state.dealer), t=T)
+    assert (
+        said
+        == f"Your time ran out, so a computer chose {suit_text(state.trump, t=T)} as trump for you."
+    )
+    bid = first_state(iter(states), lambda s: s.phase is Phase.BID and s.bids[0] is not None)
+    assert timed_out_move(view(bid, 0), t=T) == (
+        f"Your time ran out, so a computer bid {bid.bids[0]} for you."
+    )
+    played = first_state(iter(states), lambda s: s.round == 3 and len(s.played) == 1)
+    [card] = [c for seat, c in view(played, 0).played[0] if seat == 0]
+    assert timed_out_move(view(played, 0), t=T) == (
+        f"Your time ran out, so a computer played {card_text(card, t=T)} for you."
+    )
+    dealt = first_state(iter(states), lambda s: s.round == 2 and s.phase is Phase.BID)
+    fresh = next(seat for seat in range(3) if dealt.bids[seat] is None)
+    assert timed_out_move(view(dealt, fresh), t=T) == (
+        "Your time ran out, so a computer made your last move for you."
+    )
