@@ -39,6 +39,7 @@ from bot.features.hand import (
     hand_view,
     replaced_hand_message,
     stopped_hand_message,
+    timed_out_move,
     with_leave,
 )
 from bot.features.hand import LEFT as LEFT_GAME
@@ -325,6 +326,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
     for seat in range(players):
         pv = view(state, seat)
         yield f"{where} hand {seat}", hand_message(pv, away=seat == 1, theme=theme, t=t)
+        yield f"{where} hand {seat}, time ran out", timed_out_move(pv, theme, t=t)
         for label in labels(hand_view(pv, 3, 4, theme, t=t, hints=seat == 0)):
             yield f"{where} hand {seat} button", label
     if table.history:
