@@ -340,11 +340,13 @@ class ServiceBase:
         except (sqlite3.Error, RuntimeError, LockTimeout) as e:
             if not (isinstance(e, sqlite3.DatabaseError) and is_damage(e)):
                 raise self._refusal(e) from e
-            # A damaged page on the way of the game's rows: no retry can save its moves.
-            reason = f"its next change cannot be saved: {e}"
-            await self._quarantine(live.id, reason)
-            live.status, live.broken_reason = GameStatus.BROKEN, reason
-            raise GameDamagedError(live.id, reason) from e
+            # A damaged page on the write's way: under the game's own rows (then reading
+            # them again quarantines it), or beside them (a neighbour's page, another table):
+            # then the game stays as stored, and the click is refused as any failed write.
+            await self._refresh(live)
+            if live.status is GameStatus.BROKEN:
+                self._check_status(live, GameStatus.ACTIVE)  # game_damaged
+            raise self._refusal(e) from e
         expected = live.version
         await self._refresh(live)
         if live.status is GameStatus.BROKEN:
@@ -475,7 +477,6 @@ class ServiceBase:
     if TYPE_CHECKING:
 
         async def _refresh(self, live: LiveGame) -> None: ...
-        async def _quarantine(self, game_id: int, reason: str) -> None: ...
         def _fire(self, game_id: int) -> None: ...
 
 

@@ -281,7 +281,9 @@ class Loading(ServiceBase):
             if is_damage(e):  # a damaged page under the game's rows
                 reason = f"a row cannot be read: {e}"
                 if raw is not None and raw["status"] == GameStatus.BROKEN.value:
-                    return await self._stub(game_id, reason)  # told when quarantined
+                    # Told when quarantined, with the reason then found.
+                    stored = raw["broken_reason"]
+                    return await self._stub(game_id, stored if isinstance(stored, str) else reason)
                 return await self._quarantined(game_id, reason)
             # A fault that may pass (disk I/O, a full disk): the game stays as stored.
             log.error("game %s could not be read: %s", game_id, e)
