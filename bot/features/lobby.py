@@ -260,7 +260,7 @@ def lobby_view(
     with ``seat_taking`` known, the host's switch letting others take computer seats.
 
     With ``players`` (the seats taken) known: "Add computer player" is disabled once the
-    table is full, Join once people fill it (a person takes a computer's seat), and Start
+    table is full, Join too unless a person may take a computer's seat, and Start
     until :data:`~wizard.options.MIN_PLAYERS` have joined, each with the count that says
     why in its label ("Add computer player (6/6)", "Join (6/6)", "Start (2/3)").
     """
@@ -268,15 +268,13 @@ def lobby_view(
     too_few = players is not None and players < MIN_PLAYERS
     count = f" ({players}/{max_seats})"
     add = t(ADD_COMPUTER_LABEL) + (count if full else "")
-    # A person joining a full lobby takes a computer's seat: Join stops at people only.
-    people_only = full and not computers
-    join = t(JOIN_LABEL) + (count if people_only else "")
+    # A person joining a full lobby takes a computer's seat where the host lets them.
+    closed = full and not (computers and seat_taking)
+    join = t(JOIN_LABEL) + (count if closed else "")
     start = t(START_LABEL) + (f" ({players}/{MIN_PLAYERS})" if too_few else "")
     view = detached_view()
     view.add_item(
-        button(
-            CustomId(game, Verb.JOIN, "", version), label=join, style=GREEN, disabled=people_only
-        )
+        button(CustomId(game, Verb.JOIN, "", version), label=join, style=GREEN, disabled=closed)
     )
     view.add_item(button(CustomId(game, Verb.LEAVE, "", version), label=t(LEAVE_LABEL)))
     view.add_item(

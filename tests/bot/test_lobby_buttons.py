@@ -77,27 +77,33 @@ async def test_single_suit_is_full_at_four(tmp_path: Path) -> None:
         assert shown["start"] == ("Start", False)
 
 
-async def test_a_person_takes_a_computer_s_seat_in_a_full_lobby_until_people_fill_it(
+async def test_join_in_a_full_lobby_takes_a_computer_s_seat_only_where_the_host_allows(
     tmp_path: Path,
 ) -> None:
-    # QA: "Join" stayed pressable in a full lobby and answered "This game is full": a person
-    # now takes the last computer's seat, and Join is disabled once people fill the table.
+    # QA: "Join" stayed pressable in a full lobby and answered "This game is full". It is
+    # disabled there, with its count, unless the host lets people take computer seats: then
+    # a person takes the last computer's seat, until people fill the table.
     async with simulation(tmp_path, members=5) as sim:
         ann, bob, cy, dee, eve = sim.members
         await sim.new_game(ann, single_suit=True)
         lobby = sim.message(sim.raw()[-1].id)
         for _ in range(3):
             await ann.click(lobby, label="Add computer player")
+        assert lobby_buttons(sim.message(lobby.id))["join"] == ("Join (4/4)", True)
+        switch = next(
+            str(b["label"])
+            for b in buttons(sim.message(lobby.id))
+            if "computer seats" in b["label"]
+        )
+        await ann.click(lobby, label=switch)
         assert lobby_buttons(sim.message(lobby.id))["join"] == ("Join", False)
         joined = await bob.click(lobby, label="Join")
         assert joined.acknowledged
-        now = sim.message(lobby.id)
-        players = now.embeds[0].description or ""
+        players = sim.message(lobby.id).embeds[0].description or ""
         assert "bob" in players and "Morgana" in players and "Nimue" not in players, players
         for member in (cy, dee):
             await member.click(lobby, label="Join")
-        shown = lobby_buttons(sim.message(lobby.id))
-        assert shown["join"] == ("Join (4/4)", True)
+        assert lobby_buttons(sim.message(lobby.id))["join"] == ("Join (4/4)", True)
         with pytest.raises(simcord.SetupError, match="disabled"):
             await eve.click(lobby, label="Join (4/4)")
 

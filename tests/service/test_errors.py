@@ -224,15 +224,14 @@ async def test_lobby_refusals(service: GameService, db_path: Path) -> None:
     await _refused(db_path, InvalidSettingsError, service.update_settings(GUILD, nonsense=1))
     await _refused(db_path, InvalidSettingsError, service.board(GUILD, order="luck"))
     # Single suit is for 3 or 4 players (R7.7): a fifth cannot join.
-    # (A person would take a computer's seat: people fill these lobbies.)
     await service.set_options(game_id, 1, Options(single_suit=True))
-    await service.join(game_id, 3, "P3")
-    await service.join(game_id, 4, "P4")
+    await service.add_computer(game_id, 1)
+    await service.add_computer(game_id, 1)
     await _refused(db_path, LobbyFullError, service.join(game_id, 5, "late"), "4 players")
     await _refused(db_path, LobbyFullError, service.add_computer(game_id, 1), "4 players")
     await service.set_options(game_id, 1, Options())
-    await service.join(game_id, 5, "P5")
-    await service.join(game_id, 6, "P6")
+    await service.add_computer(game_id, 1)
+    await service.add_computer(game_id, 1)
     await _refused(db_path, LobbyFullError, service.join(game_id, 7, "late"), "6 players")
     await _refused(
         db_path,

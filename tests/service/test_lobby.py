@@ -67,20 +67,25 @@ async def test_computers_kicks_and_removals(service: GameService) -> None:
         await service.seat_view(game_id, 2)
 
 
-async def test_a_person_joining_a_full_lobby_takes_the_last_computer_s_seat(
+async def test_a_person_joining_a_full_lobby_takes_a_computer_s_seat_if_the_host_lets_them(
     service: GameService,
 ) -> None:
     # QA: a lobby the host had filled with computers told a friend who came to play "This
-    # game is full": computers fill seats people leave empty, so a person takes one.
+    # game is full". Where the host lets people take computer seats, the friend takes the
+    # last computer's seat, and nobody else's seat moves; else the lobby is full (review:
+    # "me against five computers" must not lose one to a passer-by).
     game_id = await new_game(service, 2, 4)
     info = await service.get_game(game_id)
     assert [s.name for s in info.seats] == ["P1", "P2", "Merlin", "Morgana", "Nimue", "Taliesin"]
+    with pytest.raises(LobbyFullError, match="6 players"):
+        await service.join(game_id, 3, "P3")
+    await service.set_seat_taking(game_id, 1, True)
     info = await service.join(game_id, 3, "P3")
     assert [s.name for s in info.seats] == ["P1", "P2", "Merlin", "Morgana", "Nimue", "P3"]
     assert [s.seat for s in info.seats] == list(range(6))
     for user in (4, 5, 6):
         info = await service.join(game_id, user, f"P{user}")
-    assert [s.user_id for s in info.seats] == [1, 2, 3, 4, 5, 6]
+    assert [s.user_id for s in info.seats] == [1, 2, 6, 5, 4, 3]
     with pytest.raises(LobbyFullError, match="6 players"):  # people only: full
         await service.join(game_id, 7, "P7")
 

@@ -139,8 +139,9 @@ class Lobby(Playing):
         return await self._shielded(commit())
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameInfo:
-        """Take the next free seat of a lobby, in a full one the seat of its last computer;
-        refused (``removed_from_lobby``) to one the host or a manager removed from it."""
+        """Take the next free seat of a lobby; in a full one, where the host lets people take
+        computer seats, the last computer's. Refused (``removed_from_lobby``) to one the host
+        or a manager removed from it."""
 
         async def change(live: LiveGame) -> list[SeatRow] | None:
             if live.seat_of(user_id) is not None:
@@ -149,16 +150,18 @@ class Lobby(Playing):
                 raise NotSeatedError(reason="removed_from_lobby")
             limit = max_seats(live.options)
             seats = list(live.seats)
-            if len(seats) >= limit:
-                # Computers fill the seats people leave empty: a person takes the last one's.
+            free = len(seats)
+            if free >= limit:
+                # Where the host lets people take computer seats, the last computer's.
                 computers = [s.seat for s in seats if s.user_id is None]
-                if not computers:
+                if not (live.allow_seat_taking and computers):
                     why = "single_suit" if limit < MAX_PLAYERS else "players"
                     raise LobbyFullError(limit=limit, reason=why)
-                seats = renumber([s for s in seats if s.seat != computers[-1]])
+                free = computers[-1]
+                del seats[free]
             seat_name = unique_name(_clean_name(name), seats)
-            row = SeatRow(game_id=live.id, seat=len(seats), user_id=user_id, name=seat_name)
-            return [*seats, row]
+            seats.insert(free, SeatRow(game_id=live.id, seat=free, user_id=user_id, name=seat_name))
+            return seats
 
         return await self._lobby_change(game_id, change)
 
