@@ -142,8 +142,8 @@ class Settings(BaseSettings):
         if quoted:
             raise ValueError(
                 f"{', '.join(quoted)}: the value is in quotes, which would be part of it."
-                " Docker's --env-file and systemd's EnvironmentFile pass quotes on as they"
-                " are: write NAME=value there, without quotes"
+                " docker run --env-file passes quotes on as they are: write NAME=value"
+                " there, without quotes"
             )
         return {k: v for k, v in stripped.items() if v != ""}
 
