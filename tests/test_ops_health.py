@@ -151,7 +151,7 @@ def test_a_file_failing_its_check_does_not_count_damaged_games(tmp_path: Path) -
     assert "damaged games: not counted (the file fails its check)" in lines
     assert lines[-1].startswith("NOT healthy")
     # One problem a line, under a line that counts them.
-    at = lines.index("integrity: 1 problem(s) found by SQLite's check:")
+    at = lines.index("integrity: 1 problem found by SQLite's check:")
     assert lines[at + 1] == "  row 7 missing from index games_by_channel"
 
 
@@ -186,7 +186,7 @@ def test_twenty_integrity_problems_may_be_more() -> None:
         wal_bytes=0,
     )
     lines = failing.lines()
-    assert "integrity: 20 problem(s) found by SQLite's check (SQLite lists at most 20):" in lines
+    assert "integrity: 20 problems found by SQLite's check (SQLite lists at most 20):" in lines
     assert "  Page 19: never used" in lines and not any("***" in line for line in lines)
 
 

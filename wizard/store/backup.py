@@ -74,11 +74,11 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
         raise BackupError(
             f"{target} is a folder", f"give the backup a file name, e.g. {target / 'wizard.db'}"
         )
-    if target.exists() and not overwrite:
-        raise BackupError(f"{target} already exists", "choose another name, or add --force")
     if target.exists() and not target.is_file():
         # --force replaces an old backup, never a device or a pipe (as root, /dev/full).
         raise BackupError(f"{target} is no regular file", "give the backup a file name")
+    if target.exists() and not overwrite:
+        raise BackupError(f"{target} already exists", "choose another name, or add --force")
     started = time.perf_counter()
     partial = target.with_name(f".{target.name}.partial")
     src = open_readonly(source)

@@ -195,7 +195,8 @@ class Health:
         n = len(problem_lines(self.integrity))
         # SQLite stops at 20 problems: there may be more.
         most = " (SQLite lists at most 20)" if n >= 20 else ""
-        return f"{n} problem(s) found by SQLite's check{most}:"
+        found = "1 problem" if n == 1 else f"{n} problems"
+        return f"{found} found by SQLite's check{most}:"
 
     def _damaged_count(self) -> str:
         if self.integrity == ("ok",):
