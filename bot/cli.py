@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.exits import (
-    EXIT_DATABASE,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_SETTINGS,
@@ -315,20 +314,15 @@ async def open_service(
     refuses to settle on it) and so that it outlives the bot's restarts.
     """
     from bot.clock import DiscordClock
-    from bot.ops import log_health, tables_before_start, warn_unmigrated
+    from bot.ops import log_health, refuse_another_program, warn_unmigrated
     from wizard.service import GameService, ServiceConfig
-    from wizard.store.health import few_names
 
     # Before the bot writes to it: a file with content but none of the bot's tables is
     # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
-    held = tables_before_start(settings.database_path)
-    if held:  # another program's tables: never write into its file (as demo and restore)
-        raise Failure(
-            EXIT_DATABASE,
-            f"{settings.database_path} holds another program's database (tables:"
-            f" {few_names(held)}), not the bot's",
-            "is DATABASE_PATH right? The bot makes its own database in a new file",
-        )
+    held = refuse_another_program(
+        settings.database_path,
+        "is DATABASE_PATH right? The bot makes its own database in a new file",
+    )
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from bot.exits import EXIT_DATABASE, EXIT_SETTINGS, Failure, report
+from bot.exits import EXIT_SETTINGS, Failure, report
 from bot.logs import start_logging
 from bot.settings import Settings
 
@@ -431,15 +431,9 @@ def _refuse_setup(host: str, port: int, db: Path | None) -> None:
     except DemoUnavailableError as error:
         raise Failure(EXIT_SETTINGS, str(error)) from None
     if db is not None:
-        from bot.ops import tables_before_start
+        from bot.ops import refuse_another_program
 
-        held = tables_before_start(db)
-        if held is not None:  # a file of another program: never write into it
-            raise Failure(
-                EXIT_DATABASE,
-                f"--db {db} is a database of another program (tables: {', '.join(held) or 'none'})",
-                "name a new file, or one an earlier demo kept",
-            )
+        refuse_another_program(db, "name a new file, or one an earlier demo kept")
 
 
 def main(

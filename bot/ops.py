@@ -28,7 +28,14 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
-from wizard.store.health import Health, check, open_readonly, schema_version, table_names
+from wizard.store.health import (
+    Health,
+    check,
+    few_names,
+    open_readonly,
+    schema_version,
+    table_names,
+)
 from wizard.store.migrations import LATEST
 
 log = logging.getLogger("bot")
@@ -83,15 +90,16 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             "note: a newer version of the bot wrote this database, so this one cannot try its"
             " games: that version's python -m bot check can"
         )
-        return EXIT_OK
-    try:
-        # A game is set aside only when first used: the copy's open games are tried, as
-        # check tries them (on a copy of the copy, which stays as it was made).
-        damaged = tuple(sorted(damaged + tuple(_unloadable(copied.target))))
-    except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
-        print(
-            f"note: the games of the backup could not be tried ({error}): run python -m bot check"
-        )
+    else:
+        try:
+            # A game is set aside only when first used: the copy's open games are tried, as
+            # check tries them (on a copy of the copy, which stays as it was made).
+            damaged = tuple(sorted(damaged + tuple(_unloadable(copied.target))))
+        except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
+            print(
+                f"note: the games of the backup could not be tried ({error}): run python -m bot"
+                " check"
+            )
     _note_damaged_rows(copied.target)
     if damaged:
         # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
@@ -334,6 +342,21 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
             conn.close()
     except (sqlite3.Error, OSError):
         return None
+
+
+def refuse_another_program(database: Path, hint: str) -> tuple[str, ...] | None:
+    """:func:`tables_before_start`, after raising the :class:`Failure` (with ``hint``) of a
+    file that holds another program's tables: the bot, the demo and restore never write
+    into one. ``()`` is a database file with no tables, which the bot makes its own."""
+    held = tables_before_start(database)
+    if held:
+        raise Failure(
+            EXIT_DATABASE,
+            f"{database} holds another program's database (tables: {few_names(held)}), not "
+            "the bot's",
+            hint,
+        )
+    return held
 
 
 def warn_unmigrated(database: Path) -> None:

@@ -546,7 +546,7 @@ def test_a_demo_refuses_a_file_of_another_program(
     assert main(db=other) == 3
     err = capsys.readouterr().err.strip()
     assert err == (
-        f"wizard bot: --db {other} is a database of another program (tables: invoices). "
-        "Name a new file, or one an earlier demo kept."
+        f"wizard bot: {other} holds another program's database (tables: invoices), not the "
+        "bot's. Name a new file, or one an earlier demo kept."
     ), err
     assert other.read_bytes() == before
