@@ -234,7 +234,7 @@ def hand_text(
                 lines.append(t("Suit to follow: {suit}.", suit=suit))
             else:  # not a rule that holds them back: any card may go (R5.3)
                 lines.append(t("Suit to follow: {suit}. You have none: play any card.", suit=suit))
-        elif (lead := open_lead(view.trick, single_suit=view.options.single_suit)) is not None:
+        elif (lead := open_lead(view)) is not None:
             if lead is OpenLead.WIZARD:
                 lines.append(t("No suit to follow: a Wizard came first. Play any card."))
             else:

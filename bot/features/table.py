@@ -41,7 +41,7 @@ from wizard.service import (
     StaleVersionError,
 )
 from wizard.state import Phase
-from wizard.view import SeatCard, TableView
+from wizard.view import PlayerView, SeatCard, TableView
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def status_line(
     line = "⏳ " + t("{player} to play.", player=who)
     if table.follow is not None:
         line += " " + t("Suit to follow: {suit}.", suit=suit_text(table.follow, theme, t=t))
-    elif (lead := open_lead(table.trick, single_suit=table.options.single_suit)) is not None:
+    elif (lead := open_lead(table)) is not None:
         # QA: a suited lead was named, a Wizard's or a Jester's said nothing (R5.2).
         if lead is OpenLead.WIZARD:
             line += " " + t("No suit to follow: a Wizard came first.")
@@ -162,17 +162,12 @@ class OpenLead(Enum):
     """Only Jesters so far: the first suited card sets it."""
 
 
-def open_lead(trick: Sequence[SeatCard], *, single_suit: bool) -> OpenLead | None:
-    """Why a started trick has no suit to follow, or ``None`` when it is empty, has one, or
-    the game knows no suit to follow (single suit, R7.7)."""
-    if not trick or single_suit:
+def open_lead(table: TableView | PlayerView) -> OpenLead | None:
+    """Why the started trick has no suit to follow (R5.2), or ``None`` when it is empty, has
+    one, or the game knows none (single suit, R7.7)."""
+    if not table.trick or table.follow is not None or table.options.single_suit:
         return None
-    for _, card in trick:
-        if card.is_wizard:
-            return OpenLead.WIZARD
-        if not card.is_jester:
-            return None  # a suited card first: the suit to follow is known
-    return OpenLead.JESTERS
+    return OpenLead.WIZARD if any(card.is_wizard for _, card in table.trick) else OpenLead.JESTERS
 
 
 def _bid_status(
