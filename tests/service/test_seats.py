@@ -387,3 +387,48 @@ async def test_a_player_who_left_for_good_forfeits_the_game(
         lowest + mine[0].score,
         max(lowest, mine[0].score),
     )
+
+
+async def test_a_player_whose_seat_someone_took_over_still_forfeits(
+    service: GameService, db_path: Path
+) -> None:
+    # QA: user 2 left a game they were losing, a stranger took the seat over, and the loss
+    # vanished: user 2 had no game at all, while the stranger was charged with (or credited
+    # for) every round of the seat. The leaver forfeits, as when a computer finishes the
+    # seat; the stranger's bids are only those they made.
+    game_id = await started(service, allow=True, seed=21)
+    rng = random.Random(6)
+    for _ in range(8):
+        await service.run_computer_turns(game_id)
+        assert await human_move(service, game_id, [1, 2], rng) is not None
+    await service.leave(game_id, 2)
+    taken_round = (await table_of(service, game_id)).round
+    await service.take_seat(game_id, STRANGER, seat=1, name="Newcomer")
+    updates = await play_out(service, game_id, [1, STRANGER], rng)
+    over = next(e for e in updates[-1].events if isinstance(e, GameOver))
+    change = {r.user_id: r for r in over.ratings}
+    assert change[2].after < change[2].before  # rated as finishing below everyone
+    assert STRANGER not in change  # who took the seat over is not rated for it
+    info = await service.get_game(game_id)
+    leaver = await service.player_card(info.guild_id, 2)
+    assert leaver is not None
+    lowest = min(s.score for s in over.standings)
+    assert (leaver.games, leaver.wins, leaver.total_score) == (1, 0, lowest)
+    assert (leaver.bids, leaver.exact_bids) == (0, 0)
+    stranger = await service.player_card(info.guild_id, STRANGER)
+    assert stranger is not None and stranger.games == 1
+    rounds = len((await table_of(service, game_id)).history)
+    # Their bids: the rounds from the one they took over in (or the next, if its bid was made).
+    assert stranger.bids <= rounds - taken_round + 1, (stranger.bids, rounds, taken_round)
+    assert stranger.bids >= rounds - taken_round
+
+    # A damaged row of the leaver is rebuilt with that forfeit (from the seat's holders).
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE players SET games = 'many' WHERE user_id = 2")
+    conn.commit()
+    conn.close()
+    second = await new_game(service, 2, 1, channel=CHANNEL + 1, seed=22)
+    await service.start(second, 1)
+    await play_out(service, second, [1, 2], random.Random(2))
+    rebuilt = await service.player_card(info.guild_id, 2)
+    assert rebuilt is not None and rebuilt.games == 2

@@ -190,11 +190,20 @@ def standings(
     return tuple(out)
 
 
-def bids_not_made_by_players(bids: Sequence[tuple[int, str]], seats: int) -> set[tuple[int, int]]:
-    """``(round, seat)`` of the bids a computer made for a person, from the game's logged
-    bids in order (``(seat, actor)``): every seat bids once a round (R4), so the k-th group
-    of ``seats`` bids is round k."""
-    return {(i // seats + 1, seat) for i, (seat, actor) in enumerate(bids) if actor != Actor.PLAYER}
+def bids_not_made_by_players(
+    bids: Sequence[tuple[int, str, int | None]], holders: Sequence[int | None]
+) -> set[tuple[int, int]]:
+    """``(round, seat)`` of the bids the person holding each seat at the end (``holders``)
+    did not make: a computer's for them (they had left, or their time ran out), or an
+    earlier holder's (who left; they took the seat over). From the game's logged bids in
+    order (``(seat, actor, user)``): every seat bids once a round (R4), so the k-th group of
+    seats' bids is round k."""
+    seats = len(holders)
+    return {
+        (i // seats + 1, seat)
+        for i, (seat, actor, user) in enumerate(bids)
+        if actor != Actor.PLAYER or (user is not None and user != holders[seat])
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ applies, logs and commits an action."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -146,17 +147,21 @@ class Playing(Loading):
         live.computer_due = self._computer_due(live, now)
         return await self._update(live, (*events, turn_event(state, live.deadline)))
 
-    async def _bids_not_theirs(self, game_id: int, seats: int) -> set[tuple[int, int]]:
-        """``(round, seat)`` of the bids a computer made for a person in the game (its log)."""
+    async def _bids_not_theirs(
+        self, game_id: int, holders: Sequence[int | None]
+    ) -> set[tuple[int, int]]:
+        """``(round, seat)`` of the bids the seats' final ``holders`` did not make (its log)."""
         try:
             rows = await self._store.fetchall(
-                "SELECT seat, actor FROM actions WHERE game_id = ? AND kind = 'bid' ORDER BY seq",
+                "SELECT seat, actor, user_id FROM actions WHERE game_id = ? AND kind = 'bid'"
+                " ORDER BY seq",
                 (game_id,),
             )
         except sqlite3.DatabaseError as e:
             log.warning("game %s: its bids could not be read (%s): all count as made", game_id, e)
             return set()
-        return bids_not_made_by_players([(int(r[0]), str(r[1])) for r in rows], seats)
+        bids = [(int(r[0]), str(r[1]), r[2] if isinstance(r[2], int) else None) for r in rows]
+        return bids_not_made_by_players(bids, holders)
 
     async def _apply(
         self,
@@ -217,7 +222,7 @@ class Playing(Loading):
         final: tuple[Standing, ...] = ()
         hinted = live.hints_used
         if over:
-            not_theirs = await self._bids_not_theirs(live.id, len(seats))
+            not_theirs = await self._bids_not_theirs(live.id, [s.user_id for s in seats])
             final = standings(state, [s.user_id for s in seats], not_theirs)
             left = forfeited_seats(seats)
             if hinted or left:
@@ -267,6 +272,15 @@ class Playing(Loading):
                 late = frozenset(
                     int(r[0]) for r in first if seats[r[0]].user_id not in (None, r[1])
                 )
+                # Who held a seat and holds none at the end (they left, and someone took
+                # the seat over) forfeits, as when a computer finishes their seat.
+                held = await conn.execute_fetchall(
+                    "SELECT user_id, name FROM seat_holders WHERE game_id = ?"
+                    " AND user_id IS NOT NULL ORDER BY seat, from_action",
+                    (game_id,),
+                )
+                final_holders = {s.user_id for s in seats}
+                leavers = {int(r[0]): str(r[1]) for r in held if r[0] not in final_holders}
                 return await record_results(
                     conn,
                     game_id=game_id,
@@ -276,6 +290,7 @@ class Playing(Loading):
                     now=now,
                     rated=not hinted,
                     unrated_seats=late,
+                    leavers=leavers,
                 )
 
         else:

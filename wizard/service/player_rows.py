@@ -1,7 +1,8 @@
 """A player's row of ``players`` (statistics and rating on one server), read so that one
 damaged row never stops a game from ending or a board from showing.
 
-A row is derived data: every finished game of the player is also in ``results``. A row that
+A row is derived data: every finished game of the player is also in ``results`` (or, where
+someone took their seat over, in ``seat_holders``). A row that
 fails validation is therefore rebuilt from those results when the player's next game ends
 (keeping its rating when that is still a rating, else starting it afresh), and until then it
 is left off the boards and shown rebuilt on the player's card; each time the operator is told
@@ -36,11 +37,20 @@ _RESULTS_SQL = (
     " (SELECT COUNT(*) FROM results x WHERE x.game_id = r.game_id) AS seats,"
     " (SELECT MIN(x.score) FROM results x WHERE x.game_id = r.game_id) AS lowest"
     " FROM results r JOIN games g ON g.id = r.game_id"
-    " WHERE g.guild_id = ? AND r.user_id = ? AND r.game_id IS NOT ? ORDER BY r.game_id"
+    " WHERE g.guild_id = ? AND r.user_id = ? AND r.game_id IS NOT ?"
+    " UNION ALL"
+    " SELECT h.game_id, MAX(h.name), 0, 0, 0, 0, 1,"
+    " (SELECT COUNT(*) FROM results x WHERE x.game_id = h.game_id),"
+    " (SELECT MIN(x.score) FROM results x WHERE x.game_id = h.game_id)"
+    " FROM seat_holders h JOIN games g ON g.id = h.game_id"
+    " WHERE g.guild_id = ? AND h.user_id = ? AND h.game_id IS NOT ? AND g.status = 'finished'"
+    " AND NOT EXISTS (SELECT 1 FROM results x WHERE x.game_id = h.game_id AND x.user_id = ?)"
+    " GROUP BY h.game_id ORDER BY 1"
 )
 """A player's stored results on a server, with what :func:`forfeit_counts` needs: whether a
 computer held their seat at the end (as :func:`~wizard.service.game.forfeited_seats`
-says), the game's number of seats and its lowest final score."""
+says), the game's number of seats and its lowest final score; and, as forfeits, the
+finished games in which they held a seat that someone else took over (no result of theirs)."""
 
 
 class Counted(NamedTuple):
@@ -109,7 +119,9 @@ async def _rebuilt(
     guild_id, user_id = int(raw["guild_id"]), int(raw["user_id"])
     results = [
         {**r, **forfeit_counts(r["seats"], r["lowest"])._asdict()} if r["forfeited"] else dict(r)
-        for r in await fetchall(_RESULTS_SQL, (guild_id, user_id, before_game))
+        for r in await fetchall(
+            _RESULTS_SQL, (guild_id, user_id, before_game, guild_id, user_id, before_game, user_id)
+        )
         if all(type(r[k]) is int for k in ("score", "place", "rounds", "exact_bids", "lowest"))
     ]
     stored_mu: Any = raw.get("mu")

@@ -4,13 +4,13 @@ last action in one transaction."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import asdict, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 
 import aiosqlite
 
 from wizard.service.events import RatingChange, Standing
-from wizard.service.player_rows import forfeit_counts, player_row
+from wizard.service.player_rows import Counted, forfeit_counts, player_row
 from wizard.service.ratings import MODEL as _MODEL
 from wizard.service.ratings import default_rating, ordinal
 from wizard.store.models import PlayerRow, ResultRow, SeatRow
@@ -27,6 +27,7 @@ async def record_results(
     now: float,
     rated: bool = True,
     unrated_seats: frozenset[int] = frozenset(),
+    leavers: Mapping[int, str] | None = None,
 ) -> tuple[RatingChange, ...]:
     """Store results and update the players' ratings and statistics; the rating changes.
 
@@ -38,7 +39,9 @@ async def record_results(
     A person whose seat a computer played at the end (they left, were removed, or timed out,
     and did not come back) forfeits: rated as finishing below everyone, and the game counts
     in their statistics as played and lost, with the lowest score at the table and none of
-    the seat's bids (:func:`forfeit_counts`: leaving early must earn nothing).
+    the seat's bids (:func:`forfeit_counts`: leaving early must earn nothing). So do the
+    ``leavers`` (user id → name): people who held a seat and hold none at the end, as
+    someone else took theirs over.
 
     Runs inside the write transaction of the game's last action, so the players' rows are
     read and rewritten atomically even when two games of a server end at once. Computer
@@ -51,8 +54,9 @@ async def record_results(
         ResultRow.insert("INSERT INTO results"),
         [ResultRow(game_id=game_id, **asdict(s)).params() for s in ordered],
     )
+    leavers = dict(leavers or {})
     humans = [s for s in seats if s.user_id is not None]
-    user_ids = [s.user_id for s in humans if s.user_id is not None]
+    user_ids = [s.user_id for s in humans if s.user_id is not None] + list(leavers)
     # Read inside the write transaction, so that no update of these rows is lost.
     found = await conn.execute_fetchall(
         f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ?"
@@ -61,7 +65,7 @@ async def record_results(
     )
     # Each row is rewritten below with the seat's name; a damaged one is rebuilt from the
     # player's other results rather than stopping the game from ending.
-    names = {s.user_id: s.name for s in humans}
+    names: dict[int, str] = {**leavers, **{s.user_id: s.name for s in humans if s.user_id}}
     current: dict[int, PlayerRow] = {}
     for r in found:
         player = await player_row(
@@ -71,24 +75,35 @@ async def record_results(
     forfeited = {s.seat for s in standings if s.forfeited}
     lowest = min(r.score for r in standings)
     last = lowest - 1
+    # Every seat takes part in the ranking (a computer at the default rating), then every
+    # leaver, below everyone as a forfeited seat is.
+    ranked = [s.user_id for s in seats] + list(leavers)
     teams = []
-    for seat in seats:
-        row = current.get(seat.user_id) if seat.user_id is not None else None
+    for user_id in ranked:
+        row = current.get(user_id) if user_id is not None else None
         teams.append([_MODEL.rating(mu=row.mu, sigma=row.sigma) if row else _MODEL.rating()])
     scores = [float(last if s.seat in forfeited else by_seat[s.seat].score) for s in seats]
-    new_ratings = _MODEL.rate(teams, scores=scores)
-    rows = []
-    changes = []
-    for seat, team in zip(seats, new_ratings, strict=True):
+    scores += [float(last)] * len(leavers)
+    new_ratings = dict(zip(ranked, _MODEL.rate(teams, scores=scores), strict=True))
+    # What each person's statistics count, and whether the game rates them.
+    forfeit = forfeit_counts(len(seats), lowest)
+    people: list[tuple[int, str, Counted, bool]] = []
+    for seat in seats:
         if seat.user_id is None:
             continue
-        result = by_seat[seat.seat]
+        mine = by_seat[seat.seat]
+        counted = Counted(mine.place, mine.score, mine.rounds, mine.exact_bids)
         if seat.seat in forfeited:  # played and lost, with nothing of the computer's play
-            place, score, rounds, exact = forfeit_counts(len(seats), lowest)
-            result = replace(result, place=place, score=score, rounds=rounds, exact_bids=exact)
-        old = current.get(seat.user_id)
+            counted = forfeit
+        people.append((seat.user_id, seat.name, counted, seat.seat not in unrated_seats))
+    people += [(user_id, name, forfeit, True) for user_id, name in leavers.items()]
+    rows = []
+    changes = []
+    for user_id, name, result, rates in people:
+        team = new_ratings[user_id]
+        old = current.get(user_id)
         mu0, sigma0 = (old.mu, old.sigma) if old else default_rating()
-        counts = rated and seat.seat not in unrated_seats
+        counts = rated and rates
         mu, sigma = (team[0].mu, team[0].sigma) if counts else (mu0, sigma0)
         best = old.best_score if old else None
         # The best is of the scores the average counts (a forfeit's too): never below it.
@@ -96,8 +111,8 @@ async def record_results(
         rows.append(
             PlayerRow(
                 guild_id=guild_id,
-                user_id=seat.user_id,
-                name=seat.name,
+                user_id=user_id,
+                name=name,
                 mu=mu,
                 sigma=sigma,
                 rating=ordinal(mu, sigma),
@@ -112,7 +127,7 @@ async def record_results(
             )
         )
         if counts:
-            changes.append(RatingChange(seat.user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
+            changes.append(RatingChange(user_id, ordinal(mu0, sigma0), ordinal(mu, sigma)))
     await conn.executemany(
         PlayerRow.insert("INSERT OR REPLACE INTO players"), [r.params() for r in rows]
     )
