@@ -131,7 +131,9 @@ async def test_empty_leaderboard(tmp_path: Path) -> None:
             # QA (demo): one page showed "Page 1 of 1" and two greyed-out page buttons.
             assert "Page" not in (message.embeds[0].footer.text or "")
             if order == "rating":  # QA: "≈ 0" after a game looked broken; it is the start
-                assert "everyone starts at 0" in (message.embeds[0].footer.text or "")
+                footer = message.embeds[0].footer.text or ""
+                # QA: "it grows" beside ratings of -3: it falls too, below 0.
+                assert "everyone starts at 0" in footer and "below 0 too" in footer
             shown = labels(message)
             assert "◀ Previous" not in shown and "Next ▶" not in shown
             assert shown[title]["disabled"]

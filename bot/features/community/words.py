@@ -114,7 +114,8 @@ FORFEIT_NOTE: Final = N_(
 # Translators: the note under a rating, on the leaderboard and in /wizard stats.
 RATING_NOTE: Final = N_(
     "Rating: a player's skill as their games show it so far, counted cautiously: everyone "
-    "starts at 0, and it grows as they play and win, most against strong players."
+    "starts at 0; it rises as they play and win, most against strong players, and falls "
+    "when they lose, below 0 too."
 )
 
 
