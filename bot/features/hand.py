@@ -92,7 +92,8 @@ LEAVE_STAY_LABEL: Final = N_("No, stay")
 # Translators: atop the private hand when a player pressed “Leave” (a running game); the
 # buttons “Yes, leave” and “No, stay” answer it.
 LEAVE_ASKED: Final = N_(
-    "Leave the game? A computer player takes over your seat at once, until you take it back."
+    "Leave the game? A computer player takes over your seat at once, until you take it back; "
+    "if you do not, the game counts as lost for you."
 )
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""

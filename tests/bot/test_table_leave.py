@@ -60,9 +60,10 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         # QA: one click beside the cards handed the seat over. Leave asks first, in the hand.
         asked = await bob.click(hand, custom_id=leave["custom_id"])
         assert asked.response is not None and asked.response.id == hand.id
+        # QA: nothing said that a game left for good counts as lost.
         question = (
             "🚪 Leave the game? A computer player takes over your seat at once, until you take "
-            "it back."
+            "it back; if you do not, the game counts as lost for you."
         )
         assert asked.response.content.split("\n")[1] == question, asked.response.content
         assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave", "No, stay"]
