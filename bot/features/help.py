@@ -24,7 +24,7 @@ YOUR_CARDS = N_(
 )
 LEAVING = N_(
     "**If you must go:** {leave} in your hand gives your seat to a computer player, and "
-    "{take_back} there gives it back to you."
+    "{take_back} there gives it back to you; a game you do not come back to counts as lost."
 )
 
 Command = app_commands.Command[Any, Any, Any] | app_commands.Group
