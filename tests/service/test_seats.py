@@ -334,6 +334,21 @@ async def test_a_hand_over_after_timeouts_is_in_the_history(
     assert info.seats_open_to(late + 1) == (late,)
 
 
+async def damage_the_row_then_play(
+    service: GameService, db_path: Path, *, seed: int, rng: random.Random
+) -> int:
+    """Damage user 2's statistics row, then play a game of users 1 and 2 to its end (which
+    rebuilds the row from their results); the game's id."""
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE players SET games = 'many' WHERE user_id = 2")
+    conn.commit()
+    conn.close()
+    game_id = await new_game(service, 2, 1, channel=CHANNEL + 1, seed=seed)
+    await service.start(game_id, 1)
+    await play_out(service, game_id, [1, 2], rng)
+    return game_id
+
+
 async def test_a_player_who_left_for_good_forfeits_the_game(
     service: GameService, db_path: Path
 ) -> None:
@@ -372,13 +387,7 @@ async def test_a_player_who_left_for_good_forfeits_the_game(
 
     # A damaged row is rebuilt from the results by the same rule (it counted the computer's
     # score and bids as the leaver's).
-    conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE players SET games = 'many' WHERE user_id = 2")
-    conn.commit()
-    conn.close()
-    second = await new_game(service, 2, 1, channel=CHANNEL + 1, seed=12)
-    await service.start(second, 1)
-    await play_out(service, second, [1, 2], rng)
+    second = await damage_the_row_then_play(service, db_path, seed=12, rng=rng)
     ended = await service.player_card(info.guild_id, 2)
     assert ended is not None
     mine = [s for s in (await service.get_game(second)).standings if s.user_id == 2]
@@ -423,12 +432,6 @@ async def test_a_player_whose_seat_someone_took_over_still_forfeits(
     assert stranger.bids >= rounds - taken_round
 
     # A damaged row of the leaver is rebuilt with that forfeit (from the seat's holders).
-    conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE players SET games = 'many' WHERE user_id = 2")
-    conn.commit()
-    conn.close()
-    second = await new_game(service, 2, 1, channel=CHANNEL + 1, seed=22)
-    await service.start(second, 1)
-    await play_out(service, second, [1, 2], random.Random(2))
+    await damage_the_row_then_play(service, db_path, seed=22, rng=random.Random(2))
     rebuilt = await service.player_card(info.guild_id, 2)
     assert rebuilt is not None and rebuilt.games == 2
