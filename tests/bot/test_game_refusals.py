@@ -88,9 +88,12 @@ async def test_lobby_refusals(tmp_path: Path) -> None:
         [start] = [b["custom_id"] for b in buttons(lobby) if b.get("label", "").startswith("Start")]
         too_few = private(await ann.click(await post_buttons(sim, ann, start), custom_id=start))
         assert too_few.startswith("⏳ Not enough players yet.")
+        [join] = [b["custom_id"] for b in buttons(lobby) if b.get("label") == "Join"]
         for member in (bob, cy, dee):
             await member.click(lobby, label="Join")
-        full = private(await eve.click(lobby, label="Join"))
+        # Join is disabled once the lobby is full; pressed all the same (a lobby drawn
+        # before it filled), the service refuses it.
+        full = private(await eve.click(await post_buttons(sim, eve, join), custom_id=join))
         assert full.startswith("🚫 This game is full.")
         assert private(await bob.click(lobby, label="Start")).startswith("🚫 Only the host")
         assert private(await fay.click(lobby, label="Cancel")).startswith("🚫 Only the host")
