@@ -100,13 +100,14 @@ LEFT: Final = N_("You left the game.")
 
 HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
 
-# Translators: what a private hand shows, with no buttons, once the bot may no longer edit it.
-# {button} is the label of the table's button (“Show my hand”), in the language of the
-# server's public messages.
 TIMED_OUT_PLAYED: Final = N_("Your time ran out, so a computer played {card} for you.")
 TIMED_OUT_BID: Final = N_("Your time ran out, so a computer bid {bid} for you.")
 TIMED_OUT_TRUMP: Final = N_("Your time ran out, so a computer chose {suit} as trump for you.")
 """What :func:`timed_out_move` says, where it can name the move (else :data:`TIMED_OUT`)."""
+
+# Translators: what a private hand shows, with no buttons, once the bot may no longer edit it.
+# {button} is the label of the table's button (“Show my hand”), in the language of the
+# server's public messages.
 HAND_EXPIRED: Final = N_(
     "This private message no longer updates itself: Discord allows that for 15 minutes "
     "only. Press “{button}” on the table for a fresh one."
