@@ -329,6 +329,7 @@ class ServiceBase:
         on, and when a constraint refuses the write (a row already stands where the next
         action goes): retrying that could never succeed.
         """
+        damage: sqlite3.DatabaseError | None = None
         try:
             done = await self._store.write(item)
             self._written()
@@ -343,14 +344,13 @@ class ServiceBase:
             # A damaged page on the write's way: under the game's own rows (then reading
             # them again quarantines it), or beside them (a neighbour's page, another table):
             # then the game stays as stored, and the click is refused as any failed write.
-            await self._refresh(live)
-            if live.status is GameStatus.BROKEN:
-                self._check_status(live, GameStatus.ACTIVE)  # game_damaged
-            raise self._refusal(e) from e
+            damage = e
         expected = live.version
         await self._refresh(live)
         if live.status is GameStatus.BROKEN:
             self._check_status(live, GameStatus.ACTIVE)  # game_damaged
+        if damage is not None:
+            raise self._refusal(damage) from damage
         raise StaleVersionError(expected, live.version)
 
     async def _update_game(
