@@ -139,40 +139,40 @@ class Loading(ServiceBase):
         One query counts them all; if SQLite finds a damaged page on the way (a bad sector
         under a few games' actions), each game is counted alone, so that only the games whose
         actions sit on that page are quarantined and every other game plays on."""
+
+        def short(game: sqlite3.Row, n: object) -> tuple[int, object, str]:
+            reason = f"the log holds {n} actions but {game['seq']} were acknowledged"
+            return int(game["id"]), game["guild_id"], reason
+
         count = "SELECT COUNT(*) AS n FROM actions WHERE game_id = ?"
         try:
             rows = await self._store.fetchall(
                 f"SELECT g.id, g.guild_id, g.seq, ({count.replace('?', 'g.id')}) AS n"
                 " FROM games AS g WHERE g.status = 'active' AND n < g.seq"
             )
+            return [short(row, row["n"]) for row in rows]
         except sqlite3.DatabaseError as error:
             if not is_damage(error):
                 raise
             log.error("counting the running games' actions met damage (%s): counting each", error)
-        else:
-            return [
-                (
-                    int(row["id"]),
-                    row["guild_id"],
-                    f"the log holds {row['n']} actions but {row['seq']} were acknowledged",
-                )
-                for row in rows
-            ]
-        short = []
+        found = []
         running = "SELECT id, guild_id, seq FROM games WHERE status = 'active' ORDER BY id"
         for game in await self._store.fetchall(running):
-            game_id = int(game["id"])
             try:
-                (row,) = await self._store.fetchall(count, (game_id,))
+                # Compared by SQLite, as the query above compares them.
+                (row,) = await self._store.fetchall(
+                    f"SELECT n, n < ? AS short FROM ({count})", (game["seq"], game["id"])
+                )
             except sqlite3.DatabaseError as error:
                 if not is_damage(error):
                     raise
-                short.append((game_id, game["guild_id"], f"its log cannot be read: {error}"))
+                found.append(
+                    (int(game["id"]), game["guild_id"], f"its log cannot be read: {error}")
+                )
                 continue
-            if row["n"] < game["seq"]:
-                reason = f"the log holds {row['n']} actions but {game['seq']} were acknowledged"
-                short.append((game_id, game["guild_id"], reason))
-        return short
+            if row["short"]:
+                found.append(short(game, row["n"]))
+        return found
 
     async def _fresh_turns(self, ran_out: list[tuple[int, int | float, float]]) -> bool:
         """Store a whole new turn for each ``(game, stored deadline, fresh deadline)``: that
