@@ -263,24 +263,26 @@ class Playing(Loading):
 
             async def item(conn: aiosqlite.Connection) -> tuple[RatingChange, ...] | None:
                 await run_statements(conn, write)
-                # A person who took a seat over mid-game is not rated for it: a seat taken
-                # on the last trick must not earn its winner's rating.
-                first = await conn.execute_fetchall(
-                    "SELECT seat, user_id FROM seat_holders WHERE game_id = ? AND from_action = 0",
+                held = await conn.execute_fetchall(
+                    "SELECT seat, from_action, user_id, name FROM seat_holders"
+                    " WHERE game_id = ? ORDER BY seat, from_action",
                     (game_id,),
                 )
+                # A person who took a seat over mid-game is not rated for it: a seat taken
+                # on the last trick must not earn its winner's rating.
                 late = frozenset(
-                    int(r[0]) for r in first if seats[r[0]].user_id not in (None, r[1])
+                    int(seat)
+                    for seat, start, user, _ in held
+                    if start == 0 and seats[seat].user_id not in (None, user)
                 )
                 # Who held a seat and holds none at the end (they left, and someone took
                 # the seat over) forfeits, as when a computer finishes their seat.
-                held = await conn.execute_fetchall(
-                    "SELECT user_id, name FROM seat_holders WHERE game_id = ?"
-                    " AND user_id IS NOT NULL ORDER BY seat, from_action",
-                    (game_id,),
-                )
                 final_holders = {s.user_id for s in seats}
-                leavers = {int(r[0]): str(r[1]) for r in held if r[0] not in final_holders}
+                leavers = {
+                    int(user): str(name)
+                    for _, _, user, name in held
+                    if user is not None and user not in final_holders
+                }
                 return await record_results(
                     conn,
                     game_id=game_id,
