@@ -30,8 +30,8 @@ from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
 from wizard.store.health import (
     Health,
+    another_programs,
     check,
-    few_names,
     open_readonly,
     schema_version,
     table_names,
@@ -346,16 +346,11 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
 
 def refuse_another_program(database: Path, hint: str) -> tuple[str, ...] | None:
     """:func:`tables_before_start`, after raising the :class:`Failure` (with ``hint``) of a
-    file that holds another program's tables: the bot, the demo and restore never write
-    into one. ``()`` is a database file with no tables, which the bot makes its own."""
+    file that holds another program's tables: the bot and the demo never write into one (as
+    restore does not). ``()`` is a database file with no tables, which the bot makes its own."""
     held = tables_before_start(database)
     if held:
-        raise Failure(
-            EXIT_DATABASE,
-            f"{database} holds another program's database (tables: {few_names(held)}), not "
-            "the bot's",
-            hint,
-        )
+        raise Failure(EXIT_DATABASE, another_programs(database, held), hint)
     return held
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 from wizard.store.db import first_problem
 from wizard.store.health import (
+    another_programs,
     damaged_games,
-    few_names,
     integrity,
     open_readonly,
     schema_version,
@@ -299,9 +299,7 @@ def _refuse_foreign(path: Path) -> None:
         conn.close()
     if tables:
         raise BackupError(
-            f"{path} holds another program's database (tables: {few_names(tables)}), not this"
-            " bot's",
-            "is DATABASE_PATH (or --db) right? nothing was written",
+            another_programs(path, tables), "is DATABASE_PATH (or --db) right? nothing was written"
         )
 
 

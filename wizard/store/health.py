@@ -81,6 +81,12 @@ def few_names(names: Sequence[str], shown: int = 5) -> str:
     return ", ".join(names[:shown]) + (", …" if len(names) > shown else "")
 
 
+def another_programs(path: Path, tables: Sequence[str]) -> str:
+    """Why ``path`` is refused: it holds another program's ``tables``, none of this bot's
+    (most likely a mistyped path)."""
+    return f"{path} holds another program's database (tables: {few_names(tables)}), not the bot's"
+
+
 def damaged_games(conn: sqlite3.Connection) -> list[tuple[int, str]]:
     """Games set aside as damaged, with the reason recorded for each, oldest first.
 
