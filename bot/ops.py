@@ -149,7 +149,10 @@ def restore_command(database: Path, source: Path) -> int:
         # two alone), so it is either the one from before or the restored one.
         if _file_id(database) == before:
             return f"the database {database} is as it was"
-        return f"{database} was restored from {source} but not checked: run python -m bot check"
+        return (
+            f"{database} was restored from {source} but not checked: run python -m bot "
+            f"check --db {database}"
+        )
 
     return _stoppable("restore", lambda: _restore(database, source), left)
 

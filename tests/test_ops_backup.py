@@ -708,7 +708,7 @@ def test_ctrl_c_as_the_database_is_swapped_waits_until_the_restore_is_whole(
     assert ops.restore_command(db, copy) == 130
     assert _one_line(capsys) == (
         f"wizard bot: restore stopped by Ctrl-C before its end: {db} was restored from {copy} "
-        "but not checked: run python -m bot check."
+        f"but not checked: run python -m bot check --db {db}."
     )
     assert len(_tables(db)["games"]) == 1
     (kept,) = (
