@@ -8,16 +8,16 @@ from collections import Counter
 import pytest
 
 from tests.ai.helpers import random_views
-from wizard.ai import HeuristicPlayer, RandomPlayer, SearchPlayer
+from wizard.ai import HeuristicPlayer, RandomPlayer, SearchPlayer, make_player
 from wizard.ai.core import JESTER, WIZARD, RoundSim
 from wizard.ai.knowledge import Situation
 from wizard.ai.search import distinct_cards
 from wizard.ai.simulate import play_game
 from wizard.cards import STANDARD_DECK, SUITS, single_suit_deck
 from wizard.options import Options
-from wizard.rules import suit_to_follow
-from wizard.state import Phase
-from wizard.view import PlayerView
+from wizard.rules import apply, legal_actions, new_game, suit_to_follow
+from wizard.state import Bid, Phase
+from wizard.view import PlayerView, view
 
 
 def _shown_voids(seen: PlayerView) -> dict[int, set[int]]:
@@ -145,3 +145,21 @@ def test_equal_cards_are_searched_once() -> None:
 def test_views_without_choices_are_not_searched() -> None:
     seen = next(v for _, v in random_views(3, Options(), seed=2) if v.phase is Phase.BID)
     assert SearchPlayer(1, iterations=1).choose(seen) in seen.legal
+
+
+@pytest.mark.parametrize("seed", [500, 501, 502])
+def test_the_last_open_bidder_weighs_the_tricks_the_other_bids_leave(seed: int) -> None:
+    # R7.7, R4: in single suit's last round every seat holds its whole deck, and the heuristic's
+    # estimate gives the dealer, who bids last, 12 of the 15 tricks. With the three others
+    # bidding 3 each in the open, a Normal dealer bid 10 (the lowest bid that estimate's window
+    # let it weigh) and took the 6 the others left.
+    rng = random.Random(seed)
+    state = new_game([f"P{i}" for i in range(4)], seed=seed, options=Options(single_suit=True))
+    while not (state.round == 12 and state.phase is Phase.BID):
+        state = apply(state, rng.choice(legal_actions(state)))
+    while state.turn != state.dealer:
+        assert state.turn is not None
+        state = apply(state, Bid(state.turn, 3))
+    bid = make_player("normal", seed=seed).choose(view(state, state.dealer))
+    assert isinstance(bid, Bid)
+    assert bid.bid <= 15 - 9

@@ -242,7 +242,17 @@ class SearchPlayer:
         hand = sit.base.hands[me]
         place = (me - first_leader(view)) % n
         est = expected_tricks(n, hand, trump, sit.single, place)
-        candidates = [b for b in legal if abs(b - est) <= self.bid_window + 0.5]
+        order = [(first_leader(view) + i) % n for i in range(n)]
+        open_bids = view.options.bidding is Bidding.OPEN
+        later = order[order.index(me) + 1 :] if open_bids else []
+        others = [j for j in range(n) if j != me and sit.base.bids[j] < 0 and j not in later]
+        known = sum(b for b in sit.base.bids if b >= 0)
+        anchors = [est]
+        if open_bids and not later:
+            # The last bidder sees every other bid (R4.1): the tricks they leave over are
+            # worth weighing too, where the estimate (which sees only the hand) is far off.
+            anchors.append(len(hand) - known)
+        candidates = [b for b in legal if any(abs(b - a) <= self.bid_window + 0.5 for a in anchors)]
         own_pick = pick_bid(est, len(hand), -1)
         nearest = min(legal, key=lambda b: (abs(b - own_pick), b))
         if nearest not in candidates:
@@ -250,11 +260,6 @@ class SearchPlayer:
         if len(candidates) == 1:
             return action_for_bid(view, candidates[0])
         candidates.sort(key=lambda b: (abs(b - est), b))  # ties go to the bid nearest the estimate
-        order = [(first_leader(view) + i) % n for i in range(n)]
-        open_bids = view.options.bidding is Bidding.OPEN
-        later = order[order.index(me) + 1 :] if open_bids else []
-        others = [j for j in range(n) if j != me and sit.base.bids[j] < 0 and j not in later]
-        known = sum(b for b in sit.base.bids if b >= 0)
         race = _Race(len(candidates))
         for _ in self._deal_numbers(view, race, deadline):
             hands = sit.sample_telling(rng, self.inference_tries)
