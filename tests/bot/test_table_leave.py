@@ -337,3 +337,41 @@ async def test_someone_not_in_the_game_is_told_so_by_take_my_seat_back(tmp_path:
         assert private(clicked) == SPECTATOR_REFUSED
         assert (await sim.service.get_game(info.id)).seats[1].away
         assert not sim.env.errors
+
+
+@pytest.mark.parametrize("how", ["leave", "kick"])
+async def test_a_hand_open_while_another_player_leaves_still_plays(
+    tmp_path: Path, how: str
+) -> None:
+    """QA: cy leaving (from the hand, or removed with /wizard kick) turned bob's open hand
+    stale, and bob's next card was refused as "moved on" and not played, though nothing
+    it offered had changed."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=1)
+        info = await sim.play(
+            info.id,
+            random.Random(1),
+            until=lambda i: i.table is not None
+            and i.table.phase is Phase.PLAY
+            and i.table.round == 2
+            and _waits_for(i, 1),
+        )
+        hand = await sim.open_hand(bob)
+        if how == "leave":
+            cy_hand = await sim.open_hand(cy)
+            asked = await cy.click(cy_hand, label="Leave")
+            assert asked.response is not None
+            await cy.click(asked.response, label="Yes, leave")
+        else:
+            await ann.slash(sim.channel, "wizard kick", player=cy)
+        assert (await sim.service.get_game(info.id)).seats[2].away
+        shown = sim.message(hand.id)
+        [card, *_] = [b for b in buttons(shown) if verb_of(b) == "play" and not b.get("disabled")]
+        played = await bob.click(shown, custom_id=card["custom_id"])
+        assert played.response is not None
+        assert "moved on" not in played.response.content
+        after = await sim.service.get_game(info.id)
+        assert after.table is not None and 1 not in after.table.to_act  # bob's card counted
+        assert len(after.table.trick) > len(info.table.trick) or after.table.last_trick
+        assert not sim.env.errors

@@ -166,3 +166,42 @@ async def test_bids_a_computer_made_for_a_person_do_not_count_as_theirs(
     assert 0 < len(own) < len(hers)
     assert rounds == len(own) and made == len(own) and games == 1
     assert exact == hit <= rounds
+
+
+@pytest.mark.parametrize("change", ["leave", "kick", "take_back", "take_over"])
+async def test_a_seat_changing_hands_leaves_the_others_moves_valid(
+    service: GameService, change: str
+) -> None:
+    # QA: a player who pressed Leave (or was removed, or came back) turned every other
+    # player's open hand stale, and the next click on it was refused as "the game has moved
+    # on", though what it offered had not changed: only moves change what a hand offers.
+    game_id = await new_game(service, 3, 1, seed=11)
+    await service.set_seat_taking(game_id, 1, True)
+    await service.start(game_id, 1)
+    rng = random.Random(3)
+    await service.run_computer_turns(game_id)
+    if change == "take_back":
+        await service.leave(game_id, 3)
+    elif change == "take_over":
+        await service.leave(game_id, 3)
+        await service.run_computer_turns(game_id)
+    while True:  # on to a turn of user 1 or 2
+        views = {uid: await service.seat_view(game_id, uid) for uid in (1, 2)}
+        turns = [uid for uid, seen in views.items() if seen.view.my_turn]
+        if turns:
+            break
+        await human_move(service, game_id, [3], rng)
+        await service.run_computer_turns(game_id)
+    mover = turns[0]
+    shown = views[mover]
+    if change == "leave":
+        await service.leave(game_id, 3)
+    elif change == "kick":
+        await service.kick(game_id, 1, 3)
+    elif change == "take_back":
+        await service.take_back(game_id, 3)
+    else:
+        await service.take_seat(game_id, 9, seat=2, name="Newcomer")
+    assert (await service.get_game(game_id)).version > shown.version  # the table redraws
+    update = await service.act(game_id, mover, rng.choice(shown.view.legal), shown.version)
+    assert update.seat == (await service.seat_view(game_id, mover)).seat

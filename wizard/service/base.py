@@ -366,9 +366,11 @@ class ServiceBase:
         """Write ``fields`` to ``live``'s row (its lock held), with a lobby's new ``seats`` and
         ``also`` in the same transaction, then give ``live`` the same values.
 
-        With ``now``, a change players see: a new version. ``checked``: only if the row is
-        at ``live``'s version (a conflict reloads the game and refuses as stale). A field the
-        game in memory does not keep (``computer_turn``) is only stored.
+        With ``now``, a change players see: a new version (which makes no player's moves
+        stale: only moves change what a hand offers, see :meth:`_check_version`).
+        ``checked``: only if the row is at ``live``'s version (a conflict reloads the game
+        and refuses as stale). A field the game in memory does not keep (``computer_turn``)
+        is only stored.
         """
         if now is not None:
             fields.update(version=live.version + 1, updated_at=now)
@@ -394,16 +396,15 @@ class ServiceBase:
         for name, value in fields.items():
             if hasattr(live, name):
                 setattr(live, name, value)
-        if now is not None:
-            live.last_non_bid_version = live.version
 
     # --- checks -----------------------------------------------------------------------------
 
     def _check_version(self, live: LiveGame, expected: int | None) -> None:
         if expected is None or expected == live.version:
             return
-        # While hidden or secret bids are chosen, others' bids do not change what a
-        # player's surface offers; anything else since it was shown makes it stale.
+        # Only moves change what a player's surface offers (a seat changing hands, the
+        # table redrawn, do not); and while hidden or secret bids are chosen, others' bids
+        # do not either. Any other move since it was shown makes it stale.
         if expected > live.version or expected < live.last_non_bid_version:
             raise StaleVersionError(expected, live.version)
 

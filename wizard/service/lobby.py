@@ -363,6 +363,7 @@ class Lobby(Playing):
                 computer_turn=live.computer_seat(live.seats, state) is not None,
             )
             live.state = state
+            live.last_non_bid_version = live.version
             live.computer_due = self._computer_due(live, now)
             events: tuple[Event, ...] = (
                 GameStarted(state.players, state.first_dealer, live.options, num_rounds(state)),

@@ -65,11 +65,11 @@ class Playing(Loading):
         """Make a bid, a trump choice or a play for the user's seat; committed when it returns.
 
         ``expected_version`` is the version the clicked surface showed: a click on an
-        older one is refused with :class:`StaleVersionError` (except while hidden or
-        secret bids are being chosen, when other players' bids do not make a surface
-        stale). ``None`` skips the check. The same ``request_id`` (e.g. the Discord
-        interaction id) is applied once: a repeat returns the original update with
-        ``duplicate=True``.
+        older one is refused with :class:`StaleVersionError` if a move was made since
+        (a seat changing hands does not make a surface stale, nor, while hidden or secret
+        bids are being chosen, other players' bids). ``None`` skips the check. The same
+        ``request_id`` (e.g. the Discord interaction id) is applied once: a repeat returns
+        the original update with ``duplicate=True``.
         """
         live = await self._get(game_id, finished_ok=request_id is not None)
         if live.status is GameStatus.BROKEN:  # its seats are not read: damaged, not unseated
