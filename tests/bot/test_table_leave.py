@@ -352,10 +352,12 @@ async def test_a_hand_open_while_another_player_leaves_still_plays(
         info = await sim.play(
             info.id,
             random.Random(1),
-            until=lambda i: i.table is not None
-            and i.table.phase is Phase.PLAY
-            and i.table.round == 2
-            and _waits_for(i, 1),
+            until=lambda i: (
+                i.table is not None
+                and i.table.phase is Phase.PLAY
+                and i.table.round == 2
+                and _waits_for(i, 1)
+            ),
         )
         hand = await sim.open_hand(bob)
         if how == "leave":
