@@ -332,6 +332,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             Verb.JOIN: self._join,
             Verb.LEAVE: self._leave_clicked,
             Verb.ADDBOT: self._addbot,
+            Verb.DROPBOT: self._dropbot,
             Verb.START: self._start,
             Verb.CANCEL: self._cancel_clicked,
             Verb.LEVEL: self._level,

@@ -54,6 +54,10 @@ LEAVE_LABEL: Final = N_("Leave")
 ADD_COMPUTER_LABEL: Final = N_("Add computer player")
 
 
+# Translators: a button of the lobby (the host removes the computer player added last).
+REMOVE_COMPUTER_LABEL: Final = N_("Remove computer player")
+
+
 # Translators: a button of the lobby (the host starts the game).
 START_LABEL: Final = N_("Start")
 
@@ -207,6 +211,7 @@ def cancelled_by(info: GameInfo, user_id: int) -> str:
 JOINED: Final = N_("You joined game {game}.")
 LEFT: Final = N_("You left game {game}.")
 COMPUTER_ADDED: Final = N_("A computer player joined game {game}.")
+COMPUTER_REMOVED: Final = N_("A computer player left game {game}.")
 STARTED: Final = N_("Game {game} has started.")
 
 
@@ -256,13 +261,15 @@ def lobby_view(
     seat_taking: bool | None = None,
 ) -> discord.ui.View:
     """Join, Leave, Add computer player, Start (host), Cancel (host); a button per
-    computer (``computers``: seat, name, level) that moves it to the next level (host); and,
-    with ``seat_taking`` known, the host's switch letting others take computer seats.
+    computer (``computers``: seat, name, level) that moves it to the next level (host),
+    "Remove computer player" (host); and, with ``seat_taking`` known,
+    the host's switch letting others take computer seats.
 
-    With ``players`` (the seats taken) known: "Add computer player" is disabled once the
-    table is full, Join too unless a person may take a computer's seat, and Start
-    until :data:`~wizard.options.MIN_PLAYERS` have joined, each with the count that says
-    why in its label ("Add computer player (6/6)", "Join (6/6)", "Start (2/3)").
+    With ``players`` (the seats taken) known: "Remove computer player" is disabled while
+    there is none, "Add computer player" once the table is full, Join too unless a person
+    may take a computer's seat, and Start until :data:`~wizard.options.MIN_PLAYERS` have
+    joined, each with the count that says why in its label ("Add computer player (6/6)",
+    "Join (6/6)", "Start (2/3)").
     """
     full = players is not None and players >= max_seats
     too_few = players is not None and players < MIN_PLAYERS
@@ -302,6 +309,17 @@ def lobby_view(
                 row=1,
             )
         )
+    # The id holds the computers a click leaves: a double click removes one.
+    keep = max(len(computers) - 1, 0)
+    view.add_item(
+        button(
+            CustomId(game, Verb.DROPBOT, str(keep), version),
+            label=t(REMOVE_COMPUTER_LABEL),
+            emoji="🤖",
+            disabled=players is not None and not computers,
+            row=2,
+        )
+    )
     if seat_taking is not None:
         # The id holds the value a click sets: a double click sets it once.
         view.add_item(
@@ -424,6 +442,19 @@ class LobbyClicks(ClickBase):
             update=True,
         )
         await self._show_lobby(interaction, info, COMPUTER_ADDED)
+
+    async def _dropbot(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        info = await self._timely(
+            interaction,
+            self.service.remove_computer(
+                cid.game,
+                interaction.user.id,
+                keep=cid.keep,
+                is_manager=user_is_manager(interaction),
+            ),
+            update=True,
+        )
+        await self._show_lobby(interaction, info, COMPUTER_REMOVED)
 
     async def _level(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         seat, level = cid.seat_level

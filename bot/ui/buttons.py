@@ -58,6 +58,9 @@ class Verb(StrEnum):
     the last person playing, which stops the game (asked first, without it)."""
     ADDBOT = "addbot"
     """Lobby: add a computer player."""
+    DROPBOT = "dropbot"
+    """Lobby (host): remove the last computer player, unless ``arg`` computers or fewer are
+    left already (the count the lobby showed, less one: a double click removes one)."""
     START = "start"
     """Lobby (host): start the game."""
     CANCEL = "cancel"
@@ -110,6 +113,7 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.JOIN: "",
     Verb.LEAVE: _LEAVE,
     Verb.ADDBOT: "",
+    Verb.DROPBOT: r"[0-5]",
     Verb.START: "",
     Verb.CANCEL: r"[yn]?",
     Verb.HAND: "",
@@ -242,6 +246,12 @@ class CustomId:
         """The seat (0-based) a ``takeseat`` button takes, or ``None`` (the table's button)."""
         self._expect(Verb.TAKESEAT)
         return int(self.arg) if self.arg else None
+
+    @property
+    def keep(self) -> int:
+        """The computers a ``dropbot`` click leaves at most."""
+        self._expect(Verb.DROPBOT)
+        return int(self.arg)
 
     @property
     def switch(self) -> bool:

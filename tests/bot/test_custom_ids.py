@@ -30,6 +30,7 @@ SAMPLE_ARGS: dict[Verb, list[str]] = {
     Verb.TRUMP: ["B", "R", "G", "Y"],
     Verb.LEVEL: ["0e", "3n", "5h"],
     Verb.SEATTAKING: ["0", "1"],
+    Verb.DROPBOT: ["0", "4"],
     Verb.TAKESEAT: ["", "0", "5"],
 }
 
@@ -83,6 +84,10 @@ def test_round_trip_property(game: int, version: int, data: st.DataObject) -> No
         assert cid.seat_level[1] == level
     elif verb is Verb.SEATTAKING:
         cid = CustomId(game, verb, data.draw(st.sampled_from(["0", "1"])), version)
+    elif verb is Verb.DROPBOT:
+        keep = data.draw(st.integers(0, 5))
+        cid = CustomId(game, verb, str(keep), version)
+        assert cid.keep == keep
     else:
         cid = CustomId(game, verb, "", version)
     assert CustomId.parse(cid.format()) == cid

@@ -166,3 +166,34 @@ async def test_leave_clicked_in_the_lobby_as_the_game_starts_does_not_hand_the_s
 
 def _custom_ids(message: Any) -> dict[str, str]:
     return {str(b["custom_id"]).split(":")[2]: str(b["custom_id"]) for b in buttons(message)}
+
+
+async def test_the_host_removes_a_computer_added_too_many(tmp_path: Path) -> None:
+    """QA: the lobby could add computers but not remove one (its button only changed the
+    level, and /wizard kick takes members): "Remove computer player" takes the last one off,
+    once per click however often it is pressed, and only for the host."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        assert lobby_buttons(lobby)["dropbot"] == ("Remove computer player", True)
+        for _ in range(3):
+            await ann.click(lobby, label="Add computer player")
+        await bob.click(lobby, label="Join")
+        shown = sim.message(lobby.id)
+        assert lobby_buttons(shown)["dropbot"] == ("Remove computer player", False)
+        refused = await bob.click(shown, label="Remove computer player")
+        assert refused.response is not None
+        assert refused.response.content == "🚫 Only the host can remove players."
+        [drop] = [b for b in buttons(shown) if ":dropbot:" in str(b["custom_id"])]
+        await clicks_at_once(sim, [(ann, lobby.id, str(drop["custom_id"]))] * 2)  # a double click
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None
+        assert [s.name for s in info.seats] == ["ann", "Merlin", "Morgana", "bob"]
+        assert "Nimue" not in (sim.message(lobby.id).embeds[0].description or "")
+        for _ in range(2):
+            await ann.click(sim.message(lobby.id), label="Remove computer player")
+        after = sim.message(lobby.id)
+        assert lobby_buttons(after)["dropbot"] == ("Remove computer player", True)
+        assert [s.name for s in (await sim.service.get_game(info.id)).seats] == ["ann", "bob"]
+        assert not sim.env.errors

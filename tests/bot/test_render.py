@@ -717,7 +717,10 @@ def test_views_hold_only_restart_proof_buttons() -> None:
 
 def test_lobby_and_table_buttons() -> None:
     lobby = _ids(lobby_view(9, 2, t=T))
-    assert [c.verb for c in lobby] == [Verb.JOIN, Verb.LEAVE, Verb.ADDBOT, Verb.START, Verb.CANCEL]
+    assert [c.verb for c in lobby] == [
+        *(Verb.JOIN, Verb.LEAVE, Verb.ADDBOT, Verb.START, Verb.CANCEL),
+        Verb.DROPBOT,
+    ]
     assert {(c.game, c.version) for c in lobby} == {(9, 2)}
     assert _ids(table_view(9, 4, t=T)) == [CustomId(9, Verb.HAND, "", 4)]
 

@@ -47,6 +47,7 @@ from bot.features.hints import hint_text
 from bot.features.lobby import (
     CANCEL_REASONS,
     COMPUTER_ADDED,
+    COMPUTER_REMOVED,
     JOINED,
     LEFT,
     STARTED,
@@ -411,7 +412,7 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     for reason in (*CANCEL_REASONS, "unknown"):
         yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
     yield "damaged", embed_text(damaged_embed(9, t=t))
-    for done in (JOINED, LEFT, COMPUTER_ADDED, STARTED):  # a lobby click Discord refused
+    for done in (JOINED, LEFT, COMPUTER_ADDED, COMPUTER_REMOVED, STARTED):  # a click refused
         yield f"lobby click done {done}", t(done, game=4)
     yield "canadian bid on the table", t(FORBIDDEN_CANADIAN, player=GREEK[1], bid=3, tricks=10)
     magic = [(0, parse_cards("G9")[0]), (1, WIZARD), (2, parse_cards("G2")[0])]
@@ -537,7 +538,7 @@ def test_button_labels_are_translated() -> None:
             t=t,
         )
     )
-    join, _, _, start, _ = labels(lobby_view(1, 2, t=t))
+    join, _, _, start, _, _ = labels(lobby_view(1, 2, t=t))
     assert f"**{join}**" in lobby and f"**{start}**" in lobby
     (show,) = labels(table_view(1, 2, t=t))
     assert f"**{show}**" in rules_text(Options(), t=t)
@@ -776,6 +777,7 @@ def test_english_is_unchanged() -> None:
         "Add computer player",
         "Start",
         "Cancel",
+        "Remove computer player",
     ]
     assert labels(table_view(1, 1, t=t)) == ["Show my hand"]
     assert labels(take_back_view(1, 1, t=t)) == ["Take my seat back"]

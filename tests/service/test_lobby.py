@@ -273,3 +273,20 @@ async def test_a_lobby_can_open_with_its_computers_seated_in_one_write(
             computers=["easy"] * 6,
         )
     assert await service.game_in_channel(CHANNEL + 1) is None
+
+
+async def test_the_host_removes_the_last_computer_once_per_click(service: GameService) -> None:
+    # QA: a host who added one computer too many could not remove it from Discord: the
+    # lobby's button removes the last one, and carries the count it leaves (a double click,
+    # or two hosts' clicks at once, remove one).
+    game_id = await new_game(service, 1, 2)
+    await service.join(game_id, 2, "P2")  # a person seated after the computers stays
+    info = await service.remove_computer(game_id, 1, keep=1)
+    assert [s.name for s in info.seats] == ["P1", "Merlin", "P2"]
+    again = await service.remove_computer(game_id, 1, keep=1)
+    assert [s.name for s in again.seats] == ["P1", "Merlin", "P2"]
+    assert again.version == info.version  # nothing changed, nothing redrawn
+    with pytest.raises(NotHostError):
+        await service.remove_computer(game_id, 2, keep=0)
+    info = await service.remove_computer(game_id, 2, keep=0, is_manager=True)
+    assert [s.name for s in info.seats] == ["P1", "P2"]

@@ -8,8 +8,8 @@ to run the clocks (lobby expiry, turn timers, computer turns). Close with
 ``await service.close()``.
 
 Lobby (return :class:`GameInfo`): ``create_game``, ``join``, ``leave`` (``may_stop=False``
-asks first when the last person would stop the game), ``kick``,
-``add_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
+asks first when the last person would stop the game), ``kick``, ``add_computer``,
+``remove_computer``, ``remove_seat``, ``set_options``, ``set_turn_timer``, ``cancel``,
 ``set_message_ids``; ``start`` returns a :class:`GameUpdate`, and ``cancel_games_in`` (a
 deleted channel or thread, a server the bot left) the updates of the games it cancelled.
 ``check_options`` and ``check_turn_seconds`` refuse options and turn timers as all of these

@@ -247,6 +247,23 @@ class Lobby(Playing):
 
         return await self._lobby_change(game_id, change)
 
+    @shielded
+    async def remove_computer(
+        self, game_id: int, by_user_id: int, *, keep: int, is_manager: bool = False
+    ) -> GameInfo:
+        """Remove a lobby's last computer player (host or server manager), unless it has
+        ``keep`` computers or fewer already: the button carries the count its lobby showed,
+        less one, so that a click repeated (or two at once) removes one computer, not two."""
+        live = await self._get(game_id)
+        async with live.lock:
+            self._check_status(live, GameStatus.LOBBY)
+            self._check_host(live, by_user_id, is_manager, "remove_seats")
+            computers = [s for s in live.seats if s.user_id is None]
+            if len(computers) > keep:
+                seats = renumber([s for s in live.seats if s.seat != computers[-1].seat])
+                await self._update_game(live, self.clock.now(), seats=seats)
+        return live.info()
+
     async def set_computer_level(
         self,
         game_id: int,
