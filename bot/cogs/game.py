@@ -231,6 +231,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         hear_languages(self.service, self.bot.guilds)
         await self._servers_left()
         for game_id in self.service.recovered:
+            try:  # what the last process had not shown of the game's ends
+                self.surfaces.owed(game_id, await self.service.owed_ends(game_id))
+            except ServiceError as error:
+                log.info("game %s: its ends are not shown: %s", game_id, error.message)
             self.surfaces.request(self.surfaces.get(game_id))
         for game_id in self.service.recovered:
             try:

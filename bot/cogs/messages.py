@@ -430,10 +430,15 @@ class GameMessages:
                 log.info("game %s: could not report the lost permission", surface.game_id)
 
     async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
+        await self._remember(surface, table_message_id=message_id)
+
+    async def _remember(self, surface: Surface, **shown: int | None) -> None:
+        """Store what the channel shows of the game (``GameService.set_message_ids``: its
+        messages' ids, the rounds ``announced``); a failure is logged, not raised."""
         try:
-            await self.service.set_message_ids(surface.game_id, table_message_id=message_id)
+            await self.service.set_message_ids(surface.game_id, **shown)
         except ServiceError as error:
-            log.warning("game %s: table message id not stored: %s", surface.game_id, error)
+            log.warning("game %s: %s not stored: %s", surface.game_id, ", ".join(shown), error)
 
 
 async def drop_unseen_lobby(

@@ -55,7 +55,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -86,6 +86,7 @@ from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
     BidMade,
+    Event,
     GameCancelled,
     GameInfo,
     GameOver,
@@ -628,6 +629,20 @@ class OpenHands(GameMessages):
             self._hand_tasks.pop(key, None)
 
 
+def _note_end(surface: Surface, event: Event) -> bool:
+    """Keep a won trick, a scored round or the game's end for the channel; whether
+    ``event`` was one of them."""
+    if isinstance(event, TrickWon):
+        surface.tricks[event.round] = event
+    elif isinstance(event, RoundScored):
+        surface.round_ends[event.round] = RoundEnd(event, surface.tricks.pop(event.round, None))
+    elif isinstance(event, GameOver):
+        surface.game_over = event
+    else:
+        return False
+    return True
+
+
 class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHands):
     """The public messages and open hands of every game this process serves."""
 
@@ -650,15 +665,9 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             # text changes when the move was made elsewhere, e.g. an open bid on the table).
             paced.add(update.seat)
         for event in update.events:
-            if isinstance(event, TrickWon):
-                surface.tricks[event.round] = event
-            elif isinstance(event, RoundScored):
-                surface.round_ends[event.round] = RoundEnd(
-                    event, surface.tricks.pop(event.round, None)
-                )
-            elif isinstance(event, GameOver):
-                surface.game_over = event
-                everyone = True  # every hand says the game is over, with no buttons
+            if _note_end(surface, event):
+                # The game's end: every hand says the game is over, with no buttons.
+                everyone = everyone or isinstance(event, GameOver)
             elif isinstance(event, GameCancelled):
                 surface.cancelled = event.reason
                 everyone = True
@@ -694,6 +703,13 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             self.refresh_hands(update.game_id, None, skip=actor_user_id, urgent=False)
         elif paced - seats and not everyone:
             self.refresh_hands(update.game_id, paced - seats, skip=actor_user_id, urgent=False)
+
+    def owed(self, game_id: int, ends: Sequence[Event]) -> None:
+        """The round ends and game end (``GameService.owed_ends``) that a process which
+        stopped had not shown: shown with the game's next redraw."""
+        surface = self.get(game_id)
+        for event in ends:
+            _note_end(surface, event)
 
     def _keep_own_view(self, update: GameUpdate) -> None:
         """Give the actor's open hand the view their move's update carries."""

@@ -328,6 +328,7 @@ class SummaryMessages(GameMessages):
         assert table is not None
         number = end.scored.round
         if number > len(table.history) or self._in_gone_channel(surface):
+            await self._remember(surface, announced=number)
             return True  # nothing to show, or nowhere to show it
         trick = end.final_trick
         t, theme = await public_look(self.service, info.guild_id)
@@ -350,10 +351,14 @@ class SummaryMessages(GameMessages):
             # Done, or the table was deleted (then the summary is posted instead).
             surface.table_id = None
             surface.shown = None
-            await self._remember_table(surface, None)
-            if edited:
+            if edited:  # one write: a new process neither shows it again nor loses it
+                await self._remember(surface, table_message_id=None, announced=number)
                 return True
-        return await self._post(surface, embed=embed) is not None
+            await self._remember_table(surface, None)
+        if await self._post(surface, embed=embed) is None:
+            return False
+        await self._remember(surface, announced=number)
+        return True
 
     async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
         """Post the final standings with the game record attached; True once posted."""
@@ -394,4 +399,7 @@ class SummaryMessages(GameMessages):
             CustomId(info.id, Verb.AGAIN, "", info.version), t(PLAY_AGAIN_LABEL), "🔁"
         )
         message = await self._post(surface, content=content, embed=embed, view=again, **extra)
-        return message is not None
+        if message is None:
+            return False
+        await self._remember(surface, announced=None)  # the channel is owed nothing more
+        return True

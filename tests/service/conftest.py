@@ -136,7 +136,7 @@ def downgrade(path: Path, version: int) -> None:
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "DROP TABLE open_hands;"
+            "ALTER TABLE games DROP COLUMN announced; DROP TABLE open_hands;"
             " DROP TABLE lobby_removals; ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders; ALTER TABLE games DROP COLUMN allow_seat_taking;"
             " ALTER TABLE games DROP COLUMN hints_used;"

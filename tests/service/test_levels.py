@@ -47,7 +47,8 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.executescript(
             # Migrations 11 (open hands), 10 (lobby removals), 9 (the reminder) and 8 (seat
             # taking and hints) undone first, then 7.
-            "DROP TABLE open_hands;"
+            "ALTER TABLE games DROP COLUMN announced;"
+            " DROP TABLE open_hands;"
             " DROP TABLE lobby_removals;"
             " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
@@ -59,7 +60,7 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 11
+    assert LATEST == 12
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

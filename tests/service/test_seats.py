@@ -267,7 +267,8 @@ def as_version_7(path: Path) -> None:
     conn = sqlite3.connect(path)
     try:
         conn.executescript(
-            "DROP TABLE open_hands;"
+            "ALTER TABLE games DROP COLUMN announced;"
+            " DROP TABLE open_hands;"
             " DROP TABLE lobby_removals;"
             " ALTER TABLE games DROP COLUMN ping_message_id;"
             " DROP TABLE seat_holders;"
@@ -281,7 +282,7 @@ def as_version_7(path: Path) -> None:
 
 
 async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> None:
-    assert LATEST == 11
+    assert LATEST == 12
     config = ServiceConfig(computer_delay=0.0)
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:

@@ -108,8 +108,9 @@ class ServiceBase:
         self._write_fault: str | None = None
         """The error of writes failing now (the operator was told once), until one succeeds."""
         self.recovered: tuple[int, ...] = ()
-        """The lobbies and running games the last :meth:`recover` found, and those it found
-        damaged: the front end brings their messages up to date once it is connected."""
+        """The lobbies and running games the last :meth:`recover` found, those it found
+        damaged, and finished games the channel is owed the end of (``owed_ends``): the front
+        end brings their messages up to date once it is connected."""
 
     @property
     def store(self) -> Store:

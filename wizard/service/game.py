@@ -324,6 +324,9 @@ class LiveGame:
     lobby_message_id: int | None = None
     table_message_id: int | None = None
     ping_message_id: int | None = None
+    announced: int | None = None
+    """Rounds whose summary the channel was shown, while it is owed more (``None``: nothing
+    is owed: not started, its final standings are out, or from before migration 12)."""
     created_at: float = 0.0
     started_at: float | None = None
     finished_at: float | None = None

@@ -123,7 +123,19 @@ class Loading(ServiceBase):
         for game_id, reason in damaged:
             if game_id not in just:  # those were logged as they were quarantined
                 log.error("game %s is quarantined (damaged): %s", game_id, reason)
-        self.recovered = tuple(sorted(mine + shown))
+        # Finished games whose end the channel was not shown: the process that finished them
+        # stopped first (their front end shows what it is owed, see ``owed_ends``).
+        owed = await self._store.fetchall(
+            "SELECT id, guild_id FROM games WHERE status = 'finished' AND announced IS NOT NULL"
+        )
+        ended = [
+            row["id"]
+            for row in owed
+            if isinstance(row["id"], int)
+            and isinstance(row["guild_id"], int)
+            and self._owns(row["guild_id"])
+        ]
+        self.recovered = tuple(sorted(mine + shown + ended))
         await self._forget_run_out_hands()
         return RecoveryReport(
             loaded=tuple(mine),

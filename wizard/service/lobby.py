@@ -331,13 +331,17 @@ class Lobby(Playing):
         lobby_message_id: int | None = UNSET,
         table_message_id: int | None = UNSET,
         ping_message_id: int | None = UNSET,
+        announced: int | None = UNSET,
     ) -> None:
-        """Remember the Discord messages of a game (does not change its version)."""
+        """Remember the Discord messages of a game, and how many of its rounds' summaries the
+        channel shows (``announced``; ``None`` once its final standings are out): a process
+        that starts shows the rest (:meth:`owed_ends`). Does not change its version."""
         live = await self._get(game_id, finished_ok=True)
         given = {
             "lobby_message_id": lobby_message_id,
             "table_message_id": table_message_id,
             "ping_message_id": ping_message_id,
+            "announced": announced,
         }
         fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
         if fields:
@@ -376,6 +380,7 @@ class Lobby(Playing):
                 also=holders,
                 status=GameStatus.ACTIVE,
                 started_at=now,
+                announced=0,  # the channel is owed every round's summary, then the standings
                 deadline=live.turn_deadline(live.seats, state, now),
                 computer_turn=live.computer_seat(live.seats, state) is not None,
             )

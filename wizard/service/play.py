@@ -24,9 +24,11 @@ from wizard.service.events import (
     GameUpdate,
     PlayerTimedOut,
     RatingChange,
+    RoundScored,
     SeatHandedToComputer,
     SeatTakenBack,
     Standing,
+    TrickWon,
 )
 from wizard.service.game import (
     LiveGame,
@@ -35,6 +37,7 @@ from wizard.service.game import (
     encode_action,
     fold,
     forfeited_seats,
+    initial_state,
     standings,
     step,
     turn_event,
@@ -322,6 +325,32 @@ class Playing(Loading):
             events.append(turn_event(state, deadline))
         view = live.seat_view(live.seats[seat]) if actor is Actor.PLAYER else None
         return await self._update(live, events, seat=seat, action=action, actor=actor, view=view)
+
+    async def owed_ends(self, game_id: int) -> tuple[Event, ...]:
+        """What the channel is owed of a running or finished game's ends, as the game made
+        them: for each round after the ones it was shown (``set_message_ids(announced=)``),
+        its last :class:`TrickWon` and :class:`RoundScored`, then, if it is finished, its
+        :class:`GameOver` (without rating changes: see :meth:`_replayed_update`). For a new
+        process: what the last one had not shown was only in its memory."""
+        live = await self._get(game_id, finished_ok=True)
+        shown, finished = live.announced, live.status is GameStatus.FINISHED
+        if shown is None or live.state is None:
+            return ()
+        if not finished and (
+            live.status is not GameStatus.ACTIVE or len(live.state.history) <= shown
+        ):
+            return ()
+        state = initial_state([s.name for s in live.seats], live.options, live.seed)
+        owed: list[Event] = []
+        for action in live.actions:
+            state, events = step(state, action)
+            for i, event in enumerate(events):
+                if isinstance(event, RoundScored) and event.round > shown:
+                    last = events[i - 1] if i and isinstance(events[i - 1], TrickWon) else None
+                    owed += [last, event] if last is not None else [event]
+        if finished:
+            owed.append(GameOver(live.standings, winners(state) or (), ()))
+        return tuple(owed)
 
     def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
         """The update an already applied request made, marked ``duplicate``.

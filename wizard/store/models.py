@@ -53,6 +53,8 @@ class GameRow(Row):
     table_message_id: int | None
     ping_message_id: int | None = None
     """The turn reminder in the channel, if any."""
+    announced: int | None = None
+    """Rounds whose summary the channel shows, while it is owed more (``None``: nothing)."""
     broken_reason: str | None
     created_at: float
     updated_at: float
