@@ -328,7 +328,6 @@ class SummaryMessages(GameMessages):
         assert table is not None
         number = end.scored.round
         if number > len(table.history) or self._in_gone_channel(surface):
-            await self._remember(surface, announced=number)
             return True  # nothing to show, or nowhere to show it
         trick = end.final_trick
         t, theme = await public_look(self.service, info.guild_id)
@@ -399,7 +398,7 @@ class SummaryMessages(GameMessages):
             CustomId(info.id, Verb.AGAIN, "", info.version), t(PLAY_AGAIN_LABEL), "🔁"
         )
         message = await self._post(surface, content=content, embed=embed, view=again, **extra)
-        if message is None:
-            return False
-        await self._remember(surface, announced=None)  # the channel is owed nothing more
-        return True
+        if message is not None or self._in_gone_channel(surface):
+            # The channel is owed nothing more (or is gone: nowhere to show it).
+            await self._remember(surface, announced=None)
+        return message is not None
