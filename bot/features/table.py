@@ -209,6 +209,22 @@ def _bid_status(
     return line
 
 
+def bids_total_line(table: TableView, *, t: Texts) -> list[str]:
+    """What the bids everyone sees add up to, against the round's tricks (QA: only the
+    bidder's hand said it), once there are two; none while bids are hidden (R7.2, R7.3)."""
+    made = [bid for bid in table.bids if bid is not None]
+    if table.phase not in (Phase.BID, Phase.PLAY) or len(made) < 2:
+        return []
+    return [
+        t.plural(
+            "Bids together: {total} for {n} trick.",
+            "Bids together: {total} for {n} tricks.",
+            table.round_tricks,
+            total=sum(made),
+        )
+    ]
+
+
 def bid_text(table: TableView, seat: int, *, t: Texts) -> str:
     """A seat's bid as everyone may see it: the number, a hidden/secret mark, or a dash."""
     bid = table.bids[seat]
@@ -386,6 +402,7 @@ def table_embed(
         [
             trump_line(table, shown, theme, t=t),
             status_line(table, shown, theme, t=t, computer=computer),
+            *bids_total_line(table, t=t),
             "",
             *seat_lines(
                 table,
@@ -405,6 +422,20 @@ def table_embed(
             current = trick_text(table.trick, shown, theme, t=t)
             if not table.trick:
                 current = t("{player} leads.", player=_bold(shown[table.leader]))
+            elif len(table.trick) > 1:
+                cards = [card for _, card in table.trick]
+                options = table.options
+                ahead, _ = table.trick[
+                    trick_winner(
+                        cards,
+                        table.trump,
+                        magic_twos=options.magic_twos,
+                        single_suit=options.single_suit,
+                    )
+                ]
+                # Translators: after the cards of the trick being played: whose card would
+                # take it if nobody beats it (in bold).
+                current += " " + t("→ {player} is ahead", player=_bold(shown[ahead]))
             embed.add_field(name=t("Current trick"), value=current, inline=False)
         if table.last_trick:
             embed.add_field(

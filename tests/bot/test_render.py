@@ -44,7 +44,7 @@ from bot.i18n import (
 from bot.ui.buttons import CustomId, Verb
 from wizard.cards import CARDS, JESTER, SUITS, WIZARD, Card, Theme, parse_cards
 from wizard.options import Bidding, Options
-from wizard.rules import apply, legal_actions, new_game
+from wizard.rules import apply, legal_actions, new_game, trick_winner
 from wizard.state import ChooseTrump, Deal, GameState, Phase, Play
 from wizard.view import public_table, view
 
@@ -956,3 +956,36 @@ def test_a_timed_out_hand_names_the_move_the_computer_made() -> None:
     assert timed_out_move(view(dealt, fresh), t=T) == (
         "Your time ran out, so a computer made your last move for you."
     )
+
+
+def _field(embed: discord.Embed, name: str) -> str:
+    return next(f.value or "" for f in embed.fields if f.name == name)
+
+
+def test_the_table_says_who_is_winning_the_trick_and_what_the_bids_add_up_to() -> None:
+    """QA: onlookers and later bidders could not see whether a round was bid over or under
+    its tricks (only the bidder's hand added the bids up), and the current trick did not say
+    whose card was ahead: readers worked it out from trump and the suit to follow (R5.6)."""
+    states = list(play_through(4, Options(), seed=5, rng_seed=5))
+    bidding = first_state(
+        iter(states), lambda s: s.phase is Phase.BID and sum(b is not None for b in s.bids) == 2
+    )
+    text = table_embed(public_table(view(bidding, 0)), t=T).description or ""
+    made = [b for b in bidding.bids if b is not None]
+    assert f"Bids together: {sum(made)} for {bidding.round} trick" in text
+    one_bid = first_state(
+        iter(states), lambda s: s.phase is Phase.BID and sum(b is not None for b in s.bids) == 1
+    )
+    shown = table_embed(public_table(view(one_bid, 0)), t=T).description or ""
+    assert "Bids together" not in shown  # one bid is on its own line already
+
+    playing = first_state(
+        iter(states), lambda s: s.phase is Phase.PLAY and s.round == 5 and len(s.trick) == 3
+    )
+    embed = table_embed(public_table(view(playing, 0)), t=T)
+    total = sum(b for b in playing.bids if b is not None)
+    assert f"Bids together: {total} for 5 tricks." in (embed.description or "")
+    ahead = (playing.leader + trick_winner(playing.trick, playing.trump)) % 4
+    assert _field(embed, "Current trick").endswith(f"→ **{playing.players[ahead]}** is ahead")
+    started = first_state(iter(states), lambda s: s.phase is Phase.PLAY and len(s.trick) == 1)
+    assert "ahead" not in _field(table_embed(public_table(view(started, 0)), t=T), "Current trick")

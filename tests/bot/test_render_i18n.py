@@ -634,6 +634,8 @@ def test_english_is_unchanged() -> None:
         "Wizard · round 4 of 15 (4 tricks)",
         "Turned 🟦B8: trump is 🟦 Humans (B).",
         "⏳ **Ann** to play. Suit to follow: 🟨 Giants (Y).",
+        # QA: only the bidder's hand added the bids up.
+        "Bids together: 12 for 4 tricks.",
         "",
         "▶️ **Ann** · bid\u00a02 · won\u00a00 · 3\u00a0cards · **-10**\u00a0pts",
         "▫️ **Bob** · 🔀 dealer · bid\u00a04 · won\u00a00 · 3\u00a0cards · **-30**\u00a0pts",
@@ -641,7 +643,7 @@ def test_english_is_unchanged() -> None:
         "▫️ **Dee** · bid\u00a04 · won\u00a00 · 2\u00a0cards · **30**\u00a0pts",
         "Variants: none (the classic game)",
         "Current trick",
-        "Cy 🟨Y12 · Dee 🧙Wizard",
+        "Cy 🟨Y12 · Dee 🧙Wizard → **Dee** is ahead",
         "Last trick",
         "Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
         "Turn timer",
