@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from wizard.service import GameService, GameStatus, LastPersonError, NotHostError, ServiceConfig
+from wizard.options import Bidding, Options
+from wizard.service import (
+    GameService,
+    GameStatus,
+    LastPersonError,
+    MakeBid,
+    NotHostError,
+    ServiceConfig,
+    StaleVersionError,
+)
 
 from .conftest import CHANNEL, human_move, new_game, play_out, table_of
 
@@ -205,3 +214,27 @@ async def test_a_seat_changing_hands_leaves_the_others_moves_valid(
     assert (await service.get_game(game_id)).version > shown.version  # the table redraws
     update = await service.act(game_id, mover, rng.choice(shown.view.legal), shown.version)
     assert update.seat == (await service.seat_view(game_id, mover)).seat
+
+
+async def test_a_seat_s_own_old_surface_is_stale_once_the_seat_changed_hands(
+    service: GameService,
+) -> None:
+    # Review: with the seat changes no longer making every surface stale, a click on the
+    # hand the leaver had open before leaving took the seat back and moved (the leave
+    # undone by a second tap), and a click on the hand of a seat one held before bid for
+    # the seat one holds now, whose cards that hand never showed.
+    game_id = await new_game(service, 3, 1, seed=11, options=Options(bidding=Bidding.HIDDEN))
+    await service.set_seat_taking(game_id, 1, True)
+    await service.start(game_id, 1)
+    shown = await service.seat_view(game_id, 3)
+    assert shown.seat == 2 and shown.view.my_turn
+    bid = MakeBid(shown.view.legal[0].bid)  # type: ignore[union-attr]
+    await service.leave(game_id, 3)
+    with pytest.raises(StaleVersionError):
+        await service.act(game_id, 3, bid, shown.version)
+    assert (await service.get_game(game_id)).seats[2].away
+    await service.take_seat(game_id, 9, seat=2, name="Nine")
+    await service.take_seat(game_id, 3, seat=3, name="Three")  # the computer's seat
+    assert (await service.seat_view(game_id, 3)).view.my_turn
+    with pytest.raises(StaleVersionError):
+        await service.act(game_id, 3, bid, shown.version)

@@ -400,13 +400,18 @@ class ServiceBase:
 
     # --- checks -----------------------------------------------------------------------------
 
-    def _check_version(self, live: LiveGame, expected: int | None) -> None:
+    def _check_version(self, live: LiveGame, expected: int | None, seat: int) -> None:
+        """Refuse a click of ``seat`` on a surface of version ``expected`` that is stale."""
         if expected is None or expected == live.version:
             return
-        # Only moves change what a player's surface offers (a seat changing hands, the
-        # table redrawn, do not); and while hidden or secret bids are chosen, others' bids
-        # do not either. Any other move since it was shown makes it stale.
-        if expected > live.version or expected < live.last_non_bid_version:
+        # Only moves change what a player's surface offers: another seat changing hands
+        # does not (its own does), nor, while hidden or secret bids are chosen, others'
+        # bids. Any other move since it was shown makes it stale.
+        if (
+            expected > live.version
+            or expected < live.last_non_bid_version
+            or expected < live.seat_changed.get(seat, 0)
+        ):
             raise StaleVersionError(expected, live.version)
 
     def _check_status(self, live: LiveGame, wanted: GameStatus, action: str = "play") -> None:

@@ -344,7 +344,11 @@ class LiveGame:
     request_ids: dict[str, int] = field(default_factory=dict)
     """Request id → seq of the action it made."""
     last_non_bid_version: int = 0
-    """The last version that changed more than a hidden or secret bid (see the stale check)."""
+    """The version of the last move other than a hidden or secret bid (see the stale check)."""
+    seat_changed: dict[int, int] = field(default_factory=dict)
+    """Seat → the version at which it last changed hands: a surface of that seat drawn before
+    is stale (a leaver's hand, a seat one held before); others' are not. Memory only: after
+    a reload every surface before it is stale anyway."""
     computer_due: float | None = None
     """When the next computer move is due (memory only: on restart it is due at once)."""
     standings: tuple[Standing, ...] = ()

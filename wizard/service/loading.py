@@ -362,7 +362,8 @@ class Loading(ServiceBase):
     def _resume_hidden_bids(live: LiveGame) -> None:
         """After a reload, let surfaces drawn while hidden or secret bids were being chosen
         stay valid: the others' bids since then change nothing they offer. Each bid moved the
-        version by one, so the last other change was ``version - bids made``."""
+        version by one, so the last other move was at most ``version - bids made`` (a seat that
+        changed hands meanwhile moved it too: then this is stricter than it need be)."""
         state = live.state
         if state is None or live.options.bidding is Bidding.OPEN or state.phase is not Phase.BID:
             return

@@ -88,7 +88,7 @@ class Playing(Loading):
             self._check_status(live, GameStatus.ACTIVE)
             if row.kicked:
                 raise NotSeatedError(reason="kicked")
-            self._check_version(live, expected_version)
+            self._check_version(live, expected_version, row.seat)
             state = live.state
             assert state is not None
             update = await self._apply(
@@ -147,6 +147,7 @@ class Playing(Loading):
             names = tuple(s.name for s in seats)
             state = live.state = state._replace(players=names)
         live.seats = seats
+        live.seat_changed[new.seat] = live.version
         live.computer_due = self._computer_due(live, now)
         return await self._update(live, (*events, turn_event(state, live.deadline)))
 

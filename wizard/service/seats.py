@@ -114,7 +114,7 @@ class Seats(Hints):
             if live.allow_seat_taking == allowed:
                 return live.info()
             # A lobby redraws on a new version; a running game keeps its version, so that
-            # no player's hand turns stale for a change that does not touch the cards.
+            # nothing is redrawn for a change that does not touch the cards.
             now = self.clock.now() if live.status is GameStatus.LOBBY else None
             await self._update_game(live, now, allow_seat_taking=allowed)
         return live.info()
