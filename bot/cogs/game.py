@@ -217,6 +217,13 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if previous is not None:
             previous()
         _SUBSCRIPTIONS[self.service] = self.service.subscribe(self._on_background)
+        # What the last process had not shown of the recovered games' ends, before the
+        # service's clocks start (bot.app): a round a computer ends meanwhile comes after it.
+        for game_id in self.service.recovered:
+            try:
+                self.surfaces.owed(game_id, await self.service.owed_ends(game_id))
+            except ServiceError as error:
+                log.info("game %s: its ends are not shown: %s", game_id, error.message)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -231,10 +238,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         hear_languages(self.service, self.bot.guilds)
         await self._servers_left()
         for game_id in self.service.recovered:
-            try:  # what the last process had not shown of the game's ends
-                self.surfaces.owed(game_id, await self.service.owed_ends(game_id))
-            except ServiceError as error:
-                log.info("game %s: its ends are not shown: %s", game_id, error.message)
             self.surfaces.request(self.surfaces.get(game_id))
         for game_id in self.service.recovered:
             try:

@@ -46,6 +46,10 @@ _FROM_ROW = {f.name for f in dataclasses.fields(LiveGame)} & set(GameRow.model_f
 """Fields of a game in memory taken from its row as they are."""
 
 
+OWED_FOR = 24 * 3600.0
+"""Seconds after its end during which a finished game's unshown end is still tried at start."""
+
+
 class _Broken(Exception):
     """A stored game that cannot be trusted; the message is the operator's reason."""
 
@@ -123,19 +127,7 @@ class Loading(ServiceBase):
         for game_id, reason in damaged:
             if game_id not in just:  # those were logged as they were quarantined
                 log.error("game %s is quarantined (damaged): %s", game_id, reason)
-        # Finished games whose end the channel was not shown: the process that finished them
-        # stopped first (their front end shows what it is owed, see ``owed_ends``).
-        owed = await self._store.fetchall(
-            "SELECT id, guild_id FROM games WHERE status = 'finished' AND announced IS NOT NULL"
-        )
-        ended = [
-            row["id"]
-            for row in owed
-            if isinstance(row["id"], int)
-            and isinstance(row["guild_id"], int)
-            and self._owns(row["guild_id"])
-        ]
-        self.recovered = tuple(sorted(mine + shown + ended))
+        self.recovered = tuple(sorted(mine + shown + await self._owed_finished(now)))
         await self._forget_run_out_hands()
         return RecoveryReport(
             loaded=tuple(mine),
@@ -143,6 +135,38 @@ class Loading(ServiceBase):
             seconds=time.perf_counter() - t0,
             skipped=skipped,
         )
+
+    async def _owed_finished(self, now: float) -> list[int]:
+        """This process's finished games whose end the channel was not shown: the process
+        that finished them stopped first (the front end shows what is owed, ``owed_ends``).
+        One that Discord has refused for a day (the bot removed from its server, a lost
+        permission) is given up, and the operator told, rather than tried at every start."""
+        rows = await self._store.fetchall(
+            "SELECT id, guild_id, finished_at FROM games"
+            " WHERE status = 'finished' AND announced IS NOT NULL"
+        )
+        owed: list[int] = []
+        old: list[int] = []
+        for row in rows:
+            game_id, guild, finished = row["id"], row["guild_id"], row["finished_at"]
+            if not isinstance(game_id, int) or not isinstance(guild, int) or not self._owns(guild):
+                continue
+            fresh = isinstance(finished, int | float) and finished > now - OWED_FOR
+            (owed if fresh else old).append(game_id)
+        if old:
+            marks = ", ".join("?" * len(old))
+            sql = f"UPDATE games SET announced = NULL WHERE id IN ({marks})"
+            try:
+                await self._write(Statements(((sql, tuple(old)),)))
+            except ServiceError as e:
+                log.error("games %s: not marked as shown (%s)", old, e.message)
+            else:
+                log.warning(
+                    "games %s: their end was never shown in Discord in the day after they"
+                    " finished (the channel refused it): no longer tried",
+                    ", ".join(map(str, old)),
+                )
+        return owed
 
     async def _short_logs(self) -> list[tuple[int, object, str]]:
         """Every running game whose log holds fewer actions than its row says were

@@ -334,8 +334,9 @@ class Lobby(Playing):
         announced: int | None = UNSET,
     ) -> None:
         """Remember the Discord messages of a game, and how many of its rounds' summaries the
-        channel shows (``announced``; ``None`` once its final standings are out): a process
-        that starts shows the rest (:meth:`owed_ends`). Does not change its version."""
+        channel shows (``announced``, which only grows; ``None`` once its final standings are
+        out, for good): a process that starts shows the rest (:meth:`owed_ends`). Does not
+        change its version."""
         live = await self._get(game_id, finished_ok=True)
         given = {
             "lobby_message_id": lobby_message_id,
@@ -344,8 +345,13 @@ class Lobby(Playing):
             "announced": announced,
         }
         fields: dict[str, Any] = {k: v for k, v in given.items() if v is not UNSET}
-        if fields:
-            async with live.lock:
+        async with live.lock:
+            # Only ever on: a round shown late (after a later one) does not owe that one
+            # again, and a game owed nothing stays so.
+            count = fields.get("announced")
+            if count is not None and (live.announced is None or count <= live.announced):
+                del fields["announced"]
+            if fields:
                 await self._update_game(live, None, checked=False, **fields)
 
     @shielded
