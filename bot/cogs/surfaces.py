@@ -665,8 +665,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             # text changes when the move was made elsewhere, e.g. an open bid on the table).
             paced.add(update.seat)
         for event in update.events:
-            if _note_end(surface, event):
-                # The game's end: every hand says the game is over, with no buttons.
+            if _note_end(surface, event):  # a trick, a round or the game ends
+                # At the game's end every hand says it is over, with no buttons.
                 everyone = everyone or isinstance(event, GameOver)
             elif isinstance(event, GameCancelled):
                 surface.cancelled = event.reason
