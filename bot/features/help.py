@@ -8,14 +8,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.features.lobby import ADD_COMPUTER_LABEL, JOIN_LABEL, LEAVE_LABEL, START_LABEL
+from bot.features.lobby import (
+    ADD_COMPUTER_LABEL,
+    JOIN_LABEL,
+    LEAVE_LABEL,
+    REMOVE_COMPUTER_LABEL,
+    START_LABEL,
+)
 from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL
 from bot.i18n import COLOUR, N_, Texts, _bold
 from bot.i18n.commands import NAME_CONTEXT
 
 HOW_A_GAME_GOES = N_(
     "**A game:** {new} opens a lobby. Players press {join}; the host can fill seats with "
-    "{add}, then presses {start}."
+    "{add} (and free the last one with {remove}), then presses {start}."
 )
 YOUR_CARDS = N_(
     "**Your cards:** press {show_hand} on the table: your hand comes in a message only you "
@@ -56,6 +62,7 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
                 new=command_text(name, new, t=t),
                 join=shown[JOIN_LABEL],
                 add=shown[ADD_COMPUTER_LABEL],
+                remove=shown[REMOVE_COMPUTER_LABEL],
                 start=shown[START_LABEL],
             ),
             t(YOUR_CARDS, show_hand=shown[SHOW_HAND_LABEL]),
@@ -72,5 +79,5 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
 def public_buttons(t: Texts) -> dict[str, str]:
     """The labels of the lobby's and the table's buttons, in bold, as a server whose texts
     are ``t`` shows them."""
-    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL)
+    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, REMOVE_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL)
     return {label: _bold(t(label)) for label in labels}

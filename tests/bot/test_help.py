@@ -25,6 +25,7 @@ async def test_help_says_how_a_game_goes_and_lists_every_command(tmp_path: Path)
         about = embed.description or ""
         assert "`/wizard new` opens a lobby. Players press **Join**; the host can fill" in about
         assert "**Join**" in about and "**Add computer player**" in about, about
+        assert "(and free the last one with **Remove computer player**)" in about, about
         assert "**Start**" in about and "**Show my hand**" in about, about
         assert "**Leave**" in about and "**Take my seat back**" in about, about
         [commands] = embed.fields
@@ -55,8 +56,9 @@ async def test_help_reads_in_the_members_language_with_the_servers_buttons(
         about = embed.description or ""
         wizard, new = de.context(NAME_CONTEXT, "wizard"), de.context(NAME_CONTEXT, "new")
         assert f"`/{wizard} {new}`" in about, about
-        for label in ("Join", "Add computer player", "Start", "Show my hand"):
+        for label in ("Join", "Add computer player", "Remove computer player", "Start"):
             assert f"**{it(label)}**" in about, (label, about)
+        assert f"**{it('Show my hand')}**" in about, about
         for label in ("Leave", "Take my seat back"):  # the buttons of the member's own hand
             assert f"**{de(label)}**" in about, (label, about)
         lines = (embed.fields[0].value or "").splitlines()
