@@ -429,9 +429,6 @@ class GameMessages:
                 # The warning above named the cause; the channel cannot be told.
                 log.info("game %s: could not report the lost permission", surface.game_id)
 
-    async def _remember_table(self, surface: Surface, message_id: int | None) -> None:
-        await self._remember(surface, table_message_id=message_id)
-
     async def _remember(self, surface: Surface, **shown: int | None) -> None:
         """Store what the channel shows of the game (``GameService.set_message_ids``: its
         messages' ids, the rounds ``announced``); a failure is logged, not raised."""

@@ -353,7 +353,7 @@ class SummaryMessages(GameMessages):
             if edited:  # one write: a new process neither shows it again nor loses it
                 await self._remember(surface, table_message_id=None, announced=number)
                 return True
-            await self._remember_table(surface, None)
+            await self._remember(surface, table_message_id=None)
         if await self._post(surface, embed=embed) is None:
             return False
         await self._remember(surface, announced=number)

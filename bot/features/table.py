@@ -639,7 +639,7 @@ class TableMessages(GameMessages):
         self.stats.table_posts += 1
         surface.table_id = message.id
         surface.shown = shown
-        await self._remember_table(surface, message.id)
+        await self._remember(surface, table_message_id=message.id)
         return True
 
     def _hold_table(self, surface: Surface) -> bool:

@@ -247,22 +247,21 @@ class Lobby(Playing):
 
         return await self._lobby_change(game_id, change)
 
-    @shielded
     async def remove_computer(
         self, game_id: int, by_user_id: int, *, keep: int, is_manager: bool = False
     ) -> GameInfo:
         """Remove a lobby's last computer player (host or server manager), unless it has
         ``keep`` computers or fewer already: the button carries the count its lobby showed,
         less one, so that a click repeated (or two at once) removes one computer, not two."""
-        live = await self._get(game_id)
-        async with live.lock:
-            self._check_status(live, GameStatus.LOBBY)
+
+        async def change(live: LiveGame) -> list[SeatRow] | None:
             self._check_host(live, by_user_id, is_manager, "remove_seats")
             computers = [s for s in live.seats if s.user_id is None]
-            if len(computers) > keep:
-                seats = renumber([s for s in live.seats if s.seat != computers[-1].seat])
-                await self._update_game(live, self.clock.now(), seats=seats)
-        return live.info()
+            if len(computers) <= keep:
+                return None  # removed already
+            return renumber([s for s in live.seats if s.seat != computers[-1].seat])
+
+        return await self._lobby_change(game_id, change)
 
     async def set_computer_level(
         self,
@@ -487,13 +486,15 @@ class Lobby(Playing):
         **fields: Any,
     ) -> GameInfo:
         """A lobby changed (its lock held): ``change`` checks, and returns the new seats if
-        they change; the ``fields`` given (not ``UNSET``) are stored with them."""
+        they change; the ``fields`` given (not ``UNSET``) are stored with them. Nothing to
+        store (no new seats, no field): nothing written, and the version stays."""
         live = await self._get(game_id)
         async with live.lock:
             self._check_status(live, GameStatus.LOBBY)
             seats = await change(live)
             given = {k: v for k, v in fields.items() if v is not UNSET}
-            await self._update_game(live, self.clock.now(), seats=seats, **given)
+            if seats is not None or given:
+                await self._update_game(live, self.clock.now(), seats=seats, **given)
         return live.info()
 
     async def _hand_over(

@@ -331,7 +331,7 @@ class Playing(Loading):
         """What the channel is owed of a running or finished game's ends, as the game made
         them: for each round after the ones it was shown (``set_message_ids(announced=)``),
         its last :class:`TrickWon` and :class:`RoundScored`, then, if it is finished, its
-        :class:`GameOver` (without rating changes: see :meth:`_replayed_update`). For a new
+        :class:`GameOver` (:func:`_replayed_end`: without rating changes). For a new
         process: what the last one had not shown was only in its memory."""
         live = await self._get(game_id, finished_ok=True)
         shown, finished = live.announced, live.status is GameStatus.FINISHED
@@ -350,7 +350,7 @@ class Playing(Loading):
                     last = events[i - 1] if i and isinstance(events[i - 1], TrickWon) else None
                     owed += [last, event] if last is not None else [event]
         if finished:
-            owed.append(GameOver(live.standings, winners(state) or (), ()))
+            owed.append(_replayed_end(live, state))
         return tuple(owed)
 
     def _replayed_update(self, live: LiveGame, request_id: str, seq: int) -> GameUpdate:
@@ -376,7 +376,7 @@ class Playing(Loading):
         after, step_events = step(before, action)
         events: list[Event] = list(step_events)
         if after.phase is Phase.GAME_OVER:
-            events.append(GameOver(live.standings, winners(after) or (), ()))
+            events.append(_replayed_end(live, after))
         else:
             events.append(turn_event(after, live.deadline if seq == live.seq else None))
         seat = action.seat  # type: ignore[union-attr]
@@ -390,6 +390,13 @@ class Playing(Loading):
             Actor.PLAYER,
             duplicate=True,
         )
+
+
+def _replayed_end(live: LiveGame, state: GameState) -> GameOver:
+    """A finished game's :class:`GameOver` told again from its log: the standings and
+    winners, but no rating changes (the players' rows hold today's ratings, not the ones
+    before that game)."""
+    return GameOver(live.standings, winners(state) or (), ())
 
 
 def _holder_change(live: LiveGame, old: SeatRow, new: SeatRow, at: int) -> tuple[Any, ...] | None:
