@@ -738,11 +738,14 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         buttons of the lobby and the table as the server's language names them)."""
         self._started(interaction)
         t, _ = await public_look(self.service, interaction.guild_id)
+        settings = await server_settings(self.service, interaction.guild_id)
         shown = public_buttons(t)
         command = interaction.command
         group = command.parent if isinstance(command, app_commands.Command) else None
         assert group is not None, "help is a /wizard subcommand"
-        embed = help_embed(group, t=texts(interaction.locale), shown=shown)
+        embed = help_embed(
+            group, t=texts(interaction.locale), shown=shown, hints=settings.hints_allowed
+        )
         self._about_to_respond(interaction)
         await interaction.response.send_message(embed=embed, ephemeral=True)
         self._responded(interaction)

@@ -8,6 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.features.hints import HINT_LABEL
 from bot.features.lobby import (
     ADD_COMPUTER_LABEL,
     JOIN_LABEL,
@@ -15,6 +16,7 @@ from bot.features.lobby import (
     REMOVE_COMPUTER_LABEL,
     START_LABEL,
 )
+from bot.features.summaries import PLAY_AGAIN_LABEL
 from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL
 from bot.i18n import COLOUR, N_, Texts, _bold
 from bot.i18n.commands import NAME_CONTEXT
@@ -32,6 +34,13 @@ LEAVING = N_(
     "**If you must go:** {leave} in your hand gives your seat to a computer player, and "
     "{take_back} there gives it back to you; a game you do not come back to counts as lost."
 )
+HINTS = N_(
+    "**Learning?** {hint} in your hand says what a computer player would do there; games "
+    "in which hints were used are not rated."
+)
+AGAIN = N_(
+    "**When a game ends:** {again} under the final standings opens a lobby for the same players."
+)
 
 Command = app_commands.Command[Any, Any, Any] | app_commands.Group
 
@@ -47,16 +56,19 @@ def command_line(group: str, command: Command, *, t: Texts) -> str:
     return f"{command_text(group, command, t=t)} · {t(command.description)}"
 
 
-def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str]) -> discord.Embed:
+def help_embed(
+    group: app_commands.Group, *, t: Texts, shown: Mapping[str, str], hints: bool = False
+) -> discord.Embed:
     """``/wizard help`` in the reader's texts ``t``, naming the lobby's and the table's buttons
     as the server shows them (``shown``: :func:`public_buttons`), and each command of
-    ``group``."""
+    ``group``; the hand's Hint button where the server allows ``hints``."""
     name = t.context(NAME_CONTEXT, group.name)
     new = group.get_command("new")
     assert new is not None, "/wizard new is a command of the group"
     embed = discord.Embed(title=t("Wizard · how to play here"), colour=COLOUR)
     embed.description = "\n\n".join(
-        [
+        part
+        for part in [
             t(
                 HOW_A_GAME_GOES,
                 new=command_text(name, new, t=t),
@@ -69,7 +81,10 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
             # The hand's buttons, in the reader's language (the table offers "Take a seat"
             # instead where the host lets anyone take a computer's seat: QA).
             t(LEAVING, leave=_bold(t(LEAVE_LABEL)), take_back=_bold(t(TAKE_BACK_LABEL))),
+            t(HINTS, hint=_bold(t(HINT_LABEL))) if hints else "",
+            t(AGAIN, again=shown[PLAY_AGAIN_LABEL]),
         ]
+        if part
     )
     lines = [command_line(name, command, t=t) for command in group.commands]
     embed.add_field(name=t("Commands"), value="\n".join(lines), inline=False)
@@ -79,5 +94,12 @@ def help_embed(group: app_commands.Group, *, t: Texts, shown: Mapping[str, str])
 def public_buttons(t: Texts) -> dict[str, str]:
     """The labels of the lobby's and the table's buttons, in bold, as a server whose texts
     are ``t`` shows them."""
-    labels = (JOIN_LABEL, ADD_COMPUTER_LABEL, REMOVE_COMPUTER_LABEL, START_LABEL, SHOW_HAND_LABEL)
+    labels = (
+        JOIN_LABEL,
+        ADD_COMPUTER_LABEL,
+        REMOVE_COMPUTER_LABEL,
+        START_LABEL,
+        SHOW_HAND_LABEL,
+        PLAY_AGAIN_LABEL,
+    )
     return {label: _bold(t(label)) for label in labels}

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.help import AGAIN
 from bot.i18n import texts
 from bot.i18n.commands import NAME_CONTEXT
 from tests.bot.conftest import simulation
@@ -28,6 +29,8 @@ async def test_help_says_how_a_game_goes_and_lists_every_command(tmp_path: Path)
         assert "(and free the last one with **Remove computer player**)" in about, about
         assert "**Start**" in about and "**Show my hand**" in about, about
         assert "**Leave**" in about and "**Take my seat back**" in about, about
+        assert "**Play again** under the final standings opens a lobby" in about, about
+        assert "**Hint**" not in about, about  # a new server allows no hints
         [commands] = embed.fields
         listed = (commands.value or "").splitlines()
         group = sim.bot.wizard_group
@@ -36,6 +39,17 @@ async def test_help_says_how_a_game_goes_and_lists_every_command(tmp_path: Path)
             c.name for c in group.commands
         }
         assert not sim.env.errors
+
+
+async def test_help_names_the_hint_button_where_the_server_allows_hints(tmp_path: Path) -> None:
+    # QA: nothing told a learner that the hand's Hint button exists.
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
+        shown = await ann.slash(sim.channel, "wizard help")
+        assert shown.response is not None
+        about = shown.response.embeds[0].description or ""
+        assert "**Learning?** **Hint** in your hand says what a computer player would do" in about
 
 
 async def test_help_reads_in_the_members_language_with_the_servers_buttons(
@@ -59,6 +73,7 @@ async def test_help_reads_in_the_members_language_with_the_servers_buttons(
         for label in ("Join", "Add computer player", "Remove computer player", "Start"):
             assert f"**{it(label)}**" in about, (label, about)
         assert f"**{it('Show my hand')}**" in about, about
+        assert de(AGAIN, again=f"**{it('Play again')}**") in about, about
         for label in ("Leave", "Take my seat back"):  # the buttons of the member's own hand
             assert f"**{de(label)}**" in about, (label, about)
         lines = (embed.fields[0].value or "").splitlines()
@@ -78,7 +93,8 @@ async def test_help_fits_discords_limits_in_every_language(tmp_path: Path) -> No
         group = sim.bot.wizard_group
         for reader in LANGUAGES:
             for server in LANGUAGES:
-                embed = help_embed(group, t=texts(reader), shown=public_buttons(texts(server)))
+                shown = public_buttons(texts(server))
+                embed = help_embed(group, t=texts(reader), shown=shown, hints=True)
                 assert len(embed.description or "") <= 4096
                 assert all(len(f.value or "") <= 1024 for f in embed.fields), (reader, server)
                 assert len(embed) <= 6000
