@@ -74,7 +74,7 @@ def seat_taking_line(allowed: bool, *, t: Texts) -> str:
     """The lobby's line saying whether people who are not seated may take computer seats."""
     if allowed:
         return "🙋 " + t("People who are not playing may take over a computer's seat.")
-    return "🙋 " + t("People who are not playing may not take over a computer's seat.")
+    return "🙋 " + t("Nobody else can take over a computer's seat.")
 
 
 def lobby_embed(

@@ -43,9 +43,7 @@ async def open_lobby_with_computers(sim: Sim, allow: bool) -> int:
         await ann.click(lobby, label="Add computer player")
     lobby = sim.message(lobby.id)
     # Said so that it reads before anyone has left a seat, as the "on" line does.
-    assert "🙋 People who are not playing may not take over a computer's seat." in description(
-        lobby
-    )
+    assert "🙋 Nobody else can take over a computer's seat." in description(lobby)
     assert "Let others take computer seats: off" in [b.get("label") for b in buttons(lobby)]
     if allow:
         bob = sim.members[1]
