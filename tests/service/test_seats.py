@@ -20,6 +20,7 @@ from wizard.service import (
     GameStatus,
     NotAwayError,
     NotHostError,
+    NotSeatedError,
     SeatHeldError,
     SeatTakenOver,
     SeatTakingOffError,
@@ -161,6 +162,23 @@ async def test_the_seat_of_a_player_who_left(service: GameService) -> None:
     assert info.seats[1].user_id == STRANGER and info.seats[1].name == "Helper"
     assert not info.seats[1].away
     assert info.seat_of(2) is None  # the seat is the new person's now
+
+
+async def test_one_removed_from_the_lobby_cannot_take_a_seat_once_it_starts(
+    service: GameService,
+) -> None:
+    # QA: the host removed Marco from the lobby ("cannot join it again"), and once the game
+    # started Marco took a computer's seat with the table's "Take a seat".
+    game_id = await new_game(service, 2, 2)
+    await service.set_seat_taking(game_id, 1, True)
+    await service.kick(game_id, 1, 2)
+    await service.start(game_id, 1)
+    assert (await service.get_game(game_id)).seats[1].user_id is None  # a computer's
+    with pytest.raises(NotSeatedError) as refused:
+        await service.take_seat(game_id, 2, seat=1, name="P2")
+    assert refused.value.params["reason"] == "kicked"
+    assert (await service.get_game(game_id)).seats[1].user_id is None  # nothing written
+    await service.take_seat(game_id, STRANGER, seat=1, name="X")  # others still may
 
 
 async def test_take_back_is_the_same_call(service: GameService) -> None:
