@@ -365,8 +365,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
 
     async def _again(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """ "Play again" on final standings: a new lobby where game ``cid.game`` was played,
-        with its options, its turn timer and its computers (same levels), the clicker as
-        host and the people who played it mentioned, so that each joins with one click.
+        with its options, its turn timer, its computers (same levels) and whether others may
+        take their seats, the clicker as host and the people who played it mentioned, so that
+        each joins with one click.
         With a lobby open in the channel already (pressed by two players, or twice), the
         presser takes a seat in it; a running game there refuses it like ``/wizard new``."""
         old = await self.service.get_game(cid.game)  # of this channel (see on_component)
@@ -403,6 +404,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 seed=seed,
                 computer_level=level,
                 computers=[s.level or level for s in old.seats if s.is_computer],
+                allow_seat_taking=old.allow_seat_taking,
             )
 
         try:

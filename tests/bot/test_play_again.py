@@ -93,6 +93,22 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         assert [g.id for g in await sim.service.games_in_channel(sim.channel.id)] == [new.id]
 
 
+async def test_a_rematch_lets_others_take_computer_seats_if_the_game_did(tmp_path: Path) -> None:
+    # QA: the rematch said "same options" but the host's "Let others take computer seats"
+    # was off again.
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        old = await sim.play(info.id, random.Random(4))
+        result = await bob.click(final_message(sim, old.id), label="Play again")
+        assert result.response is not None
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and new.allow_seat_taking
+        text = result.response.embeds[0].description or ""
+        assert "🙋 People who are not playing may take over a computer's seat." in text, text
+
+
 async def test_a_rematch_of_people_only_mentions_no_computers(tmp_path: Path) -> None:
     # QA: the invitation said "same options and computers" after a game of three people.
     async with simulation(tmp_path, members=3) as sim:

@@ -62,6 +62,7 @@ class Lobby(Playing):
         seed: int | None = None,
         computer_level: str | None = None,
         computers: Sequence[str] = (),
+        allow_seat_taking: bool = False,
     ) -> GameInfo:
         """Open a lobby with the host in seat 0; server defaults fill what is not given.
 
@@ -69,6 +70,8 @@ class Lobby(Playing):
         ``computer_level`` is the level of the computers the lobby adds (default: the server's).
         ``computers``: the levels of computer players seated after the host at once (a
         rematch's), in the same write, so that nobody can join before them.
+        ``allow_seat_taking``: others may take computer seats (as
+        :meth:`~wizard.service.seats.Seats.set_seat_taking` allows; a rematch keeps it).
 
         Refused with :class:`ChannelBusyError` when the channel already has as many open
         games as the server allows (one by default).
@@ -116,6 +119,7 @@ class Lobby(Playing):
                 "created_at": now,
                 "updated_at": now,
                 "computer_level": computer_level,
+                "allow_seat_taking": allow_seat_taking,
             }
             cursor = await conn.execute(
                 f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
