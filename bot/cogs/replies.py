@@ -181,6 +181,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "🚫", N_("The host cannot be removed. The host can leave or cancel the game.")
     ),
     "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
+    "not_host.remove_computer": Refusal("🚫", N_("Only the host can remove computer players.")),
     "not_host.change_level": Refusal(
         "🚫", N_("Only the host can change the level of computer players.")
     ),

@@ -19,7 +19,7 @@ not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``ot
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
-                    ``change_level``, ``remove_players``, ``remove_seats``,
+                    ``change_level``, ``remove_players``, ``remove_seats``, ``remove_computer``,
                     ``change_options``, ``change_timer``, ``remove_host``)
 channel_busy        game_id, open (games open now); limit*
 seat_not_found      reason* (``player``, ``lobby_player``, ``seat``); seat (1-based, or None)
@@ -82,6 +82,7 @@ MESSAGES: dict[str, str] = {
     "not_host.change_level": "Only the host ({host}) can change a computer player's level",
     "not_host.remove_players": "Only the host ({host}) can remove players",
     "not_host.remove_seats": "Only the host ({host}) can remove seats",
+    "not_host.remove_computer": "Only the host ({host}) can remove computer players",
     "not_host.change_options": "Only the host ({host}) can change the options",
     "not_host.change_timer": "Only the host ({host}) can change the turn timer",
     "not_host.remove_host": "The host cannot be removed; the host can leave or cancel",

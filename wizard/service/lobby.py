@@ -259,7 +259,7 @@ class Lobby(Playing):
         less one, so that a click repeated (or two at once) removes one computer, not two."""
 
         async def change(live: LiveGame) -> list[SeatRow] | None:
-            self._check_host(live, by_user_id, is_manager, "remove_seats")
+            self._check_host(live, by_user_id, is_manager, "remove_computer")
             computers = [s for s in live.seats if s.user_id is None]
             if len(computers) <= keep:
                 return None  # removed already
