@@ -153,6 +153,11 @@ def _turn_seconds(turn_timer: int) -> float | None:
 
 
 OPEN_BELOW = N_("Game {game} is open below.")
+# Translators: the private answer to "Play again" pressed by a player already seated in the
+# rematch's lobby, which another press opened (a message that may be above or below this one).
+IN_REMATCH = N_("You are in game {game}: its lobby is open in this channel.")
+# Translators: as above, to someone the rematch's lobby could not seat (it is full, say).
+REMATCH_OPEN = N_("Game {game} is already open in this channel.")
 # Translators: the answer to "Play again" pressed by someone who did not play that game.
 REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
@@ -434,8 +439,12 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                     await self.surfaces.invitation_answered(joined)
                     await self._send_private(interaction, "✅ " + t(JOINED, game=here.id))
                     return
-            mark = "✅ " if here.seat_of(user.id) is not None else "ℹ️ "
-            await self._send_private(interaction, mark + t(OPEN_BELOW, game=here.id))
+            # Not "below": the lobby another press opened is not where this answer goes.
+            if here.seat_of(user.id) is not None:
+                answer = "✅ " + t(IN_REMATCH, game=here.id)
+            else:
+                answer = "ℹ️ " + t(REMATCH_OPEN, game=here.id)
+            await self._send_private(interaction, answer)
             return
         invited = [
             s.user_id

@@ -178,7 +178,10 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         assert lobby is not None and lobby.host_id == ann.id
         # Not "there is already a game in this channel": where the game is.
         assert double.response is not None
-        assert double.response.content == f"✅ Game {lobby.id} is open below."
+        # QA (demo): "is open below" was said under the lobby it pointed to.
+        assert double.response.content == (
+            f"✅ You are in game {lobby.id}: its lobby is open in this channel."
+        )
         # bob pressed "Play again" too: he wants to play, so the open lobby seats him.
         assert other.response is not None
         assert other.response.content == f"✅ You joined game {lobby.id}."
@@ -195,7 +198,9 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         # Pressed once more: he is in already.
         again_bob = await bob.click(sim.message(final.id), custom_id=again)
         assert again_bob.response is not None
-        assert again_bob.response.content == f"✅ Game {lobby.id} is open below."
+        assert again_bob.response.content == (
+            f"✅ You are in game {lobby.id}: its lobby is open in this channel."
+        )
 
 
 async def test_a_player_removed_from_the_game_cannot_open_its_rematch(tmp_path: Path) -> None:
