@@ -70,6 +70,13 @@ def _probe(info: GameInfo) -> int:
     return next((s.seat for s in info.seats if s.computer_controlled), 0)
 
 
+# Translators: the answer to the table's "Take my seat back" pressed by a player whose own
+# seat is not played by a computer (the button is for those who left theirs).
+PLAYING_OWN_SEAT: Final = N_(
+    "You are playing your own seat; this button is for players who left theirs."
+)
+
+
 class SeatClicks(HandClicks):
     """The table's "Take a seat" and the private choice of seats it may open."""
 
@@ -85,10 +92,14 @@ class SeatClicks(HandClicks):
                 view = seat_choice_view(info, open_seats, t=t)
                 await self._send_private(interaction, "🙋 " + t(CHOOSE_SEAT), view)
                 return
-            if not open_seats and own is None and seats_to_take(info) == TAKE_BACK_LABEL:
+            if not open_seats and seats_to_take(info) == TAKE_BACK_LABEL:
                 # The table's button is for players who left: not one of them.
-                await self._refuse(interaction, NotSeatedError())
-                return
+                if own is None:
+                    await self._refuse(interaction, NotSeatedError())
+                    return
+                if not info.seats[own].away:  # QA: "already in this game" read as done
+                    await self._send_private(interaction, "ℹ️ " + t(PLAYING_OWN_SEAT))
+                    return
             seat = open_seats[0] if open_seats else _probe(info)
         before = info.seats[seat] if 0 <= seat < len(info.seats) else None
         update = await self._timely(

@@ -93,6 +93,12 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         # the table's button says so (it read "Take a seat", then refused everyone else).
         seat_buttons = [b for b in buttons(sim.table_of(now)) if verb_of(b) == "takeseat"]
         assert [b["label"] for b in seat_buttons] == ["Take my seat back"]
+        # QA (demo): ann, who plays her own seat, pressed it and read "You are already in this
+        # game", as if it had done something to her seat.
+        mine = await ann.click(sim.table_of(now), custom_id=seat_buttons[0]["custom_id"])
+        assert mine.response is not None and mine.response.content == (
+            "ℹ️ You are playing your own seat; this button is for players who left theirs."
+        ), mine.response.content
 
         # The computer plays bob's seat: ann alone clicks, and the game goes on.
         before = now.version
