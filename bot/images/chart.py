@@ -160,17 +160,28 @@ def score_chart_png(
         for x, y in points[1:]:
             c.marker(MARKERS[seat], x, y, 4.5 if seat == highlight else 3.5, colour)
 
-    # Legend: marker, name and final total.
+    # Legend: marker, name and final total. The names share the largest size at which all
+    # fit whole (QA: "Merlin (comp…" beside "Ann (computer)"), down to a readable least.
     final = history[-1].totals if history else (0,) * len(players)
+    room: dict[int, float] = {}
+    for i, seat in enumerate(shown):
+        lx, _, lr, _ = lay.legend_box(i)
+        room[seat] = lr - lx - 44 - c.text_width(str(final[seat]), 17, bold=True)
+    size = next(
+        (
+            s
+            for s in (17, 16, 15, 14)
+            if all(c.text_width(names[x], s, bold=x == highlight) <= room[x] for x in shown)
+        ),
+        14,
+    )
     for i, seat in enumerate(shown):
         lx, ly, lr, lb = lay.legend_box(i)
         cy = (ly + lb) / 2
         colour = PLAYER_COLOURS[seat]
         c.line([(lx, cy), (lx + 26, cy)], colour, 3)
         c.marker(MARKERS[seat], lx + 13, cy, 5, colour)
-        score = str(final[seat])
-        score_width = c.text_width(score, 17, bold=True)
-        c.text((lr, cy), score, 17, TEXT, anchor="rm", bold=True)
-        name = c.fit(names[seat], 17, lr - lx - 44 - score_width, bold=seat == highlight)
-        c.text((lx + 36, cy), name, 17, TEXT, bold=seat == highlight)
+        c.text((lr, cy), str(final[seat]), 17, TEXT, anchor="rm", bold=True)
+        name = c.fit(names[seat], size, room[seat], bold=seat == highlight)
+        c.text((lx + 36, cy), name, size, TEXT, bold=seat == highlight)
     return c.png()

@@ -13,6 +13,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, texts
 from bot.images.canvas import _Canvas, scorepad_labels
+from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_layout, scorepad_png
 from tests.bot.test_images import finished
 
@@ -88,3 +89,28 @@ def test_a_six_player_scorepad_shows_a_seven_letter_name_whole(
     heads = [(text, size) for text, size in drawn if text in players]
     assert [text for text, _ in heads] == list(players)
     assert len({size for _, size in heads}) == 1 and heads[0][1] >= 15
+
+
+def test_the_chart_legend_shows_computer_players_names_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """QA (demo): the legend of /wizard stats read "Merlin (comp…" beside "Ann (computer)"
+    and "Bob (computer)"; the names now share the largest size at which all of them fit."""
+    table = finished(4, seed=5)
+    players = ("Sam", "Ann (computer)", "Bob (computer)", "Merlin (computer)")
+    drawn: list[tuple[str, float]] = []
+    draw = _Canvas.text
+
+    def record(self: _Canvas, xy: tuple[float, float], text: str, size: float, *a: Any, **k: Any):
+        drawn.append((text, size))
+        return draw(self, xy, text, size, *a, **k)
+
+    monkeypatch.setattr(_Canvas, "text", record)
+    score_chart_png(players, table.history, highlight=0)
+    names = [
+        (text, size)
+        for text, size in drawn
+        if text.split(" ")[0] in ("Sam", "Ann", "Bob", "Merlin")
+    ]
+    assert [text for text, _ in names] == list(players)
+    assert len({size for _, size in names}) == 1 and names[0][1] >= 14
