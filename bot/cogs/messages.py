@@ -122,6 +122,11 @@ class LiveHand:
     kept_until: float | None = None
     """When the token the database keeps for this message runs out (``None``: none kept),
     see :meth:`bot.cogs.surfaces.OpenHands.keep_hand`."""
+    note: tuple[int, str] | None = None
+    """The round and the note of the player's last move in this hand ("✅ You bid 1."):
+    redraws keep the note while that round lasts and the player waits for others, until the
+    player's next click draws the hand anew (QA: it vanished as soon as the computers moved
+    after the click)."""
 
 
 @dataclass(eq=False)

@@ -178,6 +178,7 @@ class OpenHands(GameMessages):
         theme: Theme | None = None,
         update: GameUpdate | None = None,
         leave: LeaveStep = LeaveStep.ASK,
+        kept: tuple[int, str] | None = None,
     ) -> tuple[str, discord.ui.View | None, int]:
         """A player's private hand message: its text, its buttons and the player's seat, in
         the player's language (``t``) and the server's card theme (``theme``, read here if
@@ -192,9 +193,15 @@ class OpenHands(GameMessages):
         for a player removed from it; "Take my seat back" while a computer holds the seat;
         else their moves, on their turn, and the "Leave" of ``leave`` ("Leave and stop the
         game" only while they are the last person playing).
+
+        ``kept``: a redraw's :attr:`LiveHand.note`, shown as ``note`` while its round lasts
+        and the player has no move to make (then the hand asks for the next one).
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
+        shown = seat_view.view
+        if kept is not None and note is None and kept[0] == shown.round and not shown.my_turn:
+            note = kept[1]
         surface = self._games.get(game_id)
         info: GameInfo | None
         known: GuildSettings | None = None  # the settings an update carried, if any
@@ -307,12 +314,14 @@ class OpenHands(GameMessages):
         *,
         message_id: int | None = None,
         leave: LeaveStep = LeaveStep.ASK,
+        note: tuple[int, str] | None = None,
     ) -> None:
         """``interaction``'s response is now ``user_id``'s hand in ``game_id`` (showing
         ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
         redraw held back for the hand it replaces is not needed any more, and an older hand
         message still open is retired (edited to say so, with no buttons). Later redraws
-        speak the interaction's language (and keep ``leave``, see :class:`LiveHand`)."""
+        speak the interaction's language (and keep ``leave`` and ``note``, see
+        :class:`LiveHand`)."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
@@ -355,6 +364,7 @@ class OpenHands(GameMessages):
             message_id=message_id,
             leave=leave,
             kept_until=kept_until,
+            note=note,
         )
         if self.config.live_hands:
             expired = functools.partial(self._stop_hand, key, hand, HAND_EXPIRED)
@@ -589,7 +599,7 @@ class OpenHands(GameMessages):
                 try:
                     own, hand.own = hand.own, None
                     content, view, _ = await self.hand_parts(
-                        game_id, user_id, t=t, update=own, leave=hand.leave
+                        game_id, user_id, t=t, update=own, leave=hand.leave, kept=hand.note
                     )
                 except ServiceError as error:
                     # Nothing to show any more (removed from the game, or it is damaged):

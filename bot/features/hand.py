@@ -563,6 +563,8 @@ class HandClicks(TableClicks):
         content, view, seat = await self.surfaces.hand_parts(
             game_id, user, note, t=t, theme=theme, update=update, leave=leave
         )
+        own = update.view if update is not None else None
+        round_no = own.view.round if own is not None else None
         clicked = interaction.message
         message_id: int | None
         sent = not (edit and clicked is not None and clicked.flags.ephemeral)
@@ -580,6 +582,8 @@ class HandClicks(TableClicks):
             (content, view),
             message_id=message_id,
             leave=leave,
+            # The move's note, for the redraws that follow (the computers' moves, say).
+            note=None if note is None or round_no is None else (round_no, note),
         )
         if message_id is not None:
             # After the answer: the player waits for nothing more.

@@ -607,3 +607,35 @@ async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_agai
         assert "**Your turn:**" in message_text(hand)
         warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert any("503" in line and "hand" in line for line in warned), warned
+
+
+async def test_a_moves_note_stays_while_the_computers_move_after_it(tmp_path: Path) -> None:
+    """QA: with hidden bids, the last bidder's "✅ You bid 0." was gone as soon as the
+    computers' moves redrew the hand ("Waiting for Giulia" alone). The note stays while its
+    round lasts and the player waits for others."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        # Seats: bob 0, ann 1, the computer 2, which plays before bob.
+        info = await sim.lobby(bob, [ann], computers=1, bidding="hidden")
+        checked = 0
+        for _ in range(8):  # rounds, until one where the computer leads after ann's bid
+            await sim.click_hand(bob, "0")
+            await sim.click_hand(ann, "0")
+            await sim.cog.surfaces.idle()
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None
+            if now.table.phase is Phase.PLAY and now.table.trick and now.table.to_act == (0,):
+                # The computer played after ann's bid, and bob is to play: ann waits.
+                hand = sim.hand(ann)
+                assert hand is not None
+                assert hand_body(hand.content).splitlines()[0] == "✅ You bid 0.", hand.content
+                checked += 1
+                break
+            await sim.play(info.id, random.Random(1), until=_both_bidding)
+        assert checked, "no round where the computer led after ann's bid"
+        assert not sim.env.errors
+
+
+def _both_bidding(info: GameInfo) -> bool:
+    table = info.table
+    return table is not None and table.phase is Phase.BID and set(table.to_act) == {0, 1}
