@@ -288,14 +288,19 @@ def round_end_embed(
     return embed
 
 
-def computer_seats(standings: Sequence[Standing]) -> set[int]:
-    """The seats whose points are a computer's: computer players', and those a computer
-    played to the end for their person."""
-    return {s.seat for s in standings if s.forfeited or s.user_id is None}
+def picture_names(players: Sequence[str], standings: Sequence[Standing], *, t: Texts) -> list[str]:
+    """The names on a finished game's pictures (:func:`scorepad_names`): computer players',
+    and those of people who left, whose seats a computer played to the end, marked."""
+    return scorepad_names(
+        players,
+        {s.seat for s in standings if s.user_id is None},
+        left={s.seat for s in standings if s.forfeited and s.user_id is not None},
+        t=t,
+    )
 
 
 async def _scorepad_picture(
-    game_id: int, table: TableView, computers: Collection[int], *, t: Texts, theme: Theme
+    game_id: int, table: TableView, standings: Sequence[Standing], *, t: Texts, theme: Theme
 ) -> bytes | None:
     """The final scorepad as a PNG, drawn off the event loop (a tenth of a second of work
     that would hold up every other game's clicks); ``None`` if it could not be drawn (the
@@ -304,7 +309,7 @@ async def _scorepad_picture(
         return None
     draw = functools.partial(
         scorepad_png,
-        scorepad_names(table.players, computers, t=t),
+        picture_names(table.players, standings, t=t),
         table.history,
         theme=theme,
         title=t("Game {game} · scorepad", game=game_id),
@@ -372,9 +377,7 @@ class SummaryMessages(GameMessages):
         else:
             name = f"wizard-game-{info.id}.json"
             files.append(discord.File(io.BytesIO(record.encode()), filename=name))
-        picture = await _scorepad_picture(
-            info.id, table, computer_seats(over.standings), t=t, theme=theme
-        )
+        picture = await _scorepad_picture(info.id, table, over.standings, t=t, theme=theme)
         image = None
         if picture is not None:
             name = f"wizard-scorepad-{info.id}.png"

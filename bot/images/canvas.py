@@ -153,17 +153,27 @@ def scorepad_labels(t: Texts) -> ScorepadLabels:
     )
 
 
-def scorepad_names(players: Sequence[str], computers: Collection[int], *, t: Texts) -> list[str]:
-    """The names as the pictures (scorepad, score chart) show them: a seat a computer played
-    (``computers``: a computer player's, or one a computer played to the end for its person,
-    whose place and points are the computer's) says so in words, as the standings' 🤖 does
-    (the picture's font has no emoji; demo QA: computers read as people there)."""
-    # Translators: a name on the scorepad picture of a computer player, or of a player whose
-    # seat a computer played to the end of the game (its place and points are the computer's).
-    return [
-        t("{name} (computer)", name=name) if seat in computers else name
-        for seat, name in enumerate(players)
-    ]
+def scorepad_names(
+    players: Sequence[str], computers: Collection[int], *, left: Collection[int] = (), t: Texts
+) -> list[str]:
+    """The names as the pictures (scorepad, score chart) show them: a computer player's
+    (``computers``) says so in words, as the standings' 🤖 does (the picture's font has no
+    emoji; demo QA: computers read as people there), and so does that of a person who
+    ``left``, whose seat a computer played to the end ("Ann → computer": its place and
+    points are the computer's; demo QA: "Ann (computer)" read as if Ann had been a computer
+    all along)."""
+
+    def shown(seat: int, name: str) -> str:
+        if seat in left:
+            # Translators: a name on the scorepad picture of a player who left the game (or
+            # was removed), whose seat a computer then played to the end.
+            return t("{name} → computer", name=name)
+        if seat in computers:
+            # Translators: a name on the scorepad picture of a computer player.
+            return t("{name} (computer)", name=name)
+        return name
+
+    return [shown(seat, name) for seat, name in enumerate(players)]
 
 
 def chart_labels(t: Texts) -> ChartLabels:

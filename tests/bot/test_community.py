@@ -676,7 +676,7 @@ async def test_the_stats_chart_marks_a_seat_a_computer_finished(
         result = await ann.slash(sim.channel, "wizard stats", member=bob)
         assert result.response is not None and result.response.attachments
         [players] = drawn
-        assert players[seat] == "bob (computer)", players
+        assert players[seat] == "bob → computer", players
         assert "ann" in players
 
 

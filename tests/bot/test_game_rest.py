@@ -273,7 +273,7 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         assert "**Game 1 is over.** First place went to the computer playing for bob." in final
         # QA: the scorepad picture beside it read "Winner: bob with 480 points".
         # The computer player's seat says so too (demo QA: it read as a person's).
-        assert drawn == [("ann", "bob (computer)", f"{info.seats[2].name} (computer)")]
+        assert drawn == [("ann", "bob → computer", f"{info.seats[2].name} (computer)")]
         stats = await ann.slash(sim.channel, "wizard stats", member=bob)
         assert stats.response is not None
         shown = message_text(stats.response)
@@ -300,7 +300,7 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         # The game picked from the history shows the same scorepad picture.
         monkeypatch.setattr(community_cog, "scorepad_png", scorepad_png)
         await ann.select(history.response, ["1"], custom_id="wizb:hist:pick:0")
-        assert drawn[-1] == ("ann", "bob (computer)", f"{info.seats[2].name} (computer)")
+        assert drawn[-1] == ("ann", "bob → computer", f"{info.seats[2].name} (computer)")
         # His own hand says it too, instead of the last round alone ("you bid 7, won 7",
         # bids the computer made).
         mine = sim.hand(bob)

@@ -54,10 +54,10 @@ from bot.features.community.words import (
     PREFIX,
     SERVER_ONLY,
 )
-from bot.features.summaries import and_list, computer_seats
+from bot.features.summaries import and_list, picture_names
 from bot.i18n import Texts, member_name, texts
 from bot.i18n.commands import command_name
-from bot.images.canvas import chart_labels, scorepad_labels, scorepad_names
+from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
 from bot.ui.buttons import (
@@ -396,7 +396,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
                 # are the computer's, not the player's (the card above counts a loss).
                 png = await asyncio.to_thread(
                     score_chart_png,
-                    scorepad_names(game.players, computer_seats(game.standings), t=t),
+                    picture_names(game.players, game.standings, t=t),
                     game.history,
                     highlight=game.seat_of(who.id),
                     title=t("Latest game ({game}): score by round", game=game.id),
@@ -453,7 +453,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         theme = (await self.service.get_settings(guild_id)).theme
         png = await asyncio.to_thread(
             scorepad_png,
-            scorepad_names(game.players, computer_seats(game.standings), t=t),
+            picture_names(game.players, game.standings, t=t),
             game.history,
             theme=theme,
             title=t("Game {game} · scorepad", game=game.id),
