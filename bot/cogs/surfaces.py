@@ -596,6 +596,9 @@ class OpenHands(GameMessages):
                     self._hands.pop(key, None)
                     return
                 t = texts(hand.language)
+                surface = self._games.get(game_id)
+                if hand.note is not None and surface is not None and hand.seat in surface.to_act:
+                    hand.note = None  # their turn came again: the move's note is done with
                 try:
                     own, hand.own = hand.own, None
                     content, view, _ = await self.hand_parts(

@@ -612,7 +612,7 @@ async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_agai
 async def test_a_moves_note_stays_while_the_computers_move_after_it(tmp_path: Path) -> None:
     """QA: with hidden bids, the last bidder's "✅ You bid 0." was gone as soon as the
     computers' moves redrew the hand ("Waiting for Giulia" alone). The note stays while its
-    round lasts and the player waits for others."""
+    round lasts and the player waits for others, until their turn comes again."""
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         # Seats: bob 0, ann 1, the computer 2, which plays before bob.
@@ -630,6 +630,14 @@ async def test_a_moves_note_stays_while_the_computers_move_after_it(tmp_path: Pa
                 assert hand is not None
                 assert hand_body(hand.content).splitlines()[0] == "✅ You bid 0.", hand.content
                 checked += 1
+                # Bob's time runs out, then ann's: her turn came and went, so the note is
+                # done with (it read above "time ran out, a computer played …").
+                for _ in range(2):
+                    await sim.env.advance_time(now.turn_seconds + 1)
+                    await sim.cog.surfaces.idle()
+                hand = sim.hand(ann)
+                assert hand is not None and "⏰" in hand.content, hand.content
+                assert "✅ You bid 0." not in hand.content, hand.content
                 break
             await sim.play(info.id, random.Random(1), until=_both_bidding)
         assert checked, "no round where the computer led after ann's bid"
