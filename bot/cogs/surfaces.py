@@ -274,6 +274,10 @@ class OpenHands(GameMessages):
                 leave = LeaveStep.ASK  # someone came back: leaving stops nothing any more
             if leave is LeaveStep.CONFIRM:  # the question stays with its button
                 notes.append(leave_question(t=t))
+            if leave is not LeaveStep.ASK:
+                # Asked, the player answers first: no card, bid or 💡 beside "Yes, leave"
+                # (QA: a tap meant for "Yes" asked for a hint, and the game went unrated).
+                moves = None
             view = with_leave(moves, game_id, t=t, step=leave)
         if status is GameStatus.ACTIVE and surface is not None and surface.permission_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.

@@ -47,6 +47,34 @@ async def test_a_player_who_pressed_leave_may_stay(tmp_path: Path) -> None:
         assert not sim.env.errors
 
 
+async def test_the_leave_question_offers_only_its_answers(tmp_path: Path) -> None:
+    """QA: on a player's turn, the question came with the cards and 💡 Hint beside "Yes,
+    leave" and "No, stay": a tap meant for "Yes" asked for a hint, which can't be undone
+    (the game went unrated). Asked, the hand offers only the answers; "No, stay" brings the
+    cards back."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
+        info = await sim.lobby(ann, [bob], computers=2)
+        info = await sim.play(
+            info.id,
+            random.Random(4),
+            until=lambda i: (
+                _waits_for(i, 1) and i.table is not None and i.table.phase is Phase.PLAY
+            ),
+        )
+        hand = await sim.open_hand(bob)
+        labels = [b["label"] for b in buttons(hand)]
+        assert "Hint" in labels and "Leave" in labels, labels
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave", "No, stay"]
+        stayed = await bob.click(asked.response, label="No, stay")
+        assert stayed.response is not None
+        assert [b["label"] for b in buttons(stayed.response)] == labels
+        assert not sim.env.errors
+
+
 async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
@@ -244,11 +272,12 @@ async def test_a_game_everyone_left_stops_and_frees_the_channel(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("people", "asked_with"), [(1, "Leave and stop the game"), (2, "Yes, leave")]
 )
-async def test_a_player_asked_about_leaving_who_plays_on_keeps_the_seat_and_the_plain_leave(
+async def test_a_player_asked_about_leaving_who_stays_keeps_the_seat_and_the_plain_leave(
     tmp_path: Path, people: int, asked_with: str
 ) -> None:
-    """Leave asks first (the last person playing, that it stops the game); a move made
-    instead keeps the seat, and the hand offers the plain Leave again."""
+    """Leave asks first (the last person playing, that it stops the game), with only the
+    answers (see ``test_the_leave_question_offers_only_its_answers``); "No, stay", then a
+    move, keeps the seat, and the hand offers the plain Leave again."""
     async with simulation(tmp_path, members=people) as sim:
         ann, *others = sim.members
         info = await sim.lobby(ann, others, computers=3 - people)
@@ -263,11 +292,13 @@ async def test_a_player_asked_about_leaving_who_plays_on_keeps_the_seat_and_the_
         hand = await sim.open_hand(ann)
         asked = await ann.click(hand, label="Leave")
         assert asked.response is not None
-        assert [b["label"] for b in buttons(asked.response)][-2:] == [asked_with, "No, stay"]
+        assert [b["label"] for b in buttons(asked.response)] == [asked_with, "No, stay"]
+        stayed = await ann.click(asked.response, label="No, stay")
+        assert stayed.response is not None
         card = next(
-            b for b in buttons(asked.response) if verb_of(b) == "play" and not b.get("disabled")
+            b for b in buttons(stayed.response) if verb_of(b) == "play" and not b.get("disabled")
         )
-        played = await ann.click(asked.response, custom_id=card["custom_id"])
+        played = await ann.click(stayed.response, custom_id=card["custom_id"])
         assert played.response is not None
         assert "Leave the game?" not in played.response.content
         assert [b["label"] for b in buttons(played.response)][-1] == "Leave"
