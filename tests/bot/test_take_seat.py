@@ -4,6 +4,7 @@ channel's note, and the refusal (in the member's language) when the host has not
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -201,3 +202,9 @@ def test_history_shows_who_played_a_seat_that_changed_hands() -> None:
     assert "hints used" not in text
     german = game_embed(texts("de"), game, "x.png").description or ""
     assert "Merlin (Computer, Normal) → Sam ab Runde 3" in german
+    # QA: a computer that took a person's seat plays under their name: "cy → cy (computer,
+    # Normal) from round 2" read as if nothing changed.
+    left = SeatHolder(2, starts[1] + 1, None, "normal", "cy")
+    game = dataclasses.replace(game, holders=(*holders, left))
+    text = game_embed(texts("en"), game, "x.png").description or ""
+    assert "cy → a computer (Normal) from round 2" in text, text

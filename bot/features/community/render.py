@@ -3,6 +3,7 @@ of games and one finished game."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import discord
@@ -209,11 +210,17 @@ def round_starts(record: GameRecord) -> list[int]:
     return starts
 
 
-def holder_name(holder: SeatHolder, *, t: Texts) -> str:
-    """A seat's holder: a person's name, or a computer's with its level."""
+def holder_name(holder: SeatHolder, *, t: Texts, after: SeatHolder | None = None) -> str:
+    """A seat's holder: a person's name, or a computer's with its level; a computer that
+    took the seat ``after`` a person (and so plays under their name) as a computer alone
+    (QA: "bernd → bernd (computer, Normal) from round 3" read as if nothing changed)."""
     name = discord.utils.escape_markdown(holder.name)
     if holder.is_computer:
         level = level_name(holder.level, t=t) if holder.level else ""
+        if after is not None and not after.is_computer and after.name == holder.name:
+            # Translators: a computer that played a person's seat from some round on, in a
+            # finished game's history ("bernd → a computer (Normal) from round 3").
+            return t("a computer ({level})", level=level) if level else t("a computer")
         # Translators: a computer that played a seat, in a finished game's history.
         return t("{name} (computer, {level})", name=name, level=level) if level else name
     return name
@@ -231,12 +238,11 @@ def seat_changes(t: Texts, game: FinishedGame) -> list[str]:
         if len(holders) < 2:
             continue
         parts = [holder_name(holders[0], t=t)]
-        for holder in holders[1:]:
+        for before, holder in itertools.pairwise(holders):
             number = sum(1 for start in starts if start <= holder.from_action) or 1
+            player = holder_name(holder, t=t, after=before)
             # Translators: who played a seat from a round on, in a finished game's history.
-            parts.append(
-                t("{player} from round {round}", player=holder_name(holder, t=t), round=number)
-            )
+            parts.append(t("{player} from round {round}", player=player, round=number))
         lines.append(" → ".join(parts))
     return lines
 
