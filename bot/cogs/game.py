@@ -156,8 +156,6 @@ OPEN_BELOW = N_("Game {game} is open below.")
 # Translators: the private answer to "Play again" pressed by a player already seated in the
 # rematch's lobby, which another press opened (a message that may be above or below this one).
 IN_REMATCH = N_("You are in game {game}: its lobby is open in this channel.")
-# Translators: as above, to someone the rematch's lobby could not seat (it is full, say).
-REMATCH_OPEN = N_("Game {game} is already open in this channel.")
 # Translators: the answer to "Play again" pressed by someone who did not play that game.
 REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
@@ -430,21 +428,18 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                         update=False,
                     )
                 except ServiceError as error:
-                    if error.code == "not_seated":  # removed from it: the lobby says "Join"
+                    # Seated by a press of theirs just before: in it (below). Else it says
+                    # why not: removed from it, full, or started meanwhile.
+                    if error.code != "already_seated":
                         await self._refuse(interaction, error)
                         return
-                    # Full, say: the lobby below shows how things stand.
                 else:
                     self.surfaces.request(self.surfaces.adopt(joined))
                     await self.surfaces.invitation_answered(joined)
                     await self._send_private(interaction, "✅ " + t(JOINED, game=here.id))
                     return
             # Not "below": the lobby another press opened is not where this answer goes.
-            if here.seat_of(user.id) is not None:
-                answer = "✅ " + t(IN_REMATCH, game=here.id)
-            else:
-                answer = "ℹ️ " + t(REMATCH_OPEN, game=here.id)
-            await self._send_private(interaction, answer)
+            await self._send_private(interaction, "✅ " + t(IN_REMATCH, game=here.id))
             return
         invited = [
             s.user_id
@@ -748,9 +743,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """``/wizard help``: how a game goes and every command, in the reader's language (the
         buttons of the lobby and the table as the server's language names them)."""
         self._started(interaction)
-        t, _ = await public_look(self.service, interaction.guild_id)
         settings = await server_settings(self.service, interaction.guild_id)
-        shown = public_buttons(t)
+        shown = public_buttons(texts(settings.language))
         command = interaction.command
         group = command.parent if isinstance(command, app_commands.Command) else None
         assert group is not None, "help is a /wizard subcommand"

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.features.hints import HINT_LABEL
+from bot.features.hints import HINT_LABEL, NOT_RATED
 from bot.features.lobby import (
     ADD_COMPUTER_LABEL,
     JOIN_LABEL,
@@ -34,12 +34,10 @@ LEAVING = N_(
     "**If you must go:** {leave} in your hand gives your seat to a computer player, and "
     "{take_back} there gives it back to you; a game you do not come back to counts as lost."
 )
-HINTS = N_(
-    "**Learning?** {hint} in your hand says what a computer player would do there; games "
-    "in which hints were used are not rated."
-)
+HINTS = N_("**Learning?** {hint} in your hand says what a computer player would do there.")
 AGAIN = N_(
-    "**When a game ends:** {again} under the final standings opens a lobby for the same players."
+    "**When a game ends:** {again} under the final standings opens a new lobby and invites "
+    "the same players."
 )
 
 Command = app_commands.Command[Any, Any, Any] | app_commands.Group
@@ -81,7 +79,7 @@ def help_embed(
             # The hand's buttons, in the reader's language (the table offers "Take a seat"
             # instead where the host lets anyone take a computer's seat: QA).
             t(LEAVING, leave=_bold(t(LEAVE_LABEL)), take_back=_bold(t(TAKE_BACK_LABEL))),
-            t(HINTS, hint=_bold(t(HINT_LABEL))) if hints else "",
+            f"{t(HINTS, hint=_bold(t(HINT_LABEL)))} {t(NOT_RATED)}" if hints else "",
             t(AGAIN, again=shown[PLAY_AGAIN_LABEL]),
         ]
         if part

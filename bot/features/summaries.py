@@ -294,7 +294,7 @@ def picture_names(players: Sequence[str], standings: Sequence[Standing], *, t: T
     return scorepad_names(
         players,
         {s.seat for s in standings if s.user_id is None},
-        left={s.seat for s in standings if s.forfeited and s.user_id is not None},
+        handed_over={s.seat for s in standings if s.forfeited and s.user_id is not None},
         t=t,
     )
 

@@ -154,17 +154,21 @@ def scorepad_labels(t: Texts) -> ScorepadLabels:
 
 
 def scorepad_names(
-    players: Sequence[str], computers: Collection[int], *, left: Collection[int] = (), t: Texts
+    players: Sequence[str],
+    computers: Collection[int],
+    *,
+    handed_over: Collection[int] = (),
+    t: Texts,
 ) -> list[str]:
     """The names as the pictures (scorepad, score chart) show them: a computer player's
     (``computers``) says so in words, as the standings' 🤖 does (the picture's font has no
-    emoji; demo QA: computers read as people there), and so does that of a person who
-    ``left``, whose seat a computer played to the end ("Ann → computer": its place and
-    points are the computer's; demo QA: "Ann (computer)" read as if Ann had been a computer
-    all along)."""
+    emoji; demo QA: computers read as people there), and so does that of a person whose
+    seat was ``handed_over`` to a computer, which played it to the end ("Ann → computer":
+    its place and points are the computer's; demo QA: "Ann (computer)" read as if Ann had
+    been a computer all along)."""
 
     def shown(seat: int, name: str) -> str:
-        if seat in left:
+        if seat in handed_over:
             # Translators: a name on the scorepad picture of a player who left the game (or
             # was removed), whose seat a computer then played to the end.
             return t("{name} → computer", name=name)
@@ -199,6 +203,7 @@ _FOLDS: Final = {
     "ł": "l",
     "Đ": "D",
     "đ": "d",
+    "→": "->",
     "Ð": "D",
     "ð": "d",
     "Þ": "Th",

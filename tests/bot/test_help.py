@@ -29,7 +29,7 @@ async def test_help_says_how_a_game_goes_and_lists_every_command(tmp_path: Path)
         assert "(and free the last one with **Remove computer player**)" in about, about
         assert "**Start**" in about and "**Show my hand**" in about, about
         assert "**Leave**" in about and "**Take my seat back**" in about, about
-        assert "**Play again** under the final standings opens a lobby" in about, about
+        assert "**Play again** under the final standings opens a new lobby and invites" in about
         assert "**Hint**" not in about, about  # a new server allows no hints
         [commands] = embed.fields
         listed = (commands.value or "").splitlines()
@@ -49,7 +49,10 @@ async def test_help_names_the_hint_button_where_the_server_allows_hints(tmp_path
         shown = await ann.slash(sim.channel, "wizard help")
         assert shown.response is not None
         about = shown.response.embeds[0].description or ""
-        assert "**Learning?** **Hint** in your hand says what a computer player would do" in about
+        assert (
+            "**Learning?** **Hint** in your hand says what a computer player would do there. "
+            "Games in which hints were used are not rated."
+        ) in about, about
 
 
 async def test_help_reads_in_the_members_language_with_the_servers_buttons(

@@ -176,7 +176,7 @@ async def test_one_removed_from_the_lobby_cannot_take_a_seat_once_it_starts(
     assert (await service.get_game(game_id)).seats[1].user_id is None  # a computer's
     with pytest.raises(NotSeatedError) as refused:
         await service.take_seat(game_id, 2, seat=1, name="P2")
-    assert refused.value.params["reason"] == "kicked"
+    assert refused.value.params["reason"] == "removed_from_lobby"
     assert (await service.get_game(game_id)).seats[1].user_id is None  # nothing written
     await service.take_seat(game_id, STRANGER, seat=1, name="X")  # others still may
 

@@ -49,8 +49,8 @@ class Seats(Hints):
         ``not_away`` if they already play it, ``not_seated`` (kicked) after a kick. Anyone
         else names a ``seat`` (0-based) and their ``name`` (cleaned, made unique): refused
         with ``already_seated`` if they play another seat of this game, ``seat_taking_off``
-        if the host has not allowed it, ``not_seated`` (kicked) if the host removed them
-        from the lobby, ``seat_held`` if a person plays that seat, and
+        if the host has not allowed it, ``not_seated`` (``removed_from_lobby``) if the host
+        removed them from the lobby, ``seat_held`` if a person plays that seat, and
         ``seat_not_found`` for no such seat. Of two people taking one seat at once,
         exactly one gets it (the game's lock).
         """
@@ -74,7 +74,7 @@ class Seats(Hints):
                     raise SeatTakingOffError(seat=seat + 1)
                 if await repo.removed_from_lobby(self._store, live.id, user_id):
                     # The host removed them from the lobby: not back in through a seat.
-                    raise NotSeatedError(reason="kicked")
+                    raise NotSeatedError(reason="removed_from_lobby")
                 row = live.seats[seat]
                 if not computer_controlled(row):
                     raise SeatHeldError(seat=seat + 1, name=row.name)
