@@ -199,9 +199,6 @@ class OpenHands(GameMessages):
         """
         own = self._own_view(game_id, user_id, update)
         seat_view = own or await self.service.seat_view(game_id, user_id)
-        shown = seat_view.view
-        if kept is not None and note is None and kept[0] == shown.round and not shown.my_turn:
-            note = kept[1]
         surface = self._games.get(game_id)
         info: GameInfo | None
         known: GuildSettings | None = None  # the settings an update carried, if any
@@ -259,6 +256,9 @@ class OpenHands(GameMessages):
             cid = CustomId(game_id, Verb.TAKEBACK, "", seat_view.version)
             view = one_button_view(cid, t(TAKE_BACK_LABEL), "🙋")
         else:
+            shown = seat_view.view
+            if kept is not None and not note and kept[0] == shown.round and not shown.my_turn:
+                notes.insert(1, kept[1])  # below the heading, where the click put it
             if timed_out:
                 move = timed_out_move(seat_view.view, theme, t=t)
                 notes.append("⏰ " + timed_out_text(move, last=last, t=t))
