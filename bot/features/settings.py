@@ -142,8 +142,8 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
         embed.add_field(name=name, value=value, inline=False)
     embed.set_footer(
         text=t(
-            "Change them below, or with the options of /wizard settings "
-            "(an exact turn limit, the games before a rank)."
+            "Change them below, or with the options of /wizard settings (for example an exact "
+            "turn time limit, or how many games a player plays before being ranked)."
         )
     )
     return embed

@@ -84,7 +84,14 @@ def confirmation(
                 "computer level."
             )
         )
-    if after.language != before.language or after.theme != before.theme:
-        notes.append(t("Games already open show it at once."))
+    # What open games show at once, named (QA, de: "show it at once" beside the note above
+    # read as if "it" were the options they keep).
+    language, theme = after.language != before.language, after.theme != before.theme
+    if language and theme:
+        notes.append(t("Games already open switch to the new language and cards at once."))
+    elif language:
+        notes.append(t("Games already open switch to the new language at once."))
+    elif theme:
+        notes.append(t("Games already open show the new cards at once."))
     saved = "✅ " + t("Saved.") + "\n" + "\n".join(f"• {line}" for line in lines)
     return "\n".join([saved, *(f"-# {note}" for note in notes)])

@@ -202,7 +202,7 @@ async def test_a_new_language_reaches_the_open_tables_at_once(tmp_path: Path) ->
         boss = sim.add_manager("boss")
         saved = await boss.slash(sim.channel, "wizard settings", language="de")
         assert saved.response is not None
-        assert "-# Games already open show it at once." in saved.response.content
+        assert "-# Games already open switch to the new language at once." in saved.response.content
         await sim.cog.surfaces.idle()
         await sim.env.settle()
         table = sim.table_of(info)
@@ -230,10 +230,18 @@ def test_the_confirmation_says_what_games_already_open_do() -> None:
     perms = SimpleNamespace(app_permissions=SimpleNamespace())
     before = GuildSettings()
     kept = "-# New games only: games already open keep their options, turn time limit and"
-    shown = "-# Games already open show it at once."
+    shown = "-# Games already open switch to the new language at once."
     timer = confirmation(t, before, GuildSettings(turn_seconds=30.0), perms)  # type: ignore[arg-type]
-    assert kept in timer and shown not in timer
+    assert kept in timer and "at once" not in timer
     language = confirmation(t, before, GuildSettings(language="de"), perms)  # type: ignore[arg-type]
     assert shown in language and kept not in language
+    # QA (de): "open games show it at once" under the note of what they keep read as if
+    # "it" were the kept options: what they show at once is named.
+    both = GuildSettings(turn_seconds=30.0, theme=Theme.STANDARD)
+    mixed = confirmation(t, before, both, perms)  # type: ignore[arg-type]
+    assert kept in mixed and "-# Games already open show the new cards at once." in mixed
+    everything = GuildSettings(language="de", theme=Theme.STANDARD)
+    said = confirmation(t, before, everything, perms)  # type: ignore[arg-type]
+    assert "-# Games already open switch to the new language and cards at once." in said
     hints = confirmation(t, before, GuildSettings(hints_allowed=True), perms)  # type: ignore[arg-type]
-    assert kept not in hints and shown not in hints  # asked at each turn: open games too
+    assert kept not in hints and "at once" not in hints  # asked at each turn: open games too
