@@ -23,7 +23,12 @@ CHOOSE_SEAT: Final = N_("Which computer's seat do you take? You play it from whe
 
 
 def seat_label(seat: SeatInfo, *, t: Texts) -> str:
-    """A seat on the choice's button: the computer's name and level."""
+    """A seat on the choice's button: the computer's name and level, or the name of the
+    person who left it (QA: "bob (Normal)" read as a computer called bob)."""
+    if not seat.is_computer:
+        # Translators: a button choosing the seat of a player who left (a computer plays
+        # it for now), offered to someone taking over a seat.
+        return t("{name} (left the game)", name=seat.name)[:80]
     level = level_name(seat.level, t=t) if seat.level else t("computer")
     return f"{seat.name} ({level})"[:80]
 

@@ -208,3 +208,16 @@ def test_history_shows_who_played_a_seat_that_changed_hands() -> None:
     game = dataclasses.replace(game, holders=(*holders, left))
     text = game_embed(texts("en"), game, "x.png").description or ""
     assert "cy → a computer (Normal) from round 2" in text, text
+
+
+def test_the_choice_of_seats_tells_a_leavers_seat_from_a_computers() -> None:
+    # QA: the seat of bob, who had left (a computer played it), was offered as "bob
+    # (Normal)", like a computer player called bob.
+    from bot.features.seats import seat_label
+    from bot.i18n import texts
+    from wizard.service import SeatInfo
+
+    left = SeatInfo(1, 7, "bob", "normal", True, False, 0)
+    computer = SeatInfo(2, None, "Merlin", "normal", False, False, 0)
+    assert seat_label(left, t=texts("en")) == "bob (left the game)"
+    assert seat_label(computer, t=texts("en")) == "Merlin (Normal)"
