@@ -428,8 +428,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                         update=False,
                     )
                 except ServiceError as error:
-                    # Seated by a press of theirs just before: in it (below). Else it says
-                    # why not: removed from it, full, or started meanwhile.
+                    # Seated by a press of theirs just before: told they are in it, as
+                    # below. Any other refusal says why not: removed, full, or started.
                     if error.code != "already_seated":
                         await self._refuse(interaction, error)
                         return
