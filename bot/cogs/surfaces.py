@@ -99,6 +99,7 @@ from wizard.service import (
     RoundScored,
     SeatHandedToComputer,
     SeatTakenBack,
+    SeatTakenOver,
     SeatView,
     ServiceError,
     TimerHandle,
@@ -705,8 +706,10 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                     paced.update(now)
                 else:
                     seats.update(now)
-            elif isinstance(event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack):
-                seats.add(event.seat)
+            elif isinstance(
+                event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack | SeatTakenOver
+            ):
+                seats.add(event.seat)  # taken over: the hand of who left it says by whom
         if waiting is not None:
             # The hands of the seats not to act say whom the game waits for: that changed.
             if update.info is None:

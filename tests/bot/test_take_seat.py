@@ -160,6 +160,46 @@ async def test_refused_in_german_when_the_host_has_not_allowed_it(
         assert bob.id not in [s.user_id for s in info.seats]
 
 
+async def test_one_who_left_is_told_who_took_their_seat(tmp_path: Path) -> None:
+    """QA: bob left, cy took his seat, and bob's open hand said only "You are not playing in
+    this game"; his hand, Show my hand and a stale Take my seat back now say who plays it."""
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        # Into round 2: bob has played his seat (the seat's history holds him).
+        info = await sim.play(
+            info.id, random.Random(2), until=lambda i: i.table is not None and i.table.round > 1
+        )
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        [back] = buttons(sim.message(hand.id))
+        assert back["label"] == "Take my seat back"
+        info = await sim.service.get_game(info.id)
+        table = sim.table_of(info)
+        show = take_seat_button(table)
+        assert show is not None
+        choice = await cy.click(table, custom_id=show["custom_id"])
+        assert choice.response is not None
+        await cy.click(choice.response, label="bob (left the game)")
+        told = (
+            "🙋 Someone else took over the seat you left. **cy** plays it now. You can watch "
+            "the game on the table, or take another seat there if it offers one."
+        )
+        await sim.env.advance_time(5)
+        now = sim.message(hand.id)
+        assert message_text(now).strip() == told and not buttons(now)
+        # Pressed on a copy drawn before the seat was taken (another device, a slow client).
+        again = await bob.click(
+            await post_buttons(sim, ann, back["custom_id"]), custom_id=back["custom_id"]
+        )
+        assert again.response is not None and message_text(again.response).strip() == told
+        shown = await bob.click(sim.table(), label="Show my hand")
+        assert shown.response is not None and message_text(shown.response).strip() == told
+
+
 def test_history_shows_who_played_a_seat_that_changed_hands() -> None:
     """A finished game in the history: "Merlin (computer, Normal) → Sam from round 3", the
     round found from the record (the log holds the players' actions only)."""

@@ -164,6 +164,30 @@ async def test_the_seat_of_a_player_who_left(service: GameService) -> None:
     assert info.seat_of(2) is None  # the seat is the new person's now
 
 
+async def test_one_whose_seat_someone_took_is_told_who(service: GameService) -> None:
+    # QA: the leaver's open hand said only "You are not playing in this game", and their
+    # "Take my seat back" that no such seat exists. Both name who plays it now.
+    game_id = await started(service, allow=True)
+    rng = random.Random(4)
+    for _ in range(3):
+        await service.run_computer_turns(game_id)
+        assert await human_move(service, game_id, [1, 2], rng) is not None
+    await service.leave(game_id, 2)
+    await service.take_seat(game_id, STRANGER, seat=1, name="Helper")
+    for ask in (service.seat_view, service.take_back):
+        with pytest.raises(NotSeatedError) as refused:
+            await ask(game_id, 2)
+        assert refused.value.params == {"reason": "seat_taken", "name": "Helper"}
+    # Someone who never played in it is refused as before.
+    with pytest.raises(NotSeatedError) as refused:
+        await service.seat_view(game_id, 12345)
+    assert refused.value.params == {"reason": "not_in_game"}
+    # Once the taker leaves too, the seat is a computer's: the leaver may take it (as anyone).
+    await service.leave(game_id, STRANGER)
+    await service.take_seat(game_id, 2, seat=1)
+    assert (await service.get_game(game_id)).seat_of(2) is not None
+
+
 async def test_one_removed_from_the_lobby_cannot_take_a_seat_once_it_starts(
     service: GameService,
 ) -> None:

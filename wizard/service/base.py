@@ -33,6 +33,7 @@ from wizard.service.errors import (
     InvalidOptionsError,
     InvalidSettingsError,
     NotHostError,
+    NotSeatedError,
     ServiceError,
     StaleVersionError,
     StorageError,
@@ -427,6 +428,16 @@ class ServiceBase:
             return
         host = live.seat_of(host_id)
         raise NotHostError(None, host=host.name if host else "the host", action=action)
+
+    async def _not_seated(self, live: LiveGame, user_id: int) -> NotSeatedError:
+        """The refusal of ``user_id``, who holds no seat of ``live``: ``seat_taken`` (with who
+        plays it now) when they left a seat that a person took over, else ``not_in_game``."""
+        seat = await repo.last_seat_of(self._store, live.id, user_id)
+        if seat is not None and seat < len(live.seats):
+            now = live.seats[seat]
+            if now.user_id is not None and now.user_id != user_id:
+                return NotSeatedError(reason="seat_taken", name=now.name)
+        return NotSeatedError()
 
     # --- memory -----------------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ game_status         game_id; status* (``lobby``, ``active``, ``finished``, ``can
                     action* (``play``, ``join``, ``record``, ``view``, ``change``)
 game_damaged        game_id; reason (the operator's text, English)
 not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``,
-                    ``away``, ``removed_from_lobby``)
+                    ``away``, ``removed_from_lobby``, ``seat_taken`` with the ``name``
+                    of the person who took over the seat the user left)
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
@@ -71,6 +72,7 @@ MESSAGES: dict[str, str] = {
     "not_seated.removed_from_lobby": "You were removed from this lobby, so you cannot join it"
     " again",
     "not_seated.other_seat": "That move is for another seat",
+    "not_seated.seat_taken": "{name} took over your seat in this game",
     "already_seated": "You are already in this game",
     "lobby_full": "This game is full: {limit} players",
     "lobby_full.single_suit": "This game is full: {limit} players (single suit is for 3 or 4"

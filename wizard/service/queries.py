@@ -62,7 +62,7 @@ class Queries(Loading):
             self._check_status(live, GameStatus.ACTIVE)  # game_damaged
         row = live.seat_of(user_id)
         if row is None:
-            raise NotSeatedError()
+            raise await self._not_seated(live, user_id)
         if row.kicked:  # removed for good: the seat's cards are the computer's now (R8.3)
             raise NotSeatedError(reason="kicked")
         if live.state is None:

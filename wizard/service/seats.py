@@ -46,7 +46,9 @@ class Seats(Hints):
         """Play a seat a computer holds, from the game's current state on.
 
         The seat's own player (``seat`` left out, or their own) takes it back: refused with
-        ``not_away`` if they already play it, ``not_seated`` (kicked) after a kick. Anyone
+        ``not_away`` if they already play it, ``not_seated`` (kicked) after a kick, and
+        ``not_seated`` (``seat_taken``, naming who) once a person took over the seat they
+        left (``not_in_game`` for one who never had a seat). Anyone
         else names a ``seat`` (0-based) and their ``name`` (cleaned, made unique): refused
         with ``already_seated`` if they play another seat of this game, ``seat_taking_off``
         if the host has not allowed it, ``not_seated`` (``removed_from_lobby``) if the host
@@ -68,8 +70,10 @@ class Seats(Hints):
                 new = own.model_copy(update={"away": False, "timeouts": 0})
                 update = await self._change_seat(live, new, (SeatTakenBack(own.seat),))
             else:
-                if seat is None or not 0 <= seat < len(live.seats):
-                    raise SeatNotFoundError(reason="seat", seat=None if seat is None else seat + 1)
+                if seat is None:  # "Take my seat back", pressed by one who has none now
+                    raise await self._not_seated(live, user_id)
+                if not 0 <= seat < len(live.seats):
+                    raise SeatNotFoundError(reason="seat", seat=seat + 1)
                 if not live.allow_seat_taking:
                     raise SeatTakingOffError(seat=seat + 1)
                 if await repo.removed_from_lobby(self._store, live.id, user_id):

@@ -145,6 +145,17 @@ async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:
     )
 
 
+async def last_seat_of(store: Store, game_id: int, user_id: int) -> int | None:
+    """The seat ``user_id`` last held in ``game_id`` (a seat they left may be someone else's
+    now), or ``None`` if they never held one."""
+    row = await store.fetchone(
+        "SELECT seat FROM seat_holders WHERE game_id = ? AND user_id = ?"
+        " ORDER BY from_action DESC LIMIT 1",
+        (game_id, user_id),
+    )
+    return None if row is None else int(row["seat"])
+
+
 async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
     """Whether the host (or a manager) removed ``user_id`` from the lobby of ``game_id``."""
     row = await store.fetchone(
