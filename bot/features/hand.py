@@ -30,7 +30,7 @@ from bot.features.table import (
     bids_on_table,
     last_trick_text,
     open_lead,
-    trick_text,
+    trick_in_play_text,
     trump_line,
 )
 from bot.i18n import (
@@ -228,7 +228,8 @@ def hand_text(
         # Who took the trick before this one: the hand moves on to the next trick at once.
         lines.append(f"{t('Last trick')}: {last_trick_text(table, shown, theme, t=t)}")
     if view.my_turn and view.phase is Phase.PLAY and view.trick:
-        lines.append(t("On the table: {trick}", trick=trick_text(view.trick, shown, theme, t=t)))
+        trick = trick_in_play_text(view.trick, shown, view.options, view.trump, theme, t=t)
+        lines.append(t("On the table: {trick}", trick=trick))
         if view.follow is not None:  # why some cards are greyed out (R5.3), as the table says
             suit = suit_text(view.follow, theme, t=t)
             if view.hand is None or any(card.suit is view.follow for card in view.hand):

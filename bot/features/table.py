@@ -32,7 +32,7 @@ from bot.i18n import (
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
 from wizard.cards import Suit, Theme, rank_label
-from wizard.options import Bidding
+from wizard.options import Bidding, Options
 from wizard.rules import forbidden_bid_public, trick_winner
 from wizard.service import (
     GameInfo,
@@ -347,18 +347,52 @@ def won_trick_text(
     # Translators: {trick} is the cards played, as “Ann 🟦B7 · Bob 🧙Z”.
     text = t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
     seats = [seat for seat, _ in cards]
-    # Without magic twos another card would have won: tell why this one did.
-    if (
-        magic_twos
-        and winner in seats
-        and trick_winner([card for _, card in cards], trump) != seats.index(winner)
-    ):
-        text += " " + t(
-            # Translators: {two} is the rank of the magic card as the deck shows it: 2, or 3
-            # in the standard deck (whose ranks start at 2).
-            "(a magic two: a {two} of the suit to follow wins, even over Wizards)",
-            two=rank_label(2, theme),
-        )
+    if magic_twos and winner in seats:
+        text += _magic_two_note(cards, seats.index(winner), trump, theme, t=t)
+    return text
+
+
+def _magic_two_note(
+    cards: Sequence[SeatCard], index: int, trump: Suit | None, theme: Theme, *, t: Texts
+) -> str:
+    """Why the card at ``index`` takes (or would take) the trick, when only a magic two
+    does (R7.6): without magic twos another card would; else nothing."""
+    if trick_winner([card for _, card in cards], trump) == index:
+        return ""
+    return " " + t(
+        # Translators: {two} is the rank of the magic card as the deck shows it: 2, or 3
+        # in the standard deck (whose ranks start at 2).
+        "(a magic two: a {two} of the suit to follow wins, even over Wizards)",
+        two=rank_label(2, theme),
+    )
+
+
+def trick_in_play_text(
+    cards: Sequence[SeatCard],
+    names: Sequence[str],
+    options: Options,
+    trump: Suit | None,
+    theme: Theme,
+    *,
+    t: Texts,
+) -> str:
+    """The trick being played and, from its second card on, whose card would take it if
+    nobody beats it: ``Ann 🟦B7 · Bob 🧙Z → Bob is ahead`` (with why, when a magic two is,
+    R7.6). The table shows it, and the hand of the player to play."""
+    text = trick_text(cards, names, theme, t=t)
+    if len(cards) < 2:
+        return text
+    index = trick_winner(
+        [card for _, card in cards],
+        trump,
+        magic_twos=options.magic_twos,
+        single_suit=options.single_suit,
+    )
+    # Translators: after the cards of the trick being played: whose card would take it if
+    # nobody beats it (in bold).
+    text += " " + t("→ {player} is ahead", player=_bold(names[cards[index][0]]))
+    if options.magic_twos:
+        text += _magic_two_note(cards, index, trump, theme, t=t)
     return text
 
 
@@ -419,23 +453,12 @@ def table_embed(
     )
     if table.round > 0:
         if table.phase is Phase.PLAY:  # before the first card is played there is no trick
-            current = trick_text(table.trick, shown, theme, t=t)
-            if not table.trick:
+            if table.trick:
+                current = trick_in_play_text(
+                    table.trick, shown, table.options, table.trump, theme, t=t
+                )
+            else:
                 current = t("{player} leads.", player=_bold(shown[table.leader]))
-            elif len(table.trick) > 1:
-                cards = [card for _, card in table.trick]
-                options = table.options
-                ahead, _ = table.trick[
-                    trick_winner(
-                        cards,
-                        table.trump,
-                        magic_twos=options.magic_twos,
-                        single_suit=options.single_suit,
-                    )
-                ]
-                # Translators: after the cards of the trick being played: whose card would
-                # take it if nobody beats it (in bold).
-                current += " " + t("→ {player} is ahead", player=_bold(shown[ahead]))
             embed.add_field(name=t("Current trick"), value=current, inline=False)
         if table.last_trick:
             embed.add_field(

@@ -271,3 +271,25 @@ def test_a_magic_two_that_takes_a_trick_says_why() -> None:
     en = texts("en")
     said = won_trick_text(wins, names, 1, Theme.CLASSIC, t=en, magic_twos=True, trump=Suit.HUMANS)
     assert said.endswith("won by **Bob**")
+
+
+def test_a_magic_two_ahead_in_a_trick_being_played_says_why() -> None:
+    # QA (pt): mid-trick the table said "→ lucia is ahead" beside a Wizard and a 2, with no
+    # word of why; only the finished trick explained it. R7.6, shown on the table and on the
+    # hand of the player to play, who decides whether a Wizard is worth playing.
+    from bot.features.table import trick_in_play_text
+    from bot.i18n import texts
+    from wizard.cards import Card, Theme
+    from wizard.options import Options
+
+    names = ["Ann", "Bob", "Cy"]
+    en = texts("en")
+    trick = [(0, Card.parse("G9")), (1, Card.parse("G13")), (2, Card.parse("G2"))]
+    magic = Options(magic_twos=True)
+    said = trick_in_play_text(trick, names, magic, None, Theme.CLASSIC, t=en)
+    why = "(a magic two: a 2 of the suit to follow wins, even over Wizards)"
+    assert said == f"Ann 🟩G9 · Bob 🟩G13 · Cy 🟩G2 → **Cy** is ahead {why}", said
+    # Without the variant the 13 is ahead, with nothing more; one card names nobody.
+    plain = trick_in_play_text(trick, names, Options(), None, Theme.CLASSIC, t=en)
+    assert plain.endswith("→ **Bob** is ahead"), plain
+    assert trick_in_play_text(trick[:1], names, magic, None, Theme.CLASSIC, t=en) == "Ann 🟩G9"

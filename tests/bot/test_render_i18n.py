@@ -657,7 +657,8 @@ def test_english_is_unchanged() -> None:
         "Trump: 🟦 Humans (B) · your bid: 2 · tricks won: 0",
         # Who took the trick before, as the table says: the hand is where a player looks.
         "Last trick: Cy 🟨Y10 · Dee 🟨Y4 · Ann 🟨Y8 · Bob 🟥R9 → won by **Cy**",
-        "On the table: Cy 🟨Y12 · Dee 🧙Wizard",
+        # Whose card is ahead, as the table says (QA: a magic two ahead said nothing why).
+        "On the table: Cy 🟨Y12 · Dee 🧙Wizard → **Dee** is ahead",
         # QA: without a word more this read as a rule that blocks her, holding no Giants.
         "Suit to follow: 🟨 Giants (Y). You have none: play any card.",
         "**Your turn:** play a card.",
