@@ -31,6 +31,7 @@ from bot.exits import (
     network_failure,
     opening_database,
     refuse_folder,
+    refuse_unwritable,
     report,
 )
 from bot.logs import start_logging
@@ -84,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         "the file .env (in this folder, else the project's; WIZARD_ENV_FILE=PATH reads "
         "another, WIZARD_ENV_FILE= none). Exit status 2 when a setting cannot be used or "
         "DISCORD_TOKEN is missing, 3 when DATABASE_PATH cannot hold the database (a "
-        "folder, say).",
+        "folder, say, or a place this user may not write).",
     )
     demo = sub.add_parser(
         "demo",
@@ -187,7 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if settings.discord_token is None:
             return _fail(_no_token())
         try:
-            refuse_folder(settings.database_path.absolute())  # as the bot would at start
+            database = settings.database_path.absolute()
+            refuse_folder(database)  # as the bot would at start
+            refuse_unwritable(database)
         except Failure as failure:
             return report(failure)
         return EXIT_OK

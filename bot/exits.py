@@ -7,6 +7,7 @@ with no traceback; the README's table lists the statuses.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -101,6 +102,30 @@ def refuse_folder(path: Path) -> None:
             EXIT_DATABASE,
             f"cannot use the database {path}: {below} is a file, not a folder",
             "set DATABASE_PATH (or --db) to a file in a folder",
+        )
+
+
+def refuse_unwritable(path: Path) -> None:
+    """Raise the :class:`Failure` of a database this user could not create or write: the
+    file itself, or the nearest folder that exists (where the bot makes the missing ones,
+    the file, its -wal and -shm and the shard lock files). Looked up, nothing written."""
+    if path.exists():
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise Failure(
+                EXIT_DATABASE,
+                f"cannot use the database {path}: this user may not write it",
+                "run the bot as the user who owns it, or give this one the right to write it",
+            )
+        place = path.parent
+    else:
+        place = next(p for p in path.parents if p.exists())
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise Failure(
+            EXIT_DATABASE,
+            f"cannot use the database {path}: this user may not write in {place}",
+            "the bot makes its files there (the database, its -wal and -shm, the shard lock "
+            "files): set DATABASE_PATH to a folder this user may write, or change its "
+            "permissions",
         )
 
 

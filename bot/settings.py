@@ -162,6 +162,19 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("database_path", mode="before")
+    @classmethod
+    def _written_out(cls, value: Any) -> Any:
+        # QA: "~/wizard.db" in an env file made a folder named "~" beside the bot (docker
+        # --env-file and systemd pass values on as written), which "rm -r ~" would take for
+        # the home folder.
+        if isinstance(value, str) and (value.startswith("~") or "$" in value):
+            raise ValueError(
+                "the path is used as written: ~ and $NAME are not expanded here (an env file "
+                "passes them on as they are); write the full path, e.g. /home/me/wizard.db"
+            )
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:

@@ -587,3 +587,47 @@ def test_restore_into_a_folder_this_user_may_not_write_says_so(
     assert f"cannot write the restored database beside {db}" in line, line
     assert f"may write in {folder}" in line, line
     assert "nothing was written" in line and "untouched" not in line, line
+
+
+@pytest.mark.parametrize("written", ["~/wizard.db", "$HOME/wizard.db", "${DATA}/wizard.db"])
+def test_a_database_path_with_a_home_or_variable_is_refused_not_made_literally(
+    tmp_path: Path, written: str
+) -> None:
+    """QA: DATABASE_PATH=~/wizard.db (docker --env-file and systemd pass it on as written) made
+    a folder named "~" beside the bot, which ``rm -r ~`` would clear the home folder for."""
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=written)
+    for args in ([], ["config"]):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_SETTINGS)
+        assert "DATABASE_PATH" in line and "full path" in line, line
+    assert list(tmp_path.iterdir()) == []  # no "~" or "$HOME" folder, no lock file
+
+
+def test_config_says_when_the_bot_could_not_write_the_database(
+    other_user: tuple[list[str], Path],
+) -> None:
+    """QA: config passed a database in a read-only folder (or one this user may not write),
+    and only the bot's start refused it. Nothing is left behind by the test of it."""
+    prefix, top = other_user
+    locked = top / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    theirs = top / "theirs.db"
+    make_database(theirs, games=1)
+    theirs.chmod(0o444)
+    for db, named in ((locked / "wizard.db", locked), (locked / "deep" / "w.db", locked)):
+        env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+        line = assert_one_line_failure(
+            run_bot("config", cwd=top, env=env, as_user=prefix), EXIT_DATABASE
+        )
+        assert f"cannot use the database {db}: this user may not write in {named}" in line, line
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(theirs))
+    line = assert_one_line_failure(
+        run_bot("config", cwd=top, env=env, as_user=prefix), EXIT_DATABASE
+    )
+    assert f"cannot use the database {theirs}: this user may not write it" in line, line
+    assert sorted(p.name for p in top.iterdir()) == ["locked", "theirs.db"]
+    assert list(locked.iterdir()) == []
+    # A folder still to be made, below one the user may write, is fine (the bot makes it).
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(top / "new" / "w.db"))
+    fine = run_bot("config", cwd=top, env=env, as_user=prefix)
+    assert fine.returncode == EXIT_OK, fine.stdout + fine.stderr
