@@ -3,8 +3,12 @@ of the bot do: plain ``sqlite3`` on the file, committed at once."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from pathlib import Path
+
+from tests.service.conftest import human_move, new_game
+from wizard.service import GameService, ServiceConfig
 
 
 def run_sql(path: Path, sql: str, params: tuple[object, ...] = ()) -> None:
@@ -58,3 +62,23 @@ def damage_a_page_of(path: Path, table: str) -> int:
         file.seek((page - 1) * page_size)
         file.write(b"\xa5" * page_size)
     return page
+
+
+async def running_games(
+    path: Path, games: int = 3, moves: int = 10, *, seed: int = 40, guild: int = 100
+) -> list[int]:
+    """``games`` running games of three people, each ``moves`` moves in, each on a server of
+    its own (``seed + k``, ``guild + k``)."""
+    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0))
+    try:
+        ids = []
+        for k in range(games):
+            game_id = await new_game(svc, 3, 0, seed=seed + k, channel=k, guild=guild + k)
+            await svc.start(game_id, 1)
+            rng = random.Random(k)
+            for _ in range(moves):
+                await human_move(svc, game_id, [1, 2, 3], rng)
+            ids.append(game_id)
+        return ids
+    finally:
+        await svc.close()

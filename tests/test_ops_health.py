@@ -15,6 +15,7 @@ import pytest
 from bot.cli import open_service
 from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
+from tests.damage_support import damage_a_page_of, running_games
 from tests.ops_support import (
     assert_one_line_failure,
     damage_games_table,
@@ -133,6 +134,31 @@ def test_a_damaged_file_fails_the_integrity_check(tmp_path: Path) -> None:
     result = run_bot("check", "--db", str(db), cwd=tmp_path)
     assert result.returncode == EXIT_DATABASE
     assert "Traceback" not in result.stderr
+
+
+def test_a_bad_page_the_check_cannot_step_over_is_reported_not_a_dead_end(
+    tmp_path: Path,
+) -> None:
+    """Operator QA: on a file with a bad page SQLite's quick_check itself fails ("database
+    disk image is malformed"), and check printed only "cannot use the database", though the
+    bot's log sent the operator to check for what it found; backup then gave no way to keep
+    the file as it is. Both now report the finding."""
+    db = tmp_path / "wizard.db"
+    asyncio.run(running_games(db, games=8, moves=45, seed=60, guild=200))
+    damage_a_page_of(db, "actions")
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert "integrity: 1 problem found by SQLite's check:" in lines, result.stdout
+    assert "  database disk image is malformed" in lines
+    assert "games: 8 active" in lines
+    assert lines[-1].startswith("NOT healthy: SQLite finds the file damaged"), lines[-1]
+    assert "python -m bot restore" in lines[-1]
+    copied = run_bot("backup", "--db", str(db), str(tmp_path / "copy.db"), cwd=tmp_path)
+    line = assert_one_line_failure(copied, EXIT_DATABASE)
+    assert "fails SQLite's integrity check: database disk image is malformed" in line, line
+    assert "To keep it as it is all the same, stop the bot, then copy" in line, line
+    assert not (tmp_path / "copy.db").exists()
 
 
 def test_a_file_failing_its_check_does_not_count_damaged_games(tmp_path: Path) -> None:

@@ -11,42 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.damage_support import block_next_action, damage_a_page_of, run_sql
+from tests.damage_support import block_next_action, damage_a_page_of, run_sql, running_games
 from wizard.service import (
     GameDamagedError,
     GameNotFoundError,
     GameService,
     GameStatus,
     MakeBid,
-    ServiceConfig,
     StorageError,
 )
 from wizard.store.db import Store
 
-from .conftest import downgrade, human_move, new_game
+from .conftest import downgrade, human_move
 
 BAD_UTF8 = "CAST(X'7B2276223AFF7D' AS TEXT)"
 """Text that is not UTF-8 (the issue's example): reading it raises in Python's sqlite3."""
-
-
-async def _running_games(
-    path: Path, games: int = 3, moves: int = 10, *, seed: int = 40, guild: int = 100
-) -> list[int]:
-    """``games`` running games of three people, each ``moves`` moves in, each on a server of
-    its own (``seed + k``, ``guild + k``)."""
-    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0))
-    try:
-        ids = []
-        for k in range(games):
-            game_id = await new_game(svc, 3, 0, seed=seed + k, channel=k, guild=guild + k)
-            await svc.start(game_id, 1)
-            rng = random.Random(k)
-            for _ in range(moves):
-                await human_move(svc, game_id, [1, 2, 3], rng)
-            ids.append(game_id)
-        return ids
-    finally:
-        await svc.close()
 
 
 def _row(path: Path, game_id: int) -> tuple[object, ...]:
@@ -87,7 +66,7 @@ async def _plays(svc: GameService, game_id: int) -> None:
 async def test_a_damaged_game_is_quarantined_and_the_others_play(
     db_path: Path, caplog: pytest.LogCaptureFixture, damage: str, reason: str
 ) -> None:
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     run_sql(db_path, damage, (ids[1],))
     caplog.set_level(logging.INFO)
     svc = await GameService.open(db_path)  # never raises for one bad game
@@ -123,7 +102,7 @@ async def test_a_log_shorter_than_acknowledged_is_quarantined_not_rewound(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # The issue: the log lost its last rows and the game went on from 29 actions back.
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     run_sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq > 6", (ids[0],))
     version = _row(db_path, ids[0])[2]
     svc = await GameService.open(db_path)
@@ -142,7 +121,7 @@ async def test_a_log_shorter_than_acknowledged_is_quarantined_not_rewound(
 
 async def test_a_snapshot_that_is_not_utf8_stops_nothing(db_path: Path) -> None:
     # The issue's exact damage, on a database of migration 5 (which had the snapshot column).
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     downgrade(db_path, 5)
     run_sql(db_path, f"UPDATE games SET snapshot = {BAD_UTF8} WHERE id = ?", (ids[2],))
     svc = await GameService.open(db_path)
@@ -155,7 +134,7 @@ async def test_a_snapshot_that_is_not_utf8_stops_nothing(db_path: Path) -> None:
 
 
 async def test_games_load_on_first_use(db_path: Path) -> None:
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     svc = await GameService.open(db_path)
     try:
         assert sorted(svc._games) == []  # nothing replayed at start
@@ -166,7 +145,7 @@ async def test_games_load_on_first_use(db_path: Path) -> None:
 
 
 async def test_recovery_and_lookups_respect_the_shard_filter(db_path: Path) -> None:
-    ids = await _running_games(db_path)  # guilds 100, 101, 102
+    ids = await running_games(db_path)  # guilds 100, 101, 102
     svc = await GameService.open(db_path, recover=False, owns_guild=lambda g: g % 2 == 0)
     try:
         report = await svc.recover()
@@ -181,7 +160,7 @@ async def test_recovery_and_lookups_respect_the_shard_filter(db_path: Path) -> N
 async def test_a_seated_player_of_a_damaged_game_is_told_it_is_damaged(db_path: Path) -> None:
     # A click carries a request id, which lets a finished game answer a repeat: a damaged
     # game must still answer "damaged", not "you are not playing in this game".
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     run_sql(db_path, "UPDATE actions SET arg = 'Q99' WHERE game_id = ? AND seq = 2", (ids[0],))
     svc = await GameService.open(db_path)
     try:
@@ -196,7 +175,7 @@ async def test_a_row_in_the_way_of_a_move_quarantines_the_game(
 ) -> None:
     # The log already holds a row where the next action goes (written behind the bot's back):
     # the move can never be saved, so the game is quarantined, not "try again" for ever.
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     svc = await GameService.open(db_path)
     try:
         await _plays(svc, ids[0])  # loaded
@@ -216,7 +195,7 @@ async def test_a_row_in_the_way_of_a_move_quarantines_the_game(
 async def test_start_up_logs_each_damaged_game_once(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     run_sql(db_path, "DELETE FROM actions WHERE game_id = ? AND seq = 10", (ids[0],))
     old = "UPDATE games SET status = 'broken', broken_reason = 'old' WHERE id = ?"
     run_sql(db_path, old, (ids[1],))
@@ -249,7 +228,7 @@ async def test_a_read_that_fails_once_refuses_the_click_and_quarantines_nothing(
 ) -> None:
     # QA: one "disk I/O error" while a game's log was read marked a healthy game broken for
     # good. A fault that may pass is a refusal to try again, and the operator is told.
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     before = _row(db_path, ids[1])
     svc = await GameService.open(db_path)
     real = Store.fetchall
@@ -279,7 +258,7 @@ async def test_a_read_that_fails_once_refuses_the_click_and_quarantines_nothing(
 async def test_a_damaged_page_under_a_game_still_quarantines_it(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ids = await _running_games(db_path)
+    ids = await running_games(db_path)
     svc = await GameService.open(db_path)
     real = Store.fetchall
 
@@ -303,7 +282,7 @@ async def test_a_damaged_page_of_the_actions_table_stops_only_its_games(db_path:
     # QA: one bad page of the actions table (a bad sector) made the start-up count of every
     # game's actions fail, and the bot would not start at all: every server lost its games
     # for the damage of a few. Now those few are quarantined and the others play on.
-    ids = await _running_games(db_path, games=8, moves=45, seed=60, guild=200)
+    ids = await running_games(db_path, games=8, moves=45, seed=60, guild=200)
     damage_a_page_of(db_path, "actions")
     svc = await GameService.open(db_path)  # used to raise: database disk image is malformed
     try:

@@ -109,7 +109,14 @@ def games_by_status(conn: sqlite3.Connection) -> dict[str, int]:
 def integrity(conn: sqlite3.Connection, *, quick: bool = True) -> list[str]:
     """SQLite's own check of the file: ``["ok"]``, or the problems it found (at most 20)."""
     pragma = "quick_check" if quick else "integrity_check"
-    return [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
+    try:
+        return [str(row[0]) for row in conn.execute(f"PRAGMA {pragma}(20)")]
+    except sqlite3.OperationalError:
+        raise  # busy, locked, unreadable: no finding about the file itself
+    except sqlite3.DatabaseError as error:
+        # Damage the check cannot step over ("database disk image is malformed") is its
+        # finding: the report goes on and says so, as the bot's start logs it.
+        return [str(error)]
 
 
 @dataclass(frozen=True, slots=True)
