@@ -18,11 +18,13 @@ from wizard.service import (
     GameService,
     GameStatus,
     MakeBid,
+    ServiceConfig,
+    ServiceError,
     StorageError,
 )
 from wizard.store.db import Store
 
-from .conftest import downgrade, human_move
+from .conftest import downgrade, human_move, new_game, play_out
 
 BAD_UTF8 = "CAST(X'7B2276223AFF7D' AS TEXT)"
 """Text that is not UTF-8 (the issue's example): reading it raises in Python's sqlite3."""
@@ -253,6 +255,47 @@ async def test_a_read_that_fails_once_refuses_the_click_and_quarantines_nothing(
     finally:
         await svc.close()
     assert _row(db_path, ids[1])[0] == before[0] == "active"
+
+
+async def test_a_damaged_page_under_a_finished_game_leaves_it_finished(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Operator QA: asking for a finished game's record on a file with a bad page rewrote its
+    # row from finished to broken: the game left the history for good, even once the file
+    # was repaired. An ended game is only reported as unreadable, as when its rows are bad.
+    svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
+    try:
+        game_id = await new_game(svc, 1, 2, seed=3)
+        await svc.start(game_id, 1)
+        await play_out(svc, game_id, [1], random.Random(1))
+    finally:
+        await svc.close()
+    svc = await GameService.open(db_path)
+    real = Store.fetchall
+
+    async def corrupt(self: Store, sql: str, params: Iterable[object] = ()) -> list[sqlite3.Row]:
+        if "FROM actions" in sql and tuple(params) == (game_id,):
+            raise _sqlite_error("SQLITE_CORRUPT")
+        return await real(self, sql, params)
+
+    try:
+        monkeypatch.setattr(Store, "fetchall", corrupt)
+        with pytest.raises(ServiceError) as refused:
+            await svc.game_record(game_id)
+        assert refused.value.code in ("game_damaged", "game_status"), refused.value
+        assert any(
+            f"game {game_id} (finished) is damaged and cannot be shown" in r.getMessage()
+            for r in caplog.records
+        )
+    finally:
+        await svc.close()
+    assert _row(db_path, game_id)[0] == "finished"
+    monkeypatch.undo()
+    svc = await GameService.open(db_path)  # the file mended: the record is there again
+    try:
+        assert await svc.game_record(game_id)
+    finally:
+        await svc.close()
 
 
 async def test_a_damaged_page_under_a_game_still_quarantines_it(

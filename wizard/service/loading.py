@@ -316,10 +316,14 @@ class Loading(ServiceBase):
         except sqlite3.DatabaseError as e:
             if is_damage(e):  # a damaged page under the game's rows
                 reason = f"a row cannot be read: {e}"
-                if raw is not None and raw["status"] == GameStatus.BROKEN.value:
+                stored_status = None if raw is None else raw["status"]
+                if raw is not None and stored_status == GameStatus.BROKEN.value:
                     # Told when quarantined, with the reason then found.
                     stored = raw["broken_reason"]
                     return await self._stub(game_id, stored if isinstance(stored, str) else reason)
+                if stored_status in (GameStatus.FINISHED.value, GameStatus.CANCELLED.value):
+                    # Nothing to stop: reported, and left as it is for a mended file.
+                    return await self._unshowable(game_id, stored_status, reason)
                 return await self._quarantined(game_id, reason)
             # A fault that may pass (disk I/O, a full disk): the game stays as stored.
             log.error("game %s could not be read: %s", game_id, e)
