@@ -50,6 +50,8 @@ def test_check_of_an_empty_file_says_why_it_is_not_healthy_and_what_to_do(
     assert verdict.startswith("NOT healthy: ")
     assert "no database of this bot" in verdict
     assert "python -m bot restore" in verdict
+    # Not the start-up log's "python -m bot check tries every one", to one running it.
+    assert "damaged games: none (no database of this bot)" in result.stdout.splitlines()
 
 
 def test_check_of_a_sqlite_file_with_no_tables_asks_whether_the_path_is_right(
@@ -72,6 +74,20 @@ def test_check_of_another_programs_database_names_its_tables(tmp_path: Path) -> 
     assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
     verdict = _verdict(result.stdout)
     assert "holds tables (notes, tags) but no database of this bot" in verdict
+    assert "is DATABASE_PATH (or --db) right?" in verdict
+
+
+def test_check_of_another_programs_database_with_a_games_table_asks_about_the_path(
+    tmp_path: Path,
+) -> None:
+    # Operator QA: its own "games" table made check fail on "no such column: status" and
+    # send the operator to check.
+    db = tmp_path / "other.db"
+    sqlite_file(db, "games", "users")
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
+    verdict = _verdict(result.stdout)
+    assert "holds tables (games, users) but no database of this bot" in verdict, verdict
     assert "is DATABASE_PATH (or --db) right?" in verdict
 
 

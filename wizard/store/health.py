@@ -212,6 +212,10 @@ class Health:
         return f"{found} found by SQLite's check{most}:"
 
     def _damaged_count(self) -> str:
+        if self.schema_version is None:  # not sent back to check by check (operator QA)
+            return "none (no database of this bot)"
+        if self.schema_version > LATEST:
+            return "not counted (a newer version of the bot wrote the file)"
         if self.integrity == ("ok",):
             if self.games_tried:
                 return str(len(self.damaged))
@@ -287,7 +291,8 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         result = integrity(conn) if checked is None else list(checked)
         version = schema_version(conn)
         tables = table_names(conn)
-        has_games = "games" in tables
+        # Another program's file may have a "games" table of its own: only ours is read.
+        has_games = version is not None and "games" in tables
         statuses = games_by_status(conn) if has_games else {}
         damaged = damaged_games(conn) if has_games else []
         hands, until = open_hands(conn) if "open_hands" in tables else (None, None)
