@@ -161,7 +161,12 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "this version: python -m bot restore BACKUP"
         )
     name = str(getattr(error, "sqlite_errorname", None) or "")
-    if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")) or "decode" in str(error):
+    if name.startswith("SQLITE_NOTADB"):  # a wrong path is likelier than damage
+        return (
+            "is DATABASE_PATH (or --db) right? If it is, the file is damaged: restore a "
+            "backup with the bot stopped, python -m bot restore BACKUP"
+        )
+    if name.startswith("SQLITE_CORRUPT") or "decode" in str(error):
         return (
             "the file is damaged or is not a database: restore a backup with the bot "
             "stopped, python -m bot restore BACKUP"
@@ -174,9 +179,9 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
         ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
     ):
         return (
-            f"the bot must be able to create and write {path} and the -wal and -shm files "
-            "beside it: check the path (DATABASE_PATH or --db), the folder's permissions, "
-            "and that the file system is not read-only or full"
+            f"the bot must be able to create and write {path} and the -wal, -shm and shard "
+            "lock files beside it: check the path (DATABASE_PATH or --db), the folder's "
+            "permissions, and that the file system is not read-only or full"
         )
     return "see python -m bot check; if the file is damaged, restore a backup"
 

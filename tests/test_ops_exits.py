@@ -107,6 +107,15 @@ def test_bot_on_an_unusable_database_exits_3_in_one_line(tmp_path: Path, case: s
     assert FAKE_TOKEN not in result.stdout + result.stderr
 
 
+def test_a_file_that_is_no_database_asks_first_whether_the_path_is_right(
+    tmp_path: Path,
+) -> None:
+    # Operator QA: a text file or a -shm named by mistake read only as damage to restore.
+    db = _not_a_database(tmp_path)
+    line = assert_one_line_failure(run_bot("check", "--db", str(db), cwd=tmp_path), 3)
+    assert "Is DATABASE_PATH (or --db) right? If it is, the file is damaged" in line, line
+
+
 def test_future_schema_says_a_newer_version_wrote_it(tmp_path: Path) -> None:
     db = _future(tmp_path)
     line = assert_one_line_failure(run_bot("demo", "--db", str(db), cwd=tmp_path), 3)
