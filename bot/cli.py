@@ -108,7 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     demo.add_argument(
         "--db",
-        type=Path,
+        type=_db_path,
         default=None,
         metavar="PATH",
         help="keep the games in this SQLite file (default: a temporary one, deleted on exit)",
@@ -126,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         description="A consistent copy of the live database through SQLite's backup API.",
     )
     backup.add_argument("file", type=_file_name, metavar="FILE", help="the copy to write")
-    backup.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
+    backup.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
     restore = sub.add_parser(
         "restore",
@@ -135,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
         "with it; refused while any process has the database open.",
     )
     restore.add_argument("file", type=Path, metavar="FILE", help="a file made by backup")
-    restore.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
+    restore.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     check = sub.add_parser(
         "check",
         help="report the database's health (exit status 0 when healthy)",
@@ -145,7 +145,7 @@ def _parser() -> argparse.ArgumentParser:
         "file is damaged, from a newer version or no database of this bot, 5 some games are "
         "damaged.",
     )
-    check.add_argument("--db", type=Path, default=None, metavar="PATH", help=db_help)
+    check.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     return parser
 
 
@@ -195,6 +195,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return report(failure)
         return EXIT_OK
     return run(settings)
+
+
+def _db_path(text: str) -> Path:
+    """A ``--db`` file: a blank name is refused (QA: ``--db "  "`` made a file of two
+    spaces, where ``DATABASE_PATH="  "`` means not set)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the name is blank: give the file, e.g. data/wizard.db")
+    return Path(text)
 
 
 def _file_name(text: str) -> Path:

@@ -647,3 +647,13 @@ def test_config_says_when_the_bot_could_not_write_the_database(
     env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(top / "new" / "w.db"))
     fine = run_bot("config", cwd=top, env=env, as_user=prefix)
     assert fine.returncode == EXIT_OK, fine.stdout + fine.stderr
+
+
+@pytest.mark.parametrize("command", ["demo", "check", "backup", "restore"])
+def test_a_blank_db_name_is_a_command_line_fault(tmp_path: Path, command: str) -> None:
+    # Operator QA: demo --db "  " made a file named two spaces.
+    extra = {"backup": ["copy.db"], "restore": ["copy.db"]}.get(command, [])
+    result = run_bot(command, "--db", "  ", *extra, cwd=tmp_path)
+    assert result.returncode == EXIT_SETTINGS, result.stdout + result.stderr
+    assert "the name is blank" in result.stderr
+    assert list(tmp_path.iterdir()) == []
