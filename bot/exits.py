@@ -89,7 +89,17 @@ def opening_database(path: Path | str) -> Iterator[None]:
 
 def refuse_folder(path: Path) -> None:
     """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
-    ``/data/wizard.db``), or that lies below a file (``wizard.db/x.db``)."""
+    ``/data/wizard.db``), that lies below a file (``wizard.db/x.db``), or below a folder
+    this user may not enter."""
+    closed = next(
+        (f for f in reversed(path.parents) if f.is_dir() and not os.access(f, os.X_OK)), None
+    )
+    if closed is not None:  # else looking at the path raises PermissionError (review)
+        raise Failure(
+            EXIT_DATABASE,
+            f"cannot use the database {path}: this user may not enter {closed}",
+            "run the bot as a user who may, or change that folder's permissions",
+        )
     if path.is_dir():
         raise Failure(
             EXIT_DATABASE,
@@ -125,7 +135,7 @@ def refuse_unwritable(path: Path) -> None:
             f"cannot use the database {path}: this user may not write in {place}",
             "the bot makes its files there (the database, its -wal and -shm, the shard lock "
             "files): set DATABASE_PATH to a folder this user may write, or change its "
-            "permissions",
+            "permissions (or mount it writable)",
         )
 
 

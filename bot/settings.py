@@ -170,8 +170,9 @@ class Settings(BaseSettings):
         # the home folder.
         if isinstance(value, str) and (value.startswith("~") or "$" in value):
             raise ValueError(
-                "the path is used as written: ~ and $NAME are not expanded here (an env file "
-                "passes them on as they are); write the full path, e.g. /home/me/wizard.db"
+                "the path is used as written: ~ and $NAME are not expanded (docker --env-file "
+                "and systemd pass them on as they are); write the full path, e.g. "
+                "/home/me/wizard.db"
             )
         return value
 

@@ -643,6 +643,18 @@ def test_config_says_when_the_bot_could_not_write_the_database(
     assert f"cannot use the database {theirs}: this user may not write it" in line, line
     assert sorted(p.name for p in top.iterdir()) == ["locked", "theirs.db"]
     assert list(locked.iterdir()) == []
+    # Below a folder this user may not even enter (review: a traceback from config, and
+    # "cannot reach Discord" from the bot's start).
+    closed = top / "closed"
+    (closed / "sub").mkdir(parents=True)
+    closed.chmod(0o700)
+    db = closed / "sub" / "wizard.db"
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+    for args in (["config"], []):
+        result = run_bot(*args, cwd=top, env=env, as_user=prefix)
+        line = assert_one_line_failure(result, EXIT_DATABASE)
+        assert f"cannot use the database {db}: this user may not enter {closed}" in line, line
+    closed.chmod(0o755)
     # A folder still to be made, below one the user may write, is fine (the bot makes it).
     env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(top / "new" / "w.db"))
     fine = run_bot("config", cwd=top, env=env, as_user=prefix)

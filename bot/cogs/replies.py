@@ -70,7 +70,6 @@ CANNOT_COMBINE: Final = N_("These options cannot be played together.")
 BAD_SETUP: Final = N_("This game cannot be set up like that.")
 BAD_DEAL: Final = N_("That deal does not fit the rules.")
 NOT_PLAYING: Final = N_("You are not playing in this game.")
-
 GAME_OVER: Final = N_("This game is over.")
 FORBIDDEN_UNEVEN: Final = N_(
     "With uneven bids the dealer may not bid {bid}: the bids would add up to "
@@ -160,7 +159,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
     ),
     "not_seated.seat_taken": Refusal(
         "🙋",
-        N_("Someone else took over the seat you left."),
+        N_("Someone else took over your seat in this game."),
         # Translators: {name} took over the seat this player left in a running game.
         N_(
             "**{name}** plays it now. You can watch the game on the table, or take another "

@@ -185,7 +185,7 @@ async def test_one_who_left_is_told_who_took_their_seat(tmp_path: Path) -> None:
         assert choice.response is not None
         await cy.click(choice.response, label="bob (left the game)")
         told = (
-            "🙋 Someone else took over the seat you left. **cy** plays it now. You can watch "
+            "🙋 Someone else took over your seat in this game. **cy** plays it now. You can watch "
             "the game on the table, or take another seat there if it offers one."
         )
         await sim.env.advance_time(5)

@@ -182,8 +182,13 @@ async def test_one_whose_seat_someone_took_is_told_who(service: GameService) -> 
     with pytest.raises(NotSeatedError) as refused:
         await service.seat_view(game_id, 12345)
     assert refused.value.params == {"reason": "not_in_game"}
-    # Once the taker leaves too, the seat is a computer's: the leaver may take it (as anyone).
+    # Once the taker leaves too, a computer plays the seat: no "Helper plays it now" (review),
+    # and the leaver may take it as anyone may.
     await service.leave(game_id, STRANGER)
+    for ask in (service.seat_view, service.take_back):
+        with pytest.raises(NotSeatedError) as refused:
+            await ask(game_id, 2)
+        assert refused.value.params == {"reason": "not_in_game"}
     await service.take_seat(game_id, 2, seat=1)
     assert (await service.get_game(game_id)).seat_of(2) is not None
 

@@ -39,7 +39,7 @@ from wizard.service.errors import (
     StorageError,
 )
 from wizard.service.events import Event, GameStatus, GameUpdate
-from wizard.service.game import LiveGame
+from wizard.service.game import LiveGame, computer_controlled
 from wizard.service.settings import (
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
@@ -431,11 +431,15 @@ class ServiceBase:
 
     async def _not_seated(self, live: LiveGame, user_id: int) -> NotSeatedError:
         """The refusal of ``user_id``, who holds no seat of ``live``: ``seat_taken`` (with who
-        plays it now) when they left a seat that a person took over, else ``not_in_game``."""
+        plays it now) while a person plays the seat they had (left, or were removed from) in
+        the running game; else ``not_in_game`` (a seat a computer plays again is one the
+        table offers to take, where the host allows it)."""
+        if live.status is not GameStatus.ACTIVE:
+            return NotSeatedError()
         seat = await repo.last_seat_of(self._store, live.id, user_id)
         if seat is not None and seat < len(live.seats):
             now = live.seats[seat]
-            if now.user_id is not None and now.user_id != user_id:
+            if now.user_id != user_id and not computer_controlled(now):
                 return NotSeatedError(reason="seat_taken", name=now.name)
         return NotSeatedError()
 

@@ -458,7 +458,8 @@ class Loading(ServiceBase):
 
     async def _unshowable(self, game_id: int, status: str, reason: str) -> LiveGame:
         """An ended game that cannot be read: nothing to stop, but its record and scorepad
-        cannot be shown any more; the operator is told (once: ended games are kept)."""
+        cannot be shown any more; the operator is told (once while the process keeps it
+        among its ended games, so again after a restart)."""
         log.error("game %s (%s) is damaged and cannot be shown: %s", game_id, status, reason)
         return await self._stub(game_id, reason)
 

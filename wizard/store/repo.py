@@ -147,7 +147,9 @@ async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:
 
 async def last_seat_of(store: Store, game_id: int, user_id: int) -> int | None:
     """The seat ``user_id`` last held in ``game_id`` (a seat they left may be someone else's
-    now), or ``None`` if they never held one."""
+    now), or ``None`` if they never held one. A holding that made no move is not kept: the
+    next holder from the same action replaces it (``INSERT_HOLDER``), so one who left a seat
+    before anyone moved, and whose seat was then taken, is not found."""
     row = await store.fetchone(
         "SELECT seat FROM seat_holders WHERE game_id = ? AND user_id = ?"
         " ORDER BY from_action DESC LIMIT 1",
