@@ -418,21 +418,52 @@ class GameMessages:
         if isinstance(error, discord.Forbidden) and not surface.permission_lost:
             surface.permission_lost = True
             self.refresh_hands(surface.game_id, None, urgent=False)  # they say it meanwhile
-            t, _ = await public_look(self.service, surface.guild_id)
-            try:
-                await self._channel(surface).send(
-                    "⚠️ "
-                    + t(
-                        # Discord's own reason (English) is in the operator's log above.
+            await self._say_permission_lost(surface)
+
+    def in_thread(self, surface: Surface) -> discord.Thread | None:
+        """The game's thread, when it is played in one (as the bot's cache knows it)."""
+        channel = None if surface.channel_id is None else self.bot.get_channel(surface.channel_id)
+        return channel if isinstance(channel, discord.Thread) else None
+
+    async def _say_permission_lost(self, surface: Surface) -> None:
+        """Tell the channel which permissions the table needs back: in the game's thread, or,
+        if the bot may not post there, in the thread's channel, which names the thread."""
+        t, _ = await public_look(self.service, surface.guild_id)
+        thread = self.in_thread(surface)
+        # Discord's own reason (English) is in the operator's log above.
+        said: list[tuple[discord.abc.Messageable, str]]
+        if thread is None:
+            said = [
+                (
+                    self._channel(surface),
+                    t(
                         "I lost a permission I need to update the Wizard table here. The game "
                         "is saved and goes on: give me back **View Channel**, **Send Messages**, "
                         "**Embed Links**, **Attach Files** and **Read Message History** in this "
                         "channel, and the table will catch up with the next move."
-                    )
+                    ),
                 )
+            ]
+        else:
+            text = t(
+                # Translators: {thread} is a link to the game's thread.
+                "I lost a permission I need to update the Wizard table in {thread}. The game is "
+                "saved and goes on: give me back **View Channel**, **Send Messages in Threads**, "
+                "**Embed Links**, **Attach Files** and **Read Message History** in this "
+                "channel, and the table will catch up with the next move.",
+                thread=thread.mention,
+            )
+            said = [(self._channel(surface), text)]
+            if isinstance(thread.parent, discord.TextChannel):
+                said.append((thread.parent, text))
+        for channel, text in said:
+            try:
+                await channel.send("⚠️ " + text)
+                return
             except discord.HTTPException:
-                # The warning above named the cause; the channel cannot be told.
-                log.info("game %s: could not report the lost permission", surface.game_id)
+                continue
+        # The warning above named the cause; the channel cannot be told.
+        log.info("game %s: could not report the lost permission", surface.game_id)
 
     async def _remember(self, surface: Surface, **shown: int | None) -> None:
         """Store what the channel shows of the game (``GameService.set_message_ids``: its

@@ -117,6 +117,12 @@ PERMISSION_LOST_IN_HAND = N_(
     "moves count and the game is saved: ask a server manager to give me back **View Channel**, "
     "**Send Messages**, **Embed Links**, **Attach Files** and **Read Message History** here."
 )
+PERMISSION_LOST_IN_THREAD_HAND = N_(
+    "I lost a permission in this game's thread, so the table there stops following the game. "
+    "Your moves count and the game is saved: ask a server manager to give me back **View "
+    "Channel**, **Send Messages in Threads**, **Embed Links**, **Attach Files** and **Read "
+    "Message History** in its channel."
+)
 
 
 def hand_shown(content: str, view: discord.ui.View | None) -> tuple[str, str]:
@@ -240,6 +246,8 @@ class OpenHands(GameMessages):
         view: discord.ui.View | None = None
         away = False
         ending: list[str] = []  # after the last round's line: how the game ended for them
+        # The table cannot be updated: its bid buttons would not follow, so the hand has them.
+        table_lost = status is GameStatus.ACTIVE and surface is not None and surface.permission_lost
         if status is GameStatus.CANCELLED:  # no turn, no cards to play: the note alone
             cancelled = "🛑 " + t("This game was cancelled.")
             return "\n".join([*notes, cancelled]), None, seat_view.seat
@@ -269,7 +277,13 @@ class OpenHands(GameMessages):
                 else await hints_on(self.service, self.get(game_id).guild_id, game_id)
             )
             moves = hand_view(
-                seat_view.view, game_id, seat_view.version, theme=theme, t=t, hints=hints
+                seat_view.view,
+                game_id,
+                seat_view.version,
+                theme=theme,
+                t=t,
+                hints=hints,
+                bids_here=table_lost,
             )
             if leave is LeaveStep.STOP and not last:
                 leave = LeaveStep.ASK  # someone came back: leaving stops nothing any more
@@ -280,9 +294,13 @@ class OpenHands(GameMessages):
                 # (QA: a tap meant for "Yes" asked for a hint, and the game went unrated).
                 moves = None
             view = with_leave(moves, game_id, t=t, step=leave)
-        if status is GameStatus.ACTIVE and surface is not None and surface.permission_lost:
+        if table_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.
-            notes.append("⚠️ " + t(PERMISSION_LOST_IN_HAND))
+            assert surface is not None
+            thread = self.in_thread(surface) is not None
+            notes.append(
+                "⚠️ " + t(PERMISSION_LOST_IN_THREAD_HAND if thread else PERMISSION_LOST_IN_HAND)
+            )
         text = hand_message(
             seat_view.view,
             note="\n".join(notes),
@@ -291,6 +309,7 @@ class OpenHands(GameMessages):
             t=t,
             show_hand=show_hand,
             ending=ending,
+            bids_here=table_lost,
         )
         return text, view, seat_view.seat
 

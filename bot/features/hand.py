@@ -155,11 +155,13 @@ def hand_text(
     names: Sequence[str] | None = None,
     theme: Theme = Theme.CLASSIC,
     away: bool = False,
+    bids_here: bool = False,
     t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
     others'), its own bid even when hidden, and what it may do now: nothing while a
-    computer plays the seat (``away``), whose turn it is then."""
+    computer plays the seat (``away``), whose turn it is then. ``bids_here``: open bids
+    are made in the hand (see :func:`hand_view`)."""
     table = public_table(view)
     shown = display_names(table, names)
     seat = view.seat
@@ -268,7 +270,7 @@ def hand_text(
             )
         lines.append(_forbidden_note(table, t=t))
     if not (away and view.my_turn):
-        lines.append(_prompt(view, away=away, t=t))
+        lines.append(_prompt(view, away=away, bids_here=bids_here, t=t))
     return "\n".join(line for line in lines if line)
 
 
@@ -312,9 +314,10 @@ def _forbidden_note(table: TableView, *, t: Texts) -> str:
     return t(note, bid=bid, tricks=table.round_tricks)
 
 
-def _prompt(view: PlayerView, *, away: bool = False, t: Texts) -> str:
-    # A seat a computer plays (``away``) bids by itself: the table's buttons are not for it.
-    on_table = bids_on_table(public_table(view)) and not away
+def _prompt(view: PlayerView, *, away: bool = False, bids_here: bool = False, t: Texts) -> str:
+    # A seat a computer plays (``away``) bids by itself: the table's buttons are not for it;
+    # with ``bids_here`` (the table cannot be updated) the hand has them.
+    on_table = bids_on_table(public_table(view)) and not away and not bids_here
     if not view.my_turn:
         if view.phase in (Phase.BID, Phase.PLAY, Phase.CHOOSE_TRUMP):
             names = display_names(public_table(view))
@@ -376,13 +379,14 @@ def hand_message(
     t: Texts,
     show_hand: str | None = None,
     ending: Sequence[str] = (),
+    bids_here: bool = False,
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
     and when it stops updating itself. ``away``: a computer plays the seat (or, the game
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
     the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
-    game ended, after how its last round went)."""
+    game ended, after how its last round went). ``bids_here``: see :func:`hand_view`."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -393,7 +397,7 @@ def hand_message(
                 button=_bold(t(TAKE_BACK_LABEL)),
             )
         )
-    lines.append(hand_text(view, theme=theme, away=away, t=t))
+    lines.append(hand_text(view, theme=theme, away=away, bids_here=bids_here, t=t))
     lines += ending
     if view.phase is not Phase.GAME_OVER:
         button = show_hand if show_hand is not None else t(SHOW_HAND_LABEL)
@@ -423,11 +427,13 @@ def hand_view(
     *,
     t: Texts,
     hints: bool = False,
+    bids_here: bool = False,
 ) -> discord.ui.View | None:
     """The buttons of ``pv.seat``'s hand when it is their turn, else ``None``.
 
     Bidding (hidden or secret, R7.2, R7.3): one button per bid 0…r; open bids are made on
-    the table instead (:func:`table_view`), so the hand has no bid buttons. Trump: the
+    the table instead (:func:`table_view`), so the hand has no bid buttons, unless
+    ``bids_here`` (the bot cannot update the table: its buttons would not follow). Trump: the
     four suits. Playing: one button per distinct card held (two Wizards are one button),
     the ones that may not be played disabled (R5.3); under clairvoyance one "play my card".
     Bids are numbers and suit cards their codes (R1.4, R1.5), the same in every language;
@@ -449,7 +455,7 @@ def hand_view(
                     disabled=suit not in allowed,
                 )
             )
-    elif pv.phase is Phase.BID and not bids_on_table(public_table(pv)):
+    elif pv.phase is Phase.BID and (bids_here or not bids_on_table(public_table(pv))):
         allowed_bids = set(legal_bids(pv))
         for bid in range(pv.round_tricks + 1):
             view.add_item(bid_button(game, bid, version, allowed_bids))

@@ -17,7 +17,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.homes import retire_home, thread_name
 from bot.cogs.look import public_texts, public_theme
 from bot.i18n import texts
-from tests.bot.conftest import Sim, message_text, simulation
+from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of
 from tests.bot.test_game_rest import callback_type
 from wizard.cards import Theme
 from wizard.service import GameInfo, GameStatus
@@ -239,3 +239,55 @@ async def test_a_slow_game_in_a_thread_is_deferred_then_answered(tmp_path: Path)
         assert lobby.embeds[0].title == "Wizard · game 1 · lobby"
         info = await sim.service.game_in_channel(thread.id)
         assert info is not None and info.lobby_message_id == lobby.id
+
+
+async def test_a_thread_game_whose_table_the_bot_may_not_post_goes_on_in_the_hands(
+    tmp_path: Path,
+) -> None:
+    """QA: with Send Messages in Threads taken from the bot, round 2's table was never posted;
+    the hands named permissions that were all there, told the bidder to bid "with the
+    buttons on the table", which had none, and the turn timer ran on. The hands name the
+    thread's permission and take the bids; the channel is told where the thread's is not."""
+    from simcord.backend.models import Overwrite
+    from simcord.enums import OverwriteType
+
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        thread, info, lobby = await new_in_thread(sim, ann)
+        await bob.click(lobby, label="Join")
+        await ann.click(lobby, label="Add computer player")
+        await ann.click(lobby, label="Start")
+        parent = sim.channel
+        sim.channel = thread
+        for member in (ann, bob):
+            await sim.open_hand(member)
+        me = sim.bot.user
+        assert me is not None
+        deny = discord.Permissions(send_messages_in_threads=True).value
+        sim.env.backend.set_overwrite(
+            parent.id, Overwrite(target_id=me.id, type=OverwriteType.MEMBER, allow=0, deny=deny)
+        )
+        rng = random.Random(3)
+        info = await sim.play(
+            info.id, rng, until=lambda i: i.table is not None and i.table.round > 1
+        )
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        [told] = [m.content for m in parent.history() if m.content.startswith("⚠️")]
+        assert f"update the Wizard table in <#{thread.id}>" in told, told
+        assert "**Send Messages in Threads**" in told
+        [bidder] = await sim.to_act(info.id)
+        hand = sim.hand(bidder)
+        assert hand is not None
+        assert "⚠️ I lost a permission in this game's thread" in hand.content, hand.content
+        assert "**Send Messages in Threads**" in hand.content
+        assert "bid with the buttons on the table" not in hand.content
+        assert "**Your turn:** how many of the 2 tricks will you win?" in hand.content
+        bids = [b["label"] for b in buttons(hand) if verb_of(b) == "bid"]
+        assert bids == ["0", "1", "2"], bids
+        made = await bidder.click(hand, label="1")
+        assert made.acknowledged
+        after = await sim.service.get_game(info.id)
+        assert after.table is not None and after.table.bids[after.seat_of(bidder.id)] == 1
+        assert not sim.env.errors
