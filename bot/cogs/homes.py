@@ -6,7 +6,8 @@ These are the pieces the lobby and table code calls (see each function for where
 
 * :func:`game_home` before ``create_game`` in ``/wizard new``: the channel id to create the
   game in (the new thread's, or the channel's own when threads are off or impossible);
-* :func:`retire_home` after the final standings are posted: archives the game's thread.
+* :func:`retire_home` once a game is over or cancelled: archives the game's thread (a
+  finished game's an hour later, so that "Play again" can be pressed).
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ log = logging.getLogger(__name__)
 THREAD_NAME_LIMIT: Final = 100
 """Discord's longest channel (and thread) name."""
 ARCHIVE_MINUTES: Final = 1440
-"""A game's thread archives itself after a day without messages (a finished game's at once)."""
+"""A game's thread archives itself after a day without messages (a game waiting longer opens
+it again: ``bot.cogs.messages``)."""
+FINISHED_ARCHIVE_MINUTES: Final = 60
+"""A finished game's thread archives itself an hour after its last message: its final
+standings' "Play again" stays usable meanwhile (Discord greys out the buttons of an archived
+thread, and refuses a click there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,15 +115,22 @@ def missing_permissions(t: Texts) -> str:
     )
 
 
-async def retire_home(client: discord.Client, channel_id: int) -> None:
-    """Archive a finished or cancelled game's thread (nothing for a channel): the thread
-    stays readable, and leaves the channel's list of active threads. Only a thread the bot
-    opened is archived: a game started inside someone else's thread leaves it open."""
+async def retire_home(client: discord.Client, channel_id: int, *, finished: bool = False) -> None:
+    """Archive a cancelled game's thread (nothing for a channel): the thread stays readable,
+    and leaves the channel's list of active threads. A ``finished`` game's archives itself
+    an hour after its last message (:data:`FINISHED_ARCHIVE_MINUTES`), so that "Play again"
+    can be pressed. Only a thread the bot opened is archived: a game started inside someone
+    else's thread leaves it open."""
     try:
         channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
         if not isinstance(channel, discord.Thread) or channel.archived:
             return
         if client.user is None or channel.owner_id != client.user.id:
+            return
+        if finished:
+            await channel.edit(
+                auto_archive_duration=FINISHED_ARCHIVE_MINUTES, reason="Wizard: the game is over"
+            )
             return
         await channel.edit(archived=True, reason="Wizard: the game is over")
     except discord.HTTPException as error:

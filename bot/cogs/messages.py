@@ -39,6 +39,9 @@ UNKNOWN_CHANNEL = 10003
 """Discord's JSON error code for a channel that does not exist (deleted)."""
 UNKNOWN_MESSAGE = 10008
 """Discord's JSON error code for a message that does not exist (deleted)."""
+THREAD_ARCHIVED = 50083
+"""Discord's JSON error code for a message sent or edited in an archived thread (a game's
+thread archives itself after a day without messages, while a game may wait longer)."""
 
 
 CHANNEL_DELETED = "channel_deleted"
@@ -168,6 +171,9 @@ class Surface:
     permission_lost: bool = False
     """Discord refused an update for a missing permission (and the channel was told, if it
     could be), until an update goes through again: the open hands say it meanwhile."""
+    reopened: bool = False
+    """The game's thread was found archived and opened again, and no update went through
+    since: it is not opened again (else a refusal would loop), but retried as any."""
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
     to_act: frozenset[int] = frozenset()
@@ -392,7 +398,27 @@ class GameMessages:
         except discord.HTTPException as error:
             log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
 
+    async def _reopen(self, surface: Surface) -> bool:
+        """Unarchive the game's thread (Discord archived it while the game waited); whether
+        it is open again."""
+        assert surface.channel_id is not None
+        try:
+            thread = self.bot.get_channel(surface.channel_id) or await self.bot.fetch_channel(
+                surface.channel_id
+            )
+            if not isinstance(thread, discord.Thread):
+                return False
+            await thread.edit(archived=False, reason="Wizard: the game in this thread goes on")
+        except discord.HTTPException as error:
+            log.info(
+                "game %s: its archived thread was not opened again: %s", surface.game_id, error
+            )
+            return False
+        log.info("game %s: its thread had been archived; opened it again", surface.game_id)
+        return True
+
     def _succeeded(self, surface: Surface) -> None:
+        surface.reopened = False
         if surface.failing:
             log.info("game %s: Discord takes its updates again", surface.game_id)
         surface.failing = False
@@ -401,6 +427,10 @@ class GameMessages:
             self.refresh_hands(surface.game_id, None, urgent=False)  # their note goes
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
+        if error.code == THREAD_ARCHIVED and not surface.reopened and await self._reopen(surface):
+            surface.reopened = True
+            self.request(surface)  # the same update again, at once
+            return
         self.stats.failures += 1
         # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
         log.log(

@@ -887,7 +887,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             surface.game_over = None
             await self._clear_ping(surface)
             surface.closed = True
-            await self.retire(surface)
+            await self.retire(surface, finished=True)
             return
         if surface.cancelled is not None or info.status is GameStatus.CANCELLED:
             await self._show_cancelled(surface, info, surface.cancelled or "host")
@@ -942,8 +942,9 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         surface.closed = True
         surface.cancelled = None
 
-    async def retire(self, surface: Surface) -> None:
+    async def retire(self, surface: Surface, *, finished: bool = False) -> None:
         """Archive the game's own thread, if it has one: the game is over or cancelled and its
-        last public message is out (nothing for a game played in a channel)."""
+        last public message is out (nothing for a game played in a channel); a ``finished``
+        game's an hour later (:func:`~bot.cogs.homes.retire_home`)."""
         if surface.channel_id is not None:
-            await retire_home(self.bot, surface.channel_id)
+            await retire_home(self.bot, surface.channel_id, finished=finished)

@@ -5,6 +5,7 @@ the game is over or cancelled (:mod:`bot.cogs.homes`)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from bot.cogs.homes import retire_home, thread_name
 from bot.cogs.look import public_texts, public_theme
 from bot.i18n import texts
 from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of
+from tests.bot.test_game_faults import table_is_current
 from tests.bot.test_game_rest import callback_type
 from wizard.cards import Theme
 from wizard.service import GameInfo, GameStatus
@@ -99,9 +101,13 @@ async def test_a_game_in_its_own_thread(tmp_path: Path) -> None:
         assert not any(m.embeds for m in lines)
         final = [m for m in thread.history() if m.content.startswith(f"🏁 **Game {info.id}")]
         assert len(final) == 1 and "Congratulations" in final[0].content
-        # Once over, the game's thread is archived; the other game's thread stays open.
-        assert (await thread_of(sim, info.id)).archived
-        assert not (await thread_of(sim, second.id)).archived
+        # Once over, the game's thread archives itself an hour after its last message (QA:
+        # archived at once, its "Play again" could not be pressed on Discord); the other
+        # game's thread keeps its day.
+        over = await thread_of(sim, info.id)
+        assert not over.archived and over.auto_archive_duration == 60
+        other_thread = await thread_of(sim, second.id)
+        assert not other_thread.archived and other_thread.auto_archive_duration == 1440
 
 
 async def test_a_cancelled_game_retires_its_thread(tmp_path: Path) -> None:
@@ -290,4 +296,34 @@ async def test_a_thread_game_whose_table_the_bot_may_not_post_goes_on_in_the_han
         assert made.acknowledged
         after = await sim.service.get_game(info.id)
         assert after.table is not None and after.table.bids[after.seat_of(bidder.id)] == 1
+        assert not sim.env.errors
+
+
+async def test_a_thread_discord_archived_while_the_game_waited_is_opened_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA: a thread archives itself after a day without messages, while a game may wait
+    longer (a turn timer of up to a day, or none); Discord then refuses every edit of the
+    table (50083), which stayed on the old turn for ever. The bot opens the thread again."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        thread, info, lobby = await new_in_thread(sim, ann)
+        await bob.click(lobby, label="Join")
+        await ann.click(lobby, label="Add computer player")
+        await ann.click(lobby, label="Start")
+        sim.channel = thread
+        archived = sim.env.backend.channels[thread.id].thread_metadata
+        assert archived is not None
+        archived.archived = True
+        sim.env.inject_error("*", f"/channels/{thread.id}/messages*", status=400, code=50083)
+        await sim.play(
+            info.id, random.Random(1), until=lambda i: i.table is not None and i.table.round > 1
+        )
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        assert not (await thread_of(sim, info.id)).archived
+        await table_is_current(sim, info.id)
+        assert any("opened it again" in r.getMessage() for r in caplog.records)
         assert not sim.env.errors
