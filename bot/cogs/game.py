@@ -79,6 +79,13 @@ bot in the same process) replaces the old one, so that no update is rendered twi
 
 
 NO_GAME = N_("There is no open Wizard game in this channel.")
+MAX_THREADS_LOOKED_AT = 25
+"""Threads of a channel searched for open games when a command finds none in the channel."""
+# Translators: {threads} are links to threads of the channel, each a game's own.
+NO_GAME_BUT_THREADS = N_(
+    "There is no open Wizard game in this channel itself: its games are played in their own "
+    "threads ({threads}). Use the command in the game's thread."
+)
 # Translators: the private question of /wizard cancel about a running game (a mistyped
 # command must not throw the game away); its buttons: CANCEL_YES, CANCEL_NO.
 CANCEL_ASKED = N_(
@@ -590,6 +597,23 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         message = await thread.send(**await self._lobby_parts(info))
         return message.id
 
+    async def _no_game(self, interaction: discord.Interaction[Any], t: Texts) -> str:
+        """The answer of a command for this channel's game where there is none: on a server
+        that plays in threads, the threads of the channel that hold open games (threads QA:
+        "no open game" read as wrong, beside a game running in a thread of the channel)."""
+        channel = interaction.channel
+        threads = []
+        if isinstance(channel, discord.TextChannel):
+            for thread in channel.threads[:MAX_THREADS_LOOKED_AT]:
+                try:
+                    if await self.service.game_in_channel(thread.id) is not None:
+                        threads.append(thread.mention)
+                except ServiceError:
+                    break  # the plain answer, rather than none
+        if threads:
+            return "ℹ️ " + t(NO_GAME_BUT_THREADS, threads=", ".join(threads))
+        return "ℹ️ " + t(NO_GAME)
+
     async def _channel_game(self, interaction: discord.Interaction[Any]) -> GameInfo | None:
         channel_id = interaction.channel_id
         if channel_id is None:
@@ -602,7 +626,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_privately(interaction, "ℹ️ " + t(NO_GAME))
+            await reply_privately(interaction, await self._no_game(interaction, t))
             return
         user = interaction.user.id
         may = user == game.host_id or user_is_manager(interaction)
@@ -663,7 +687,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_privately(interaction, "ℹ️ " + t(NO_GAME))
+            await reply_privately(interaction, await self._no_game(interaction, t))
             return
         seat = game.seat_of(player.id)
         name = member_name(player.display_name)

@@ -327,3 +327,21 @@ async def test_a_thread_discord_archived_while_the_game_waited_is_opened_again(
         await table_is_current(sim, info.id)
         assert any("opened it again" in r.getMessage() for r in caplog.records)
         assert not sim.env.errors
+
+
+async def test_a_command_in_the_channel_points_to_the_games_in_its_threads(tmp_path: Path) -> None:
+    """QA: /wizard cancel in the channel of a game played in its thread said "There is no
+    open Wizard game in this channel", as if there were none at all."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        thread, info, _ = await new_in_thread(sim, ann)
+        answer = await ann.slash(sim.channel, "wizard cancel")
+        assert answer.ephemeral and answer.response is not None
+        assert answer.response.content == (
+            "ℹ️ There is no open Wizard game in this channel itself: its games are played in "
+            f"their own threads (<#{thread.id}>). Use the command in the game's thread."
+        )
+        kicked = await ann.slash(sim.channel, "wizard kick", player=bob)
+        assert kicked.response is not None and f"<#{thread.id}>" in kicked.response.content
+        assert (await sim.service.get_game(info.id)).status is GameStatus.LOBBY
