@@ -59,7 +59,8 @@ EXIT_STATUSES = """exit status:
   2  the settings or the command line cannot be used
   3  the database cannot be used; backup or restore refused
   4  Discord cannot be reached (network, DNS)
-  5  check (and restore, of a backup holding them): some games or player rows are damaged"""
+  5  check (and restore, of a backup holding them): some games, player rows or server
+     settings are damaged"""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -142,8 +143,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Schema version, integrity, games by status, damaged games, sizes. "
         "Every lobby and running game is loaded as the bot would, on a copy of the file in "
         "the temporary folder; the database is never written. Exit status 0 healthy, 3 the "
-        "file is damaged, from a newer version or no database of this bot, 5 some games are "
-        "damaged.",
+        "file is damaged, from a newer version or no database of this bot, 5 some games, "
+        "player rows or server settings are damaged.",
     )
     check.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     return parser

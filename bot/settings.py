@@ -42,7 +42,7 @@ def token_place(environ: Mapping[str, str] | None = None) -> str:
         return (
             f"No .env file is read here ({ENV_FILE_VARIABLE} is empty, as in the Docker image):"
             " set DISCORD_TOKEN in the environment, e.g. docker run --env-file .env or"
-            " -e DISCORD_TOKEN=..."
+            " -e DISCORD_TOKEN=<your token>"
         )
     path = env_file(env)
     if path is not None:
