@@ -115,6 +115,21 @@ def missing_permissions(t: Texts) -> str:
     )
 
 
+async def revive_home(channel: object) -> None:
+    """A new game opens in ``channel``: if it is a thread the bot opened for a game that is
+    over (it archives itself an hour after its last message), it keeps a day again, as a
+    game's thread does (review: a rematch's lobby went grey an hour after the last game)."""
+    if not isinstance(channel, discord.Thread) or channel.auto_archive_duration == ARCHIVE_MINUTES:
+        return
+    me = channel.guild.me
+    if me is None or channel.owner_id != me.id:
+        return
+    try:
+        await channel.edit(auto_archive_duration=ARCHIVE_MINUTES, reason="Wizard: a new game")
+    except discord.HTTPException as error:
+        log.info("could not keep the thread %s of a new game open for a day: %s", channel.id, error)
+
+
 async def retire_home(client: discord.Client, channel_id: int, *, finished: bool = False) -> None:
     """Archive a cancelled game's thread (nothing for a channel): the thread stays readable,
     and leaves the channel's list of active threads. A ``finished`` game's archives itself

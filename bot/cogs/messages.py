@@ -172,8 +172,11 @@ class Surface:
     """Discord refused an update for a missing permission (and the channel was told, if it
     could be), until an update goes through again: the open hands say it meanwhile."""
     reopened: bool = False
-    """The game's thread was found archived and opened again, and no update went through
-    since: it is not opened again (else a refusal would loop), but retried as any."""
+    """The game's thread was found archived and an unarchive tried, and neither an update
+    went through nor the retry came due since: not tried again meanwhile (else a refusal
+    would loop at every move)."""
+    thread: bool | None = None
+    """Whether the game is played in a thread (``None``: not looked up yet)."""
     open_bidding: bool | None = None
     """Whether the game's bids are open, so made on the table (``None``: not known yet)."""
     to_act: frozenset[int] = frozenset()
@@ -273,6 +276,7 @@ class GameMessages:
 
         def fire() -> None:
             surface.retry_timer = None
+            surface.reopened = False  # an archived thread may be opened again: tried once more
             self.request(surface)
 
         surface.retry_timer = self.clock.call_at(self.clock.now() + self.config.retry_after, fire)
@@ -398,22 +402,20 @@ class GameMessages:
         except discord.HTTPException as error:
             log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
 
-    async def _reopen(self, surface: Surface) -> bool:
-        """Unarchive the game's thread (Discord archived it while the game waited); whether
-        it is open again."""
-        assert surface.channel_id is not None
+    async def _reopen(self, surface: Surface) -> bool | discord.Forbidden:
+        """Unarchive the game's thread (Discord archived it while the game waited): True once
+        it is open again; Discord's refusal when the bot may not (a thread a moderator locked,
+        a permission lost); else False. Logged."""
         try:
-            thread = self.bot.get_channel(surface.channel_id) or await self.bot.fetch_channel(
-                surface.channel_id
-            )
-            if not isinstance(thread, discord.Thread):
+            thread = await self.game_thread(surface)
+            if thread is None:
                 return False
             await thread.edit(archived=False, reason="Wizard: the game in this thread goes on")
         except discord.HTTPException as error:
-            log.info(
+            log.warning(
                 "game %s: its archived thread was not opened again: %s", surface.game_id, error
             )
-            return False
+            return error if isinstance(error, discord.Forbidden) else False
         log.info("game %s: its thread had been archived; opened it again", surface.game_id)
         return True
 
@@ -427,10 +429,14 @@ class GameMessages:
             self.refresh_hands(surface.game_id, None, urgent=False)  # their note goes
 
     async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
-        if error.code == THREAD_ARCHIVED and not surface.reopened and await self._reopen(surface):
-            surface.reopened = True
-            self.request(surface)  # the same update again, at once
-            return
+        if error.code == THREAD_ARCHIVED and not surface.reopened:
+            surface.reopened = True  # once until an update goes through, or the retry is due
+            opened = await self._reopen(surface)
+            if opened is True:
+                self.request(surface)  # the same update again, at once
+                return
+            if isinstance(opened, discord.Forbidden):
+                error = opened  # locked by a moderator, or a permission lost: said as one
         self.stats.failures += 1
         # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
         log.log(
@@ -450,16 +456,25 @@ class GameMessages:
             self.refresh_hands(surface.game_id, None, urgent=False)  # they say it meanwhile
             await self._say_permission_lost(surface)
 
-    def in_thread(self, surface: Surface) -> discord.Thread | None:
-        """The game's thread, when it is played in one (as the bot's cache knows it)."""
-        channel = None if surface.channel_id is None else self.bot.get_channel(surface.channel_id)
+    async def game_thread(self, surface: Surface) -> discord.Thread | None:
+        """The game's thread, when it is played in one (fetched if the bot's cache does not
+        hold it, e.g. once archived; what it is, is kept on the surface)."""
+        if surface.channel_id is None or surface.thread is False:
+            return None
+        channel = self.bot.get_channel(surface.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(surface.channel_id)
+            except discord.HTTPException:
+                return None
+        surface.thread = isinstance(channel, discord.Thread)
         return channel if isinstance(channel, discord.Thread) else None
 
     async def _say_permission_lost(self, surface: Surface) -> None:
         """Tell the channel which permissions the table needs back: in the game's thread, or,
         if the bot may not post there, in the thread's channel, which names the thread."""
         t, _ = await public_look(self.service, surface.guild_id)
-        thread = self.in_thread(surface)
+        thread = await self.game_thread(surface)
         # Discord's own reason (English) is in the operator's log above.
         said: list[tuple[discord.abc.Messageable, str]]
         if thread is None:
@@ -475,17 +490,17 @@ class GameMessages:
                 )
             ]
         else:
+            parent = self.bot.get_partial_messageable(thread.parent_id, guild_id=surface.guild_id)
             text = t(
-                # Translators: {thread} is a link to the game's thread.
+                # Translators: {thread} is a link to the game's thread, {channel} to its channel.
                 "I lost a permission I need to update the Wizard table in {thread}. The game is "
                 "saved and goes on: give me back **View Channel**, **Send Messages in Threads**, "
-                "**Embed Links**, **Attach Files** and **Read Message History** in this "
-                "channel, and the table will catch up with the next move.",
+                "**Embed Links**, **Attach Files** and **Read Message History** in {channel}, "
+                "and the table will catch up with the next move.",
                 thread=thread.mention,
+                channel=f"<#{thread.parent_id}>",
             )
-            said = [(self._channel(surface), text)]
-            if isinstance(thread.parent, discord.TextChannel):
-                said.append((thread.parent, text))
+            said = [(self._channel(surface), text), (parent, text)]
         for channel, text in said:
             try:
                 await channel.send("⚠️ " + text)

@@ -297,7 +297,7 @@ class OpenHands(GameMessages):
         if table_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.
             assert surface is not None
-            thread = self.in_thread(surface) is not None
+            thread = await self.game_thread(surface) is not None
             notes.append(
                 "⚠️ " + t(PERMISSION_LOST_IN_THREAD_HAND if thread else PERMISSION_LOST_IN_HAND)
             )

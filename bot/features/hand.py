@@ -543,6 +543,16 @@ class HandClicks(TableClicks):
     """The hand's buttons: Show my hand, a bid, trump or card, Take my seat back (a bid
     clicked on the table goes to :class:`TableClicks`)."""
 
+    async def _stale_table(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """While the bot may not update the table, its buttons stay as they were: the clicker
+        gets their hand, which takes the bids meanwhile, not "the table shows the bids as
+        they are now" (review)."""
+        surface = self.surfaces.known(cid.game)
+        if surface is None or not surface.permission_lost:
+            await super()._stale_table(interaction, cid)
+            return
+        await self._open_hand(interaction, cid.game, note=None, edit=False)
+
     async def _hand(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         await self._open_hand(interaction, cid.game, note=None, edit=False)
 

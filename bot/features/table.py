@@ -748,6 +748,11 @@ class TableClicks(ClickBase):
         if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
             await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
         elif isinstance(error, StaleVersionError):
-            await self._send_private(interaction, t(STALE_TABLE))
+            await self._stale_table(interaction, cid)
         else:
             await self._refuse(interaction, error)
+
+    async def _stale_table(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """A bid clicked on a table that showed an earlier moment: the table shows the bids
+        as they are now."""
+        await self._send_private(interaction, texts(interaction.locale)(STALE_TABLE))

@@ -108,6 +108,13 @@ async def test_a_game_in_its_own_thread(tmp_path: Path) -> None:
         assert not over.archived and over.auto_archive_duration == 60
         other_thread = await thread_of(sim, second.id)
         assert not other_thread.archived and other_thread.auto_archive_duration == 1440
+        # Its Play again opens the rematch there, which keeps a day again (review: the
+        # rematch's lobby would have gone grey an hour after the last game).
+        [final] = [m for m in thread.history() if m.content.startswith(f"🏁 **Game {info.id}")]
+        rematch = await bob.click(sim.message_in(thread, final.id), label="Play again")
+        assert rematch.acknowledged and not rematch.ephemeral
+        again = await thread_of(sim, info.id)
+        assert not again.archived and again.auto_archive_duration == 1440
 
 
 async def test_a_cancelled_game_retires_its_thread(tmp_path: Path) -> None:
@@ -345,3 +352,38 @@ async def test_a_command_in_the_channel_points_to_the_games_in_its_threads(tmp_p
         kicked = await ann.slash(sim.channel, "wizard kick", player=bob)
         assert kicked.response is not None and f"<#{thread.id}>" in kicked.response.content
         assert (await sim.service.get_game(info.id)).status is GameStatus.LOBBY
+
+
+async def test_an_archived_thread_the_bot_may_not_open_again_is_a_lost_permission(
+    tmp_path: Path,
+) -> None:
+    """Review: when Discord refused to open the thread again (a moderator locked it), the
+    game stalled with nobody told, and the unarchive was tried at every move. It is handled
+    as a lost permission: the channel is told, the hands take the bids."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        thread, info, lobby = await new_in_thread(sim, ann)
+        await bob.click(lobby, label="Join")
+        await ann.click(lobby, label="Add computer player")
+        await ann.click(lobby, label="Start")
+        parent = sim.channel
+        sim.channel = thread
+        for member in (ann, bob):
+            await sim.open_hand(member)
+        sim.env.inject_error(
+            "*", f"/channels/{thread.id}/messages*", status=400, code=50083, times=None
+        )
+        sim.env.inject_error("PATCH", f"/channels/{thread.id}", status=403, code=50001, times=None)
+        info = await sim.play(
+            info.id, random.Random(3), until=lambda i: i.table is not None and i.table.round > 1
+        )
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        [told] = [m.content for m in parent.history() if m.content.startswith("⚠️")]
+        assert f"<#{thread.id}>" in told and f"in <#{parent.id}>" in told, told
+        [bidder] = await sim.to_act(info.id)
+        hand = sim.hand(bidder)
+        assert hand is not None and "this game's thread" in hand.content, hand.content
+        assert [b["label"] for b in buttons(hand) if verb_of(b) == "bid"] == ["0", "1", "2"]
+        assert not sim.env.errors

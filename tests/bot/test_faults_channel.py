@@ -192,3 +192,35 @@ async def test_a_lost_permission_is_told_in_the_hands_until_it_is_back(tmp_path:
             hand = sim.hand(member)
             assert hand is not None and lost not in hand.content, hand.content
         assert not sim.env.errors
+
+
+async def test_a_stale_table_bid_while_the_table_is_lost_answers_with_the_hand(
+    tmp_path: Path,
+) -> None:
+    """Review: while the bot may not update the table, its bid buttons stay as they were; a
+    press said "the table shows the bids as they are now", which it did not. The presser
+    gets their hand, which takes the bids meanwhile."""
+    from tests.bot.conftest import buttons, post_buttons, verb_of
+
+    async with simulation(tmp_path, members=2, test_buttons=True) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        old = f"wiz:{info.id}:bid:0:{info.version}"
+        stale = await post_buttons(sim, ann, old)
+        deny_bot(
+            sim,
+            discord.Permissions(view_channel=True, send_messages=True, read_message_history=True),
+        )
+        rng = random.Random(4)
+        info = await sim.play(info.id, rng, until=lambda i: i.version > info.version + 1)
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        assert sim.cog.surfaces.get(info.id).permission_lost
+        answer = await bob.click(stale, custom_id=old)
+        assert answer.ephemeral and answer.response is not None
+        text = answer.response.content
+        assert "the table shows the bids as they are now" not in text, text
+        assert "⚠️ I lost a permission in this channel" in text, text
+        if bob.id in [m.id for m in await sim.to_act(info.id)]:
+            assert any(verb_of(b) == "bid" for b in buttons(answer.response))
+        assert not sim.env.errors
