@@ -607,7 +607,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         channel = interaction.channel
         threads = []
         if isinstance(channel, discord.TextChannel):
-            for thread in channel.threads[:MAX_THREADS_LOOKED_AT]:
+            me = self.bot.user.id if self.bot.user is not None else None
+            # The bot's own threads first: those it opened for games.
+            candidates = sorted(channel.threads, key=lambda thread: thread.owner_id != me)
+            for thread in candidates[:MAX_THREADS_LOOKED_AT]:
                 try:
                     if await self.service.game_in_channel(thread.id) is not None:
                         threads.append(thread.mention)
@@ -629,7 +632,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_privately(interaction, await self._no_game(interaction, t))
+            answer = await self._timely(interaction, self._no_game(interaction, t), update=False)
+            await reply_privately(interaction, answer)
             return
         user = interaction.user.id
         may = user == game.host_id or user_is_manager(interaction)
@@ -690,7 +694,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         game = await self._channel_game(interaction)
         t = texts(interaction.locale)
         if game is None:
-            await reply_privately(interaction, await self._no_game(interaction, t))
+            answer = await self._timely(interaction, self._no_game(interaction, t), update=False)
+            await reply_privately(interaction, answer)
             return
         seat = game.seat_of(player.id)
         name = member_name(player.display_name)
