@@ -65,6 +65,25 @@ async def play_in(sim: Sim, thread: simcord.ChannelHandle, game_id: int) -> Game
         sim.channel = channel
 
 
+async def started_in_thread(sim: Sim) -> tuple[simcord.ChannelHandle, GameInfo]:
+    """ann's game in its thread, with bob and a computer, started, both hands open, and the
+    Sim's driver pointed at the thread (``sim.channel``); the thread and the game."""
+    ann, bob = sim.members
+    await sim.service.update_settings(sim.guild.id, threads=True)
+    thread, info, lobby = await new_in_thread(sim, ann)
+    await bob.click(lobby, label="Join")
+    await ann.click(lobby, label="Add computer player")
+    await ann.click(lobby, label="Start")
+    sim.channel = thread
+    for member in (ann, bob):
+        await sim.open_hand(member)
+    return thread, await sim.service.get_game(info.id)
+
+
+def into_round_two(info: GameInfo) -> bool:
+    return info.table is not None and info.table.round > 1
+
+
 async def test_games_stay_in_the_channel_without_threads(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
@@ -265,26 +284,15 @@ async def test_a_thread_game_whose_table_the_bot_may_not_post_goes_on_in_the_han
     from simcord.enums import OverwriteType
 
     async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        await sim.service.update_settings(sim.guild.id, threads=True)
-        thread, info, lobby = await new_in_thread(sim, ann)
-        await bob.click(lobby, label="Join")
-        await ann.click(lobby, label="Add computer player")
-        await ann.click(lobby, label="Start")
         parent = sim.channel
-        sim.channel = thread
-        for member in (ann, bob):
-            await sim.open_hand(member)
+        thread, info = await started_in_thread(sim)
         me = sim.bot.user
         assert me is not None
         deny = discord.Permissions(send_messages_in_threads=True).value
         sim.env.backend.set_overwrite(
             parent.id, Overwrite(target_id=me.id, type=OverwriteType.MEMBER, allow=0, deny=deny)
         )
-        rng = random.Random(3)
-        info = await sim.play(
-            info.id, rng, until=lambda i: i.table is not None and i.table.round > 1
-        )
+        info = await sim.play(info.id, random.Random(3), until=into_round_two)
         await sim.cog.surfaces.idle()
         await sim.env.settle()
         [told] = [m.content for m in parent.history() if m.content.startswith("⚠️")]
@@ -314,20 +322,12 @@ async def test_a_thread_discord_archived_while_the_game_waited_is_opened_again(
     table (50083), which stayed on the old turn for ever. The bot opens the thread again."""
     caplog.set_level(logging.INFO)
     async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        await sim.service.update_settings(sim.guild.id, threads=True)
-        thread, info, lobby = await new_in_thread(sim, ann)
-        await bob.click(lobby, label="Join")
-        await ann.click(lobby, label="Add computer player")
-        await ann.click(lobby, label="Start")
-        sim.channel = thread
+        thread, info = await started_in_thread(sim)
         archived = sim.env.backend.channels[thread.id].thread_metadata
         assert archived is not None
         archived.archived = True
         sim.env.inject_error("*", f"/channels/{thread.id}/messages*", status=400, code=50083)
-        await sim.play(
-            info.id, random.Random(1), until=lambda i: i.table is not None and i.table.round > 1
-        )
+        await sim.play(info.id, random.Random(1), until=into_round_two)
         await sim.cog.surfaces.idle()
         await sim.env.settle()
         assert not (await thread_of(sim, info.id)).archived
@@ -361,23 +361,13 @@ async def test_an_archived_thread_the_bot_may_not_open_again_is_a_lost_permissio
     game stalled with nobody told, and the unarchive was tried at every move. It is handled
     as a lost permission: the channel is told, the hands take the bids."""
     async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        await sim.service.update_settings(sim.guild.id, threads=True)
-        thread, info, lobby = await new_in_thread(sim, ann)
-        await bob.click(lobby, label="Join")
-        await ann.click(lobby, label="Add computer player")
-        await ann.click(lobby, label="Start")
         parent = sim.channel
-        sim.channel = thread
-        for member in (ann, bob):
-            await sim.open_hand(member)
+        thread, info = await started_in_thread(sim)
         sim.env.inject_error(
             "*", f"/channels/{thread.id}/messages*", status=400, code=50083, times=None
         )
         sim.env.inject_error("PATCH", f"/channels/{thread.id}", status=403, code=50001, times=None)
-        info = await sim.play(
-            info.id, random.Random(3), until=lambda i: i.table is not None and i.table.round > 1
-        )
+        info = await sim.play(info.id, random.Random(3), until=into_round_two)
         await sim.cog.surfaces.idle()
         await sim.env.settle()
         [told] = [m.content for m in parent.history() if m.content.startswith("⚠️")]
