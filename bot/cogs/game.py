@@ -31,7 +31,7 @@ from discord.ext import commands
 
 from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
-from bot.cogs.homes import GameHome, game_home, revive_home
+from bot.cogs.homes import GameHome, game_home, games_thread, revive_home
 from bot.cogs.look import hear_languages, public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
@@ -448,7 +448,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             # Not "below": the lobby another press opened is not where this answer goes.
             await self._send_private(interaction, "✅ " + t(IN_REMATCH, game=here.id))
             return
-        await revive_home(interaction.channel)  # a finished game's thread: a day again
+        await revive_home(self.bot, interaction.channel)  # a finished game's thread: a day again
         invited = [
             s.user_id
             for s in old.seats
@@ -550,7 +550,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         message_id: int | None
         thread = _opened_thread(home, channel_id)
         if home.channel_id == channel_id:
-            await revive_home(interaction.channel)  # opened inside a finished game's thread
+            await revive_home(
+                self.bot, interaction.channel
+            )  # opened inside a finished game's thread
         if thread is not None:
             message_id = await self._lobby_in_thread(interaction, info, thread)
         else:
@@ -607,9 +609,10 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         channel = interaction.channel
         threads = []
         if isinstance(channel, discord.TextChannel):
-            me = self.bot.user.id if self.bot.user is not None else None
             # The bot's own threads first: those it opened for games.
-            candidates = sorted(channel.threads, key=lambda thread: thread.owner_id != me)
+            candidates = sorted(
+                channel.threads, key=lambda thread: games_thread(self.bot, thread) is None
+            )
             for thread in candidates[:MAX_THREADS_LOOKED_AT]:
                 try:
                     if await self.service.game_in_channel(thread.id) is not None:

@@ -115,38 +115,42 @@ def missing_permissions(t: Texts) -> str:
     )
 
 
-async def revive_home(channel: object) -> None:
-    """A new game opens in ``channel``: if it is a thread the bot opened for a game that is
-    over (it archives itself an hour after its last message), it keeps a day again, as a
-    game's thread does (review: a rematch's lobby went grey an hour after the last game)."""
-    if not isinstance(channel, discord.Thread) or channel.auto_archive_duration == ARCHIVE_MINUTES:
-        return
-    me = channel.guild.me
-    if me is None or channel.owner_id != me.id:
+def games_thread(client: discord.Client, channel: object) -> discord.Thread | None:
+    """``channel`` if it is a thread this bot opened for a game, else ``None`` (a game
+    started inside someone else's thread leaves that thread as it is)."""
+    if not isinstance(channel, discord.Thread) or client.user is None:
+        return None
+    return channel if channel.owner_id == client.user.id else None
+
+
+async def revive_home(client: discord.Client, channel: object) -> None:
+    """A new game opens in ``channel``: if it is a game's thread whose game is over (it
+    archives itself an hour after its last message), it keeps a day again, as a game's
+    thread does (review: a rematch's lobby went grey an hour after the last game)."""
+    thread = games_thread(client, channel)
+    if thread is None or thread.auto_archive_duration == ARCHIVE_MINUTES:
         return
     try:
-        await channel.edit(auto_archive_duration=ARCHIVE_MINUTES, reason="Wizard: a new game")
+        await thread.edit(auto_archive_duration=ARCHIVE_MINUTES, reason="Wizard: a new game")
     except discord.HTTPException as error:
-        log.info("could not keep the thread %s of a new game open for a day: %s", channel.id, error)
+        log.info("could not keep the thread %s of a new game open for a day: %s", thread.id, error)
 
 
 async def retire_home(client: discord.Client, channel_id: int, *, finished: bool = False) -> None:
     """Archive a cancelled game's thread (nothing for a channel): the thread stays readable,
     and leaves the channel's list of active threads. A ``finished`` game's archives itself
     an hour after its last message (:data:`FINISHED_ARCHIVE_MINUTES`), so that "Play again"
-    can be pressed. Only a thread the bot opened is archived: a game started inside someone
-    else's thread leaves it open."""
+    can be pressed. Only a thread the bot opened is archived (:func:`games_thread`)."""
     try:
         channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
-        if not isinstance(channel, discord.Thread) or channel.archived:
-            return
-        if client.user is None or channel.owner_id != client.user.id:
+        thread = games_thread(client, channel)
+        if thread is None or thread.archived:
             return
         if finished:
-            await channel.edit(
+            await thread.edit(
                 auto_archive_duration=FINISHED_ARCHIVE_MINUTES, reason="Wizard: the game is over"
             )
             return
-        await channel.edit(archived=True, reason="Wizard: the game is over")
+        await thread.edit(archived=True, reason="Wizard: the game is over")
     except discord.HTTPException as error:
         log.info("could not archive the thread %s of a finished game: %s", channel_id, error)

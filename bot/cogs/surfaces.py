@@ -297,7 +297,10 @@ class OpenHands(GameMessages):
         if table_lost:
             # The channel may not have been told (no View Channel): an answer needs no permission.
             assert surface is not None
-            thread = await self.game_thread(surface) is not None
+            # Known once the warning was said (no look-up at each redraw of the hand).
+            thread = surface.thread or (
+                surface.thread is None and await self.game_thread(surface) is not None
+            )
             notes.append(
                 "⚠️ " + t(PERMISSION_LOST_IN_THREAD_HAND if thread else PERMISSION_LOST_IN_HAND)
             )
