@@ -22,12 +22,13 @@ from bot.cogs.commands import game_commands
 from bot.cogs.config import GameConfig
 from bot.cogs.game import GameCog
 from bot.cogs.look import hear_languages
+from bot.discord_faults import discords_own
 from bot.features.community.cog import install_community
 from bot.features.settings import install_settings
 from bot.i18n import N_, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
-from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, reply_privately
+from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, answer_refused, reply_privately
 from wizard.service import Clock, GameService
 
 log = logging.getLogger(__name__)
@@ -164,8 +165,15 @@ class WizardBot(commands.AutoShardedBot):
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        failed = texts(interaction.locale)(COMMAND_FAILED)
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if discords_own(original):  # an outage, not a bug of the bot: one warning
+            command = interaction.command
+            asked = f"/{command.qualified_name}" if command is not None else "a command"
+            await answer_refused(interaction, original, asked=asked, failed=failed)
+            return
         log.error("slash command failed", exc_info=error)
-        await reply_privately(interaction, texts(interaction.locale)(COMMAND_FAILED))
+        await reply_privately(interaction, failed)
 
 
 def create_bot(

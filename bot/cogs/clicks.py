@@ -19,6 +19,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
 from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import refuse
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.i18n import Texts, card_text, suit_text, texts
 from bot.ui.buttons import DONE_NOTE, CustomId, Verb
 from wizard.cards import Theme
@@ -117,15 +118,13 @@ class ClickBase:
                 else:
                     # A command: a private "thinking…" that becomes the answer (or the refusal).
                     await interaction.response.defer(ephemeral=True, thinking=True)
-            except discord.HTTPException as e:
+            except DISCORD_FAILED as e:
                 # The work goes on whatever Discord said: the answer after it says what
                 # counted (or, refused too, the refusal's handler does).
                 log.warning(
-                    "Discord refused to defer the answer to user %s (%s %s): %s",
+                    "Discord refused to defer the answer to user %s (%s)",
                     interaction.user.id,
-                    e.status,
-                    e.code,
-                    e.text,
+                    failure_text(e),
                 )
         return await task
 

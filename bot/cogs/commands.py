@@ -20,6 +20,7 @@ from discord.app_commands import locale_str
 
 from bot.cogs.game import GameCog
 from bot.cogs.messages import drop_unseen_lobby
+from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text
 from bot.features.settings import LEVEL_CHOICES
 from bot.i18n import N_, texts
 from bot.i18n.commands import command_name
@@ -101,7 +102,7 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
                 turn_timer=turn_timer,
                 level=computer_level,
             )
-        except discord.HTTPException as error:
+        except DISCORD_FAILED as error:
             await _lobby_refused(cog, interaction, error)
 
     @app_commands.command(
@@ -140,19 +141,17 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
 
 
 async def _lobby_refused(
-    cog: GameCog, interaction: discord.Interaction[Any], error: discord.HTTPException
+    cog: GameCog, interaction: discord.Interaction[Any], error: DiscordFailure
 ) -> None:
     """Discord refused a request of ``/wizard new`` (the lobby itself, say). A lobby of the
     host's that nobody can see would hold the channel (every later ``/wizard new`` refused
     with "there is already a game"), so it is cancelled, and the host told to try again."""
     dropped = await drop_unseen_lobby(cog.service, interaction.channel_id, interaction.user.id)
     log.warning(
-        "game %s: Discord refused its /wizard new in channel %s (%s %s): %s%s",
+        "game %s: Discord refused its /wizard new in channel %s (%s)%s",
         "?" if dropped is None else dropped,
         interaction.channel_id,
-        error.status,
-        error.code,
-        error.text,
+        failure_text(error),
         "" if dropped is None else "; the lobby nobody saw is cancelled",
     )
     await reply_privately(interaction, texts(interaction.locale)(NEW_FAILED))

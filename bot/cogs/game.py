@@ -36,6 +36,7 @@ from bot.cogs.look import hear_languages, public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.help import help_embed, public_buttons
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -190,8 +191,8 @@ async def _drop_thread(thread: discord.Thread | None) -> None:
         return
     try:
         await thread.delete()
-    except discord.HTTPException as error:
-        log.info("could not delete the unused thread %s: %s", thread.id, error)
+    except DISCORD_FAILED as error:
+        log.info("could not delete the unused thread %s: %s", thread.id, failure_text(error))
 
 
 class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):

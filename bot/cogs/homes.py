@@ -18,6 +18,7 @@ from typing import Any, Final
 
 import discord
 
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.i18n import Texts, texts
 from wizard.service import GuildSettings
 
@@ -96,8 +97,8 @@ async def game_home(
         )
     except discord.Forbidden:
         return GameHome(channel_id, None, missing_permissions(t))
-    except discord.HTTPException as error:
-        log.warning("could not open a thread for a game in %s: %s", channel_id, error)
+    except DISCORD_FAILED as error:
+        log.warning("could not open a thread for a game in %s: %s", channel_id, failure_text(error))
         return GameHome(
             channel_id,
             None,
@@ -132,8 +133,12 @@ async def revive_home(client: discord.Client, channel: object) -> None:
         return
     try:
         await thread.edit(auto_archive_duration=ARCHIVE_MINUTES, reason="Wizard: a new game")
-    except discord.HTTPException as error:
-        log.info("could not keep the thread %s of a new game open for a day: %s", thread.id, error)
+    except DISCORD_FAILED as error:
+        log.info(
+            "could not keep the thread %s of a new game open for a day: %s",
+            thread.id,
+            failure_text(error),
+        )
 
 
 async def retire_home(client: discord.Client, channel_id: int, *, finished: bool = False) -> None:
@@ -152,5 +157,9 @@ async def retire_home(client: discord.Client, channel_id: int, *, finished: bool
             )
             return
         await thread.edit(archived=True, reason="Wizard: the game is over")
-    except discord.HTTPException as error:
-        log.info("could not archive the thread %s of a finished game: %s", channel_id, error)
+    except DISCORD_FAILED as error:
+        log.info(
+            "could not archive the thread %s of a finished game: %s",
+            channel_id,
+            failure_text(error),
+        )

@@ -17,6 +17,7 @@ import discord
 
 from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
+from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text
 from wizard.options import Bidding
 from wizard.service import (
     Clock,
@@ -375,7 +376,7 @@ class GameMessages:
                 self._channel_gone(surface)
                 return False  # the channel, not only the message: nothing is posted again
             return None
-        except discord.HTTPException as error:
+        except DISCORD_FAILED as error:
             await self._failed(surface, error)
             return False
         self._succeeded(surface)
@@ -387,7 +388,7 @@ class GameMessages:
             return None
         try:
             message = await self._channel(surface).send(**fields)
-        except discord.HTTPException as error:
+        except DISCORD_FAILED as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
                 self._channel_gone(surface)
                 return None
@@ -399,8 +400,13 @@ class GameMessages:
     async def _delete(self, surface: Surface, message_id: int) -> None:
         try:
             await self._channel(surface).get_partial_message(message_id).delete()
-        except discord.HTTPException as error:
-            log.info("game %s: could not delete message %s: %s", surface.game_id, message_id, error)
+        except DISCORD_FAILED as error:
+            log.info(
+                "game %s: could not delete message %s: %s",
+                surface.game_id,
+                message_id,
+                failure_text(error),
+            )
 
     async def _reopen(self, surface: Surface) -> bool | discord.Forbidden:
         """Unarchive the game's thread (Discord archived it while the game waited): True once
@@ -411,9 +417,11 @@ class GameMessages:
             if thread is None:
                 return False
             await thread.edit(archived=False, reason="Wizard: the game in this thread goes on")
-        except discord.HTTPException as error:
+        except DISCORD_FAILED as error:
             log.warning(
-                "game %s: its archived thread was not opened again: %s", surface.game_id, error
+                "game %s: its archived thread was not opened again: %s",
+                surface.game_id,
+                failure_text(error),
             )
             return error if isinstance(error, discord.Forbidden) else False
         log.info("game %s: its thread had been archived; opened it again", surface.game_id)
@@ -428,8 +436,9 @@ class GameMessages:
             surface.permission_lost = False
             self.refresh_hands(surface.game_id, None, urgent=False)  # their note goes
 
-    async def _failed(self, surface: Surface, error: discord.HTTPException) -> None:
-        if error.code == THREAD_ARCHIVED and not surface.reopened:
+    async def _failed(self, surface: Surface, error: DiscordFailure) -> None:
+        archived = isinstance(error, discord.HTTPException) and error.code == THREAD_ARCHIVED
+        if archived and not surface.reopened:
             surface.reopened = True  # once until an update goes through, or the retry is due
             opened = await self._reopen(surface)
             if opened is True:
@@ -441,12 +450,10 @@ class GameMessages:
         # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
         log.log(
             logging.DEBUG if surface.failing else logging.WARNING,
-            "game %s: Discord refused an update (%s %s): %s; retrying every %gs, and with "
-            "each move (further refusals are logged at DEBUG)",
+            "game %s: Discord did not take an update (%s); retrying every %gs, and with each "
+            "move (further failures are logged at DEBUG)",
             surface.game_id,
-            error.status,
-            error.code,
-            error.text,
+            failure_text(error),
             self.config.retry_after,
         )
         surface.failing = True
@@ -465,7 +472,7 @@ class GameMessages:
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(surface.channel_id)
-            except discord.HTTPException:
+            except DISCORD_FAILED:
                 return None
         surface.thread = isinstance(channel, discord.Thread)
         return channel if isinstance(channel, discord.Thread) else None
@@ -505,7 +512,7 @@ class GameMessages:
             try:
                 await channel.send("⚠️ " + text)
                 return
-            except discord.HTTPException:
+            except DISCORD_FAILED:
                 continue
         # The warning above named the cause; the channel cannot be told.
         log.info("game %s: could not report the lost permission", surface.game_id)
@@ -547,8 +554,8 @@ async def drop_vanished_lobby(
     except discord.NotFound as error:
         if error.code != UNKNOWN_MESSAGE:
             return None
-    except discord.HTTPException as error:
-        log.info("game %s: could not look for its lobby message: %s", game.id, error)
+    except DISCORD_FAILED as error:
+        log.info("game %s: could not look for its lobby message: %s", game.id, failure_text(error))
         return None
     dropped = await _cancel_lobby(service, game, "deleted")
     if dropped is not None:

@@ -64,6 +64,7 @@ from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
 from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, RoundEnd, Surface
 from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, refusal_text, timed_out_text
+from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, passing
 from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
@@ -506,8 +507,8 @@ class OpenHands(GameMessages):
         content = stopped_hand_message(hand.stopped, t=t, button=button)
         try:
             await hand.edit(content=content, view=None)
-        except discord.HTTPException as error:
-            log.info("hand of game %s not told it stopped: %s", game_id, error)
+        except DISCORD_FAILED as error:
+            log.info("hand of game %s not told it stopped: %s", game_id, failure_text(error))
             return
         self.stats.hand_refreshes += 1
 
@@ -559,19 +560,15 @@ class OpenHands(GameMessages):
             hold(hand, None)
             self._redraw(key)
 
-    def _retry_hand(
-        self, key: tuple[int, int], hand: LiveHand, error: discord.HTTPException
-    ) -> None:
-        """Redraw a hand Discord refused to edit after ``retry_after`` (one warning)."""
+    def _retry_hand(self, key: tuple[int, int], hand: LiveHand, error: DiscordFailure) -> None:
+        """Redraw a hand Discord did not edit after ``retry_after`` (one warning)."""
         level = logging.INFO if hand.refused else logging.WARNING
         log.log(
             level,
-            "hand of %s in game %s not refreshed: Discord refused (%s %s): %s; retrying every %gs",
+            "hand of %s in game %s not refreshed (%s); retrying every %gs",
             key[1],
             key[0],
-            error.status,
-            error.code,
-            error.text,
+            failure_text(error),
             self.config.retry_after,
         )
         hand.refused = True
@@ -601,8 +598,13 @@ class OpenHands(GameMessages):
             try:
                 content = replaced_hand_message(t=texts(old.language))
                 await old.edit(content=content, view=None)
-            except discord.HTTPException as error:
-                log.info("older hand of %s in game %s not retired: %s", key[1], key[0], error)
+            except DISCORD_FAILED as error:
+                log.info(
+                    "older hand of %s in game %s not retired: %s",
+                    key[1],
+                    key[0],
+                    failure_text(error),
+                )
                 continue
             self.stats.hand_refreshes += 1
 
@@ -638,7 +640,7 @@ class OpenHands(GameMessages):
                     content, view = refusal_text(error, t=t), None
                     if hand_shown(content, view) != hand.shown:
                         edit = hand.edit
-                        with contextlib.suppress(discord.HTTPException):
+                        with contextlib.suppress(*DISCORD_FAILED):
                             await edit(content=content, view=None)
                     return
                 shown = hand_shown(content, view)
@@ -647,14 +649,19 @@ class OpenHands(GameMessages):
                 hand.edited_at = self.clock.now()
                 try:
                     await hand.edit(content=content, view=view)
-                except discord.HTTPException as error:
-                    if error.status >= 500 or error.status == 429:
+                except DISCORD_FAILED as error:
+                    if passing(error):
                         # Discord's own trouble: the hand would contradict the table until
                         # the player's next click; it is redrawn once Discord takes edits.
                         self._retry_hand(key, hand, error)
                         return
                     # The token expired or the player dismissed the message: forget it.
-                    log.info("hand of %s in game %s not refreshed: %s", user_id, game_id, error)
+                    log.info(
+                        "hand of %s in game %s not refreshed: %s",
+                        user_id,
+                        game_id,
+                        failure_text(error),
+                    )
                     if self._hands.get(key) is hand:
                         del self._hands[key]
                     return

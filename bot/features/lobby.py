@@ -14,6 +14,7 @@ from bot.cogs.clicks import ClickBase, user_is_manager
 from bot.cogs.look import public_look, update_look
 from bot.cogs.messages import GameMessages, Surface
 from bot.cogs.replies import DAMAGED
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.table import table_parts
 from bot.i18n import (
     COLOUR,
@@ -400,8 +401,10 @@ class LobbyMessages(GameMessages):
             return
         try:
             message = await self._channel(surface).fetch_message(surface.lobby_id)
-        except discord.HTTPException as error:
-            log.info("game %s: lobby %s not read: %s", info.id, surface.lobby_id, error)
+        except DISCORD_FAILED as error:
+            log.info(
+                "game %s: lobby %s not read: %s", info.id, surface.lobby_id, failure_text(error)
+            )
             return
         if message.content:
             t, _ = await public_look(self.service, info.guild_id)

@@ -11,6 +11,7 @@ import discord
 from bot.cogs.look import public_look
 from bot.cogs.messages import GameMessages, Surface
 from bot.cogs.replies import TIMED_OUT, timed_out_text
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.table import SHOW_HAND_LABEL, bids_on_table, table_view
 from bot.i18n import N_, Texts, _bold
 from wizard.service import GameInfo, ServiceError
@@ -119,8 +120,13 @@ class TurnPings(GameMessages):
         it goes, as a reminder whose players are unknown)."""
         try:
             message = await self._channel(surface).fetch_message(message_id)
-        except discord.HTTPException as error:
-            log.info("game %s: turn reminder %s not read: %s", surface.game_id, message_id, error)
+        except DISCORD_FAILED as error:
+            log.info(
+                "game %s: turn reminder %s not read: %s",
+                surface.game_id,
+                message_id,
+                failure_text(error),
+            )
             return frozenset()
         return frozenset(message.raw_mentions)
 

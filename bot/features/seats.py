@@ -10,6 +10,7 @@ from typing import Any, Final
 import discord
 
 from bot.cogs.look import public_look
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hand import HandClicks
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
 from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
@@ -140,5 +141,9 @@ class SeatClicks(HandClicks):
                 taken_over_text(taken, before, t=t),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-        except discord.HTTPException as error:
-            log.info("game %s: the seat's new player not announced: %s", update.game_id, error)
+        except DISCORD_FAILED as error:
+            log.info(
+                "game %s: the seat's new player not announced: %s",
+                update.game_id,
+                failure_text(error),
+            )

@@ -36,6 +36,13 @@ from typing import Any, Final, Protocol, Self, runtime_checkable
 
 import discord
 
+from bot.discord_faults import (
+    ALREADY_ACKNOWLEDGED,
+    DISCORD_FAILED,
+    DiscordFailure,
+    discords_own,
+    failure_text,
+)
 from bot.i18n import N_, texts
 from bot.ui.layout import BLUE, GREEN, GREY
 from wizard.cards import Card, Suit
@@ -325,8 +332,16 @@ async def reply_privately(interaction: discord.Interaction[Any], text: str) -> N
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send a private reply to interaction %s", interaction.id)
+    except DISCORD_FAILED as error:
+        if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+            # An answer that seemed lost (no answer came back) had reached the user after all.
+            log.info("interaction %s was answered already", interaction.id)
+            return
+        log.warning(
+            "could not send a private reply to interaction %s: %s",
+            interaction.id,
+            failure_text(error),
+        )
 
 
 async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomId) -> None:
@@ -346,7 +361,7 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
     try:
         await handler.on_component(interaction, cid)
     except Exception as error:
-        if isinstance(error, discord.HTTPException) and discords_own(error):
+        if discords_own(error):
             repair = getattr(handler, "repair_after_refusal", None)
             if repair is not None:
                 await repair(interaction, cid)
@@ -358,30 +373,22 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
         await interaction.client.on_error("wizard_component", interaction, cid)
 
 
-def discords_own(error: discord.HTTPException) -> bool:
-    """Whether Discord refused for a reason of its own (an outage, a rate limit, an unknown
-    interaction, message or channel, a missing permission), not because a request of ours
-    was malformed (a 400: a bug, reported with its traceback)."""
-    return error.status >= 500 or error.status in (403, 404, 429) or error.code == 40060
-
-
 async def answer_refused(
-    interaction: discord.Interaction[Any], error: discord.HTTPException, *, asked: str, failed: str
+    interaction: discord.Interaction[Any], error: DiscordFailure, *, asked: str, failed: str
 ) -> None:
-    """Discord refused a request made for ``interaction`` (``asked``: what it was, for the
-    log) for a reason of its own (:func:`discords_own`): one warning for the operator, with
-    no traceback since nothing is wrong with the bot; and the user told what counted
-    (:data:`DONE_NOTE`, once the service applied it), else ``failed`` (try again). Nothing
-    is said when the interaction itself has expired: no answer can reach the user."""
+    """Discord refused a request made for ``interaction``, or did not answer it (``asked``:
+    what it was, for the log), for a reason of its own (:func:`discords_own`): one warning
+    for the operator, with no traceback since nothing is wrong with the bot; and the user
+    told what counted (:data:`DONE_NOTE`, once the service applied it), else ``failed`` (try
+    again). Nothing is said when the interaction itself has expired: no answer can reach the
+    user."""
     log.warning(
-        "%s: Discord refused the answer to user %s (%s %s): %s",
+        "%s: the answer to user %s did not go through (%s)",
         asked,
         interaction.user.id,
-        error.status,
-        error.code,
-        error.text,
+        failure_text(error),
     )
-    if error.code == UNKNOWN_INTERACTION:
+    if isinstance(error, discord.HTTPException) and error.code == UNKNOWN_INTERACTION:
         return
     if DONE_NOTE in interaction.extras:
         await reply_privately(interaction, str(interaction.extras[DONE_NOTE] or "✅"))

@@ -4,7 +4,9 @@
   (``env.http_requests``), so that the REST tests and the benchmark count the same things
   under the same names;
 * :class:`DiscordContract`: Discord's OpenAPI description of its HTTP API, which every
-  request in SimCord's log must follow (checked after each bot test, see ``conftest.py``).
+  request in SimCord's log must follow (checked after each bot test, see ``conftest.py``);
+* :func:`no_answer`: REST calls that get no answer at all (a network fault), which
+  SimCord's ``inject_error`` (HTTP error answers only) cannot make.
 
 They live with the tests because they are about SimCord, which only the tests and the
 benchmark use; the benchmark imports this module from the repository root.
@@ -13,16 +15,23 @@ benchmark use; the benchmark imports this module from the repository root.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import os
+import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import urlsplit
 
 import simcord
+from simcord.http import client as simcord_client
+
+if TYPE_CHECKING:
+    import pytest
 
 
 class RestKind(StrEnum):
@@ -69,6 +78,57 @@ def rest_kind(method: str, path: str) -> RestKind:
 def rest_kinds(calls: Iterable[RestCall]) -> Counter[RestKind]:
     """How many calls of each kind ``calls`` holds."""
     return Counter(rest_kind(c.method, c.path) for c in calls)
+
+
+# --- no answer from Discord -------------------------------------------------------------------
+
+
+def no_answer(
+    monkeypatch: pytest.MonkeyPatch,
+    method: str,
+    path: str,
+    *,
+    error: type[BaseException] = TimeoutError,
+    times: int | None = 1,
+    delivered: bool = False,
+) -> Callable[[], None]:
+    """Make the bot's matching REST calls get no answer: ``error`` is raised where discord.py
+    would raise what aiohttp raises for a timeout or a dropped connection (discord.py turns
+    only HTTP answers into ``discord.HTTPException``). ``method`` and ``path`` match as in
+    SimCord's ``inject_error`` (``"*"``, fnmatch on the API path); ``times=None`` for the
+    rest of the test. ``delivered``: Discord carried the request out, and its answer was lost
+    on the way back (so the bot cannot tell whether it counted). Returns what ends the
+    fault."""
+    left = [times]
+
+    def hit(route: Any) -> bool:
+        api_path = re.sub(r"^/api/v\d+", "", urlsplit(route.url).path)
+        if left[0] == 0 or not fnmatch.fnmatchcase(api_path, path):
+            return False
+        if method not in ("*", route.method):
+            return False
+        if left[0] is not None:
+            left[0] -= 1
+        return True
+
+    for fake in (simcord_client.FakeHTTPClient, simcord_client.FakeWebhookAdapter):
+        real = fake.request
+
+        async def request(
+            self: Any, route: Any, *args: Any, _real: Any = real, **kwargs: Any
+        ) -> Any:
+            if not hit(route):
+                return await _real(self, route, *args, **kwargs)
+            if delivered:
+                await _real(self, route, *args, **kwargs)
+            raise error()
+
+        monkeypatch.setattr(fake, "request", request)
+
+    def end() -> None:
+        left[0] = 0
+
+    return end
 
 
 # --- Discord's own contract ------------------------------------------------------------------

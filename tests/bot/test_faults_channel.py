@@ -14,6 +14,7 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
 from tests.bot.conftest import Sim, simulation, warnings_about
+from tests.bot.simtools import no_answer
 from tests.bot.test_game_faults import table_is_current
 from wizard.service import GameStatus
 from wizard.state import Phase
@@ -118,12 +119,18 @@ async def test_a_deleted_table_is_posted_again_at_once(
         assert not sim.env.errors
 
 
+@pytest.mark.parametrize("fault", ["503", "no answer"])
 async def test_a_round_that_ends_in_an_outage_gets_its_summary_once_discord_is_back(
     tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    fault: str,
 ) -> None:
-    """Every request to the channel fails while round 2 ends: once Discord takes them again
-    the round's table becomes its summary (not left showing the round half played), and the
-    next round's table is posted below it."""
+    """Every request to the channel fails while round 2 ends (Discord answers 503, or does
+    not answer at all): once Discord takes them again the round's table becomes its summary
+    (not left showing the round half played), and the next round's table is posted below
+    it. The operator reads one warning, with no traceback (QA: a timeout was a traceback at
+    each try)."""
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=1)
@@ -134,12 +141,21 @@ async def test_a_round_that_ends_in_an_outage_gets_its_summary_once_discord_is_b
         assert round_2 is not None
 
         messages = f"/channels/{sim.channel.id}/messages*"
-        sim.env.inject_error("*", messages, status=503, times=None)
+        caplog.clear()
+        if fault == "503":
+            sim.env.inject_error("*", messages, status=503, times=None)
+            end = sim.env.backend.faults.clear
+        else:
+            end = no_answer(monkeypatch, "*", messages, times=None)
         # Round 2's cards are played through the hands, which need no channel message.
         await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 3)
         await sim.env.advance_time(sim.config.retry_after + 1)  # still down: tried again
-        sim.env.backend.faults.clear()
+        end()
         await sim.env.advance_time(sim.config.retry_after + 1)
+        said = warnings_about(caplog, info.id)
+        assert len(said) == 1, said
+        assert ("503" if fault == "503" else "TimeoutError") in said[0], said
+        assert not any(r.exc_info for r in caplog.records)
 
         summary = sim.message(round_2).embeds[0]
         assert summary.title is not None and summary.title.startswith("Round 2 of ")
@@ -151,8 +167,8 @@ async def test_a_round_that_ends_in_an_outage_gets_its_summary_once_discord_is_b
         titles = [m.embeds[0].get("title") for m in sim.raw() if m.embeds]
         assert titles.count(summary.title) == 1  # in the old table only, not posted again
 
-        end = await sim.play(info.id, rng)
-        assert end.status is GameStatus.FINISHED
+        over = await sim.play(info.id, rng)
+        assert over.status is GameStatus.FINISHED
         assert not sim.env.errors
 
 

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.cogs import GameConfig
@@ -26,6 +27,7 @@ from tests.bot.conftest import (
     verb_of,
 )
 from tests.bot.i18n_support import user_locales
+from tests.bot.simtools import no_answer
 from wizard.service import GameInfo
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -261,3 +263,77 @@ async def test_a_slow_click_whose_deferral_discord_refuses_still_counts_and_says
         assert "refused to defer" in records[0].getMessage() and "500" in records[0].getMessage()
         assert not any(r.exc_info for r in caplog.records)
         assert not sim.env.errors
+
+
+@pytest.mark.parametrize("error", [TimeoutError, aiohttp.ServerDisconnectedError])
+@pytest.mark.parametrize("delivered", [False, True], ids=["lost", "answer-lost"])
+async def test_a_play_whose_answer_gets_no_answer_from_discord_counts_and_says_so(
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    error: type[BaseException],
+    delivered: bool,
+) -> None:
+    """QA: the network failed on the answer to a card (a timeout, a dropped connection:
+    aiohttp's errors, which discord.py does not turn into an HTTPException). The card counted,
+    but the player read "Something went wrong… Please try again" and the operator two
+    tracebacks. It is Discord's trouble like a 503: one warning, and the player is told what
+    counted (or, when the answer did reach Discord, sees that answer)."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        rng = random.Random(3)
+        await sim.play(
+            info.id, rng, until=lambda i: i.table is not None and i.table.phase == "play"
+        )
+        [mover] = await sim.to_act(info.id)
+        locales[mover] = "de"
+        hand = await sim.open_hand(mover)
+        card = next(b for b in buttons(hand) if verb_of(b) == "play" and not b.get("disabled"))
+        before = (await sim.service.get_game(info.id)).version
+        caplog.clear()
+        no_answer(monkeypatch, "POST", CALLBACK, error=error, delivered=delivered)
+        result = await mover.click(hand, custom_id=card["custom_id"])
+
+        assert (await sim.service.get_game(info.id)).version == before + 1  # it counted
+        assert result.response is not None and result.response.ephemeral
+        if delivered:  # the redrawn hand reached the player: nothing more is said
+            assert result.response.content.startswith("-# Wizard · Partie"), result.response.content
+            assert not result.followups
+        else:
+            assert result.response.content.startswith("✅ Du hast"), result.response.content
+        records = bot_records(caplog)
+        assert records and f"game {info.id}" in records[0].getMessage()
+        assert error.__name__ in records[0].getMessage()
+        assert len(records) == 1, [r.getMessage() for r in records]
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
+        # The hand no longer offers the card just played.
+        await sim.cog.surfaces.idle()
+        now = sim.hand(mover)
+        assert now is not None
+        assert card["custom_id"] not in [b["custom_id"] for b in buttons(now)]
+
+
+async def test_show_my_hand_with_no_answer_from_discord_asks_to_try_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        caplog.clear()
+        no_answer(monkeypatch, "POST", CALLBACK)
+        table = sim.table_of(info)
+        [show] = [b for b in buttons(table) if verb_of(b) == "hand"]
+        result = await bob.click(table, custom_id=show["custom_id"])
+        assert result.response is not None and result.response.ephemeral
+        assert result.response.content == (
+            "Something went wrong on our side with that click. Please try again."
+        )
+        records = bot_records(caplog)
+        assert len(records) == 1 and "TimeoutError" in records[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
+        again = await sim.open_hand(bob)
+        assert again.ephemeral

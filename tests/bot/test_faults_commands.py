@@ -7,9 +7,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import discord
 import pytest
+from discord.app_commands import CommandInvokeError
 
 from tests.bot.conftest import simulation
+from tests.bot.simtools import no_answer
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -83,3 +86,38 @@ async def test_settings_saved_though_discord_refused_the_answer_says_saved(
         assert len(said) == 1 and "503" in said[0], said
         assert not any(r.exc_info for r in caplog.records)
         assert not sim.env.errors
+
+
+@pytest.mark.parametrize("fault", ["503", "no answer"])
+async def test_a_game_command_discord_failed_asks_to_try_again_without_a_traceback(
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    fault: str,
+) -> None:
+    """Discord failing the answer to /wizard help or ping (a 503, or no answer at all) was
+    logged as the bot's own error, with a traceback: it is an outage. One warning naming the
+    command, and the member asked to try again."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.new_game(ann)
+        for command in ("wizard help", "wizard ping"):
+            caplog.clear()
+            if fault == "503":
+                sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+            else:
+                no_answer(monkeypatch, "POST", CALLBACK)
+            result = await ann.slash(sim.channel, command)
+            assert result.response is not None and result.ephemeral, command
+            assert result.response.content == (
+                "Something went wrong on our side with that command. Please try again."
+            )
+            said = _warnings(caplog)
+            cause = "503" if fault == "503" else "TimeoutError"
+            assert len(said) == 1 and cause in said[0] and command in said[0], said
+            assert not any(r.exc_info for r in caplog.records), command
+        # SimCord records every error its command tree hands on, handled or not: here only
+        # Discord's failures, which the bot's handler above answered.
+        failed = [e.original for e in sim.env.errors if isinstance(e, CommandInvokeError)]
+        assert len(failed) == len(sim.env.errors) == 2, sim.env.errors
+        assert all(isinstance(e, discord.HTTPException | TimeoutError) for e in failed), failed

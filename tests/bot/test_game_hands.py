@@ -31,6 +31,7 @@ from tests.bot.conftest import (
     verb_of,
 )
 from tests.bot.i18n_support import user_locales
+from tests.bot.simtools import no_answer
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
 
@@ -576,12 +577,17 @@ async def test_each_hand_names_its_game_and_channel(tmp_path: Path) -> None:
         assert re.match(r"[✅❌] Round \d+: you bid", lines[-2]), over
 
 
+@pytest.mark.parametrize("fault", ["503", "no answer"])
 async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_again(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    fault: str,
 ) -> None:
     """QA (it): with Discord answering 503 to the edits of open hands for a moment, the hand
     of the player whose turn came kept "Waiting for bob" with no card to play, while the
-    table said it was her turn: a hand Discord refused was forgotten, never redrawn."""
+    table said it was her turn: a hand Discord refused was forgotten, never redrawn. QA:
+    the same with no answer at all (a timeout), with a traceback in the log."""
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy])
@@ -592,7 +598,10 @@ async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_agai
             info.id, rng, until=lambda i: i.table is not None and i.table.phase == "play"
         )
         caplog.clear()
-        sim.env.inject_error("PATCH", "/webhooks/*", status=503, times=4)
+        if fault == "503":
+            sim.env.inject_error("PATCH", "/webhooks/*", status=503, times=4)
+        else:
+            no_answer(monkeypatch, "PATCH", "/webhooks/*", times=4)
         [mover] = await sim.to_act(info.id)
         await sim.act(mover, rng.choice)
         [turn] = await sim.to_act(info.id)
@@ -606,7 +615,10 @@ async def test_a_hand_discord_would_not_edit_is_redrawn_once_it_takes_edits_agai
         )
         assert "**Your turn:**" in message_text(hand)
         warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-        assert any("503" in line and "hand" in line for line in warned), warned
+        cause = "503" if fault == "503" else "TimeoutError"
+        assert any(cause in line and "hand" in line for line in warned), warned
+        assert not any(r.exc_info for r in caplog.records)
+        assert not sim.env.errors
 
 
 async def test_a_moves_note_stays_while_the_computers_move_after_it(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot.cogs.look import public_texts
 from bot.cogs.replies import query_refusal_text
+from bot.discord_faults import discords_own
 from bot.features.community.render import (
     board_embed,
     computer_mark,
@@ -60,13 +61,7 @@ from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
-from bot.ui.buttons import (
-    ItemAsSent,
-    answer_refused,
-    detached_view,
-    discords_own,
-    reply_privately,
-)
+from bot.ui.buttons import ItemAsSent, answer_refused, detached_view, reply_privately
 from wizard.service import (
     GameService,
     GameSummary,
@@ -114,7 +109,7 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
     except ServiceError as error:
         await reply_privately(interaction, query_refusal_text(error, t=t))
     except Exception as error:
-        if isinstance(error, discord.HTTPException) and discords_own(error):
+        if discords_own(error):
             await answer_refused(interaction, error, asked=_asked(interaction), failed=t(FAILED))
             return
         log.exception("community interaction failed")
