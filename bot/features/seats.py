@@ -9,7 +9,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.look import public_look
+from bot.cogs.look import public_look, server_settings
 from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hand import HandClicks
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
@@ -83,6 +83,14 @@ PLAYING_OWN_SEAT: Final = N_(
 )
 
 
+# Translators: the answer to the table's "Take my seat back" ({button}) pressed by someone
+# who holds no seat in the game and never left one.
+NOT_A_LEAVER: Final = N_(
+    "You are not playing in this game: {button} is for players who left it. You can watch it "
+    "on the table, or join the next game."
+)
+
+
 class SeatClicks(HandClicks):
     """The table's "Take a seat" and the private choice of seats it may open."""
 
@@ -101,7 +109,7 @@ class SeatClicks(HandClicks):
             if not open_seats and seats_to_take(info) == TAKE_BACK_LABEL:
                 # The table's button is for players who left: not one of them.
                 if own is None:
-                    await self._refuse(interaction, NotSeatedError())
+                    await self._not_a_leaver(interaction, cid, info)
                     return
                 if not info.seats[own].away:  # QA: "already in this game" read as done
                     await self._send_private(interaction, "ℹ️ " + t(PLAYING_OWN_SEAT))
@@ -129,6 +137,23 @@ class SeatClicks(HandClicks):
         await self._open_hand(interaction, cid.game, note=note, edit=cid.seat is not None)
         if taken is not None:
             await self._note_taken(info, update, taken, before)
+
+    async def _not_a_leaver(
+        self, interaction: discord.Interaction[Any], cid: CustomId, info: GameInfo
+    ) -> None:
+        """Answer "Take my seat back" pressed by one without a seat: the service says whether
+        they left and someone took their seat (and who); else whom the button is for."""
+        try:
+            # Their own seat: they hold none now, so the service refuses, saying why.
+            await self.service.take_seat(cid.game, interaction.user.id)
+        except NotSeatedError as error:
+            if error.params.get("reason") != "not_in_game":
+                raise
+        public = await server_settings(self.service, info.guild_id)
+        button = _bold(texts(public.language)(TAKE_BACK_LABEL))
+        await self._send_private(
+            interaction, "🚫 " + texts(interaction.locale)(NOT_A_LEAVER, button=button)
+        )
 
     async def _note_taken(
         self, info: GameInfo, update: GameUpdate, taken: SeatTakenOver, before: SeatInfo | None

@@ -59,7 +59,13 @@ from bot.features.lobby import (
 )
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
-from bot.features.seats import CHOOSE_SEAT, PLAYING_OWN_SEAT, seat_choice_view, taken_over_text
+from bot.features.seats import (
+    CHOOSE_SEAT,
+    NOT_A_LEAVER,
+    PLAYING_OWN_SEAT,
+    seat_choice_view,
+    taken_over_text,
+)
 from bot.features.summaries import (
     PLAY_AGAIN_LABEL,
     final_embed,
@@ -299,6 +305,7 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     yield "hand, leave asked", t(LEAVE_ASKED)
     yield "hand, the last person left", t(LEFT_GAME)
     yield "table, take back pressed by a player who plays their seat", t(PLAYING_OWN_SEAT)
+    yield "table, take back pressed by one never seated", t(NOT_A_LEAVER, button=t(TAKE_BACK_LABEL))
     yield from _lobby_and_rules(t)
 
 

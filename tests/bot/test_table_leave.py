@@ -14,12 +14,12 @@ import pytest
 
 from tests.bot.conftest import (
     ACTION_VERBS,
-    SPECTATOR_REFUSED,
     buttons,
     hand_body,
     simulation,
     verb_of,
 )
+from tests.bot.i18n_support import user_locales
 from tests.bot.test_game_refusals import callback_bodies, private
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
@@ -360,18 +360,28 @@ async def test_the_host_leaving_with_kick_is_told_they_may_come_back(tmp_path: P
         assert not sim.env.errors
 
 
-async def test_someone_not_in_the_game_is_told_so_by_take_my_seat_back(tmp_path: Path) -> None:
+async def test_someone_not_in_the_game_is_told_so_by_take_my_seat_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The table's "Take my seat back" is for players who left (the host has not let others
     take computer seats). Someone not in the game who clicked it was told that the host had
-    not allowed taking over computer seats, which answers a question they did not ask."""
+    not allowed taking over computer seats, which answers a question they did not ask; then
+    (QA, de) "To play, take a seat there if the table offers one", while the table seemed to
+    offer one. The answer says whom the button is for, naming it as the table does."""
+    locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
+        locales[cy] = "de"
         info = await sim.lobby(ann, [bob], computers=1)
         await _leave(sim, bob, info.id)
         await sim.cog.surfaces.idle()
         table = sim.table_of(await sim.service.get_game(info.id))
         clicked = await cy.click(table, label="Take my seat back")
-        assert private(clicked) == SPECTATOR_REFUSED
+        assert private(clicked) == (
+            "🚫 Du spielst in dieser Partie nicht mit: **Take my seat back** ist für Spieler, "
+            "die sie verlassen haben. Du kannst sie am Tisch verfolgen oder bei der nächsten "
+            "Partie mitspielen."
+        )
         assert (await sim.service.get_game(info.id)).seats[1].away
         assert not sim.env.errors
 
