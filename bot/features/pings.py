@@ -34,7 +34,7 @@ PING_ACT: Final = N_("{players}: your turn to act (Wizard, round {round}). Press
 
 
 PING_BID_ON_TABLE: Final = N_(
-    "{players}: your turn to bid (Wizard, round {round}), with the buttons on the table."
+    "{players}: your turn to bid (Wizard, round {round}). Bid with the buttons on the table."
 )
 """The turn reminder for an open bid, made on the table (:func:`bids_on_table`)."""
 

@@ -71,7 +71,8 @@ async def test_ping_at_once_and_a_hand_that_expired(tmp_path: Path) -> None:
         first = sim.member(info.seats[table.to_act[0]].user_id or 0)
         [ping] = pings(sim)
         assert ping.startswith(
-            f"🔔 <@{first.id}>: your turn to bid (Wizard, round 1), with the buttons on the table."
+            f"🔔 <@{first.id}>: your turn to bid (Wizard, round 1). "
+            "Bid with the buttons on the table."
         )
         last = sim.raw()[-1]
         assert any(b.get("label") == "Show my hand" for b in buttons(last))  # a shortcut
