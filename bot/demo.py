@@ -256,8 +256,8 @@ async def serve(*, port: int = 0, db: Path | None = None) -> None:
         await demo.world.members[1].send(
             demo.world.channel,
             f"Hi {you}! Type **/wizard new** below, press Enter to pick it from the list, then "
-            "send it with the arrow on the right to open a game of Wizard; add a computer "
-            "player or two, and press **Start**. "
+            "send it with the arrow on the right to open a game of Wizard. A game needs 3 "
+            "players: press **Add computer player** twice (once if I join), then **Start**. "
             f"Switch to me ({friends[0]}) with "
             "**Viewing as** at the top if you want me to join.",
         )

@@ -327,7 +327,8 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         assert field(message, "Favourite options") == "none (the classic game) · 100% of games"
         # A place says so: "6/6" read as six out of six (won them all) for a last place.
         [last] = card.form
-        medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(last.place, "")
+        # QA (es): "🥈2.º de 6" glued the medal to the place; a space, as in the history.
+        medal = {1: "🥇 ", 2: "🥈 ", 3: "🥉 "}.get(last.place, "")
         assert field(message, "Recent form (newest first)") == f"{medal}#{last.place} of 3"
         [attachment] = message.attachments
         assert attachment.filename == f"wizard-chart-{game_id}-{ann.id}.png"

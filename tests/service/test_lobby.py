@@ -290,3 +290,18 @@ async def test_the_host_removes_the_last_computer_once_per_click(service: GameSe
         await service.remove_computer(game_id, 2, keep=0)
     info = await service.remove_computer(game_id, 2, keep=0, is_manager=True)
     assert [s.name for s in info.seats] == ["P1", "P2"]
+
+
+async def test_a_name_too_long_is_cut_with_an_ellipsis(service: GameService) -> None:
+    """QA (es): a 50-character nickname was stored cut at 32 characters with nothing to say
+    so, and read on the boards as another person than the whole name on /wizard stats."""
+    game_id = await new_game(service, 1, 0)
+    long = "Zauberlehrling der Großen Dracheninsel 🐉"
+    info = await service.join(game_id, 2, long)
+    name = info.seats[1].name
+    assert name == "Zauberlehrling der Großen Drach…" and len(name) == 32
+    exact = "x" * 32  # exactly the limit: kept whole
+    info = await service.join(game_id, 3, exact)
+    assert info.seats[2].name == exact
+    info = await service.join(game_id, 4, "Someone with a name ending in a space  here and on")
+    assert info.seats[3].name == "Someone with a name ending in a…"

@@ -522,11 +522,15 @@ def shielded(
 
 def _clean_name(name: str) -> str:
     """A player's name as stored and shown: no control, bidi or zero-width characters,
-    whitespace folded, at most 32 characters (see :func:`wizard.names.clean_name`).
+    whitespace folded, at most 32 characters, a longer one cut with "…" (see
+    :func:`wizard.names.clean_name`).
 
     The one place names are cleaned before they are stored. Cleaned again after the cut,
     so that a cut never leaves a dangling joiner or a trailing space."""
-    return clean_name(clean_name(str(name))[:NAME_LENGTH])
+    cleaned = clean_name(str(name))
+    if len(cleaned) <= NAME_LENGTH:
+        return cleaned
+    return clean_name(cleaned[: NAME_LENGTH - 1]) + "…"
 
 
 def unique_name(name: str, seats: list[SeatRow]) -> str:

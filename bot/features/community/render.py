@@ -158,7 +158,7 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
             # (they left, were removed or timed out, and did not come back): counted as lost.
             "🏳️ " + t("not finished")
             if f.forfeited
-            else MEDALS.get(f.place, "")
+            else (f"{MEDALS[f.place]} " if f.place in MEDALS else "")
             # Translators: a place in one game of a player's recent form: "#6 of 6" is the
             # sixth (last) place of six players. Write the place as an ordinal if you can.
             + t("#{place} of {seats}", place=f.place, seats=f.seats)
