@@ -9,6 +9,7 @@ catches :data:`DISCORD_FAILED`, and says what happened with :func:`failure_text`
 
 from __future__ import annotations
 
+import traceback
 from typing import Final, TypeGuard
 
 import aiohttp
@@ -28,6 +29,21 @@ ALREADY_ACKNOWLEDGED: Final = 40060
 """Discord's error code: the interaction was answered already."""
 
 
+_CLIENT_MODULES: Final = ("discord.", "aiohttp.")
+
+
+def from_discord(error: BaseException) -> TypeGuard[DiscordFailure]:
+    """Whether ``error`` is Discord failing a request: an error answer, or no answer to a
+    request made through discord.py (a timeout raised by the bot's own code, the service's
+    or a worker's, is none of Discord's: a fault to report with its traceback)."""
+    if isinstance(error, discord.HTTPException):
+        return True
+    return isinstance(error, NO_ANSWER) and any(
+        str(frame.f_globals.get("__name__", "")).startswith(_CLIENT_MODULES)
+        for frame, _ in traceback.walk_tb(error.__traceback__)
+    )
+
+
 def discords_own(error: BaseException) -> TypeGuard[DiscordFailure]:
     """Whether Discord failed for a reason of its own (an outage, no answer, a rate limit, an
     unknown interaction, message or channel, a missing permission), not because a request of
@@ -38,7 +54,7 @@ def discords_own(error: BaseException) -> TypeGuard[DiscordFailure]:
             or error.status in (403, 404, 429)
             or error.code == ALREADY_ACKNOWLEDGED
         )
-    return isinstance(error, NO_ANSWER)
+    return from_discord(error)
 
 
 def passing(error: DiscordFailure) -> bool:

@@ -20,7 +20,7 @@ from discord.app_commands import locale_str
 
 from bot.cogs.game import GameCog
 from bot.cogs.messages import drop_unseen_lobby
-from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text
+from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, from_discord
 from bot.features.settings import LEVEL_CHOICES
 from bot.i18n import N_, texts
 from bot.i18n.commands import command_name
@@ -103,6 +103,8 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
                 level=computer_level,
             )
         except DISCORD_FAILED as error:
+            if not from_discord(error):
+                raise  # a timeout of the bot's own: a fault, reported as one
             await _lobby_refused(cog, interaction, error)
 
     @app_commands.command(

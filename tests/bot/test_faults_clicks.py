@@ -341,3 +341,26 @@ async def test_show_my_hand_with_no_answer_from_discord_asks_to_try_again(
         assert not sim.env.errors
         again = await sim.open_hand(bob)
         assert again.ephemeral
+
+
+async def test_a_timeout_of_the_bots_own_is_a_fault_not_discords(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: a TimeoutError is Discord's trouble only when a request to Discord raised it;
+    one from the service (a worker that did not answer, say) is a fault of the bot, reported
+    with its traceback, not a warning that Discord did not answer."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        mover, hand, bid = await first_hand_bid(sim, info)
+
+        async def timing_out(*args: Any, **kwargs: Any) -> Any:
+            raise TimeoutError("a worker did not answer")
+
+        sim.service.act = timing_out  # type: ignore[method-assign]
+        caplog.clear()
+        result = await mover.click(hand, custom_id=bid["custom_id"])
+        assert result.response is not None
+        assert result.response.content == texts("en")(FAILED)
+        assert any(r.levelno == logging.ERROR and r.exc_info for r in caplog.records)
+        assert [type(e) for e in sim.env.errors] == [TimeoutError]
