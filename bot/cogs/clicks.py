@@ -21,7 +21,7 @@ from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import refuse
 from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.i18n import Texts, card_text, suit_text, texts
-from bot.ui.buttons import DONE_NOTE, CustomId, Verb
+from bot.ui.buttons import DONE_NOTE, MAYBE_DEFERRED, CustomId, Verb
 from wizard.cards import Theme
 from wizard.service import Clock, GameService, GameUpdate, RoundScored, ServiceError
 from wizard.state import Bid, ChooseTrump, Play
@@ -121,8 +121,10 @@ class ClickBase:
             except DISCORD_FAILED as e:
                 # The work goes on whatever Discord said: the answer after it says what
                 # counted (or, refused too, the refusal's handler does).
+                if not isinstance(e, discord.HTTPException):
+                    interaction.extras[MAYBE_DEFERRED] = True
                 log.warning(
-                    "Discord refused to defer the answer to user %s (%s)",
+                    "the deferral of the answer to user %s did not go through (%s)",
                     interaction.user.id,
                     failure_text(e),
                 )

@@ -33,10 +33,10 @@ from bot.cogs.clicks import ClickStats, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home, games_thread, revive_home
 from bot.cogs.look import hear_languages, public_look, server_settings
-from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_vanished_lobby
+from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_unseen_lobby, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
-from bot.discord_faults import DISCORD_FAILED, failure_text
+from bot.discord_faults import DISCORD_FAILED, NO_ANSWER, failure_text
 from bot.features.help import help_embed, public_buttons
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -183,6 +183,45 @@ def _opened_thread(home: GameHome, channel_id: int) -> discord.Thread | None:
     was used (a channel, or a thread that already existed)."""
     thread = home.thread
     return thread if thread is not None and thread.id != channel_id else None
+
+
+async def _sent_anyway(interaction: discord.Interaction[Any]) -> int | None:
+    """After no answer to ``interaction``'s response: the id of the message Discord made of
+    it all the same (it may have, with only its answer lost on the way back), or ``None``."""
+    try:
+        message = await interaction.original_response()
+    except DISCORD_FAILED:
+        return None
+    return message.id
+
+
+async def _public_answer(interaction: discord.Interaction[Any], **fields: Any) -> int | None:
+    """Answer ``interaction`` with a public message (a lobby): its id, also when no answer
+    came back from Discord but the message was made."""
+    try:
+        response = await interaction.response.send_message(**fields)
+    except NO_ANSWER:
+        made = await _sent_anyway(interaction)
+        if made is None:
+            raise
+        log.info(
+            "the answer to /wizard of user %s was lost, but Discord posted it", interaction.user.id
+        )
+        return made
+    return response.message_id
+
+
+async def _tell_host(interaction: discord.Interaction[Any], game_id: int, **fields: Any) -> None:
+    """Edit the host's private answer (after the lobby is posted): a failure is logged, and
+    the lobby everyone sees stays open."""
+    try:
+        await interaction.edit_original_response(**fields)
+    except DISCORD_FAILED as error:
+        log.warning(
+            "game %s: its lobby is open, but the host's answer was not shown (%s)",
+            game_id,
+            failure_text(error),
+        )
 
 
 async def _drop_thread(thread: discord.Thread | None) -> None:
@@ -472,12 +511,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
             message = await channel.send(**lobby)
             message_id: int | None = message.id
-            await interaction.edit_original_response(
-                content=_here_text(texts(interaction.locale), info.id, None)
+            await _tell_host(
+                interaction, info.id, content=_here_text(texts(interaction.locale), info.id, None)
             )
         else:
-            response = await interaction.response.send_message(**lobby)
-            message_id = response.message_id
+            message_id = await _public_answer(interaction, **lobby)
         self._responded(interaction)
         self.surfaces.adopt(info).lobby_id = message_id
         await self.service.set_message_ids(info.id, lobby_message_id=message_id)
@@ -574,13 +612,12 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
             message = await channel.send(**lobby)
             message_id = message.id
-            await interaction.edit_original_response(
-                content=_here_text(texts(interaction.locale), info.id, note)
+            await _tell_host(
+                interaction, info.id, content=_here_text(texts(interaction.locale), info.id, note)
             )
             self._responded(interaction)
         else:
-            response = await interaction.response.send_message(**lobby)
-            message_id = response.message_id
+            message_id = await _public_answer(interaction, **lobby)
             self._responded(interaction)
             if note is not None:
                 await interaction.followup.send(note, ephemeral=True)
@@ -589,18 +626,32 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     async def _lobby_in_thread(
         self, interaction: discord.Interaction[Any], info: GameInfo, thread: discord.Thread
     ) -> int:
-        """Tell the host privately (in their language) where the game is, and post its lobby
-        in its thread. The lobby's id."""
+        """Post the game's lobby in its thread, then tell the host privately (in their
+        language) where the game is: a lobby Discord refused takes its game and thread with
+        it; an answer Discord refused leaves the lobby open. The lobby's id."""
+        try:
+            message = await thread.send(**await self._lobby_parts(info))
+        except DISCORD_FAILED:
+            await drop_unseen_lobby(self.service, thread.id, interaction.user.id)
+            await _drop_thread(thread)
+            raise
         t = texts(interaction.locale)
         # Translators: {thread} is a link to the game's own thread.
         text = "🧵 " + t("Game {game} is open in {thread}.", game=info.id, thread=thread.mention)
         self._about_to_respond(interaction)
         if interaction.response.is_done():
-            await interaction.edit_original_response(content=text)
+            await _tell_host(interaction, info.id, content=text)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            try:
+                await interaction.response.send_message(text, ephemeral=True)
+            except DISCORD_FAILED as error:
+                log.warning(
+                    "game %s: its lobby is open in its thread, but the host's answer was not "
+                    "shown (%s)",
+                    info.id,
+                    failure_text(error),
+                )
         self._responded(interaction)
-        message = await thread.send(**await self._lobby_parts(info))
         return message.id
 
     async def _no_game(self, interaction: discord.Interaction[Any], t: Texts) -> str:

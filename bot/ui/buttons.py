@@ -296,6 +296,9 @@ UNAVAILABLE = N_("The game table is not ready yet (the bot is starting up). Try 
 """Reply to a click that arrives before a handler is installed (translated where sent)."""
 FAILED = N_("Something went wrong on our side with that click. Please try again.")
 """Reply to a click whose handler raised (translated where sent)."""
+MAYBE_DEFERRED: Final = "wizard_maybe_deferred"
+"""``interaction.extras`` key: the bot deferred the interaction and no answer came back, so
+Discord may hold the deferral (then only followups reach the user)."""
 DONE_NOTE: Final = "wizard_done_note"
 """``interaction.extras`` key set once the service applied the click: what the player did
 ("✅ You bid 2."), or ``None``. A click whose answer Discord then refuses is answered with it
@@ -334,9 +337,25 @@ async def reply_privately(interaction: discord.Interaction[Any], text: str) -> N
             await interaction.response.send_message(text, ephemeral=True)
     except DISCORD_FAILED as error:
         if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+            if interaction.extras.get(MAYBE_DEFERRED):
+                # A deferral whose answer was lost had reached Discord: the user waits on
+                # its "thinking…", which a followup replaces.
+                await _follow_up(interaction, text)
+                return
             # An answer that seemed lost (no answer came back) had reached the user after all.
             log.info("interaction %s was answered already", interaction.id)
             return
+        log.warning(
+            "could not send a private reply to interaction %s: %s",
+            interaction.id,
+            failure_text(error),
+        )
+
+
+async def _follow_up(interaction: discord.Interaction[Any], text: str) -> None:
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except DISCORD_FAILED as error:
         log.warning(
             "could not send a private reply to interaction %s: %s",
             interaction.id,

@@ -10,6 +10,7 @@ is ever applied to the service directly.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import random
@@ -596,7 +597,11 @@ async def simulation(
         seeds = lambda: next(counter)  # noqa: E731
     # No edit pacing unless a test asks for it: each trailing edit would wait for the test to
     # move the clock.
-    game_config = config or GameConfig(ping_delay=None, edit_interval=0.0, seeds=seeds)
+    game_config = config or GameConfig(ping_delay=None, edit_interval=0.0)
+    if game_config.seeds is None:
+        # Seeded deals with a config of the test's own too (one without them dealt at random:
+        # a Wizard turned in round 1, one deal in 15, failed a test waiting for a bid).
+        game_config = dataclasses.replace(game_config, seeds=seeds)
     settings = Settings(shard_count=1)
     bot = create_bot(settings, service=service, clock=clock, game_config=game_config)
     if test_buttons:

@@ -4,13 +4,17 @@ and trying again works. The operator gets one warning naming the game."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from discord.app_commands import CommandInvokeError
 
+from bot.cogs import GameConfig
 from tests.bot.conftest import simulation
 from tests.bot.simtools import no_answer
 from wizard.service import GameStatus
@@ -121,3 +125,101 @@ async def test_a_game_command_discord_failed_asks_to_try_again_without_a_traceba
         failed = [e.original for e in sim.env.errors if isinstance(e, CommandInvokeError)]
         assert len(failed) == len(sim.env.errors) == 2, sim.env.errors
         assert all(isinstance(e, discord.HTTPException | TimeoutError) for e in failed), failed
+
+
+async def test_a_lobby_that_reached_the_channel_though_no_answer_came_back_stays_open(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: /wizard new whose lobby Discord posted, but whose answer was lost on the way
+    back, cancelled that lobby: it stood in the channel with Join, and Join said the game
+    was cancelled. The bot asks Discord for the answer it may have made, and keeps it."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        no_answer(monkeypatch, "POST", CALLBACK, delivered=True)
+        await ann.slash(sim.channel, "wizard new")
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None and info.status is GameStatus.LOBBY
+        [lobby] = sim.public()
+        assert info.lobby_message_id == lobby.id
+        joined = await bob.click(sim.message(lobby.id), label="Join")
+        assert joined.response is not None
+        assert bob.id in [s.user_id for s in (await sim.service.get_game(info.id)).seats]
+        assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_deferred_lobby_posted_stays_open_though_the_hosts_answer_failed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: a slow /wizard new posts its lobby as a message of its own; Discord then
+    refusing the edit of the host's private "thinking…" cancelled the lobby everyone saw."""
+    config = GameConfig(ping_delay=None, edit_interval=0.0)
+    async with simulation(tmp_path, members=2, config=config) as sim:
+        ann, _ = sim.members
+        create = sim.service.create_game
+
+        async def slow_create(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.3)  # longer than defer_after: the command is deferred
+            return await create(*args, **kwargs)
+
+        sim.service.create_game = slow_create  # type: ignore[method-assign]
+        sim.cog.config = dataclasses.replace(config, defer_after=0.05)
+        sim.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=503, times=1)
+        await ann.slash(sim.channel, "wizard new")
+        info = await sim.service.game_in_channel(sim.channel.id)
+        assert info is not None and info.status is GameStatus.LOBBY
+        [lobby] = sim.public()
+        assert info.lobby_message_id == lobby.id
+        said = _warnings(caplog)
+        assert len(said) == 1 and "503" in said[0] and f"game {info.id}" in said[0], said
+        assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_thread_game_whose_hosts_answer_failed_keeps_its_lobby(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: on a server that plays in threads, Discord refusing the host's answer left
+    the game in its thread with no lobby message (nobody could join, and the thread refused
+    every new game). The lobby is posted in the thread first; the answer after it."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        sim.env.inject_error("POST", CALLBACK, status=503, times=1)
+        await ann.slash(sim.channel, "wizard new")
+        [thread] = sim.channel.threads
+        info = await sim.service.game_in_channel(thread.id)
+        assert info is not None and info.status is GameStatus.LOBBY
+        [lobby] = thread.history()
+        assert info.lobby_message_id == lobby.id
+        await bob.click(sim.message_in(thread, lobby.id), label="Join")
+        assert bob.id in [s.user_id for s in (await sim.service.get_game(info.id)).seats]
+        said = _warnings(caplog)
+        assert len(said) == 1 and "503" in said[0], said
+        assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_deferral_that_got_no_answer_does_not_leave_the_host_thinking(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: the "thinking…" of a slow /wizard new reached Discord but its answer was lost;
+    every later answer was refused as already acknowledged, and the host was left with
+    "thinking…" for good. The host reads an answer, and trying again works."""
+    config = GameConfig(ping_delay=None, edit_interval=0.0)
+    async with simulation(tmp_path, members=1, config=config) as sim:
+        [ann] = sim.members
+        create = sim.service.create_game
+
+        async def slow_create(*args: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(0.3)  # longer than defer_after: the command is deferred
+            return await create(*args, **kwargs)
+
+        sim.service.create_game = slow_create  # type: ignore[method-assign]
+        sim.cog.config = dataclasses.replace(config, defer_after=0.05)
+        no_answer(monkeypatch, "POST", CALLBACK, delivered=True)
+        result = await ann.slash(sim.channel, "wizard new")
+        shown = [result.response.content if result.response else None] + [
+            f.content for f in result.followups
+        ]
+        assert any(text for text in shown), shown
+        sim.service.create_game = create  # type: ignore[method-assign]
+        again = await sim.new_game(ann)
+        assert again.status is GameStatus.LOBBY
