@@ -19,7 +19,7 @@ from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
 from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import refuse
-from bot.discord_faults import DISCORD_FAILED, failure_text
+from bot.discord_faults import DISCORD_FAILED, NO_ANSWER, failure_text
 from bot.i18n import Texts, card_text, suit_text, texts
 from bot.ui.buttons import DONE_NOTE, MAYBE_DEFERRED, CustomId, Verb
 from wizard.cards import Theme
@@ -85,6 +85,16 @@ def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
         # Translators: {suit} is a suit with its emoji, e.g. “🟦 Humans (B)”.
         return "✅ " + t("You chose {suit} as trump.", suit=suit)
     return None
+
+
+async def sent_anyway(interaction: discord.Interaction[Any]) -> int | None:
+    """After no answer to ``interaction``'s response: the id of the message Discord made of
+    it all the same (it may have, with only its answer lost on the way back), or ``None``."""
+    try:
+        message = await interaction.original_response()
+    except DISCORD_FAILED:
+        return None
+    return message.id
 
 
 class ClickBase:
@@ -180,8 +190,15 @@ class ClickBase:
             sent = await interaction.followup.send(content, ephemeral=True, wait=True, **extra)
             message_id = sent.id
         else:
-            response = await interaction.response.send_message(content, ephemeral=True, **extra)
-            message_id = response.message_id
+            try:
+                response = await interaction.response.send_message(content, ephemeral=True, **extra)
+            except NO_ANSWER:
+                message_id = await sent_anyway(interaction)
+                if message_id is None:
+                    raise
+                log.info("the answer to user %s was lost, but Discord made it", interaction.user.id)
+            else:
+                message_id = response.message_id
         self._responded(interaction)
         return message_id
 

@@ -29,7 +29,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.clicks import ClickStats, on_table, user_is_manager
+from bot.cogs.clicks import ClickStats, on_table, sent_anyway, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home, games_thread, revive_home
 from bot.cogs.look import hear_languages, public_look, server_settings
@@ -185,23 +185,13 @@ def _opened_thread(home: GameHome, channel_id: int) -> discord.Thread | None:
     return thread if thread is not None and thread.id != channel_id else None
 
 
-async def _sent_anyway(interaction: discord.Interaction[Any]) -> int | None:
-    """After no answer to ``interaction``'s response: the id of the message Discord made of
-    it all the same (it may have, with only its answer lost on the way back), or ``None``."""
-    try:
-        message = await interaction.original_response()
-    except DISCORD_FAILED:
-        return None
-    return message.id
-
-
 async def _public_answer(interaction: discord.Interaction[Any], **fields: Any) -> int | None:
     """Answer ``interaction`` with a public message (a lobby): its id, also when no answer
     came back from Discord but the message was made."""
     try:
         response = await interaction.response.send_message(**fields)
     except NO_ANSWER:
-        made = await _sent_anyway(interaction)
+        made = await sent_anyway(interaction)
         if made is None:
             raise
         log.info(

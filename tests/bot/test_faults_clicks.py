@@ -364,3 +364,26 @@ async def test_a_timeout_of_the_bots_own_is_a_fault_not_discords(
         assert result.response.content == texts("en")(FAILED)
         assert any(r.levelno == logging.ERROR and r.exc_info for r in caplog.records)
         assert [type(e) for e in sim.env.errors] == [TimeoutError]
+
+
+async def test_a_hand_shown_though_its_answer_was_lost_follows_the_game(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: "Show my hand" whose hand reached the player while the answer was lost on the
+    way back was never redrawn: it went on showing its first moment as the game moved."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        table = sim.table_of(info)
+        [show] = [b for b in buttons(table) if verb_of(b) == "hand"]
+        no_answer(monkeypatch, "POST", CALLBACK, delivered=True)
+        shown = await bob.click(table, custom_id=show["custom_id"])
+        assert shown.response is not None and shown.ephemeral
+        first = shown.response.content
+        rng = random.Random(5)
+        before = (await sim.service.get_game(info.id)).version
+        await sim.play(info.id, rng, until=lambda i: i.version >= before + 3)
+        await sim.cog.surfaces.idle()
+        now = sim.message(shown.response.id).content
+        assert now != first and "replaced" not in now, now
+        assert not any(r.exc_info for r in caplog.records)
