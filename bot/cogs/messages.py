@@ -17,7 +17,7 @@ import discord
 
 from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
-from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text
+from bot.discord_faults import DISCORD_FAILED, DiscordFailure, discords_own, failure_text
 from wizard.options import Bidding
 from wizard.service import (
     Clock,
@@ -448,8 +448,10 @@ class GameMessages:
                 error = opened  # locked by a moderator, or a permission lost: said as one
         self.stats.failures += 1
         # One warning per outage: a retry every ``retry_after`` seconds must not flood the log.
+        # A request of ours Discord found malformed is no outage but a bug: an error.
+        ours = not (archived or discords_own(error))
         log.log(
-            logging.DEBUG if surface.failing else logging.WARNING,
+            logging.DEBUG if surface.failing else logging.ERROR if ours else logging.WARNING,
             "game %s: Discord did not take an update (%s); retrying every %gs, and with each "
             "move (further failures are logged at DEBUG)",
             surface.game_id,

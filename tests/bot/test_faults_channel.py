@@ -240,3 +240,26 @@ async def test_a_stale_table_bid_while_the_table_is_lost_answers_with_the_hand(
         if bob.id in [m.id for m in await sim.to_act(info.id)]:
             assert any(verb_of(b) == "bid" for b in buttons(answer.response))
         assert not sim.env.errors
+
+
+async def test_an_update_discord_finds_malformed_is_an_error_for_the_operator(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review: a table edit Discord refused as malformed (a 400: a bug of ours, not an
+    outage) was one warning like an outage, then retries at DEBUG: the operator is told it
+    is an error."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        caplog.clear()
+        # The next round's table is a new message, which Discord refuses once.
+        sim.env.inject_error(
+            "POST", f"/channels/{sim.channel.id}/messages", status=400, code=50035, times=1
+        )
+        rng = random.Random(4)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        await sim.cog.surfaces.idle()
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(errors) == 1 and "400" in errors[0].getMessage(), errors
+        await sim.env.advance_time(sim.config.retry_after + 1)
+        await table_is_current(sim, info.id)
