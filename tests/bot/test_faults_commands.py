@@ -14,12 +14,25 @@ import discord
 import pytest
 from discord.app_commands import CommandInvokeError
 
-from bot.cogs import GameConfig
-from tests.bot.conftest import simulation
+from tests.bot.conftest import Sim, simulation
 from tests.bot.simtools import no_answer
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+def slow_new_game(sim: Sim) -> Any:
+    """Make /wizard new slower than the bot waits before deferring its answer (the real
+    ``create_game`` is returned, to put back)."""
+    create = sim.service.create_game
+
+    async def slow_create(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)  # longer than defer_after: the command is deferred
+        return await create(*args, **kwargs)
+
+    sim.service.create_game = slow_create  # type: ignore[method-assign]
+    sim.cog.config = dataclasses.replace(sim.cog.config, defer_after=0.05)
+    return create
 
 
 async def test_a_lobby_discord_refused_does_not_block_the_channel(
@@ -152,17 +165,9 @@ async def test_a_deferred_lobby_posted_stays_open_though_the_hosts_answer_failed
 ) -> None:
     """Review: a slow /wizard new posts its lobby as a message of its own; Discord then
     refusing the edit of the host's private "thinking…" cancelled the lobby everyone saw."""
-    config = GameConfig(ping_delay=None, edit_interval=0.0)
-    async with simulation(tmp_path, members=2, config=config) as sim:
+    async with simulation(tmp_path, members=2) as sim:
         ann, _ = sim.members
-        create = sim.service.create_game
-
-        async def slow_create(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(0.3)  # longer than defer_after: the command is deferred
-            return await create(*args, **kwargs)
-
-        sim.service.create_game = slow_create  # type: ignore[method-assign]
-        sim.cog.config = dataclasses.replace(config, defer_after=0.05)
+        slow_new_game(sim)
         sim.env.inject_error("PATCH", "/webhooks/*/messages/@original", status=503, times=1)
         await ann.slash(sim.channel, "wizard new")
         info = await sim.service.game_in_channel(sim.channel.id)
@@ -203,17 +208,9 @@ async def test_a_deferral_that_got_no_answer_does_not_leave_the_host_thinking(
     """Review: the "thinking…" of a slow /wizard new reached Discord but its answer was lost;
     every later answer was refused as already acknowledged, and the host was left with
     "thinking…" for good. The host reads an answer, and trying again works."""
-    config = GameConfig(ping_delay=None, edit_interval=0.0)
-    async with simulation(tmp_path, members=1, config=config) as sim:
+    async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
-        create = sim.service.create_game
-
-        async def slow_create(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(0.3)  # longer than defer_after: the command is deferred
-            return await create(*args, **kwargs)
-
-        sim.service.create_game = slow_create  # type: ignore[method-assign]
-        sim.cog.config = dataclasses.replace(config, defer_after=0.05)
+        create = slow_new_game(sim)
         no_answer(monkeypatch, "POST", CALLBACK, delivered=True)
         result = await ann.slash(sim.channel, "wizard new")
         shown = [result.response.content if result.response else None] + [
