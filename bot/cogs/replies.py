@@ -22,6 +22,7 @@ import discord
 from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, suit_text, texts
 from bot.ui.buttons import reply_privately
 from wizard.cards import Card, Suit, Theme
+from wizard.options import Options
 from wizard.service import (
     GameNotFoundError,
     InvalidSettingsError,
@@ -77,6 +78,19 @@ FORBIDDEN_UNEVEN: Final = N_(
 )
 """Why the dealer's one bid is refused under uneven bids (R7.1): the refusal's detail, and
 the note of the table and of the dealer's own hand while the dealer bids."""
+FORBIDDEN_UNEVEN_LAST: Final = N_(
+    "With uneven bids the last to bid may not bid {bid}: the bids would add up to "
+    "{tricks}, the tricks of this round."
+)
+""":data:`FORBIDDEN_UNEVEN` in single suit (R7.7), where nobody deals: the seat that takes
+the dealer's place bids last."""
+
+
+def forbidden_uneven(options: Options) -> str:
+    """The note on the one bid uneven bids forbid (R7.1), as the game names the seat."""
+    return FORBIDDEN_UNEVEN_LAST if options.single_suit else FORBIDDEN_UNEVEN
+
+
 FORBIDDEN_CANADIAN_OWN: Final = N_(
     "Under the Canadian rule you, alone at the top of the scores, may not bid {bid}: "
     "the bids would add up to {tricks}, the tricks of this round."

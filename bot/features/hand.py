@@ -14,9 +14,9 @@ from bot.cogs.look import public_theme
 from bot.cogs.messages import LeaveStep
 from bot.cogs.replies import (
     FORBIDDEN_CANADIAN_OWN,
-    FORBIDDEN_UNEVEN,
     STALE,
     TIMED_OUT,
+    forbidden_uneven,
     refusal_of,
     refusal_text,
 )
@@ -310,7 +310,7 @@ def _forbidden_note(table: TableView, *, t: Texts) -> str:
     if forbidden is None or forbidden[0] > table.round_tricks:
         return ""
     bid, rule = forbidden
-    note = FORBIDDEN_UNEVEN if rule == "R7.1" else FORBIDDEN_CANADIAN_OWN
+    note = forbidden_uneven(table.options) if rule == "R7.1" else FORBIDDEN_CANADIAN_OWN
     return t(note, bid=bid, tricks=table.round_tricks)
 
 

@@ -31,7 +31,9 @@ def rules_text(
         deal = t(
             # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A".
             "Each player draws from their own 15-card deck (one suit {ranks}, a Wizard, a "
-            "Jester): 4 cards in round 1, one more each round, 12 rounds.",
+            "Jester): 4 cards in round 1, one more each round, 12 rounds. Nobody deals: who "
+            "bids first and leads the first trick moves one seat left each round, and the "
+            "table marks 🔀 who bids last.",
             ranks=ranks,
         )
         play = t(

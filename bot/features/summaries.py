@@ -42,8 +42,10 @@ def round_summary_embed(
     num_rounds: int | None = None,
     theme: Theme = Theme.CLASSIC,
     t: Texts,
+    single_suit: bool = False,
 ) -> discord.Embed:
-    """After a round: each player's bid, tricks and points, and the new totals."""
+    """After a round: each player's bid, tricks and points, and the new totals (in
+    ``single_suit``, who bid last instead of the dealer: nobody deals, R7.7)."""
     names = _escape(players)
     if num_rounds:
         title = t("Round {round} of {rounds} scored", round=summary.round, rounds=num_rounds)
@@ -62,17 +64,19 @@ def round_summary_embed(
     else:
         # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
         turned = t("turned {card}", card=card_text(summary.turned, theme, t=t))
-    lines = [
+    if single_suit:
+        # Translators: the first line of a round's summary in single suit (nobody deals).
+        first = t("{player} bid last · no trump", player=_bold(names[summary.dealer]))
+    else:
         # Translators: {turned} is “turned {card}” or “nothing turned”; {trump} is
         # “trump {suit}” or “no trump”.
-        t(
+        first = t(
             "Dealer {dealer} · {turned} · {trump}",
             dealer=_bold(names[summary.dealer]),
             turned=turned,
             trump=trump,
-        ),
-        "",
-    ]
+        )
+    lines = [first, ""]
     for seat, name in enumerate(names):
         bid, won, points = summary.bids[seat], summary.tricks[seat], summary.points[seat]
         mark = "✅" if bid == won else "❌"
@@ -258,11 +262,14 @@ def round_end_embed(
     theme: Theme = Theme.CLASSIC,
     t: Texts,
     magic_twos: bool = False,
+    single_suit: bool = False,
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
     no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
     wrap, so that 6 players with 32-character names fit a phone as well as a desktop."""
-    embed = round_summary_embed(summary, players, num_rounds=num_rounds, theme=theme, t=t)
+    embed = round_summary_embed(
+        summary, players, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
+    )
     names = _escape(players)
     if last_trick:
         embed.add_field(
@@ -346,6 +353,7 @@ class SummaryMessages(GameMessages):
             t=t,
             theme=theme,
             magic_twos=table.options.magic_twos,
+            single_suit=table.options.single_suit,
         )
         self.stats.summaries += 1
         if surface.table_id is not None:

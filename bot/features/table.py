@@ -13,7 +13,7 @@ import discord
 from bot.cogs.clicks import ClickBase
 from bot.cogs.look import public_look, update_look
 from bot.cogs.messages import SLACK, GameMessages, Surface
-from bot.cogs.replies import FORBIDDEN_UNEVEN
+from bot.cogs.replies import forbidden_uneven
 from bot.i18n import (
     BID_MARKS,
     COLOUR,
@@ -196,7 +196,7 @@ def _bid_status(
             bid, rule = forbidden
             tricks = table.round_tricks
             if rule == "R7.1":
-                line += " " + t(FORBIDDEN_UNEVEN, bid=bid, tricks=tricks)
+                line += " " + t(forbidden_uneven(table.options), bid=bid, tricks=tricks)
             else:
                 line += " " + t(FORBIDDEN_CANADIAN, player=player, bid=bid, tricks=tricks)
     if table.options.clairvoyance and table.round == 1:
@@ -289,8 +289,12 @@ def seat_lines(
         # Translators: a tag after a name in the lobby and on the table: who runs the game
         # (may remove players or cancel it).
         hosts = " · " + t("host") if seat == host else ""
-        # Translators: after a player's name on the table: this player deals the round.
-        dealer = " · 🔀 " + t("dealer") if table.round > 0 and seat == table.dealer else ""
+        dealer = ""
+        if table.round > 0 and seat == table.dealer:
+            # Translators: after a player's name on the table: this player deals the round;
+            # in single suit, where nobody deals, the seat in the dealer's place bids last.
+            role = t("bids last") if table.options.single_suit else t("dealer")
+            dealer = " · 🔀 " + role
         parts = [f"{marker} **{name}**{bot}{hosts}{dealer}"]
         if table.round > 0:
             # Translators: a player's bid on the table: a number, a dash or a hidden mark.

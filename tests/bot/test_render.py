@@ -21,6 +21,7 @@ from bot.features.hand import (
     trump_choices,
 )
 from bot.features.lobby import lobby_view
+from bot.features.rules import rules_text
 from bot.features.summaries import (
     final_embed,
     game_over_line,
@@ -989,3 +990,25 @@ def test_the_table_says_who_is_winning_the_trick_and_what_the_bids_add_up_to() -
     assert _field(embed, "Current trick").endswith(f"→ **{playing.players[ahead]}** is ahead")
     started = first_state(iter(states), lambda s: s.phase is Phase.PLAY and len(s.trick) == 1)
     assert "ahead" not in _field(table_embed(public_table(view(started, 0)), t=T), "Current trick")
+
+
+def test_single_suit_names_who_bids_last_not_a_dealer() -> None:
+    """QA (it): in single suit nobody deals (R7.7), yet the table tagged a seat "dealer", the
+    round summary began "Dealer …" and uneven bids forbade "the dealer" a bid. The seat that
+    bids last says so, and the rules say how the turn to bid first moves."""
+    options = Options(single_suit=True, uneven_bids=True)
+    states = list(play_through(3, options, seed=4))
+    bidding_last = first_state(
+        iter(states), lambda s: s.phase is Phase.BID and s.round == 2 and s.turn == s.dealer
+    )
+    pv = view(bidding_last, bidding_last.dealer)
+    table = public_table(pv)
+    shown = embed_text(table_embed(table, t=T))
+    assert "🔀 bids last" in shown and "dealer" not in shown, shown
+    assert "With uneven bids the last to bid may not bid" in shown, shown
+    assert "With uneven bids the last to bid may not bid" in hand_text(pv, t=T)
+    first = view(states[-1], 0).history[0]
+    summary = embed_text(round_summary_embed(first, NAMES[:3], t=T, single_suit=True))
+    assert "bid last · no trump" in summary and "Dealer" not in summary, summary
+    rules = rules_text(options, t=T)
+    assert "moves one seat left" in rules, rules

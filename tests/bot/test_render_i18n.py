@@ -352,12 +352,21 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                     history=table.history,
                     theme=theme,
                     t=t,
+                    single_suit=table.options.single_suit,
                 )
             ),
         )
         yield (
             f"{where} round summary",
-            embed_text(round_summary_embed(summary, table.players, theme=theme, t=t)),
+            embed_text(
+                round_summary_embed(
+                    summary,
+                    table.players,
+                    theme=theme,
+                    t=t,
+                    single_suit=table.options.single_suit,
+                )
+            ),
         )
     if state.phase is Phase.GAME_OVER:
         yield f"{where} final", embed_text(final_embed(table, t=t))
