@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import sqlite3
 import time
@@ -311,3 +312,24 @@ async def test_starting_on_a_new_or_the_bots_own_file_does_not_warn(
         await asyncio.to_thread(make_database, db, games=1)
     warnings = await _start_on(db, caplog)
     assert not [w for w in warnings if "existed but" in w], warnings
+
+
+def test_a_write_ahead_log_past_its_limit_is_said_why() -> None:
+    """QA: a write-ahead log another program kept from shrinking (a reader holding a
+    transaction open) read as a size alone, "healthy". Still healthy (nothing is damaged or
+    lost), but the report says what keeps it large."""
+    big = health.Health(
+        path=Path("wizard.db"),
+        schema_version=LATEST,
+        integrity=("ok",),
+        games_by_status={"active": 3},
+        damaged=(),
+        database_bytes=8192,
+        wal_bytes=461_452_392,
+    )
+    lines = big.lines()
+    at = lines.index("size: database 8.0 KiB, write-ahead log 440.1 MiB")
+    assert lines[at + 1].startswith("  the write-ahead log is past its 64.0 MiB limit")
+    assert "read transaction" in lines[at + 1]
+    assert lines[-1] == "healthy"
+    assert not any("past its" in line for line in dataclasses.replace(big, wal_bytes=4096).lines())

@@ -286,3 +286,50 @@ async def test_the_writer_waits_for_another_connection_without_blocking(db_path:
     finally:
         other.close()
         await store.close()
+
+
+async def test_a_write_ahead_log_that_cannot_shrink_is_told_to_the_operator(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA: another program holding a read transaction open on the database (a sqlite3 shell,
+    a database browser) kept SQLite from folding the write-ahead log back into the file: it
+    grew by 7 MiB a second at full load, past its limit, and nobody was told. The writer
+    looks at its size now and then: one warning past the limit, a note when it is back."""
+    caplog.set_level(logging.INFO, logger="wizard.store.db")
+    store = await Store.open(db_path)
+    limit = 256 * 1024  # bytes: a small limit, reached in a few writes
+
+    async def small_log(conn: aiosqlite.Connection) -> None:
+        await conn.execute(f"PRAGMA journal_size_limit = {limit}")
+        await conn.execute("PRAGMA wal_autocheckpoint = 10")
+
+    await store.write(small_log)
+    store.writer.wal_limit = limit
+    store.writer.wal_look_every = 0.0  # seconds between looks: each commit
+    reader = sqlite3.connect(db_path)
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM guild_settings").fetchall()  # holds a snapshot
+        blob = "x" * 4000
+
+        async def row(guild: int) -> None:
+            await store.write(
+                Statements((("INSERT INTO guild_settings VALUES (?, ?, 0)", (guild, blob)),))
+            )
+
+        for guild in range(200):
+            await row(guild)
+        warned = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warned) == 1, [r.getMessage() for r in warned]
+        assert "write-ahead log" in warned[0].getMessage()
+        assert "read transaction" in warned[0].getMessage()
+
+        reader.execute("COMMIT")  # the other program lets go: SQLite's next checkpoint
+        for guild in range(1000, 1003):  # completes, and the write after it resets the log
+            await row(guild)
+        back = [r.getMessage() for r in caplog.records if "back under" in r.getMessage()]
+        assert len(back) == 1, [r.getMessage() for r in caplog.records]
+        assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+    finally:
+        reader.close()
+        await store.close()

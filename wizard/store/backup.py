@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.db import first_problem
+from wizard.store.db import first_problem, wal_path
 from wizard.store.health import (
     another_programs,
     damaged_games,
@@ -26,7 +26,6 @@ from wizard.store.health import (
     open_readonly,
     schema_version,
     table_names,
-    wal_path,
 )
 from wizard.store.migrations import LATEST
 

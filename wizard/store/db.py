@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import math
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -34,10 +35,17 @@ WAL_AUTOCHECKPOINT = 1000
 """Pages of WAL after which a commit checkpoints (SQLite's default). The writer is the only
 writer of the process, so its checkpoint runs between two of its own transactions and can
 reach the end of the WAL; the next write then starts the WAL again from its beginning."""
+WAL_LOOK_EVERY = 10.0
+"""Seconds between two looks of the writer at the size of the ``-wal`` file."""
 BATCH_LIMIT = 256
 """Most writes committed together in one transaction (group commit)."""
 
 T = TypeVar("T")
+
+
+def wal_path(path: Path) -> Path:
+    """The write-ahead log beside ``path``: committed actions not yet in the main file."""
+    return path.with_name(path.name + "-wal")
 
 
 class DatabaseUnavailable(Exception):
@@ -208,8 +216,21 @@ class Writer:
     whole with :class:`LockTimeout`: no write ever waits twice.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, *, busy_timeout: float = BUSY_TIMEOUT) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        busy_timeout: float = BUSY_TIMEOUT,
+        wal: Path | None = None,
+    ) -> None:
         self._db = conn
+        self._wal = wal
+        self.wal_limit = JOURNAL_SIZE_LIMIT
+        """Bytes of ``wal`` past which the operator is warned: SQLite's checkpoints cannot
+        bring it back (see :meth:`_look_at_wal`)."""
+        self.wal_look_every = WAL_LOOK_EVERY
+        self._wal_looked = -math.inf
+        self._wal_large = False
         self._queue: asyncio.Queue[_Pending[Any]] = asyncio.Queue()
         self._busy_timeout = busy_timeout
         self._locked_out_since: float | None = None
@@ -339,6 +360,37 @@ class Writer:
         for i, p in enumerate(batch):
             if not p.future.done():
                 p.future.set_result(results.get(i))
+        self._look_at_wal()
+
+    def _look_at_wal(self) -> None:
+        """Warn once when the ``-wal`` file has grown past its limit, and say when it is
+        back: SQLite folds the log back into the database at its checkpoints, which cannot
+        finish while another program holds a read transaction open on the file (a sqlite3
+        shell, a database browser) or when the database file cannot be written; the log
+        then grows with every write, until the disk is full."""
+        now = time.perf_counter()
+        if self._wal is None or now - self._wal_looked < self.wal_look_every:
+            return
+        self._wal_looked = now
+        try:
+            size = self._wal.stat().st_size
+        except OSError:
+            return
+        if size > self.wal_limit and not self._wal_large:
+            self._wal_large = True
+            log.warning(
+                "the write-ahead log %s is %.1f MiB, past its %.0f MiB limit: SQLite cannot "
+                "fold it back into the database. Most likely another program holds a read "
+                "transaction open on the database (a sqlite3 shell, a database browser: close "
+                "it), or the database file cannot be written. Nothing is lost, but the log "
+                "grows with every move until then",
+                self._wal,
+                size / 2**20,
+                self.wal_limit / 2**20,
+            )
+        elif size <= self.wal_limit and self._wal_large:
+            self._wal_large = False
+            log.info("the write-ahead log %s is back under its limit", self._wal)
 
     async def _run_batch(self, batch: list[_Pending[Any]], results: dict[int, Any]) -> None:
         """Each write of the batch, in the order they were queued, in the one transaction."""
@@ -414,7 +466,7 @@ class Store:
             if isinstance(e, sqlite3.Error | OSError | MigrationError):
                 raise unavailable(path, e) from e
             raise
-        writer = Writer(write, busy_timeout=busy_timeout)
+        writer = Writer(write, busy_timeout=busy_timeout, wal=wal_path(path))
         return cls(path, write, read, writer, integrity)
 
     async def write(self, item: WriteItem[T]) -> T:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from wizard.store.db import problem_lines
+from wizard.store.db import JOURNAL_SIZE_LIMIT, problem_lines, wal_path
 from wizard.store.migrations import LATEST
 from wizard.store.repo import HAND_KEPT
 
@@ -199,6 +199,13 @@ class Health:
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
+        if self.wal_bytes > JOURNAL_SIZE_LIMIT:
+            lines.append(
+                f"  the write-ahead log is past its {_size(JOURNAL_SIZE_LIMIT)} limit: SQLite "
+                "cannot fold it back into the database while another program holds a read "
+                "transaction open on it (a sqlite3 shell, a database browser: close it) or the "
+                "database file cannot be written"
+            )
         lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
         return lines
 
@@ -272,11 +279,6 @@ class Health:
         if not found:
             return ""
         return ". ".join(found) + ("" if self.damaged else "; every game plays on")
-
-
-def wal_path(path: Path) -> Path:
-    """The write-ahead log beside ``path``: committed actions not yet in the main file."""
-    return path.with_name(path.name + "-wal")
 
 
 def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
