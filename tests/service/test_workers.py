@@ -205,6 +205,27 @@ async def test_decisions_wait_for_a_busy_worker_within_their_deadline() -> None:
     assert await held == decide(pool.fallback_level, 1, views[0])
 
 
+async def test_a_decision_waits_for_the_worker_still_starting() -> None:
+    """QA (crash): on a loaded machine the first decision after a restart fell back to the
+    easy level: the one worker was still starting, and its start counted against the
+    decision's deadline. A decision waits for a starting worker (which has START_TIMEOUT),
+    and its own deadline runs once the worker is ready."""
+    seen = small_views(7)[0]
+    pool = ThinkerPool(1, deadline=1.0)
+    try:
+        task = asyncio.create_task(pool.decide("normal", 3, seen))
+        while not pool.pids:
+            await asyncio.sleep(0.001)
+        [pid] = pool.pids
+        os.kill(pid, signal.SIGSTOP)  # still starting: a loaded machine, say
+        await asyncio.sleep(1.5)  # past the decision's deadline
+        assert pool.busy == 0 and not task.done()  # not handed to it: it never said ready
+        os.kill(pid, signal.SIGCONT)
+        assert await task == decide("normal", 3, seen)
+    finally:
+        await pool.close()
+
+
 # --- crashes and closing -----------------------------------------------------------------------
 
 

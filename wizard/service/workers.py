@@ -140,6 +140,8 @@ class _Worker:
     tasks: Connection
     lifeline: Connection
     ready: bool = False
+    ready_at: float = 0.0
+    """When it said it was ready (the event loop's time)."""
     job: _Job | None = None
     start_timer: asyncio.TimerHandle | None = None
 
@@ -212,8 +214,11 @@ class ThinkerPool:
 
         ``context`` (e.g. ``"game 12 seat 2"``) goes into the warning of a fallback;
         ``deadline`` overrides the pool's for this decision. The time spent waiting for
-        an idle worker counts towards it. After :meth:`close`, and for decisions pending
-        when it is called, the fallback decides.
+        an idle worker counts towards it; a wait for a worker still starting does not (QA:
+        the first decision after a restart fell back on a loaded machine, where a start
+        takes seconds): the deadline runs from its start, which has ``START_TIMEOUT``.
+        After :meth:`close`, and for decisions pending when it is called, the fallback
+        decides.
         """
         if level not in LEVELS:
             raise ValueError(f"unknown computer level {level!r}")
@@ -222,6 +227,8 @@ class ThinkerPool:
         budget = self.deadline if deadline is None else deadline
         due = asyncio.get_running_loop().time() + budget
         worker = await self._acquire(due, budget)
+        if isinstance(worker, _Worker):
+            due = max(due, worker.ready_at + budget)  # it started while this waited
         outcome = (
             await self._ask(worker, level, seed, view, due=due, budget=budget)
             if isinstance(worker, _Worker)
@@ -264,7 +271,10 @@ class ThinkerPool:
                     return worker
             if not self._workers:
                 return _Fallback("no worker process is running")
-            if not await self._wait_for_change(due):
+            # Only workers still starting: wait for one (a start that fails or passes
+            # START_TIMEOUT loses its worker, which ends this wait too).
+            only_starting = not any(w.ready for w in self._workers)
+            if not await self._wait_for_change(None if only_starting else due):
                 starting = sum(not w.ready for w in self._workers)
                 return _Fallback(
                     f"no worker was free within {budget:g} s "
@@ -365,6 +375,7 @@ class ThinkerPool:
             return
         if message[0] == "ready":
             worker.ready = True
+            worker.ready_at = asyncio.get_running_loop().time()
             if worker.start_timer is not None:
                 worker.start_timer.cancel()
             self._wake()
