@@ -3,7 +3,7 @@ turns with a visible delay, and all of it resuming after a restart."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,7 @@ from wizard.service import (
     TurnChanged,
     VirtualClock,
 )
+from wizard.service.clock import TimerHandle
 
 from .conftest import GUILD, new_game
 
@@ -328,3 +329,65 @@ async def test_run_due_drives_clocks_by_hand(timed: GameService, clock: VirtualC
     assert GameCancelled in kinds  # the lobby expired
     assert (await timed.get_game(lobby)).status is GameStatus.CANCELLED
     assert any(u.actor in (Actor.TIMEOUT, Actor.COMPUTER) for u in updates if u.game_id == game_id)
+
+
+class MovedClock:
+    """The system clock's way, on virtual time: timers run on a steady clock (the event
+    loop's), ``now`` on a wall clock that an operator or NTP may move (``moved``)."""
+
+    def __init__(self, steady: VirtualClock) -> None:
+        self.steady = steady
+        self.moved = 0.0
+
+    def now(self) -> float:
+        return self.steady.now() + self.moved
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
+        return self.steady.call_at(self.steady.now() + max(0.0, when - self.now()), callback)
+
+
+async def test_a_turn_outlasts_no_clock_moved_back_across_a_restart(db_path: Path) -> None:
+    """QA (crash): with the system clock moved back an hour across a restart, the stored
+    deadline lay an hour ahead and a player who had walked away held the table for it. No
+    turn waits more than a whole turn from the restart."""
+    clock = VirtualClock(start=1_800_000_000.0)
+    svc = await GameService.open(db_path, clock=clock)
+    game_id = await new_game(svc, 3, 0, seed=37, turn_seconds=60)
+    await svc.start(game_id, 1)
+    seat = (await _to_act(svc, game_id))[0]
+    await svc.close()
+
+    earlier = VirtualClock(start=clock.now() - 3600)
+    again = await GameService.open(db_path, clock=earlier)
+    try:
+        assert (await again.get_game(game_id)).deadline == earlier.now() + 60
+        rec = Recorder()
+        again.subscribe(rec)
+        again.start_clocks()
+        await earlier.advance(61.0, settle=again.wait_idle)
+        assert rec.updates and rec.updates[0].actor is Actor.TIMEOUT
+        assert rec.updates[0].seat == seat
+    finally:
+        await again.close()
+
+
+async def test_a_turn_outlasts_no_clock_moved_back_while_running(db_path: Path) -> None:
+    """QA (crash): the system clock moved back an hour while a turn ran: its timer came at
+    the right time, found the deadline an hour ahead, and waited for it."""
+    steady = VirtualClock(start=1_800_000_000.0)
+    clock = MovedClock(steady)
+    svc = await GameService.open(db_path, clock=clock)
+    try:
+        game_id = await new_game(svc, 3, 0, seed=37, turn_seconds=60)
+        rec = Recorder()
+        svc.subscribe(rec)
+        svc.start_clocks()
+        await svc.start(game_id, 1)
+        seat = (await _to_act(svc, game_id))[0]
+        await steady.advance(2.0, settle=svc.wait_idle)
+        clock.moved = -3600.0
+        await steady.advance(59.0, settle=svc.wait_idle)
+        timeouts = [u for u in rec.updates if u.actor is Actor.TIMEOUT]
+        assert timeouts and timeouts[0].seat == seat
+    finally:
+        await svc.close()

@@ -107,12 +107,14 @@ class Loading(ServiceBase):
             if isinstance(deadline, int | float):
                 deadlines[game_id] = float(deadline)
                 turn = row["turn_seconds"]
-                # A turn (not a lobby's expiry) that ran out while no process kept its clock.
+                # A turn (not a lobby's expiry) that ran out while no process kept its clock,
+                # or that lies further ahead than a whole turn: the system clock was moved
+                # back (QA: a player who had walked away held the table for an hour).
                 if (
                     row["active"]
-                    and deadline <= now
-                    and game_id not in self._wakes
                     and isinstance(turn, int | float)
+                    and (deadline <= now or deadline > now + turn)
+                    and game_id not in self._wakes
                 ):
                     ran_out.append((game_id, deadline, now + float(turn)))
             if row["active"] and row["computer_turn"]:
@@ -212,7 +214,8 @@ class Loading(ServiceBase):
 
     async def _fresh_turns(self, ran_out: list[tuple[int, int | float, float]]) -> bool:
         """Store a whole new turn for each ``(game, stored deadline, fresh deadline)``: that
-        turn's time ran out while no process ran its clock, so its player never had it.
+        turn's time ran out while no process ran its clock, so its player never had it (or
+        the clock was moved back, and it lay further ahead than a whole turn).
 
         Stored like any deadline, so that a second restart keeps it; the version stays, so
         the buttons shown still work. ``False`` if nothing was stored: then those turns time
@@ -241,7 +244,11 @@ class Loading(ServiceBase):
                 e.message,
             )
             return False
-        log.info("%d turns that ran out while the bot was down start afresh", len(ran_out))
+        log.info(
+            "%d turns that ran out while the bot was down (or lay further ahead than a whole"
+            " turn: the clock was moved back) start afresh",
+            len(ran_out),
+        )
         return True
 
     async def damaged_games(self) -> list[tuple[int, str]]:

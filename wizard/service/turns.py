@@ -31,6 +31,15 @@ MAX_RETRY_PAUSE = 10.0
 every ten seconds, and a game moves on at most that long after the fault is gone."""
 
 
+def _ran_out(live: LiveGame, now: float) -> bool:
+    """Whether the turn of ``live`` has run out: its deadline is past, or lies further ahead
+    than a whole turn (the system clock was moved back while the turn ran, and its timer,
+    which keeps steady time, came when the turn was over)."""
+    deadline, turn = live.deadline, live.turn_seconds
+    assert deadline is not None
+    return deadline <= now or (turn is not None and deadline > now + turn)
+
+
 class Turns(Lobby):
     """The clocks of this process's games and the moves of computer seats."""
 
@@ -190,7 +199,7 @@ class Turns(Lobby):
                 # than at once, so that a stuck seat never spins the event loop.
                 live.computer_due = self.clock.now() + max(1.0, self.config.computer_delay)
             return [update] if update is not None else []
-        if live.deadline is not None and live.deadline <= now:
+        if live.deadline is not None and _ran_out(live, now):
             out = []
             state = live.state
             version = live.version
@@ -260,7 +269,7 @@ class Turns(Lobby):
             if actor is Actor.TIMEOUT and (
                 computer_controlled(row)
                 or live.deadline is None
-                or live.deadline > self.clock.now()
+                or not _ran_out(live, self.clock.now())
             ):
                 return None
             apply = functools.partial(
