@@ -338,6 +338,10 @@ async def test_a_lasting_write_fault_is_told_once_and_the_game_moves_on_after_it
         loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(loud) <= 2, [r.getMessage() for r in loud]
         assert sum(r.exc_info is not None for r in loud) == 1
+        # QA: "database write failed" named neither the file nor what to look at.
+        [told] = [r.getMessage() for r in loud if r.exc_info is not None]
+        assert str(db_path) in told and "database or disk is full" in told, told
+        assert "try again" in told and "disk" in told, told
         assert (await svc.get_game(game_id)).version == before
         monkeypatch.setattr(Writer, "write", real)
         await clock.advance(60, settle=svc.wait_idle)

@@ -307,8 +307,12 @@ class ServiceBase:
         if self._write_fault != str(error):
             self._write_fault = str(error)
             log.error(
-                "database write failed (failing writes alike are logged at DEBUG until one"
-                " succeeds)",
+                "writes to the database %s fail: %s. Players are told that their move could "
+                "not be saved and to try again; look at the disk (room left, the file's and "
+                "its folder's permissions, errors in the system log). Failing writes alike "
+                "are logged at DEBUG until one succeeds",
+                self._store.path,
+                error,
                 exc_info=error,
             )
         else:
