@@ -392,10 +392,29 @@ class GameMessages:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
                 self._channel_gone(surface)
                 return None
-            await self._failed(surface, error)
-            return None
+            # An error answer says the post was not made; no answer at all may hide one.
+            answered = isinstance(error, discord.HTTPException)
+            made = None if answered else await self._posted(surface, fields)
+            if made is None:
+                await self._failed(surface, error)
+                return None
+            log.info("game %s: a post's answer was lost, but Discord made it", surface.game_id)
+            message = made
         self._succeeded(surface)
         return message
+
+    async def _posted(self, surface: Surface, fields: dict[str, Any]) -> discord.Message | None:
+        """After no answer to a post: the message, if Discord made it all the same (its
+        answer lost on the way back), so that it is not posted twice (review: two live
+        tables of one round). Looked for among the channel's latest messages."""
+        me = self.bot.user
+        try:
+            async for message in self._channel(surface).history(limit=POSTED_LOOKED_AT):
+                if me is not None and message.author.id == me.id and _same_post(message, fields):
+                    return message
+        except DISCORD_FAILED:
+            return None
+        return None
 
     async def _delete(self, surface: Surface, message_id: int) -> None:
         try:
@@ -526,6 +545,32 @@ class GameMessages:
             await self.service.set_message_ids(surface.game_id, **shown)
         except ServiceError as error:
             log.warning("game %s: %s not stored: %s", surface.game_id, ", ".join(shown), error)
+
+
+POSTED_LOOKED_AT = 5
+"""The channel's latest messages searched for a post whose answer was lost."""
+
+
+def _same_post(message: discord.Message, fields: dict[str, Any]) -> bool:
+    """Whether ``message`` is what ``fields`` posted: its text, its embed and its buttons
+    (a table's carry the game's version, which no other message has)."""
+    if (message.content or None) != (fields.get("content") or None):
+        return False
+    embed = fields.get("embed")
+    if embed is not None and (
+        not message.embeds
+        or (message.embeds[0].title, message.embeds[0].description)
+        != (embed.title, embed.description)
+    ):
+        return False
+    view = fields.get("view")
+    sent = [getattr(c, "custom_id", None) for c in view.children] if view is not None else []
+    shown = [
+        getattr(c, "custom_id", None)
+        for row in message.components
+        for c in getattr(row, "children", [])
+    ]
+    return sent == shown
 
 
 async def drop_unseen_lobby(

@@ -263,3 +263,26 @@ async def test_an_update_discord_finds_malformed_is_an_error_for_the_operator(
         assert len(errors) == 1 and "400" in errors[0].getMessage(), errors
         await sim.env.advance_time(sim.config.retry_after + 1)
         await table_is_current(sim, info.id)
+
+
+async def test_a_table_posted_though_no_answer_came_back_is_not_posted_twice(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: the next round's table reached the channel but Discord's answer was lost on
+    the way back; the retry posted it again, and the channel showed two live tables, the
+    first never updated again. The bot looks for the message it may have made first."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(2)
+        await sim.play(info.id, rng, until=lambda i: bool(i.table and i.table.phase is Phase.PLAY))
+        no_answer(monkeypatch, "POST", f"/channels/{sim.channel.id}/messages", delivered=True)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        await sim.env.advance_time(sim.config.retry_after + 1)
+        await sim.cog.surfaces.idle()
+        live = [m for m in sim.raw() if m.components]  # tables; summaries have no buttons
+        assert len(live) == 1, [m.embeds[0].get("title") for m in live]
+        now = await sim.service.get_game(info.id)
+        assert now.table_message_id == live[0].id
+        await table_is_current(sim, info.id)
+        assert not any(r.exc_info for r in caplog.records)
