@@ -27,6 +27,10 @@ def seat_label(seat: SeatInfo, *, t: Texts) -> str:
     """A seat on the choice's button: the computer's name and level, or the name of the
     person who left it (QA: "bob (Normal)" read as a computer called bob)."""
     if not seat.is_computer:
+        if seat.kicked:
+            # Translators: a button choosing the seat of a player the host or a server
+            # manager removed (a computer plays it), offered to someone taking over a seat.
+            return t("{name} (removed from the game)", name=seat.name)[:80]
         # Translators: a button choosing the seat of a player who left (a computer plays
         # it for now), offered to someone taking over a seat.
         return t("{name} (left the game)", name=seat.name)[:80]

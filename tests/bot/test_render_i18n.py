@@ -481,8 +481,9 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
     taken = SeatTakenOver(1, 8, GREEK[1], "Ωμέγα")
     for before in (computer, away, None):
         yield f"seat taken from {before}", taken_over_text(taken, before, t=t)
-    info = SimpleNamespace(id=1, version=2, seats=(away, computer))
-    for label in labels(seat_choice_view(info, [0, 1], t=t)):  # type: ignore[arg-type]
+    removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)
+    info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed))
+    for label in labels(seat_choice_view(info, [0, 1, 2], t=t)):  # type: ignore[arg-type]
         yield "seat choice button", label
     moves = (MakeBid(2), NameTrump(SUITS[0]), PlayCard(WIZARD), PlayHiddenCard())
     for move in moves:

@@ -261,3 +261,6 @@ def test_the_choice_of_seats_tells_a_leavers_seat_from_a_computers() -> None:
     computer = SeatInfo(2, None, "Merlin", "normal", False, False, 0)
     assert seat_label(left, t=texts("en")) == "bob (left the game)"
     assert seat_label(computer, t=texts("en")) == "Merlin (Normal)"
+    # QA (pt): a player the host removed was offered as one who "left the game".
+    removed = SeatInfo(1, 7, "bob", "normal", True, True, 0)
+    assert seat_label(removed, t=texts("en")) == "bob (removed from the game)"
