@@ -87,14 +87,20 @@ def _done_note(update: GameUpdate, *, t: Texts, theme: Theme) -> str | None:
     return None
 
 
-async def sent_anyway(interaction: discord.Interaction[Any]) -> int | None:
-    """After no answer to ``interaction``'s response: the id of the message Discord made of
-    it all the same (it may have, with only its answer lost on the way back), or ``None``."""
+async def answer_message(interaction: discord.Interaction[Any], **fields: Any) -> int | None:
+    """Answer ``interaction`` with a message (``send_message``'s ``fields``): its id, also
+    when no answer came back from Discord but it made the message all the same (only its
+    answer lost on the way back: asked for, not sent twice)."""
     try:
-        message = await interaction.original_response()
-    except DISCORD_FAILED:
-        return None
-    return message.id
+        response = await interaction.response.send_message(**fields)
+    except NO_ANSWER as lost:
+        try:
+            made = await interaction.original_response()
+        except DISCORD_FAILED:
+            raise lost from None  # not made: the caller handles no answer
+        log.info("the answer to user %s was lost, but Discord made it", interaction.user.id)
+        return made.id
+    return response.message_id
 
 
 class ClickBase:
@@ -190,15 +196,7 @@ class ClickBase:
             sent = await interaction.followup.send(content, ephemeral=True, wait=True, **extra)
             message_id = sent.id
         else:
-            try:
-                response = await interaction.response.send_message(content, ephemeral=True, **extra)
-            except NO_ANSWER:
-                message_id = await sent_anyway(interaction)
-                if message_id is None:
-                    raise
-                log.info("the answer to user %s was lost, but Discord made it", interaction.user.id)
-            else:
-                message_id = response.message_id
+            message_id = await answer_message(interaction, content=content, ephemeral=True, **extra)
         self._responded(interaction)
         return message_id
 

@@ -29,14 +29,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs.clicks import ClickStats, on_table, sent_anyway, user_is_manager
+from bot.cogs.clicks import ClickStats, answer_message, on_table, user_is_manager
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home, games_thread, revive_home
 from bot.cogs.look import hear_languages, public_look, server_settings
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_unseen_lobby, drop_vanished_lobby
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
-from bot.discord_faults import DISCORD_FAILED, NO_ANSWER, failure_text
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.help import help_embed, public_buttons
 from bot.features.hints import HintClicks
 from bot.features.lobby import (
@@ -185,27 +185,14 @@ def _opened_thread(home: GameHome, channel_id: int) -> discord.Thread | None:
     return thread if thread is not None and thread.id != channel_id else None
 
 
-async def _public_answer(interaction: discord.Interaction[Any], **fields: Any) -> int | None:
-    """Answer ``interaction`` with a public message (a lobby): its id, also when no answer
-    came back from Discord but the message was made."""
+async def _tell_host(interaction: discord.Interaction[Any], game_id: int, content: str) -> None:
+    """Answer the host privately once the lobby is posted (the deferred answer edited, or a
+    new private one): a failure is logged, and the lobby everyone sees stays open."""
     try:
-        response = await interaction.response.send_message(**fields)
-    except NO_ANSWER:
-        made = await sent_anyway(interaction)
-        if made is None:
-            raise
-        log.info(
-            "the answer to /wizard of user %s was lost, but Discord posted it", interaction.user.id
-        )
-        return made
-    return response.message_id
-
-
-async def _tell_host(interaction: discord.Interaction[Any], game_id: int, **fields: Any) -> None:
-    """Edit the host's private answer (after the lobby is posted): a failure is logged, and
-    the lobby everyone sees stays open."""
-    try:
-        await interaction.edit_original_response(**fields)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=content)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
     except DISCORD_FAILED as error:
         log.warning(
             "game %s: its lobby is open, but the host's answer was not shown (%s)",
@@ -505,7 +492,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 interaction, info.id, content=_here_text(texts(interaction.locale), info.id, None)
             )
         else:
-            message_id = await _public_answer(interaction, **lobby)
+            message_id = await answer_message(interaction, **lobby)
         self._responded(interaction)
         self.surfaces.adopt(info).lobby_id = message_id
         await self.service.set_message_ids(info.id, lobby_message_id=message_id)
@@ -578,10 +565,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         message_id: int | None
         thread = _opened_thread(home, channel_id)
-        if home.channel_id == channel_id:
-            await revive_home(
-                self.bot, interaction.channel
-            )  # opened inside a finished game's thread
+        if home.channel_id == channel_id:  # opened inside a finished game's thread, maybe
+            await revive_home(self.bot, interaction.channel)
         if thread is not None:
             message_id = await self._lobby_in_thread(interaction, info, thread)
         else:
@@ -607,7 +592,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             )
             self._responded(interaction)
         else:
-            message_id = await _public_answer(interaction, **lobby)
+            message_id = await answer_message(interaction, **lobby)
             self._responded(interaction)
             if note is not None:
                 await interaction.followup.send(note, ephemeral=True)
@@ -629,18 +614,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         # Translators: {thread} is a link to the game's own thread.
         text = "🧵 " + t("Game {game} is open in {thread}.", game=info.id, thread=thread.mention)
         self._about_to_respond(interaction)
-        if interaction.response.is_done():
-            await _tell_host(interaction, info.id, content=text)
-        else:
-            try:
-                await interaction.response.send_message(text, ephemeral=True)
-            except DISCORD_FAILED as error:
-                log.warning(
-                    "game %s: its lobby is open in its thread, but the host's answer was not "
-                    "shown (%s)",
-                    info.id,
-                    failure_text(error),
-                )
+        await _tell_host(interaction, info.id, text)
         self._responded(interaction)
         return message.id
 

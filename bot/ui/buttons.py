@@ -331,36 +331,29 @@ class ComponentHandler(Protocol):
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """Answer ``interaction`` with an ephemeral ``text``, whether or not it was answered before."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
+        if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True)
+            return
     except DISCORD_FAILED as error:
-        if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
-            if interaction.extras.get(MAYBE_DEFERRED):
-                # A deferral whose answer was lost had reached Discord: the user waits on
-                # its "thinking…", which a followup replaces.
-                await _follow_up(interaction, text)
-                return
+        if not (isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED):
+            _not_replied(interaction, error)
+            return
+        if not interaction.extras.get(MAYBE_DEFERRED):
             # An answer that seemed lost (no answer came back) had reached the user after all.
             log.info("interaction %s was answered already", interaction.id)
             return
-        log.warning(
-            "could not send a private reply to interaction %s: %s",
-            interaction.id,
-            failure_text(error),
-        )
-
-
-async def _follow_up(interaction: discord.Interaction[Any], text: str) -> None:
+        # A deferral whose answer was lost had reached Discord: the user waits on its
+        # "thinking…", which a followup replaces.
     try:
         await interaction.followup.send(text, ephemeral=True)
     except DISCORD_FAILED as error:
-        log.warning(
-            "could not send a private reply to interaction %s: %s",
-            interaction.id,
-            failure_text(error),
-        )
+        _not_replied(interaction, error)
+
+
+def _not_replied(interaction: discord.Interaction[Any], error: DiscordFailure) -> None:
+    log.warning(
+        "could not send a private reply to interaction %s: %s", interaction.id, failure_text(error)
+    )
 
 
 async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomId) -> None:
