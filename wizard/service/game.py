@@ -132,6 +132,13 @@ def dealt_event(state: GameState) -> RoundDealt:
     )
 
 
+def turn_ran_out(deadline: float, turn_seconds: float | None, now: float) -> bool:
+    """Whether a turn with this ``deadline`` has run out at ``now``: the deadline is past, or
+    lies further ahead than a whole turn (the system clock was moved back: QA, a player who
+    had walked away held the table for an hour)."""
+    return deadline <= now or (turn_seconds is not None and deadline > now + turn_seconds)
+
+
 def turn_event(state: GameState, deadline: float | None) -> TurnChanged:
     """Who acts next."""
     return TurnChanged(state.phase, state.round, to_act(state), deadline)

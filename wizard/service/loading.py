@@ -29,6 +29,7 @@ from wizard.service.game import (
     fold,
     forfeited_seats,
     stored_standings,
+    turn_ran_out,
 )
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
@@ -108,12 +109,11 @@ class Loading(ServiceBase):
                 deadlines[game_id] = float(deadline)
                 turn = row["turn_seconds"]
                 # A turn (not a lobby's expiry) that ran out while no process kept its clock,
-                # or that lies further ahead than a whole turn: the system clock was moved
-                # back (QA: a player who had walked away held the table for an hour).
+                # or that lies further ahead than a whole turn (the clock was moved back).
                 if (
                     row["active"]
                     and isinstance(turn, int | float)
-                    and (deadline <= now or deadline > now + turn)
+                    and turn_ran_out(deadline, turn, now)
                     and game_id not in self._wakes
                 ):
                     ran_out.append((game_id, deadline, now + float(turn)))

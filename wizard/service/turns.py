@@ -17,7 +17,7 @@ from wizard.rules import to_act
 from wizard.service.base import log
 from wizard.service.errors import BusyError, IllegalMoveError, ServiceError
 from wizard.service.events import Actor, GameStatus, GameUpdate
-from wizard.service.game import LiveGame, computer_controlled
+from wizard.service.game import LiveGame, computer_controlled, turn_ran_out
 from wizard.service.lobby import Lobby
 from wizard.service.workers import ThinkerPool
 from wizard.state import Action, Phase, Play
@@ -29,15 +29,6 @@ again; doubled at each failure in a row, up to :data:`MAX_RETRY_PAUSE`."""
 MAX_RETRY_PAUSE = 10.0
 """The longest pause between tries: a fault that lasts (a full disk) costs each game a try
 every ten seconds, and a game moves on at most that long after the fault is gone."""
-
-
-def _ran_out(live: LiveGame, now: float) -> bool:
-    """Whether the turn of ``live`` has run out: its deadline is past, or lies further ahead
-    than a whole turn (the system clock was moved back while the turn ran, and its timer,
-    which keeps steady time, came when the turn was over)."""
-    deadline, turn = live.deadline, live.turn_seconds
-    assert deadline is not None
-    return deadline <= now or (turn is not None and deadline > now + turn)
 
 
 class Turns(Lobby):
@@ -199,7 +190,9 @@ class Turns(Lobby):
                 # than at once, so that a stuck seat never spins the event loop.
                 live.computer_due = self.clock.now() + max(1.0, self.config.computer_delay)
             return [update] if update is not None else []
-        if live.deadline is not None and _ran_out(live, now):
+        # A timer keeps steady time: with the system clock moved back while the turn ran, it
+        # comes when the turn is over, and finds the deadline still ahead.
+        if live.deadline is not None and turn_ran_out(live.deadline, live.turn_seconds, now):
             out = []
             state = live.state
             version = live.version
@@ -269,7 +262,7 @@ class Turns(Lobby):
             if actor is Actor.TIMEOUT and (
                 computer_controlled(row)
                 or live.deadline is None
-                or not _ran_out(live, self.clock.now())
+                or not turn_ran_out(live.deadline, live.turn_seconds, self.clock.now())
             ):
                 return None
             apply = functools.partial(

@@ -37,6 +37,12 @@ writer of the process, so its checkpoint runs between two of its own transaction
 reach the end of the WAL; the next write then starts the WAL again from its beginning."""
 WAL_LOOK_EVERY = 10.0
 """Seconds between two looks of the writer at the size of the ``-wal`` file."""
+WAL_STUCK = (
+    "SQLite cannot fold it back into the database while another program holds a read "
+    "transaction open on it (a sqlite3 shell, a database browser: close it) or while the "
+    "database file cannot be written"
+)
+"""Why a ``-wal`` file stays past its limit, as the writer's warning and ``check`` say it."""
 BATCH_LIMIT = 256
 """Most writes committed together in one transaction (group commit)."""
 
@@ -379,14 +385,12 @@ class Writer:
         if size > self.wal_limit and not self._wal_large:
             self._wal_large = True
             log.warning(
-                "the write-ahead log %s is %.1f MiB, past its %.0f MiB limit: SQLite cannot "
-                "fold it back into the database. Most likely another program holds a read "
-                "transaction open on the database (a sqlite3 shell, a database browser: close "
-                "it), or the database file cannot be written. Nothing is lost, but the log "
-                "grows with every move until then",
+                "the write-ahead log %s is %.1f MiB, past its %.0f MiB limit: %s. Nothing is "
+                "lost, but the log grows with every move until then",
                 self._wal,
                 size / 2**20,
                 self.wal_limit / 2**20,
+                WAL_STUCK,
             )
         elif size <= self.wal_limit and self._wal_large:
             self._wal_large = False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from wizard.store.db import JOURNAL_SIZE_LIMIT, problem_lines, wal_path
+from wizard.store.db import JOURNAL_SIZE_LIMIT, WAL_STUCK, problem_lines, wal_path
 from wizard.store.migrations import LATEST
 from wizard.store.repo import HAND_KEPT
 
@@ -201,10 +201,7 @@ class Health:
         )
         if self.wal_bytes > JOURNAL_SIZE_LIMIT:
             lines.append(
-                f"  the write-ahead log is past its {_size(JOURNAL_SIZE_LIMIT)} limit: SQLite "
-                "cannot fold it back into the database while another program holds a read "
-                "transaction open on it (a sqlite3 shell, a database browser: close it) or the "
-                "database file cannot be written"
+                f"  the write-ahead log is past its {_size(JOURNAL_SIZE_LIMIT)} limit: {WAL_STUCK}"
             )
         lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
         return lines
