@@ -41,6 +41,14 @@ class Recorder:
         return [e for u in self.updates for e in u.events if isinstance(e, kind)]
 
 
+def clocks_started(svc: GameService) -> Recorder:
+    """Start ``svc``'s clocks, with a recorder of the background updates they make."""
+    rec = Recorder()
+    svc.subscribe(rec)
+    svc.start_clocks()
+    return rec
+
+
 @pytest.fixture
 async def timed(db_path: Path, clock: VirtualClock) -> AsyncIterator[GameService]:
     svc = await GameService.open(db_path, clock=clock, config=ServiceConfig(computer_delay=2.0))
@@ -61,9 +69,7 @@ async def test_timeouts_then_hand_over_and_take_back(
 ) -> None:
     await timed.update_settings(GUILD, max_timeouts=2)
     game_id = await new_game(timed, 3, 0, seed=31, turn_seconds=30)
-    rec = Recorder()
-    timed.subscribe(rec)
-    timed.start_clocks()
+    rec = clocks_started(timed)
     start = await timed.start(game_id, 1)
     turn = start.events[-1]
     assert isinstance(turn, TurnChanged) and turn.deadline == clock.now() + 30
@@ -127,9 +133,7 @@ async def test_acting_resets_the_timeout_count(timed: GameService, clock: Virtua
 
 async def test_lobby_expires(timed: GameService, clock: VirtualClock) -> None:
     await timed.update_settings(GUILD, lobby_seconds=600)
-    rec = Recorder()
-    timed.subscribe(rec)
-    timed.start_clocks()
+    rec = clocks_started(timed)
     game_id = await new_game(timed, 2, 0)
     await clock.advance(599.0, settle=timed.wait_idle)
     assert (await timed.get_game(game_id)).status is GameStatus.LOBBY
@@ -233,9 +237,7 @@ async def test_a_turn_that_ran_out_while_down_starts_afresh(db_path: Path) -> No
         info = await again.get_game(game_id)
         assert info.deadline == fresh  # a whole turn from the restart
         assert info.version == version  # nothing happened: the buttons shown still work
-        rec = Recorder()
-        again.subscribe(rec)
-        again.start_clocks()
+        rec = clocks_started(again)
         await later.advance(30.0, settle=again.wait_idle)
         assert rec.updates == []
     finally:
@@ -246,9 +248,7 @@ async def test_a_turn_that_ran_out_while_down_starts_afresh(db_path: Path) -> No
     third = await GameService.open(db_path, clock=third_clock, config=config)
     try:
         assert (await third.get_game(game_id)).deadline == fresh
-        rec = Recorder()
-        third.subscribe(rec)
-        third.start_clocks()
+        rec = clocks_started(third)
         await third_clock.advance(19.5, settle=third.wait_idle)
         assert rec.updates == []
         await third_clock.advance(1.0, settle=third.wait_idle)
@@ -305,9 +305,7 @@ async def test_a_fresh_turn_that_cannot_be_stored_times_out_and_the_operator_is_
     again = await GameService.open(db_path, clock=later)
     try:
         assert "fresh deadlines could not be stored" in caplog.text
-        rec = Recorder()
-        again.subscribe(rec)
-        again.start_clocks()
+        rec = clocks_started(again)
         await later.advance(0.0, settle=again.wait_idle)
         assert rec.updates and rec.updates[0].actor is Actor.TIMEOUT
         assert rec.updates[0].seat == seat
@@ -361,9 +359,7 @@ async def test_a_turn_outlasts_no_clock_moved_back_across_a_restart(db_path: Pat
     again = await GameService.open(db_path, clock=earlier)
     try:
         assert (await again.get_game(game_id)).deadline == earlier.now() + 60
-        rec = Recorder()
-        again.subscribe(rec)
-        again.start_clocks()
+        rec = clocks_started(again)
         await earlier.advance(61.0, settle=again.wait_idle)
         assert rec.updates and rec.updates[0].actor is Actor.TIMEOUT
         assert rec.updates[0].seat == seat
@@ -379,9 +375,7 @@ async def test_a_turn_outlasts_no_clock_moved_back_while_running(db_path: Path) 
     svc = await GameService.open(db_path, clock=clock)
     try:
         game_id = await new_game(svc, 3, 0, seed=37, turn_seconds=60)
-        rec = Recorder()
-        svc.subscribe(rec)
-        svc.start_clocks()
+        rec = clocks_started(svc)
         await svc.start(game_id, 1)
         seat = (await _to_act(svc, game_id))[0]
         await steady.advance(2.0, settle=svc.wait_idle)
