@@ -555,9 +555,16 @@ def _apply_bid(state: GameState, seat: int, bid: int) -> GameState:
     bidding = options.bidding
     if bidding is _OPEN:
         if seat != state.turn:
-            if state.bids[seat] is not None:
-                raise AlreadyBidError("R4.2", "already_bid", player=_name(state, seat), seat=seat)
             assert state.turn is not None
+            if state.bids[seat] is not None:
+                raise AlreadyBidError(
+                    "R4.2",
+                    "already_bid",
+                    player=_name(state, seat),
+                    seat=seat,
+                    waiting_for=_name(state, state.turn),
+                    turn=state.turn,
+                )
             raise NotYourTurnError(
                 "R4.2",
                 "not_your_turn_to_bid",

@@ -307,7 +307,10 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "only_dealer_chooses_trump": Refusal(
         "⏳", NOT_YOUR_TURN, N_("Only the dealer, {dealer}, chooses trump.")
     ),
-    "already_bid": Refusal("ℹ️", N_("You have already bid this round.")),
+    # Open bidding names whose turn it is; hidden and secret bids have no one turn.
+    "already_bid": Refusal(
+        "ℹ️", N_("You have already bid this round."), N_("It is {waiting_for}'s turn to bid.")
+    ),
     # --- the phase of the game (R2.2, R2.3, R3.3, R4.2, R4.3, R5.1)
     "still_bidding": Refusal("⏳", N_("Not now: players are still bidding.")),
     "choosing_trump": Refusal(

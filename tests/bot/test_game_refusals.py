@@ -172,11 +172,14 @@ async def test_non_players_out_of_turn_illegal_cards_and_bids(tmp_path: Path) ->
         assert sim.message(crafted.id).content == "test buttons"  # the public message is as it was
 
         await sim.click_table(first, "0")  # open bids are made on the table
-        # Bidding again on the table: the refusal says why (it said whose turn it was).
+        # Bidding again on the table: the refusal says why (it said only whose turn it was),
+        # and whose turn it is now.
         version = (await sim.service.get_game(game)).version
         again = await post_buttons(sim, ann, f"wiz:{game}:bid:1:{version}")
         twice = private(await first.click(again, custom_id=f"wiz:{game}:bid:1:{version}"))
-        assert twice == "ℹ️ You have already bid this round.", twice
+        assert twice == (
+            f"ℹ️ You have already bid this round. It is {second.name}'s turn to bid."
+        ), twice
         await sim.click_table(second, "0")
         hand = await sim.open_hand(dealer)
         assert not [b for b in buttons(hand) if verb_of(b) == "bid"]

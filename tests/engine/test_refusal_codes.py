@@ -130,8 +130,10 @@ CASES: list[Any] = [
                  lambda: apply(apply(table(["B1", "R1", "G1"],
                                            options=Options(bidding=Bidding.HIDDEN)),
                                      Bid(1, 0)), Bid(1, 1)), id="R7_2-already_bid"),
-    # A second bid under open bidding: "already bid", not "it is Cy's turn" (QA, the demo).
-    pytest.param("R4.2", AlreadyBidError, "already_bid", {"player": "Bo", "seat": 1},
+    # A second bid under open bidding: "already bid", not "it is Cy's turn" (QA, the demo),
+    # and whose turn it is (QA variants: the refusal alone left the player guessing).
+    pytest.param("R4.2", AlreadyBidError, "already_bid",
+                 {"player": "Bo", "seat": 1, "waiting_for": "Cy", "turn": 2},
                  lambda: apply(apply(table(["B1", "R1", "G1"]), Bid(1, 0)), Bid(1, 1)),
                  id="R4_2-already_bid"),
     # --- the phase of the game
