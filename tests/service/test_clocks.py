@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from wizard.ai import ComputerPlayer
 from wizard.service import (
     Actor,
     GameCancelled,
@@ -24,6 +25,7 @@ from wizard.service import (
     VirtualClock,
 )
 from wizard.service.clock import TimerHandle
+from wizard.service.game import LiveGame
 
 from .conftest import GUILD, new_game
 
@@ -385,3 +387,45 @@ async def test_a_turn_outlasts_no_clock_moved_back_while_running(db_path: Path) 
         assert timeouts and timeouts[0].seat == seat
     finally:
         await svc.close()
+
+
+async def test_a_timed_out_move_is_made_at_the_games_level(
+    timed: GameService, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: the first move made for a timed-out player used the server's level, although the
+    game has its own (``/wizard new computer_level``) and its later moves used that one."""
+    levels: list[str] = []
+    think = LiveGame.computer
+
+    def computer(live: LiveGame, seat: int, level: str) -> ComputerPlayer:
+        levels.append(level)
+        return think(live, seat, level)
+
+    monkeypatch.setattr(LiveGame, "computer", computer)
+    await timed.update_settings(GUILD, computer_level="random", max_timeouts=2)
+    game_id = await new_game(timed, 3, 0, seed=31, turn_seconds=30, computer_level="easy")
+    rec = clocks_started(timed)
+    await timed.start(game_id, 1)
+    await clock.advance(31.0, settle=timed.wait_idle)
+    [update] = rec.updates
+    assert update.actor is Actor.TIMEOUT
+    assert levels == ["easy"]
+    info = await timed.get_game(game_id)
+    assert info.seats[update.seat].level == "easy"
+
+
+async def test_a_running_game_keeps_the_level_it_started_with(
+    timed: GameService, clock: VirtualClock
+) -> None:
+    """The settings promise that games already open keep their computer level: a game
+    started at the server's level goes on at it after the server changes level."""
+    await timed.update_settings(GUILD, computer_level="easy", max_timeouts=2)
+    game_id = await new_game(timed, 3, 0, seed=31, turn_seconds=30)
+    assert (await timed.get_game(game_id)).computer_level is None  # the lobby follows
+    rec = clocks_started(timed)
+    await timed.start(game_id, 1)
+    assert (await timed.get_game(game_id)).computer_level == "easy"
+    await timed.update_settings(GUILD, computer_level="normal")
+    await clock.advance(31.0, settle=timed.wait_idle)
+    [update] = rec.updates
+    assert (await timed.get_game(game_id)).seats[update.seat].level == "easy"

@@ -396,6 +396,11 @@ class LiveGame:
             return self.host_id
         return playing[0]
 
+    def level_of(self, row: SeatRow, server_level: str) -> str:
+        """The level a computer plays ``row`` at: the seat's own, else the game's (chosen in
+        its lobby), else the server's."""
+        return row.level or self.computer_level or server_level
+
     def computer(self, seat: int, level: str) -> ComputerPlayer:
         """The computer player of a seat at a level (kept, so that its state carries on)."""
         key = (seat, level)

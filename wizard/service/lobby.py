@@ -370,6 +370,12 @@ class Lobby(Playing):
             check_options(live.options, n)
             state = initial_state([s.name for s in live.seats], live.options, live.seed)
             now = self.clock.now()
+            # A lobby without a level of its own follows the server's; the game keeps the
+            # level it starts with, as the settings promise (the level of a seat handed to
+            # a computer later: a leaver's, a timed-out player's).
+            level = live.computer_level
+            if level is None:
+                level = (await self.get_settings(live.guild_id)).computer_level
 
             async def holders(conn: aiosqlite.Connection) -> None:
                 # Who holds each seat from the first action on (the seats' history).
@@ -389,6 +395,7 @@ class Lobby(Playing):
                 also=holders,
                 status=GameStatus.ACTIVE,
                 started_at=now,
+                computer_level=level,
                 announced=0,  # the channel is owed every round's summary, then the standings
                 deadline=live.turn_deadline(live.seats, state, now),
                 computer_turn=live.computer_seat(live.seats, state) is not None,

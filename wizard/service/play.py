@@ -110,7 +110,7 @@ class Playing(Loading):
             update={
                 "away": True,
                 "kicked": kicked or row.kicked,
-                "level": row.level or live.computer_level or settings.computer_level,
+                "level": live.level_of(row, settings.computer_level),
             }
         )
         events: tuple[Event, ...] = ()
@@ -205,7 +205,7 @@ class Playing(Loading):
                 update={
                     "timeouts": count,
                     "away": away,
-                    "level": row.level or live.computer_level or settings.computer_level,
+                    "level": live.level_of(row, settings.computer_level),
                 }
             )
             post.append(PlayerTimedOut(seat, count))
@@ -404,7 +404,7 @@ def _holder_change(live: LiveGame, old: SeatRow, new: SeatRow, at: int) -> tuple
     (a computer takes over, a person takes it back or over), or ``None``."""
     if computer_controlled(old) == computer_controlled(new) and old.user_id == new.user_id:
         return None
-    level = new.level or live.computer_level or "normal"
+    level = live.level_of(new, "normal")
     user_id = None if computer_controlled(new) else new.user_id
     return repo.holder_params(live.id, new.seat, at, user_id=user_id, level=level, name=new.name)
 

@@ -241,7 +241,7 @@ class Turns(Lobby):
             return None
         row = live.seats[seat]
         settings = await self.get_settings(live.guild_id)
-        level = row.level or settings.computer_level
+        level = live.level_of(row, settings.computer_level)
         seat_view = view(state, seat)
         if seat_view.legal:
             if level in self.config.inline_levels:
