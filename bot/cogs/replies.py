@@ -248,10 +248,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "🚫", N_("The host has not allowed taking over computer seats in this game.")
     ),
     "seat_held": Refusal(
-        # Translators: {name} took the seat first (or took their own seat back).
+        # Translators: {name} plays the seat now: they took it first, or it was their own
+        # seat and they took it back (QA: "bob took it" of bob's own seat).
         "🚫",
         N_("A person plays that seat, not a computer."),
-        N_("{name} took it."),
+        N_("{name} plays it now."),
     ),
     "hints_off": Refusal("🚫", N_("Hints are not allowed on this server.")),
     "last_person": Refusal(

@@ -90,11 +90,11 @@ async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> No
         hand = message_text(taken.response)
         assert "You now play this seat" in hand and "your hand" in hand
         sim.hands[bob.id] = taken.response.id
-        # cy's choice still offers Merlin: the refusal says who took it.
+        # cy's choice still offers Merlin: the refusal says who plays it now.
         lost = await cy.click(sim.message(late.response.id), label="Merlin (Normal)")
         assert lost.response is not None
         assert message_text(lost.response).strip() == (
-            "🚫 A person plays that seat, not a computer. bob took it."
+            "🚫 A person plays that seat, not a computer. bob plays it now."
         )
 
         info = await sim.service.get_game(game)
