@@ -314,6 +314,7 @@ class OpenHands(GameMessages):
             show_hand=show_hand,
             ending=ending,
             bids_here=table_lost,
+            bids_not_theirs=seat_view.bids_not_theirs,
         )
         return text, view, seat_view.seat
 

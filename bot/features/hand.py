@@ -4,7 +4,7 @@ cards, "Take my seat back")."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 import discord
@@ -156,22 +156,29 @@ def hand_text(
     theme: Theme = Theme.CLASSIC,
     away: bool = False,
     bids_here: bool = False,
+    bids_not_theirs: Collection[int] = (),
     t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
     others'), its own bid even when hidden, and what it may do now: nothing while a
     computer plays the seat (``away``), whose turn it is then. ``bids_here``: open bids
-    are made in the hand (see :func:`hand_view`)."""
+    are made in the hand (see :func:`hand_view`). ``bids_not_theirs``: rounds whose bid of
+    the seat its reader did not make (a computer's for them, or the seat's earlier
+    holder's), told as the seat's, not as theirs."""
     table = public_table(view)
     shown = display_names(table, names)
     seat = view.seat
     lines: list[str] = []
     if view.round == 0:
         return t("The cards are being dealt.")
+    scored = ""
+    if view.history:
+        last = view.history[-1]
+        scored = last_round_line(last, seat, away=away or last.round in bids_not_theirs, t=t)
     if view.phase is Phase.GAME_OVER:  # how the last round went; no cards are left
-        return last_round_line(view.history[-1], seat, away=away, t=t)
+        return scored
     if opens_with_last_round(view):
-        lines.append(last_round_line(view.history[-1], seat, away=away, t=t))
+        lines.append(scored)
     hand = view.hand
     if hand is None:
         lines.append(
@@ -221,7 +228,11 @@ def hand_text(
     else:
         facts = [t("Trump: {suit}", suit=suit_text(view.trump, theme, t=t))]
     own_bid = view.bids[seat]
-    if own_bid is not None:
+    if own_bid is not None and view.round in bids_not_theirs:
+        # Translators: as "your bid: {bid}", of a bid the player did not make themselves: a
+        # computer's for them (they were away), or one made before they took the seat over.
+        facts.append(t("your seat's bid: {bid}", bid=own_bid))
+    elif own_bid is not None:
         facts.append(t("your bid: {bid}", bid=own_bid))
     if view.phase in (Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER):
         facts.append(t("tricks won: {tricks}", tricks=view.tricks[seat]))
@@ -380,13 +391,15 @@ def hand_message(
     show_hand: str | None = None,
     ending: Sequence[str] = (),
     bids_here: bool = False,
+    bids_not_theirs: Collection[int] = (),
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
     and when it stops updating itself. ``away``: a computer plays the seat (or, the game
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
     the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
-    game ended, after how its last round went). ``bids_here``: see :func:`hand_view`."""
+    game ended, after how its last round went). ``bids_here``: see :func:`hand_view`;
+    ``bids_not_theirs``: see :func:`hand_text`."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -397,7 +410,16 @@ def hand_message(
                 button=_bold(t(TAKE_BACK_LABEL)),
             )
         )
-    lines.append(hand_text(view, theme=theme, away=away, bids_here=bids_here, t=t))
+    lines.append(
+        hand_text(
+            view,
+            theme=theme,
+            away=away,
+            bids_here=bids_here,
+            bids_not_theirs=bids_not_theirs,
+            t=t,
+        )
+    )
     lines += ending
     if view.phase is not Phase.GAME_OVER:
         button = show_hand if show_hand is not None else t(SHOW_HAND_LABEL)

@@ -527,6 +527,25 @@ def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
         ), first_line
 
 
+def test_a_hand_says_your_seat_of_bids_its_reader_did_not_make() -> None:
+    """QA: after taking a seat back, the hand said "Round 4: you bid 2" of the computer's
+    bid; one who took a seat over read "your bid: 0" of the bid made before them. Of a bid
+    its reader did not make, the hand says "your seat"."""
+    states = list(play_through(3, Options(), seed=6, rng_seed=2))
+    state = first_state(iter(states), lambda s: s.phase is Phase.BID and s.round == 3)
+    last = state.history[-1]
+    text = hand_text(view(state, 0), bids_not_theirs={2}, t=T)
+    assert text.splitlines()[0].endswith(
+        f" Round 2, your seat: bid {last.bids[0]}, won {last.tricks[0]} → "
+        f"{last.points[0]:+d} (total **{last.totals[0]}**)"
+    ), text
+    playing = first_state(iter(states), lambda s: s.round == 3 and s.phase is Phase.PLAY)
+    own = f"your bid: {playing.bids[0]}"
+    assert own in hand_text(view(playing, 0), bids_not_theirs={2}, t=T)
+    taken = hand_text(view(playing, 0), bids_not_theirs={1, 2, 3}, t=T)
+    assert own not in taken and f"your seat's bid: {playing.bids[0]}" in taken, taken
+
+
 def test_hand_prompts_only_on_ones_turn() -> None:
     state = first_state(play_through(3, Options(), seed=6), lambda s: s.phase is Phase.BID)
     assert state.turn is not None

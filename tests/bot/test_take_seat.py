@@ -89,6 +89,8 @@ async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> No
         assert taken.response is not None and taken.response.ephemeral
         hand = message_text(taken.response)
         assert "You now play this seat" in hand and "your hand" in hand
+        # Merlin made this round's bid, not bob (QA: "your bid: 0").
+        assert "your seat's bid: " in hand and "your bid" not in hand, hand
         sim.hands[bob.id] = taken.response.id
         # cy's choice still offers Merlin: the refusal says who plays it now.
         lost = await cy.click(sim.message(late.response.id), label="Merlin (Normal)")

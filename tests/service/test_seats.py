@@ -483,3 +483,37 @@ async def test_a_player_whose_seat_someone_took_over_still_forfeits(
     await damage_the_row_then_play(service, db_path, seed=22, rng=random.Random(2))
     rebuilt = await service.player_card(info.guild_id, 2)
     assert rebuilt is not None and rebuilt.games == 2
+
+
+async def test_a_seat_view_knows_which_bids_its_player_did_not_make(
+    db_path: Path, clock: VirtualClock
+) -> None:
+    """QA: a hand said "you bid 2" of a bid the computer made while its player was away,
+    and "your bid" to one who took a seat over of the bid made before them. The seat view
+    names the rounds whose bid of the seat its player did not make, after a restart too."""
+    config = ServiceConfig(computer_delay=0.0)
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        game_id = await started(svc, allow=True)
+        await to_computer_turn_mid_round(svc, game_id, 2)  # round 2: Merlin bid rounds 1, 2
+        await svc.take_seat(game_id, STRANGER, seat=2, name="Newcomer")
+        assert (await svc.seat_view(game_id, STRANGER)).bids_not_theirs == {1, 2}
+        assert (await svc.seat_view(game_id, 1)).bids_not_theirs == frozenset()
+        # P2 leaves in round 2; a computer bids round 3 for them; they take the seat back.
+        await svc.leave(game_id, 2)
+        rng = random.Random(3)
+        while (await table_of(svc, game_id)).round < 3 or None in (
+            await table_of(svc, game_id)
+        ).bids:
+            if not await svc.run_computer_turns(game_id, max_moves=1):
+                assert await human_move(svc, game_id, [1, STRANGER], rng) is not None
+        await svc.take_back(game_id, 2)
+        assert (await svc.seat_view(game_id, 2)).bids_not_theirs == {3}
+    finally:
+        await svc.close()
+    svc = await GameService.open(db_path, clock=clock, config=config)
+    try:
+        assert (await svc.seat_view(game_id, 2)).bids_not_theirs == {3}
+        assert (await svc.seat_view(game_id, STRANGER)).bids_not_theirs == {1, 2}
+    finally:
+        await svc.close()

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 from wizard.ai import ComputerPlayer, make_player
 from wizard.cards import Card, Suit
@@ -197,14 +198,22 @@ def standings(
     return tuple(out)
 
 
+class LoggedBid(NamedTuple):
+    """A bid of the game's log: its seat, and who made it (:class:`Actor`, and the user of a
+    player's own bid)."""
+
+    seat: int
+    actor: str
+    user_id: int | None
+
+
 def bids_not_made_by_players(
-    bids: Sequence[tuple[int, str, int | None]], holders: Sequence[int | None]
+    bids: Sequence[LoggedBid], holders: Sequence[int | None]
 ) -> set[tuple[int, int]]:
-    """``(round, seat)`` of the bids the person holding each seat at the end (``holders``)
-    did not make: a computer's for them (they had left, or their time ran out), or an
-    earlier holder's (who left; they took the seat over). From the game's logged bids in
-    order (``(seat, actor, user)``): every seat bids once a round (R4), so the k-th group of
-    seats' bids is round k."""
+    """``(round, seat)`` of the bids the person holding each seat (``holders``: at the end,
+    or now) did not make: a computer's for them (they had left, or their time ran out), or
+    an earlier holder's (who left; they took the seat over). From the game's logged bids in
+    order: every seat bids once a round (R4), so the k-th group of seats' bids is round k."""
     seats = len(holders)
     return {
         (i // seats + 1, seat)
@@ -268,7 +277,8 @@ class GameInfo:
     """Final places of a finished game."""
     broken_reason: str | None = None
     computer_level: str | None = None
-    """Level of the computers the lobby adds (``None``: the server's default)."""
+    """Level of the computers the lobby adds (``None``: the server's default), and once the
+    game starts, the level of the computers that take seats over."""
     allow_seat_taking: bool = False
     """The host lets people who are not seated take over computer seats (``take_seat``)."""
     hints_used: tuple[int, ...] = ()
@@ -309,6 +319,9 @@ class SeatView:
     offer "play my card" (``PlayHiddenCard``)."""
     away: bool
     """A computer holds the seat; :meth:`GameService.take_back` returns it."""
+    bids_not_theirs: frozenset[int] = frozenset()
+    """Rounds whose bid of this seat its player did not make: a computer's for them (they
+    were away, or their time ran out), or an earlier holder's (they took the seat over)."""
 
 
 RECENT_UPDATES = 8
@@ -339,7 +352,8 @@ class LiveGame:
     finished_at: float | None = None
     seats: list[SeatRow] = field(default_factory=list)
     computer_level: str | None = None
-    """Level of the computers this lobby adds (``None``: the server's default)."""
+    """Level of the computers this lobby adds (``None``: the server's default); a started
+    game keeps the level it started with (see :meth:`level_of`)."""
     allow_seat_taking: bool = False
     """People who are not seated may take over computer seats (the host's choice)."""
     hints_used: frozenset[int] = frozenset()
@@ -348,6 +362,8 @@ class LiveGame:
     actions: list[Action] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     """The game's version after each logged action (for answering duplicates)."""
+    bids: list[LoggedBid] = field(default_factory=list)
+    """The logged bids in order, with who made each."""
     request_ids: dict[str, int] = field(default_factory=dict)
     """Request id → seq of the action it made."""
     last_non_bid_version: int = 0
@@ -449,7 +465,17 @@ class LiveGame:
         state = self.state
         assert state is not None
         hidden = own_hand_hidden(state) and state.phase is Phase.PLAY and state.turn == row.seat
-        return SeatView(self.id, self.version, row.seat, view(state, row.seat), hidden, row.away)
+        holders = [s.user_id for s in self.seats]
+        others = bids_not_made_by_players(self.bids, holders)
+        return SeatView(
+            self.id,
+            self.version,
+            row.seat,
+            view(state, row.seat),
+            hidden,
+            row.away,
+            frozenset(r for r, seat in others if seat == row.seat),
+        )
 
     def info(self) -> GameInfo:
         """The front end's picture of the game."""

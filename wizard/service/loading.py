@@ -25,6 +25,7 @@ from wizard.service.errors import GameNotFoundError, ServiceError, StorageError
 from wizard.service.events import GameStatus
 from wizard.service.game import (
     LiveGame,
+    LoggedBid,
     decode_action,
     fold,
     forfeited_seats,
@@ -38,7 +39,8 @@ from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
 _LOG = (
-    "SELECT seq, seat, kind, arg, request_id, version FROM actions WHERE game_id = ? ORDER BY seq"
+    "SELECT seq, seat, kind, arg, request_id, version, actor, user_id FROM actions"
+    " WHERE game_id = ? ORDER BY seq"
 )
 """The log of one game, in order (validated by the replay)."""
 _KEPT = frozenset({"lock", "timer", "computers", "recent"})
@@ -62,6 +64,7 @@ class _Replayed(NamedTuple):
     actions: list[Action]
     versions: list[int]
     request_ids: dict[str, int]
+    bids: list[LoggedBid]
 
 
 class Loading(ServiceBase):
@@ -346,7 +349,7 @@ class Loading(ServiceBase):
                 return await self._stub(game_id, str(b))
             return await self._unshowable(game_id, status, str(b))
         if replayed is not None:
-            live.state, live.actions, live.versions, live.request_ids = replayed
+            live.state, live.actions, live.versions, live.request_ids, live.bids = replayed
             self._resume_hidden_bids(live)
         if live.status is GameStatus.FINISHED:
             rows = await self._store.fetchall(
@@ -443,6 +446,7 @@ class Loading(ServiceBase):
             actions,
             [a.version for a in rows],
             {a.request_id: a.seq for a in rows if a.request_id is not None},
+            [LoggedBid(a.seat, a.actor, a.user_id) for a in rows if a.kind == "bid"],
         )
 
     async def _quarantine(self, game_id: int, reason: str) -> None:

@@ -3,8 +3,6 @@ applies, logs and commits an action."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -14,7 +12,7 @@ from wizard.errors import IllegalActionError
 from wizard.errors import NotYourTurnError as EngineNotYourTurnError
 from wizard.options import Bidding
 from wizard.rules import winners
-from wizard.service.base import log, shielded
+from wizard.service.base import shielded
 from wizard.service.errors import IllegalMoveError, NotSeatedError
 from wizard.service.events import (
     Actor,
@@ -32,6 +30,7 @@ from wizard.service.events import (
 )
 from wizard.service.game import (
     LiveGame,
+    LoggedBid,
     bids_not_made_by_players,
     computer_controlled,
     encode_action,
@@ -151,22 +150,6 @@ class Playing(Loading):
         live.computer_due = self._computer_due(live, now)
         return await self._update(live, (*events, turn_event(state, live.deadline)))
 
-    async def _bids_not_theirs(
-        self, game_id: int, holders: Sequence[int | None]
-    ) -> set[tuple[int, int]]:
-        """``(round, seat)`` of the bids the seats' final ``holders`` did not make (its log)."""
-        try:
-            rows = await self._store.fetchall(
-                "SELECT seat, actor, user_id FROM actions WHERE game_id = ? AND kind = 'bid'"
-                " ORDER BY seq",
-                (game_id,),
-            )
-        except sqlite3.DatabaseError as e:
-            log.warning("game %s: its bids could not be read (%s): all count as made", game_id, e)
-            return set()
-        bids = [(int(r[0]), str(r[1]), r[2] if isinstance(r[2], int) else None) for r in rows]
-        return bids_not_made_by_players(bids, holders)
-
     async def _apply(
         self,
         live: LiveGame,
@@ -226,7 +209,7 @@ class Playing(Loading):
         final: tuple[Standing, ...] = ()
         hinted = live.hints_used
         if over:
-            not_theirs = await self._bids_not_theirs(live.id, [s.user_id for s in seats])
+            not_theirs = bids_not_made_by_players(live.bids, [s.user_id for s in seats])
             final = standings(state, [s.user_id for s in seats], not_theirs)
             left = forfeited_seats(seats)
             if hinted or left:
@@ -306,6 +289,8 @@ class Playing(Loading):
         live.state = state
         live.actions.append(action)
         live.versions.append(version)
+        if isinstance(action, Bid):
+            live.bids.append(LoggedBid(seat, actor.value, user_id))
         if request_id is not None:
             live.request_ids[request_id] = seq
         live.version = version

@@ -94,6 +94,9 @@ class ActionLogRow(NamedTuple):
     arg: str
     request_id: str | None
     version: int
+    actor: Literal["player", "computer", "timeout"]
+    user_id: int | None
+    """Who made it: the seated user by a click, or a computer (for them)."""
 
 
 ACTION_LOG: TypeAdapter[list[ActionLogRow]] = TypeAdapter(list[ActionLogRow])
