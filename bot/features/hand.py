@@ -48,7 +48,7 @@ from bot.i18n import (
     suit_text,
     texts,
 )
-from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
+from bot.ui.buttons import CustomId, CustomIdError, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
@@ -561,6 +561,16 @@ def _move_of(cid: CustomId) -> Move:
     raise ValueError(f"{cid.verb} is not a move")
 
 
+def _same_picture(done: str, cid: CustomId) -> bool:
+    """Whether the applied click ``done`` (a custom id) was a button of the same picture of
+    the game as ``cid``: drawn at the same version, so pressed together with it."""
+    try:
+        first = CustomId.parse(done)
+    except CustomIdError:
+        return False
+    return first.game == cid.game and first.version == cid.version
+
+
 class HandClicks(TableClicks):
     """The hand's buttons: Show my hand, a bid, trump or card, Take my seat back (a bid
     clicked on the table goes to :class:`TableClicks`)."""
@@ -718,9 +728,14 @@ class HandClicks(TableClicks):
         (a stale click gets the current hand instead, with a word that it moved on)."""
         done = await self._click_done(interaction, cid)
         t = texts(interaction.locale)
-        if done is not None and done[0] == cid.format():
-            # A repeated click of the move just made (a double click): not a refusal, the
-            # hand as it is now, with what the first click did on top.
+        if done is not None and (
+            done[0] == cid.format()
+            or (isinstance(error, StaleVersionError) and _same_picture(done[0], cid))
+        ):
+            # A repeated click of the move just made (a double click), or another button of
+            # the same hand pressed with it (QA: two cards tapped at once: "moved on" replaced
+            # "You played G13"): not a refusal, the hand as it is now, with what the first
+            # click did on top.
             note: str | None = done[1] or "✅ " + t("Already done.")
         elif refusal_of(error)[0] == "already_bid":
             note = None  # the bid was made (from another hand): the hand shows it as it is

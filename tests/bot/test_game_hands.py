@@ -243,6 +243,35 @@ async def test_a_double_click_on_a_card_shows_the_hand_as_it_is(tmp_path: Path) 
         assert not sim.env.errors
 
 
+async def test_two_cards_pressed_at_once_say_which_one_was_played(tmp_path: Path) -> None:
+    """QA: of two cards tapped at once, one was played and the other's answer replaced the
+    hand's "You played G13" with "This has moved on": the player was not told which card
+    went. Both answers say what the first did."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        rng = random.Random(2)
+        while True:  # to the first card of round 2: the leader holds two, either may go
+            now = await sim.service.get_game(info.id)
+            assert now.table is not None
+            if now.table.round == 2 and now.table.phase is Phase.PLAY:
+                break
+            await sim.act((await sim.to_act(info.id))[0], rng.choice)
+        [leader] = await sim.to_act(info.id)
+        hand = await sim.open_hand(leader)
+        cards = [b["custom_id"] for b in enabled_moves(hand)]
+        assert len(cards) == 2, cards
+        results = await clicks_at_once(
+            sim, [(leader, hand.id, cards[0]), (leader, hand.id, cards[1])]
+        )
+        texts_seen = [str(r.response.content) for r in results if r.response is not None]
+        assert len(texts_seen) == 2
+        for text in texts_seen:
+            assert "✅ You played" in text and "moved on" not in text, text
+        assert "✅ You played" in sim.message(hand.id).content
+        assert not sim.env.errors
+
+
 async def test_with_edit_pacing_the_bidders_hand_catches_up_within_the_interval(
     tmp_path: Path,
 ) -> None:
