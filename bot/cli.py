@@ -344,6 +344,7 @@ async def open_service(
             owns_guild=guild_filter(settings),
             recover=False,
             shards=served_shards(settings),
+            shard_count=settings.shard_count or 1,
         )
         try:
             report = await service.recover()

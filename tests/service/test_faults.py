@@ -253,6 +253,35 @@ async def test_a_second_live_process_for_the_same_shard_is_refused(db_path: Path
     await again.close()
 
 
+async def test_a_process_with_another_shard_count_is_refused(db_path: Path) -> None:
+    """QA operator: a process serving every server (no SHARD_COUNT) and one started with
+    ``SHARD_COUNT=2 SHARD_IDS=1`` both ran, recovering and timing the same games; so did
+    shard 0 of 2 beside shards 2 and 3 of 4, which it contains. Every process on a database
+    must count shards alike."""
+    everything = await GameService.open(db_path, shards=(0,))  # no SHARD_COUNT: count 1
+    try:
+        with pytest.raises(DatabaseUnavailable, match="SHARD_COUNT") as info:
+            await GameService.open(db_path, shards=(1,), shard_count=2)
+        assert "SHARD_COUNT" in info.value.hint
+    finally:
+        await everything.close()
+    halves = await GameService.open(db_path, shards=(0, 1), shard_count=2)
+    try:
+        with pytest.raises(DatabaseUnavailable, match="SHARD_COUNT=2"):
+            await GameService.open(db_path, shards=(2, 3), shard_count=4)
+        with pytest.raises(DatabaseUnavailable, match="SHARD_COUNT=2"):
+            await GameService.open(db_path, shards=(0,))
+    finally:
+        await halves.close()
+    # Once the others stopped, another count may serve the database.
+    quarters = await GameService.open(db_path, shards=(2, 3), shard_count=4)
+    try:
+        other = await GameService.open(db_path, shards=(0, 1), shard_count=4)  # the same count
+        await other.close()
+    finally:
+        await quarters.close()
+
+
 async def test_a_lock_held_elsewhere_is_one_warning_until_it_is_free_again(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

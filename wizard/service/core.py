@@ -36,17 +36,19 @@ class GameService(Seats, Queries, BoardQueries):
         owns_guild: GuildFilter | None = None,
         recover: bool = True,
         shards: tuple[int, ...] = (),
+        shard_count: int = 1,
     ) -> GameService:
         """Open (create, migrate, ``quick_check``) the database and, by default, get this
         process's games ready (:meth:`recover`: clocks armed, games loaded on first use).
 
         Raises :class:`wizard.store.DatabaseUnavailable` if the file cannot be used, having
         closed everything it opened, or if another live process serves one of ``shards``
-        (the shard ids this process serves, when sharded). Clocks and computer turns run only after
+        (the shard ids this process serves, when sharded, of ``shard_count``), or counts
+        shards otherwise. Clocks and computer turns run only after
         :meth:`start_clocks`, so that listeners can be subscribed first.
         """
         config = config or ServiceConfig()
-        claim = ShardClaim(Path(path), shards)
+        claim = ShardClaim(Path(path), shards, shard_count)
         try:
             store = await Store.open(path, busy_timeout=config.busy_timeout)
         except BaseException:
