@@ -306,7 +306,9 @@ def misspelt_environment(environ: Mapping[str, str] | None = None) -> list[tuple
     known = list(ENV_NAMES.values())
     out = []
     for name in sorted(env):
-        if name in known or name == ENV_FILE_VARIABLE:
+        # A setting's name in another case is read as it (pydantic-settings reads names in
+        # any case), so it is no typo (QA: "database_path" called ignored, and used).
+        if name.upper() in known or name == ENV_FILE_VARIABLE:
             continue
         close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.85)
         if close:

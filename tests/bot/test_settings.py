@@ -413,6 +413,20 @@ def test_config_points_out_a_misspelt_setting_in_the_environment(tmp_path: Path)
     assert "HOSTNAME" not in out and "/srv/wizard.db" not in out  # values are never shown
 
 
+def test_config_does_not_call_a_setting_in_lower_case_ignored(tmp_path: Path) -> None:
+    """QA operator: ``database_path=…`` was read (names are read in any case) while config
+    said it was "no setting of the bot and is ignored"."""
+    result = run_bot(
+        "config",
+        env={"DISCORD_TOKEN": FAKE_TOKEN, "database_path": str(tmp_path / "y.db")},
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout + result.stderr
+    assert f"DATABASE_PATH = {tmp_path / 'y.db'}" in out, out
+    assert "ignored" not in out, out
+
+
 def test_a_delay_that_is_no_number_is_called_so() -> None:
     # QA: "nan" was refused as "Input should be less than or equal to 30".
     for value in ("nan", "inf"):
