@@ -413,11 +413,14 @@ def test_backup_onto_the_database_itself_is_refused_even_with_force(tmp_path: Pa
     db = tmp_path / "wizard.db"
     make_database(db, games=2)
     before = db.read_bytes()
-    for target in (db, tmp_path / "." / "wizard.db"):
+    # Nor its -journal (QA operator): SQLite deletes it at the next start as a stale journal.
+    journal = tmp_path / "wizard.db-journal"
+    for target in (db, tmp_path / "." / "wizard.db", journal):
         result = run_bot("backup", "--db", str(db), str(target), "--force", cwd=tmp_path)
         line = assert_one_line_failure(result, EXIT_DATABASE)
         assert "is the database itself" in line
     assert db.read_bytes() == before
+    assert not journal.exists()
 
 
 def test_restore_of_the_database_onto_itself_is_refused_at_once(tmp_path: Path) -> None:

@@ -149,10 +149,12 @@ a failing disk): the copy's fault, where the live database is only read."""
 
 
 def _refuse_same(path: Path, database: Path) -> None:
-    """:class:`BackupError` when ``path`` is the database file (or its ``-wal`` or ``-shm``):
-    a backup over it would replace the live file, and a restore from it would wait for ever
-    on its own lock."""
-    for part in (database, wal_path(database), database.with_name(database.name + "-shm")):
+    """:class:`BackupError` when ``path`` is the database file (or its ``-wal``, ``-shm`` or
+    ``-journal``): a backup over it would replace the live file, or be deleted by SQLite as
+    a stale journal when the database is next opened (QA operator), and a restore from it
+    would wait for ever on its own lock."""
+    beside = (database.with_name(database.name + end) for end in ("-shm", "-journal"))
+    for part in (database, wal_path(database), *beside):
         same = path.resolve() == part.resolve() or (
             path.exists() and part.exists() and os.path.samefile(path, part)
         )
