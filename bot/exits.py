@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wizard.store import DatabaseUnavailable, MigrationError
+from wizard.store.db import bot_command
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -165,21 +166,22 @@ def network_failure(error: BaseException) -> Failure:
 
 
 def _database_hint(error: BaseException, path: Path | str) -> str:
+    restore = bot_command("restore", path, "BACKUP")
     if isinstance(error, MigrationError):
         return (
             "run the newer version of the bot that wrote it, or restore a backup made by "
-            "this version: python -m bot restore BACKUP"
+            f"this version: {restore}"
         )
     name = str(getattr(error, "sqlite_errorname", None) or "")
     if name.startswith("SQLITE_NOTADB"):  # a wrong path is likelier than damage
         return (
             "is DATABASE_PATH (or --db) right? If it is, the file is damaged: restore a "
-            "backup with the bot stopped, python -m bot restore BACKUP"
+            f"backup with the bot stopped, {restore}"
         )
     if name.startswith("SQLITE_CORRUPT") or "decode" in str(error):
         return (
             "the file is damaged or is not a database: restore a backup with the bot "
-            "stopped, python -m bot restore BACKUP"
+            f"stopped, {restore}"
         )
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         return "another process holds it: stop that process (or wait for it), then try again"
@@ -193,7 +195,7 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "lock files beside it: check the path (DATABASE_PATH or --db), the folder's "
             "permissions, and that the file system is not read-only or full"
         )
-    return "see python -m bot check; if the file is damaged, restore a backup"
+    return f"see {bot_command('check', path)}; if the file is damaged, restore a backup"
 
 
 def _one_line(text: str) -> str:

@@ -28,6 +28,7 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
+from wizard.store.db import bot_command
 from wizard.store.health import (
     Health,
     another_programs,
@@ -50,9 +51,8 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
         # The copy is renamed into place whole, once checked: a new file there is the backup.
         if _file_id(target) in (before, None):
             return f"no backup was made: {kept}"
-        return (
-            f"the backup {target} is whole, but its games were not tried: run python -m bot "
-            f"check --db {target}"
+        return f"the backup {target} is whole, but its games were not tried: run " + bot_command(
+            "check", target
         )
 
     return _stoppable("backup", lambda: _backup(database, target, overwrite=overwrite), left)
@@ -88,7 +88,7 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         # backup" as advice, in the middle of making one.
         print(
             "note: a newer version of the bot wrote this database, so this one cannot try its"
-            " games: that version's python -m bot check can"
+            f" games: that version's {bot_command('check', database)} can"
         )
     else:
         try:
@@ -97,10 +97,10 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             damaged = tuple(sorted(damaged + tuple(_unloadable(copied.target))))
         except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
             print(
-                f"note: the games of the backup could not be tried ({error}): run python -m bot"
-                " check"
+                f"note: the games of the backup could not be tried ({error}): run"
+                f" {bot_command('check', database)}"
             )
-    _note_damaged_rows(copied.target)
+    _note_damaged_rows(copied.target, database)
     if damaged:
         # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
         n = len(damaged)
@@ -110,18 +110,21 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             games += f"; and {n - len(shown)} more"
         print(
             f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
-            f"does: {games}. Run python -m bot check for the whole report"
+            f"does: {games}. Run {bot_command('check', database)} for the whole report"
         )
     return EXIT_OK
 
 
-def _note_damaged_rows(backup_file: Path) -> None:
+def _note_damaged_rows(backup_file: Path, database: Path) -> None:
     """Say that the backup holds damaged player rows or server settings (as ``check`` lists
     them, and a restore of it reports them)."""
     try:
         rows, settings = _damaged_rows(backup_file)
     except (sqlite3.Error, OSError) as error:
-        print(f"note: the rows of the backup could not be read ({error}): run python -m bot check")
+        print(
+            f"note: the rows of the backup could not be read ({error}): run "
+            + bot_command("check", backup_file)
+        )
         return
     found = []
     if rows:
@@ -131,8 +134,8 @@ def _note_damaged_rows(backup_file: Path) -> None:
         found.append(f"{len(settings)} {whose} damaged settings")
     if found:
         print(
-            f"note: the backup holds {' and '.join(found)}, as the database does. Run python -m "
-            "bot check for the whole report"
+            f"note: the backup holds {' and '.join(found)}, as the database does. Run "
+            f"{bot_command('check', database)} for the whole report"
         )
 
 
@@ -149,9 +152,8 @@ def restore_command(database: Path, source: Path) -> int:
         # two alone), so it is either the one from before or the restored one.
         if _file_id(database) == before:
             return f"the database {database} is as it was"
-        return (
-            f"{database} was restored from {source} but not checked: run python -m bot "
-            f"check --db {database}"
+        return f"{database} was restored from {source} but not checked: run " + bot_command(
+            "check", database
         )
 
     return _stoppable("restore", lambda: _restore(database, source), left)

@@ -365,7 +365,7 @@ def test_a_backup_of_a_database_with_damaged_games_says_so(tmp_path: Path) -> No
     assert lines[1:] == [
         "note: the backup holds 1 damaged game, as the database does: "
         "game 2: log shorter than the recorded version (12 < 15). "
-        "Run python -m bot check for the whole report"
+        f"Run python -m bot check --db {db} for the whole report"
     ], lines
 
 
@@ -408,7 +408,7 @@ def test_a_backup_names_damaged_player_rows_and_server_settings(tmp_path: Path) 
     lines = result.stdout.splitlines()
     assert lines[1:] == [
         "note: the backup holds 1 damaged player row and 1 server's damaged settings, as the "
-        "database does. Run python -m bot check for the whole report"
+        f"database does. Run python -m bot check --db {db} for the whole report"
     ], lines
 
 

@@ -227,9 +227,10 @@ def test_the_bot_logs_the_summary_at_start(tmp_path: Path) -> None:
     assert "health: integrity: ok" in result.stderr
     # Operator QA: "damaged games: 1" at start, where check found five (games not yet used
     # are not tried at start): the count says so, and where the whole count is.
+    # With the file named (QA operator: advice without --db acts on DATABASE_PATH's file).
     assert (
         "health: damaged games: 0 marked so far (a game is tried when it is first used;"
-        " python -m bot check tries every one)"
+        f" python -m bot check --db {(tmp_path / 'wizard.db').absolute()} tries every one)"
     ) in result.stderr
 
 

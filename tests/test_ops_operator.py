@@ -217,7 +217,8 @@ def test_a_newer_schema_tells_how_to_restore_as_the_readme_shows(tmp_path: Path)
     make_database(db)
     make_future_schema(db)
     line = assert_one_line_failure(run_bot("demo", "--db", str(db), cwd=tmp_path), EXIT_DATABASE)
-    assert "python -m bot restore BACKUP" in line
+    # The demo's file, named: "restore BACKUP" alone restores DATABASE_PATH's (QA operator).
+    assert f"python -m bot restore --db {db} BACKUP" in line
 
 
 def test_restore_over_a_damaged_database_keeps_it_aside(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.db import first_problem, wal_path
+from wizard.store.db import bot_command, first_problem, wal_path
 from wizard.store.health import (
     another_programs,
     damaged_games,
@@ -110,7 +110,8 @@ def backup(source: Path, target: Path, *, overwrite: bool = False) -> Copied:
                 found = first_problem(problems)
                 raise BackupError(
                     f"the copy of {source} fails SQLite's integrity check: {found}",
-                    "the live database is damaged: run python -m bot check. To keep it as it"
+                    f"the live database is damaged: run {bot_command('check', source)}. To keep"
+                    " it as it"
                     f" is all the same, stop the bot, then copy {source} and, if there is one,"
                     f" {wal_path(source)} beside it",
                 )

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import logging
 import math
+import shlex
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -43,6 +44,19 @@ WAL_STUCK = (
     "database file cannot be written"
 )
 """Why a ``-wal`` file stays past its limit, as the writer's warning and ``check`` say it."""
+
+
+def bot_command(verb: str, database: Path | str, *rest: str) -> str:
+    """``python -m bot VERB --db DATABASE …`` for an operator to run, as advice: with the
+    file named, so that it acts on this database whatever DATABASE_PATH says (QA: advice
+    after ``check --db X`` said ``restore BACKUP``, which restores DATABASE_PATH's file).
+
+    >>> bot_command("restore", "/srv/my games/wizard.db", "BACKUP")
+    "python -m bot restore --db '/srv/my games/wizard.db' BACKUP"
+    """
+    return " ".join(("python -m bot", verb, "--db", shlex.quote(str(database)), *rest))
+
+
 BATCH_LIMIT = 256
 """Most writes committed together in one transaction (group commit)."""
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from wizard.store.db import JOURNAL_SIZE_LIMIT, WAL_STUCK, problem_lines, wal_path
+from wizard.store.db import JOURNAL_SIZE_LIMIT, WAL_STUCK, bot_command, problem_lines, wal_path
 from wizard.store.migrations import LATEST
 from wizard.store.repo import HAND_KEPT
 
@@ -226,7 +226,7 @@ class Health:
             # QA: the start's "1" read as the whole count where check found five.
             return (
                 f"{len(self.damaged)} marked so far (a game is tried when it is first used;"
-                " python -m bot check tries every one)"
+                f" {bot_command('check', self.path)} tries every one)"
             )
         # The games of a file that fails its check are not tried, and its marks may be wrong.
         marked = f"{len(self.damaged)} marked, the others " if self.damaged else ""
@@ -234,7 +234,7 @@ class Health:
 
     def verdict(self) -> str:
         """What is wrong, and what to do about it, in one line (empty when healthy)."""
-        restore = "python -m bot restore BACKUP, with the bot stopped"
+        restore = bot_command("restore", self.path, "BACKUP") + ", with the bot stopped"
         if self.schema_version is None:
             # An empty file (a `touch`, a failed copy) or another program's database: most
             # likely the wrong path, so that question comes first.
