@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the hashed lock files from pyproject.toml's ranges (see README, "Lock files").
+# Regenerate the hashed lock files from pyproject.toml's ranges (see README, "Dependencies and the lock").
 #
 #   python3 -m venv /tmp/uv && /tmp/uv/bin/pip install uv   # uv is a tool here, never a dependency
 #   UV=/tmp/uv/bin/uv scripts/lock.sh                         # add --upgrade to take newer versions
