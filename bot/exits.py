@@ -7,6 +7,7 @@ with no traceback; the README's table lists the statuses.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import sys
@@ -187,6 +188,18 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
         return "another process holds it: stop that process (or wait for it), then try again"
     if name.startswith("SQLITE_FULL"):
         return "the disk is full: free some space, then try again"
+    # Not a matter of permissions (QA operator: both were told to check them).
+    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+        return (
+            "the process may not open more files: each shard it serves holds a lock file. "
+            "Raise the limit (ulimit -n, or LimitNOFILE= in a systemd unit), or serve fewer "
+            "shards per process"
+        )
+    if name.startswith("SQLITE_IOERR"):
+        return (
+            f"the disk failed to read or write {path}: was its -wal or -shm deleted or moved "
+            "while a process used it? Check the disk, then " + bot_command("check", path)
+        )
     if isinstance(error, OSError) or name.startswith(
         ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
     ):

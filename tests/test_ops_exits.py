@@ -7,6 +7,7 @@ folder, a file that is no database; and Discord out of reach or refusing the tok
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import subprocess
@@ -215,12 +216,21 @@ def _undecodable_row(tmp_path: Path) -> BaseException:
     raise AssertionError("the row decoded")
 
 
+def _ioerr() -> sqlite3.OperationalError:
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorname = "SQLITE_IOERR_SHORT_READ"  # as sqlite3 sets it
+    return error
+
+
 def test_each_cause_gets_its_own_hint(tmp_path: Path) -> None:
     newer = MigrationError("the database has schema version(s) [9] that this code does not know")
     causes = {
         "newer version": newer,
         "damaged": _undecodable_row(tmp_path),
         "permissions": PermissionError(13, "Permission denied"),
+        # QA operator: both were told to check permissions.
+        "open files": OSError(errno.EMFILE, "Too many open files"),
+        "failed to read or write": _ioerr(),
     }
     for expected, error in causes.items():
         failure = database_failure("w.db", error)
