@@ -196,9 +196,11 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "shards per process"
         )
     if name.startswith("SQLITE_IOERR"):
+        # A folder it may not write into fails so too: permissions come first.
         return (
-            f"the disk failed to read or write {path}: was its -wal or -shm deleted or moved "
-            "while a process used it? Check the disk, then " + bot_command("check", path)
+            f"SQLite failed to read or write {path} or a file beside it: check the folder's "
+            "permissions, that the disk is not failing, and that no one deleted or moved its "
+            "-wal or -shm while a process used it; then " + bot_command("check", path)
         )
     if isinstance(error, OSError) or name.startswith(
         ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")

@@ -47,8 +47,9 @@ def token_place(environ: Mapping[str, str] | None = None) -> str:
     path = env_file(env)
     if path is not None:
         return (
-            f"{path} has no DISCORD_TOKEN: add a line DISCORD_TOKEN=... to it, or set"
-            " DISCORD_TOKEN in the environment."
+            # QA operator: "has no DISCORD_TOKEN" beside the empty line .env.example has.
+            f"{path} gives DISCORD_TOKEN no value: fill in (or add) the line"
+            " DISCORD_TOKEN=... there, or set DISCORD_TOKEN in the environment."
         )
     return (
         "Put it in a file named .env next to the project (copy .env.example and fill in"

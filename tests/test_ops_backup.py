@@ -296,7 +296,7 @@ def test_restore_refuses_to_replace_another_programs_database(tmp_path: Path) ->
     result = run_bot("restore", str(copy), "--db", str(photos), cwd=tmp_path)
     assert_one_line_failure(result, EXIT_DATABASE)
     assert "holds another program's database (tables: photos)" in result.stderr
-    assert "DATABASE_PATH" in result.stderr and "nothing was written" in result.stderr
+    assert "DATABASE_PATH" in result.stderr and "Nothing was written" in result.stderr
     assert photos.read_bytes() == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(("photos.db.", ".photos"))]
 

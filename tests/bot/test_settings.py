@@ -252,7 +252,7 @@ def test_without_token_in_the_env_file_read_the_advice_names_that_file(tmp_path:
     chosen.write_text("LOG_LEVEL=DEBUG\n", encoding="utf-8")
     result = run_bot(env={ENV_FILE_VARIABLE: str(chosen)}, cwd=tmp_path)
     assert result.returncode == 2
-    assert f"{chosen} has no DISCORD_TOKEN: add a line DISCORD_TOKEN=" in result.stderr
+    assert f"{chosen} gives DISCORD_TOKEN no value: fill in (or add) the line" in result.stderr
 
 
 def test_without_token_the_run_command_exits_too(tmp_path: Path) -> None:

@@ -301,7 +301,7 @@ def _refuse_foreign(path: Path) -> None:
         conn.close()
     if tables:
         raise BackupError(
-            another_programs(path, tables), "is DATABASE_PATH (or --db) right? nothing was written"
+            another_programs(path, tables), "is DATABASE_PATH (or --db) right? Nothing was written"
         )
 
 
