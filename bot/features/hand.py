@@ -4,13 +4,14 @@ cards, "Take my seat back")."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+import logging
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
 
 import discord
 
 from bot.cogs.clicks import on_table
-from bot.cogs.look import public_theme
+from bot.cogs.look import public_look, public_theme
 from bot.cogs.messages import LeaveStep
 from bot.cogs.replies import (
     FORBIDDEN_CANADIAN_OWN,
@@ -20,6 +21,7 @@ from bot.cogs.replies import (
     refusal_of,
     refusal_text,
 )
+from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
 from bot.features.table import (
@@ -37,11 +39,13 @@ from bot.i18n import (
     N_,
     Texts,
     _bold,
+    _escape,
     card_emoji,
     card_label_text,
     card_text,
     cards_text,
     display_names,
+    level_name,
     sort_hand,
     suit_emoji,
     suit_name,
@@ -53,6 +57,7 @@ from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
 from wizard.service import (
+    GameInfo,
     GameStatus,
     GameStatusError,
     GameUpdate,
@@ -62,11 +67,14 @@ from wizard.service import (
     NameTrump,
     PlayCard,
     PlayHiddenCard,
+    SeatInfo,
     ServiceError,
     StaleVersionError,
 )
 from wizard.state import Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, RoundSummary, TableView, public_table
+
+log = logging.getLogger(__name__)
 
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
@@ -97,6 +105,10 @@ LEAVE_ASKED: Final = N_(
 )
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
+# Translators: said in the channel; {level} is a computer level (“Normal”).
+LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
+# Translators: said in the channel when one who left takes their seat back.
+BACK_NOTE: Final = N_("{player} is back and plays their seat again.")
 
 HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
 
@@ -561,6 +573,18 @@ def _move_of(cid: CustomId) -> Move:
     raise ValueError(f"{cid.verb} is not a move")
 
 
+def left_note(seat: SeatInfo, *, t: Texts) -> str:
+    """The channel's note of a player who left, e.g. "bob left the game; a computer plays
+    their seat (Normal)"."""
+    name = _bold(_escape([seat.name])[0])
+    return "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
+
+
+def back_note(seat: SeatInfo, *, t: Texts) -> str:
+    """The channel's note of a player who took their seat back."""
+    return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
+
+
 def _same_picture(done: str, cid: CustomId) -> bool:
     """Whether the applied click ``done`` (a custom id) was a button of the same picture of
     the game as ``cid``: drawn at the same version, so pressed together with it."""
@@ -710,6 +734,10 @@ class HandClicks(TableClicks):
             self.surfaces.cancelled(info.id, "abandoned", skip=user)
             note = "🚪 " + t(LEFT)
         await self._open_hand(interaction, cid.game, note=note, edit=True)
+        seat = info.seat_of(user)
+        if info.status is GameStatus.ACTIVE and seat is not None:
+            left = info.seats[seat]
+            await self._tell_channel(info, lambda t: left_note(left, t=t), "who left")
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id
@@ -720,6 +748,26 @@ class HandClicks(TableClicks):
         t = texts(interaction.locale)
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
+        if update.info is not None:
+            await self._tell_back(update.info, user)
+
+    async def _tell_back(self, info: GameInfo, user_id: int) -> None:
+        """Tell the channel that ``user_id`` plays their seat again."""
+        seat = info.seat_of(user_id)
+        if seat is not None:
+            back = info.seats[seat]
+            await self._tell_channel(info, lambda t: back_note(back, t=t), "who came back")
+
+    async def _tell_channel(self, info: GameInfo, note: Callable[[Texts], str], what: str) -> None:
+        """Post ``note`` in the game's channel, in the server's language: a seat that changes
+        hands is said there (QA: a take-over was, one who left or came back was not). A
+        Discord failure is logged; the click was answered already."""
+        t, _ = await public_look(self.service, info.guild_id)
+        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
+        try:
+            await channel.send(note(t), allowed_mentions=discord.AllowedMentions.none())
+        except DISCORD_FAILED as error:
+            log.info("game %s: %s not announced: %s", info.id, what, failure_text(error))
 
     async def _hand_refused(
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError

@@ -9,14 +9,13 @@ from typing import Any, Final
 
 import discord
 
-from bot.cogs.look import public_look, server_settings
-from bot.discord_faults import DISCORD_FAILED, failure_text
+from bot.cogs.look import server_settings
 from bot.features.hand import HandClicks
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
 from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
-from wizard.service import GameInfo, GameUpdate, NotSeatedError, SeatInfo, SeatTakenOver
+from wizard.service import GameInfo, NotSeatedError, SeatInfo, SeatTakenOver
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +139,11 @@ class SeatClicks(HandClicks):
         # From the private choice the choice becomes the hand; from the table, a new one.
         await self._open_hand(interaction, cid.game, note=note, edit=cid.seat is not None)
         if taken is not None:
-            await self._note_taken(info, update, taken, before)
+            await self._tell_channel(
+                info, lambda t: taken_over_text(taken, before, t=t), "the seat's new player"
+            )
+        elif update.info is not None:
+            await self._tell_back(update.info, user.id)
 
     async def _not_a_leaver(
         self, interaction: discord.Interaction[Any], cid: CustomId, info: GameInfo
@@ -158,21 +161,3 @@ class SeatClicks(HandClicks):
         await self._send_private(
             interaction, "🚫 " + texts(interaction.locale)(NOT_A_LEAVER, button=button)
         )
-
-    async def _note_taken(
-        self, info: GameInfo, update: GameUpdate, taken: SeatTakenOver, before: SeatInfo | None
-    ) -> None:
-        """Tell the channel who plays the seat now (in the server's language)."""
-        t, _ = await public_look(self.service, info.guild_id)
-        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        try:
-            await channel.send(
-                taken_over_text(taken, before, t=t),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except DISCORD_FAILED as error:
-            log.info(
-                "game %s: the seat's new player not announced: %s",
-                update.game_id,
-                failure_text(error),
-            )

@@ -35,8 +35,10 @@ from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
     LEAVE_ASKED,
+    back_note,
     hand_message,
     hand_view,
+    left_note,
     replaced_hand_message,
     stopped_hand_message,
     timed_out_move,
@@ -484,6 +486,8 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
     taken = SeatTakenOver(1, 8, GREEK[1], "Ωμέγα")
     for before in (computer, away, None):
         yield f"seat taken from {before}", taken_over_text(taken, before, t=t)
+    yield "a player left", left_note(away, t=t)
+    yield "a player came back", back_note(away, t=t)
     removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)
     info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed))
     for label in labels(seat_choice_view(info, [0, 1, 2], t=t)):  # type: ignore[arg-type]

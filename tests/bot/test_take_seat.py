@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.features.community.render import game_embed, round_starts
+from bot.features.hand import BACK_NOTE, LEFT_NOTE
 from bot.i18n import texts
 from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
 from tests.bot.i18n_support import user_locales
@@ -266,3 +267,42 @@ def test_the_choice_of_seats_tells_a_leavers_seat_from_a_computers() -> None:
     # QA (pt): a player the host removed was offered as one who "left the game".
     removed = SeatInfo(1, 7, "bob", "normal", True, True, 0)
     assert seat_label(removed, t=texts("en")) == "bob (removed from the game)"
+
+
+async def test_the_channel_is_told_who_left_and_who_came_back(tmp_path: Path) -> None:
+    """QA: a take-over was said in the channel, but one who left, or came back, showed only
+    as a changed line of the table. Both are said in the channel now (its language)."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
+        assert notes == ["🚪 **bob** left the game; a computer plays their seat (Normal)."]
+        [back] = buttons(sim.message(hand.id))
+        await bob.click(sim.message(hand.id), custom_id=back["custom_id"])
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
+        assert notes[1:] == ["🙋 **bob** is back and plays their seat again."], notes
+        # With the table's button too, in the server's language.
+        await sim.service.update_settings(info.guild_id, language="de")
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        show = take_seat_button(table)
+        assert show is not None
+        await bob.click(table, custom_id=show["custom_id"])
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
+        de = texts("de")
+        assert notes[2:] == [
+            "🚪 " + de(LEFT_NOTE, player="**bob**", level=de("Normal")),
+            "🙋 " + de(BACK_NOTE, player="**bob**"),
+        ], notes
+        assert "left the game" not in notes[2]  # German, not English
+        assert not sim.env.errors
