@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("backup", "restore", "check"):
         return _database_command(args, settings.database_path)
     if args.command == "config":
-        print("\n".join([*settings.describe(), *_unread_notes()]))
+        print("\n".join([*settings.describe(), *_unread_notes(), *_where_notes(settings)]))
         if settings.discord_token is None:
             return _fail(_no_token())
         try:
@@ -259,7 +259,7 @@ def _unread_notes() -> list[str]:
     """A line for each folder named .env passed over, and for each name in the .env file
     that the bot does not read (values never shown)."""
     path = env_file()
-    source = "the environment" if path is None else f"the environment and {path}"
+    source = _settings_source()
     notes = [
         f"note: {folder} is a folder, not a settings file, and is not read (a virtual "
         f"environment named .env?); the settings come from {source}"
@@ -275,6 +275,26 @@ def _unread_notes() -> list[str]:
         f"(did you mean {setting}?)"
         for name, setting in misspelt_environment()
     ]
+    return notes
+
+
+def _settings_source() -> str:
+    """Where the settings are read: the environment, and the ``.env`` file if one is."""
+    path = env_file()
+    return "the environment" if path is None else f"the environment and {path}"
+
+
+def _where_notes(settings: Settings) -> list[str]:
+    """Where the settings come from, and the file a relative DATABASE_PATH names from here
+    (QA operator: config said neither; a service started from another folder, or none,
+    uses another file)."""
+    notes = [f"note: the settings come from {_settings_source()}"]
+    database = settings.database_path
+    if not database.is_absolute():
+        notes.append(
+            f"note: DATABASE_PATH is relative to the folder the bot starts in: from here it is "
+            f"{database.absolute()} (give a full path for a service)"
+        )
     return notes
 
 

@@ -432,3 +432,15 @@ def test_a_delay_that_is_no_number_is_called_so() -> None:
     for value in ("nan", "inf"):
         with pytest.raises(SettingsError, match="COMPUTER_DELAY_SECONDS: Input should be a finite"):
             Settings.from_mapping({"DISCORD_TOKEN": FAKE_TOKEN, "COMPUTER_DELAY_SECONDS": value})
+
+
+def test_config_says_where_the_settings_come_from(tmp_path: Path) -> None:
+    """QA operator: config named neither the .env it read nor the file a relative
+    DATABASE_PATH means from here (a service started elsewhere uses another)."""
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\nDATABASE_PATH=data/x.db\n")
+    result = run_bot("config", env={ENV_FILE_VARIABLE: str(tmp_path / ".env")}, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"note: the settings come from the environment and {tmp_path / '.env'}" in (
+        result.stdout
+    ), result.stdout
+    assert f"from here it is {tmp_path / 'data' / 'x.db'}" in result.stdout
