@@ -288,7 +288,8 @@ def _where_notes(settings: Settings) -> list[str]:
     """Where the settings come from, and the file a relative DATABASE_PATH names from here
     (QA operator: config said neither; a service started from another folder, or none,
     uses another file)."""
-    notes = [f"note: the settings come from {_settings_source()}"]
+    # A .env folder's note says it already (it is in the log at start too).
+    notes = [] if dotenv_folders() else [f"note: the settings come from {_settings_source()}"]
     database = settings.database_path
     if not database.is_absolute():
         notes.append(

@@ -203,7 +203,7 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "-wal or -shm while a process used it; then " + bot_command("check", path)
         )
     if isinstance(error, OSError) or name.startswith(
-        ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR", "SQLITE_AUTH")
+        ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")
     ):
         return (
             f"the bot must be able to create and write {path} and the -wal, -shm and shard "

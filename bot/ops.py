@@ -98,7 +98,7 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
             print(
                 f"note: the games of the backup could not be tried ({error}): run"
-                f" {bot_command('check', database)}"
+                f" {bot_command('check', copied.target)}"
             )
     _note_damaged_rows(copied.target, database)
     if damaged:

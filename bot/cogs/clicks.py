@@ -6,10 +6,11 @@ the features' clicks together."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -114,7 +115,7 @@ class ClickBase:
     surfaces: Surfaces
     stats: ClickStats | None
     _done: OrderedDict[tuple[int, int], tuple[str, str | None]]
-    _in_flight: dict[tuple[int, int, str], asyncio.Event]
+    _in_flight: dict[tuple[int, int], list[asyncio.Event]]
 
     async def _timely(
         self, interaction: discord.Interaction[Any], work: Awaitable[T], *, update: bool
@@ -245,12 +246,36 @@ class ClickBase:
         interaction.extras[DONE_NOTE] = note
         return note, theme
 
+    @contextlib.asynccontextmanager
+    async def _clicking(
+        self, game_id: int, user_id: int, *, after_others: bool = False
+    ) -> AsyncIterator[None]:
+        """A click of ``user_id`` in ``game_id`` under way: their other clicks in it that
+        are refused meanwhile wait for it (:meth:`_click_done`). With ``after_others`` it
+        runs only once their clicks already under way are done (a second "Yes, leave"
+        finds the seat left by the first)."""
+        key = (game_id, user_id)
+        flights = self._in_flight.setdefault(key, [])
+        earlier = list(flights) if after_others else []
+        flight = asyncio.Event()
+        flights.append(flight)
+        try:
+            for other in earlier:
+                await other.wait()
+            yield
+        finally:
+            flight.set()
+            flights.remove(flight)
+            if not flights:
+                del self._in_flight[key]
+
     async def _click_done(
         self, interaction: discord.Interaction[Any], cid: CustomId
     ) -> tuple[str, str | None] | None:
-        """The user's last applied click in the game and its note, once a click of ``cid``
-        still under way (the first of a double click) is done."""
-        flight = self._in_flight.get((cid.game, interaction.user.id, cid.format()))
-        if flight is not None:
+        """The user's last applied click in the game and its note, once their other clicks
+        in it still under way (the other of a double click, or of two buttons pressed
+        together) are done."""
+        key = (cid.game, interaction.user.id)
+        for flight in list(self._in_flight.get(key, ())):
             await flight.wait()
-        return self._done.get((cid.game, interaction.user.id))
+        return self._done.get(key)

@@ -232,7 +232,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         self._done: OrderedDict[tuple[int, int], tuple[str, str | None]] = OrderedDict()
         """(game, user) → the custom id of the user's last applied click and its note: a
         second click on the same button (a double click) is answered like the first."""
-        self._in_flight: dict[tuple[int, int, str], asyncio.Event] = {}
+        self._in_flight: dict[tuple[int, int], list[asyncio.Event]] = {}
         """(game, user, custom id) of a move being made → set once it is done or refused: a
         second click of it waits for the first before it is answered."""
         self._caught_up = False

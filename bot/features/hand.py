@@ -3,7 +3,6 @@ cards, "Take my seat back")."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Final
@@ -665,13 +664,10 @@ class HandClicks(TableClicks):
     async def _act(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         move = _move_of(cid)
         user = interaction.user.id
-        key = (cid.game, user, cid.format())
-        # A second click of the same button while this one is under way (a double click)
-        # waits for it, then is answered like it (see ``_click_done``).
-        flight = None
-        if key not in self._in_flight:
-            flight = self._in_flight[key] = asyncio.Event()
-        try:
+        # Another click of this user in this game while this one is under way (a double
+        # click, or two buttons pressed together) waits for it if refused, then is answered
+        # like it (see ``_click_done``), whichever of them the service took first.
+        async with self._clicking(cid.game, user):
             update = await self._timely(
                 interaction,
                 self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
@@ -687,10 +683,6 @@ class HandClicks(TableClicks):
             await self._open_hand(
                 interaction, cid.game, note=note, edit=True, theme=theme, update=update
             )
-        finally:
-            if flight is not None:
-                flight.set()
-                del self._in_flight[key]
 
     async def _leave_game(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """ "Leave" on a hand asks first (a misclick beside the cards would hand the seat
@@ -717,11 +709,16 @@ class HandClicks(TableClicks):
                 )
                 return
         try:
-            info = await self._timely(
-                interaction,
-                self.service.leave(cid.game, user, may_stop=step is LeaveStep.STOP),
-                update=True,
-            )
+            # Told in the channel only by the click that hands the seat over (review: a
+            # second "Yes, leave", or Leave pressed by one a computer already stands in for
+            # after timeouts, changes nothing and said so again).
+            async with self._clicking(cid.game, user, after_others=True):
+                before = await self.service.get_game(cid.game)
+                info = await self._timely(
+                    interaction,
+                    self.service.leave(cid.game, user, may_stop=step is LeaveStep.STOP),
+                    update=True,
+                )
         except LastPersonError as error:
             asked = refusal_text(error, t=t)
             await self._open_hand(
@@ -735,7 +732,7 @@ class HandClicks(TableClicks):
             note = "🚪 " + t(LEFT)
         await self._open_hand(interaction, cid.game, note=note, edit=True)
         seat = info.seat_of(user)
-        if info.status is GameStatus.ACTIVE and seat is not None:
+        if info.status is GameStatus.ACTIVE and seat is not None and not before.seats[seat].away:
             left = info.seats[seat]
             await self._tell_channel(info, lambda t: left_note(left, t=t), "who left")
 

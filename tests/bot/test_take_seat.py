@@ -14,7 +14,15 @@ import pytest
 from bot.features.community.render import game_embed, round_starts
 from bot.features.hand import BACK_NOTE, LEFT_NOTE
 from bot.i18n import texts
-from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
+from tests.bot.conftest import (
+    Sim,
+    buttons,
+    clicks_at_once,
+    message_text,
+    post_buttons,
+    simulation,
+    verb_of,
+)
 from tests.bot.i18n_support import user_locales
 from wizard.options import Options
 from wizard.record import dumps, load
@@ -278,7 +286,9 @@ async def test_the_channel_is_told_who_left_and_who_came_back(tmp_path: Path) ->
         hand = await sim.open_hand(bob)
         asked = await bob.click(hand, label="Leave")
         assert asked.response is not None
-        await bob.click(asked.response, label="Yes, leave")
+        [yes] = [b["custom_id"] for b in buttons(asked.response) if b["label"] == "Yes, leave"]
+        # Pressed twice at once (review: said twice in the channel).
+        await clicks_at_once(sim, [(bob, asked.response.id, yes), (bob, asked.response.id, yes)])
         await sim.env.advance_time(1)
         notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
         assert notes == ["🚪 **bob** left the game; a computer plays their seat (Normal)."]

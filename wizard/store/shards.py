@@ -53,16 +53,24 @@ class ShardClaim:
             found = pattern.fullmatch(other.name)
             if found is None or int(found[1]) == count:
                 continue
-            with other.open("a+") as handle:
+            with other.open() as handle:  # read only: a lock needs no more
                 try:  # free: that count's processes all stopped
                     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
                     theirs = int(found[1])
+                    # A process that serves every server leaves no shard to this one.
+                    hint = (
+                        "stop it first"
+                        if theirs == 1
+                        else (
+                            "every process on one database needs the same SHARD_COUNT: stop the "
+                            f"others, or start this one with {_count_text(theirs)}"
+                        )
+                    )
                     raise DatabaseUnavailable(
                         f"{path}: another live process serves it with "
                         f"{_count_text(theirs)}, this one with {_count_text(count)}",
-                        "every process on one database needs the same SHARD_COUNT: stop the "
-                        f"others, or start this one with {_count_text(theirs)}",
+                        hint,
                     ) from None
         handle = self._lock_file(path, f"shard-count-{count}")
         self._files.append(handle)
