@@ -276,6 +276,8 @@ class ClickBase:
         in it still under way (the other of a double click, or of two buttons pressed
         together) are done."""
         key = (cid.game, interaction.user.id)
-        for flight in list(self._in_flight.get(key, ())):
-            await flight.wait()
+        flights = list(self._in_flight.get(key, ()))
+        if flights:  # deferred if they take long (Discord slow to take their answers)
+            waits = asyncio.gather(*(flight.wait() for flight in flights))
+            await self._timely(interaction, waits, update=True)
         return self._done.get(key)
