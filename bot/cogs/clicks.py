@@ -22,9 +22,16 @@ from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import refuse
 from bot.discord_faults import DISCORD_FAILED, NO_ANSWER, failure_text
 from bot.i18n import Texts, card_text, suit_text, texts
-from bot.ui.buttons import DONE_NOTE, MAYBE_DEFERRED, CustomId, Verb
+from bot.ui.buttons import DONE_NOTE, MAYBE_DEFERRED, CustomId, CustomIdError, Verb
 from wizard.cards import Theme
-from wizard.service import Clock, GameService, GameUpdate, RoundScored, ServiceError
+from wizard.service import (
+    Clock,
+    GameService,
+    GameUpdate,
+    RoundScored,
+    ServiceError,
+    StaleVersionError,
+)
 from wizard.state import Bid, ChooseTrump, Play
 
 if TYPE_CHECKING:  # the surfaces build on the features, which build on this module
@@ -102,6 +109,16 @@ async def answer_message(interaction: discord.Interaction[Any], **fields: Any) -
         log.info("the answer to user %s was lost, but Discord made it", interaction.user.id)
         return made.id
     return response.message_id
+
+
+def _same_picture(done: str, cid: CustomId) -> bool:
+    """Whether the applied click ``done`` (a custom id) was a button of the same picture of
+    the game as ``cid``: drawn at the same version, so pressed together with it."""
+    try:
+        first = CustomId.parse(done)
+    except CustomIdError:
+        return False
+    return first.game == cid.game and first.version == cid.version
 
 
 class ClickBase:
@@ -270,14 +287,21 @@ class ClickBase:
                 del self._in_flight[key]
 
     async def _click_done(
-        self, interaction: discord.Interaction[Any], cid: CustomId
+        self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
     ) -> tuple[str, str | None] | None:
-        """The user's last applied click in the game and its note, once their other clicks
-        in it still under way (the other of a double click, or of two buttons pressed
-        together) are done."""
+        """The user's applied click that the refused ``cid`` goes with, and its note: the
+        same button (a double click), or another of the same picture, refused as stale
+        (QA: two cards, or two bids, tapped at once: "moved on" replaced "You played G13").
+        Looked up once their other clicks in the game still under way are done; ``None``
+        for a refusal of its own."""
         key = (cid.game, interaction.user.id)
         flights = list(self._in_flight.get(key, ()))
         if flights:  # deferred if they take long (Discord slow to take their answers)
             waits = asyncio.gather(*(flight.wait() for flight in flights))
             await self._timely(interaction, waits, update=True)
-        return self._done.get(key)
+        done = self._done.get(key)
+        if done is None or done[0] == cid.format():
+            return done
+        return (
+            done if isinstance(error, StaleVersionError) and _same_picture(done[0], cid) else None
+        )

@@ -51,7 +51,7 @@ from bot.i18n import (
     suit_text,
     texts,
 )
-from bot.ui.buttons import CustomId, CustomIdError, Verb, bid_button, button, detached_view
+from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
@@ -584,16 +584,6 @@ def back_note(seat: SeatInfo, *, t: Texts) -> str:
     return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
 
 
-def _same_picture(done: str, cid: CustomId) -> bool:
-    """Whether the applied click ``done`` (a custom id) was a button of the same picture of
-    the game as ``cid``: drawn at the same version, so pressed together with it."""
-    try:
-        first = CustomId.parse(done)
-    except CustomIdError:
-        return False
-    return first.game == cid.game and first.version == cid.version
-
-
 class HandClicks(TableClicks):
     """The hand's buttons: Show my hand, a bid, trump or card, Take my seat back (a bid
     clicked on the table goes to :class:`TableClicks`)."""
@@ -771,16 +761,11 @@ class HandClicks(TableClicks):
     ) -> None:
         """A refused click on a hand: the hand is redrawn as it is now, the reason on top
         (a stale click gets the current hand instead, with a word that it moved on)."""
-        done = await self._click_done(interaction, cid)
+        done = await self._click_done(interaction, cid, error)
         t = texts(interaction.locale)
-        if done is not None and (
-            done[0] == cid.format()
-            or (isinstance(error, StaleVersionError) and _same_picture(done[0], cid))
-        ):
-            # A repeated click of the move just made (a double click), or another button of
-            # the same hand pressed with it (QA: two cards tapped at once: "moved on" replaced
-            # "You played G13"): not a refusal, the hand as it is now, with what the first
-            # click did on top.
+        if done is not None:
+            # Not a refusal (a double click, or two buttons pressed together): the hand as
+            # it is now, with what the first click did on top.
             note: str | None = done[1] or "✅ " + t("Already done.")
         elif refusal_of(error)[0] == "already_bid":
             note = None  # the bid was made (from another hand): the hand shows it as it is

@@ -746,10 +746,11 @@ class TableClicks(ClickBase):
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
     ) -> None:
         """A refused bid on the table: a private reply, and the table is left as it is (a
-        double click is answered like the first click; a stale button says so)."""
-        done = await self._click_done(interaction, cid)
+        double click, or two bids pressed together, is answered like the first click; a
+        stale button says so)."""
+        done = await self._click_done(interaction, cid, error)
         t = texts(interaction.locale)
-        if isinstance(error, StaleVersionError) and done is not None and done[0] == cid.format():
+        if done is not None:
             await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
         elif isinstance(error, StaleVersionError):
             await self._stale_table(interaction, cid)
