@@ -24,12 +24,18 @@ CHOOSE_SEAT: Final = N_("Which computer's seat do you take? You play it from whe
 
 def seat_label(seat: SeatInfo, *, t: Texts) -> str:
     """A seat on the choice's button: the computer's name and level, or the name of the
-    person who left it (QA: "bob (Normal)" read as a computer called bob)."""
+    person a computer stands in for (QA: "bob (Normal)" read as a computer called bob), and
+    why: they left, their time ran out (QA: "cy (left the game)" of one who never left), or
+    they were removed."""
     if not seat.is_computer:
         if seat.kicked:
             # Translators: a button choosing the seat of a player the host or a server
             # manager removed (a computer plays it), offered to someone taking over a seat.
             return t("{name} (removed from the game)", name=seat.name)[:80]
+        if seat.timeouts:
+            # Translators: a button choosing the seat of a player whose turn time ran out
+            # until a computer took the seat over, offered to someone taking over a seat.
+            return t("{name} (time ran out)", name=seat.name)[:80]
         # Translators: a button choosing the seat of a player who left (a computer plays
         # it for now), offered to someone taking over a seat.
         return t("{name} (left the game)", name=seat.name)[:80]

@@ -489,8 +489,9 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
     yield "a player left", left_note(away, t=t)
     yield "a player came back", back_note(away, t=t)
     removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)
-    info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed))
-    for label in labels(seat_choice_view(info, [0, 1, 2], t=t)):  # type: ignore[arg-type]
+    timed_out = SeatInfo(3, 10, "Ωμέγα", "easy", True, False, 2)
+    info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed, timed_out))
+    for label in labels(seat_choice_view(info, [0, 1, 2, 3], t=t)):  # type: ignore[arg-type]
         yield "seat choice button", label
     moves = (MakeBid(2), NameTrump(SUITS[0]), PlayCard(WIZARD), PlayHiddenCard())
     for move in moves:

@@ -275,6 +275,9 @@ def test_the_choice_of_seats_tells_a_leavers_seat_from_a_computers() -> None:
     # QA (pt): a player the host removed was offered as one who "left the game".
     removed = SeatInfo(1, 7, "bob", "normal", True, True, 0)
     assert seat_label(removed, t=texts("en")) == "bob (removed from the game)"
+    # QA (es): one a computer stood in for after timeouts was offered as one who left.
+    timed_out = SeatInfo(1, 7, "cy", "normal", True, False, 2)
+    assert seat_label(timed_out, t=texts("en")) == "cy (time ran out)"
 
 
 async def test_the_channel_is_told_who_left_and_who_came_back(tmp_path: Path) -> None:

@@ -110,6 +110,8 @@ class Playing(Loading):
                 "away": True,
                 "kicked": kicked or row.kicked,
                 "level": live.level_of(row, settings.computer_level),
+                # Away by leaving, not by timeouts: a seat's count of them tells which.
+                "timeouts": 0,
             }
         )
         events: tuple[Event, ...] = ()
