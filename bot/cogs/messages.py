@@ -156,6 +156,8 @@ class Surface:
     round_ends: dict[int, RoundEnd] = field(default_factory=dict)
     tricks: dict[int, TrickWon] = field(default_factory=dict)
     """The latest trick won in each round not yet scored (the last one ends the round)."""
+    handed_over: dict[int, int] = field(default_factory=dict)
+    """Seats handed to a computer after timeouts, with how many, not yet told the channel."""
     game_over: GameOver | None = None
     cancelled: str | None = None
     """Why the game was cancelled, until the cancellation is shown."""

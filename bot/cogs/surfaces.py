@@ -71,6 +71,7 @@ from bot.features.hand import (
     hand_heading,
     hand_message,
     hand_view,
+    handed_over_note,
     leave_question,
     replaced_hand_message,
     stopped_hand_message,
@@ -708,6 +709,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         everyone = dealt = False
         waiting: frozenset[int] | None = None  # the seats to act, when they changed
         hidden_bid = any(isinstance(e, BidMade) and e.bid is None for e in update.events)
+        timeouts: dict[int, int] = {}
         if update.seat is not None:
             # The end of the actor's turn: their hand stops saying it is their turn (only its
             # text changes when the move was made elsewhere, e.g. an open bid on the table).
@@ -740,6 +742,11 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 event, PlayerTimedOut | SeatHandedToComputer | SeatTakenBack | SeatTakenOver
             ):
                 seats.add(event.seat)  # taken over: the hand of who left it says by whom
+                if isinstance(event, PlayerTimedOut):
+                    timeouts[event.seat] = event.consecutive
+                elif isinstance(event, SeatHandedToComputer) and event.reason == "timeouts":
+                    # Told in the channel, as a leave is (QA: only the table's line changed).
+                    surface.handed_over[event.seat] = timeouts.get(event.seat, 1)
         if waiting is not None:
             # The hands of the seats not to act say whom the game waits for: that changed.
             if update.info is None:
@@ -910,10 +917,22 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if info.status is GameStatus.LOBBY:
             await self._lobby(surface, info)
         elif info.status is GameStatus.ACTIVE:
+            await self._tell_handed_over(surface, info)
             if await self._table(surface, info):
                 await self._ping(surface, info)
         elif info.status is GameStatus.FINISHED:
             surface.closed = True
+
+    async def _tell_handed_over(self, surface: Surface, info: GameInfo) -> None:
+        """Tell the channel of each seat handed to a computer after timeouts (once: a note
+        Discord refuses is not tried again)."""
+        if not surface.handed_over:
+            return
+        t, _ = await public_look(self.service, info.guild_id)
+        for seat, count in sorted(surface.handed_over.items()):
+            note = handed_over_note(info.seats[seat], count, t=t)
+            await self._post(surface, content=note, allowed_mentions=discord.AllowedMentions.none())
+        surface.handed_over.clear()
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
         t, _ = await public_look(self.service, info.guild_id)

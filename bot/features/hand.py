@@ -579,6 +579,20 @@ def left_note(seat: SeatInfo, *, t: Texts) -> str:
     return "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
 
 
+def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
+    """The channel's note of a seat handed to a computer after ``timeouts`` timeouts in a
+    row (the server's setting)."""
+    return "⏰ " + t.plural(
+        # Translators: said in the channel; {level} is a computer level (“Normal”).
+        "{player}'s time ran out; a computer plays their seat ({level}) until they take it back.",
+        "{player}'s time ran out {n} times in a row; a computer plays their seat ({level}) "
+        "until they take it back.",
+        timeouts,
+        player=_bold(_escape([seat.name])[0]),
+        level=level_name(seat.level, t=t),
+    )
+
+
 def back_note(seat: SeatInfo, *, t: Texts) -> str:
     """The channel's note of a player who took their seat back."""
     return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))

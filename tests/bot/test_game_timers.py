@@ -50,6 +50,12 @@ async def test_idle_player_is_played_for_and_pinged_once(tmp_path: Path) -> None
         assert end.status is GameStatus.FINISHED
         bob_seat = end.seats[1]
         assert bob_seat.away and bob_seat.timeouts >= 2  # handed to a computer (R: 2 timeouts)
+        # The channel is told, as of a leave (QA: only the table's line changed).
+        notes = [m.content for m in sim.raw() if m.content.startswith("⏰")]
+        assert notes == [
+            "⏰ **bob**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
+            "until they take it back."
+        ], notes
         await sim.final_standings(info.id)
         assert most_pings == 1  # never more than one reminder in the channel
         assert any(f"<@{bob.id}>" in text for text in mentioned)

@@ -38,6 +38,7 @@ from bot.features.hand import (
     back_note,
     hand_message,
     hand_view,
+    handed_over_note,
     left_note,
     replaced_hand_message,
     stopped_hand_message,
@@ -488,6 +489,8 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"seat taken from {before}", taken_over_text(taken, before, t=t)
     yield "a player left", left_note(away, t=t)
     yield "a player came back", back_note(away, t=t)
+    for timeouts in (1, 2):
+        yield f"a seat handed over after {timeouts} timeouts", handed_over_note(away, timeouts, t=t)
     removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)
     timed_out = SeatInfo(3, 10, "Ωμέγα", "easy", True, False, 2)
     info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed, timed_out))
