@@ -290,8 +290,9 @@ class ClickBase:
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError
     ) -> tuple[str, str | None] | None:
         """The user's applied click that the refused ``cid`` goes with, and its note: the
-        same button (a double click), or another of the same picture, refused as stale
-        (QA: two cards, or two bids, tapped at once: "moved on" replaced "You played G13").
+        same button (a double click), or another of the same picture, refused as stale or,
+        a hidden or secret bid, as already made (QA: two cards, or two bids, tapped at once:
+        "moved on" replaced "You played G13", and a hidden bid's "You bid 0" went).
         Looked up once their other clicks in the game still under way are done; ``None``
         for a refusal of its own."""
         key = (cid.game, interaction.user.id)
@@ -302,6 +303,5 @@ class ClickBase:
         done = self._done.get(key)
         if done is None or done[0] == cid.format():
             return done
-        return (
-            done if isinstance(error, StaleVersionError) and _same_picture(done[0], cid) else None
-        )
+        late = isinstance(error, StaleVersionError) or error.code == "already_bid"
+        return done if late and _same_picture(done[0], cid) else None

@@ -688,3 +688,20 @@ async def test_a_moves_note_stays_while_the_computers_move_after_it(tmp_path: Pa
 def _both_bidding(info: GameInfo) -> bool:
     table = info.table
     return table is not None and table.phase is Phase.BID and set(table.to_act) == {0, 1}
+
+
+async def test_two_hidden_bids_pressed_at_once_say_which_one_counted(tmp_path: Path) -> None:
+    """QA: of two hidden bids tapped together, the second was refused as already made and
+    its redraw of the hand dropped the first's "You bid 0"."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy], bidding="hidden")
+        rng = random.Random(1)
+        while (await sim.service.get_game(info.id)).table.round < 2:  # type: ignore[union-attr]
+            await sim.act((await sim.to_act(info.id))[0], rng.choice)
+        hand = await sim.open_hand(ann)
+        zero, one = [b["custom_id"] for b in buttons(hand) if b.get("label") in ("0", "1")]
+        await clicks_at_once(sim, [(ann, hand.id, zero), (ann, hand.id, one)])
+        shown = message_text(sim.message(hand.id))
+        assert "✅ You bid 0." in shown and "your bid: 0" in shown, shown
+        assert not sim.env.errors
