@@ -71,7 +71,6 @@ from bot.features.hand import (
     hand_heading,
     hand_message,
     hand_view,
-    handed_over_note,
     leave_question,
     replaced_hand_message,
     stopped_hand_message,
@@ -81,6 +80,7 @@ from bot.features.hand import (
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
+from bot.features.seat_notes import handed_over_note
 from bot.features.summaries import SummaryMessages
 from bot.features.table import TAKE_BACK_LABEL, TableMessages, public_shown, show_hand_label
 from bot.i18n import N_, Texts, language_of, texts

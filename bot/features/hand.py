@@ -23,6 +23,7 @@ from bot.cogs.replies import (
 from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
+from bot.features.seat_notes import back_note, left_note
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
@@ -38,13 +39,11 @@ from bot.i18n import (
     N_,
     Texts,
     _bold,
-    _escape,
     card_emoji,
     card_label_text,
     card_text,
     cards_text,
     display_names,
-    level_name,
     sort_hand,
     suit_emoji,
     suit_name,
@@ -66,7 +65,6 @@ from wizard.service import (
     NameTrump,
     PlayCard,
     PlayHiddenCard,
-    SeatInfo,
     ServiceError,
     StaleVersionError,
 )
@@ -104,10 +102,6 @@ LEAVE_ASKED: Final = N_(
 )
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
-# Translators: said in the channel; {level} is a computer level (“Normal”).
-LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
-# Translators: said in the channel when one who left takes their seat back.
-BACK_NOTE: Final = N_("{player} is back and plays their seat again.")
 
 HAND_REPLACED: Final = N_("This hand was replaced by a newer one below.")
 
@@ -570,32 +564,6 @@ def _move_of(cid: CustomId) -> Move:
     if cid.verb is Verb.PLAYHIDDEN:
         return PlayHiddenCard()
     raise ValueError(f"{cid.verb} is not a move")
-
-
-def left_note(seat: SeatInfo, *, t: Texts) -> str:
-    """The channel's note of a player who left, e.g. "bob left the game; a computer plays
-    their seat (Normal)"."""
-    name = _bold(_escape([seat.name])[0])
-    return "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
-
-
-def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
-    """The channel's note of a seat handed to a computer after ``timeouts`` timeouts in a
-    row (the server's setting)."""
-    return "⏰ " + t.plural(
-        # Translators: said in the channel; {level} is a computer level (“Normal”).
-        "{player}'s time ran out; a computer plays their seat ({level}) until they take it back.",
-        "{player}'s time ran out {n} times in a row; a computer plays their seat ({level}) "
-        "until they take it back.",
-        timeouts,
-        player=_bold(_escape([seat.name])[0]),
-        level=level_name(seat.level, t=t),
-    )
-
-
-def back_note(seat: SeatInfo, *, t: Texts) -> str:
-    """The channel's note of a player who took their seat back."""
-    return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
 
 
 class HandClicks(TableClicks):

@@ -11,8 +11,9 @@ import discord
 
 from bot.cogs.look import server_settings
 from bot.features.hand import HandClicks
+from bot.features.seat_notes import taken_over_text
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
-from bot.i18n import N_, Texts, _bold, _escape, level_name, texts
+from bot.i18n import N_, Texts, _bold, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
 from wizard.service import GameInfo, NotSeatedError, SeatInfo, SeatTakenOver
@@ -56,27 +57,6 @@ def seat_choice_view(info: GameInfo, seats: Sequence[int], *, t: Texts) -> disco
             )
         )
     return view
-
-
-def taken_over_text(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:
-    """The channel's note of a seat taken over, e.g. "Sam took over Merlin's seat (was a
-    computer, Normal)"."""
-    name, previous = _escape([event.name, event.previous])
-    level = level_name(before.level, t=t) if before is not None and before.level else None
-    if before is not None and before.is_computer and level is not None:
-        # Translators: {player} took over the seat of the computer {previous} ({level}).
-        return "🙋 " + t(
-            "{player} took over {previous}'s seat (was a computer, {level}).",
-            player=_bold(name),
-            previous=_bold(previous),
-            level=level,
-        )
-    # Translators: {player} took over the seat {previous} left (a computer played it).
-    return "🙋 " + t(
-        "{player} took over {previous}'s seat (a computer was playing it).",
-        player=_bold(name),
-        previous=_bold(previous),
-    )
 
 
 def _probe(info: GameInfo) -> int:

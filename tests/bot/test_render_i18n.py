@@ -35,11 +35,8 @@ from bot.features.hand import (
     HAND_BOT_STOPPED,
     HAND_EXPIRED,
     LEAVE_ASKED,
-    back_note,
     hand_message,
     hand_view,
-    handed_over_note,
-    left_note,
     replaced_hand_message,
     stopped_hand_message,
     timed_out_move,
@@ -62,12 +59,12 @@ from bot.features.lobby import (
 )
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
+from bot.features.seat_notes import back_note, handed_over_note, left_note, taken_over_text
 from bot.features.seats import (
     CHOOSE_SEAT,
     NOT_A_LEAVER,
     PLAYING_OWN_SEAT,
     seat_choice_view,
-    taken_over_text,
 )
 from bot.features.summaries import (
     PLAY_AGAIN_LABEL,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.features.community.render import game_embed, round_starts
-from bot.features.hand import BACK_NOTE, LEFT_NOTE
+from bot.features.seat_notes import BACK_NOTE, LEFT_NOTE
 from bot.i18n import texts
 from tests.bot.conftest import (
     Sim,

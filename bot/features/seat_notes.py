@@ -1,0 +1,62 @@
+"""What a game's channel is told when a seat changes hands: a player left, their time ran out
+until a computer took the seat, they came back, or someone took the seat over. In the
+server's language, as every public message."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.i18n import N_, Texts, _bold, _escape, level_name
+from wizard.service import SeatInfo, SeatTakenOver
+
+# Translators: said in the channel; {level} is a computer level (“Normal”).
+LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
+# Translators: said in the channel when one who left takes their seat back.
+BACK_NOTE: Final = N_("{player} is back and plays their seat again.")
+
+
+def left_note(seat: SeatInfo, *, t: Texts) -> str:
+    """The channel's note of a player who left, e.g. "bob left the game; a computer plays
+    their seat (Normal)"."""
+    name = _bold(_escape([seat.name])[0])
+    return "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
+
+
+def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
+    """The channel's note of a seat handed to a computer after ``timeouts`` timeouts in a
+    row (the server's setting)."""
+    return "⏰ " + t.plural(
+        # Translators: said in the channel; {level} is a computer level (“Normal”).
+        "{player}'s time ran out; a computer plays their seat ({level}) until they take it back.",
+        "{player}'s time ran out {n} times in a row; a computer plays their seat ({level}) "
+        "until they take it back.",
+        timeouts,
+        player=_bold(_escape([seat.name])[0]),
+        level=level_name(seat.level, t=t),
+    )
+
+
+def back_note(seat: SeatInfo, *, t: Texts) -> str:
+    """The channel's note of a player who took their seat back."""
+    return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
+
+
+def taken_over_text(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:
+    """The channel's note of a seat taken over, e.g. "Sam took over Merlin's seat (was a
+    computer, Normal)"."""
+    name, previous = _escape([event.name, event.previous])
+    level = level_name(before.level, t=t) if before is not None and before.level else None
+    if before is not None and before.is_computer and level is not None:
+        # Translators: {player} took over the seat of the computer {previous} ({level}).
+        return "🙋 " + t(
+            "{player} took over {previous}'s seat (was a computer, {level}).",
+            player=_bold(name),
+            previous=_bold(previous),
+            level=level,
+        )
+    # Translators: {player} took over the seat {previous} left (a computer played it).
+    return "🙋 " + t(
+        "{player} took over {previous}'s seat (a computer was playing it).",
+        player=_bold(name),
+        previous=_bold(previous),
+    )
