@@ -23,7 +23,7 @@ from bot.cogs.replies import (
 from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
-from bot.features.seat_notes import back_note, left_note
+from bot.features.seat_notes import back_note, left_note, new_host
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
@@ -705,11 +705,12 @@ class HandClicks(TableClicks):
         await self._open_hand(interaction, cid.game, note=note, edit=True)
         seat = info.seat_of(user)
         if info.status is GameStatus.ACTIVE and seat is not None and not before.seats[seat].away:
-            left = info.seats[seat]
-            await self._tell_channel(info, lambda t: left_note(left, t=t), "who left")
+            left, host = info.seats[seat], new_host(before, info)
+            await self._tell_channel(info, lambda t: left_note(left, host=host, t=t), "who left")
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id
+        before = await self.service.get_game(cid.game)
         update = await self._timely(
             interaction, self.service.take_back(cid.game, user), update=True
         )
@@ -718,14 +719,17 @@ class HandClicks(TableClicks):
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
         if update.info is not None:
-            await self._tell_back(update.info, user)
+            await self._tell_back(before, update.info, user)
 
-    async def _tell_back(self, info: GameInfo, user_id: int) -> None:
-        """Tell the channel that ``user_id`` plays their seat again."""
+    async def _tell_back(self, before: GameInfo, info: GameInfo, user_id: int) -> None:
+        """Tell the channel that ``user_id`` plays their seat again (``before``: the game
+        before, for who hosted then)."""
         seat = info.seat_of(user_id)
         if seat is not None:
-            back = info.seats[seat]
-            await self._tell_channel(info, lambda t: back_note(back, t=t), "who came back")
+            back, host = info.seats[seat], new_host(before, info)
+            await self._tell_channel(
+                info, lambda t: back_note(back, host=host, t=t), "who came back"
+            )
 
     async def _tell_channel(self, info: GameInfo, note: Callable[[Texts], str], what: str) -> None:
         """Post ``note`` in the game's channel, in the server's language: a seat that changes

@@ -7,19 +7,37 @@ from __future__ import annotations
 from typing import Final
 
 from bot.i18n import N_, Texts, _bold, _escape, level_name
-from wizard.service import SeatInfo, SeatTakenOver
+from wizard.service import GameInfo, SeatInfo, SeatTakenOver
 
 # Translators: said in the channel; {level} is a computer level (“Normal”).
 LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
 # Translators: said in the channel when one who left takes their seat back.
 BACK_NOTE: Final = N_("{player} is back and plays their seat again.")
+# Translators: after a note of one who left or came back, when the host's say passed on.
+HOSTS_NOW: Final = N_("{player} hosts the game now.")
 
 
-def left_note(seat: SeatInfo, *, t: Texts) -> str:
+def new_host(before: GameInfo, after: GameInfo) -> SeatInfo | None:
+    """The seat of who has the host's say after a seat changed hands, if it passed on (QA:
+    the host left, and another player became host without a word)."""
+    if after.host_id == before.host_id:
+        return None
+    seat = after.seat_of(after.host_id)
+    return None if seat is None else after.seats[seat]
+
+
+def _with_host(note: str, host: SeatInfo | None, t: Texts) -> str:
+    if host is None:
+        return note
+    return f"{note} {t(HOSTS_NOW, player=_bold(_escape([host.name])[0]))}"
+
+
+def left_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
     """The channel's note of a player who left, e.g. "bob left the game; a computer plays
-    their seat (Normal)"."""
+    their seat (Normal)", and who hosts now if that changed (:func:`new_host`)."""
     name = _bold(_escape([seat.name])[0])
-    return "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
+    note = "🚪 " + t(LEFT_NOTE, player=name, level=level_name(seat.level, t=t))
+    return _with_host(note, host, t)
 
 
 def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
@@ -36,9 +54,11 @@ def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
     )
 
 
-def back_note(seat: SeatInfo, *, t: Texts) -> str:
-    """The channel's note of a player who took their seat back."""
-    return "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
+def back_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
+    """The channel's note of a player who took their seat back, and who hosts now if that
+    changed (the host, back)."""
+    note = "🙋 " + t(BACK_NOTE, player=_bold(_escape([seat.name])[0]))
+    return _with_host(note, host, t)
 
 
 def taken_over_text(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:

@@ -129,7 +129,7 @@ class SeatClicks(HandClicks):
                 info, lambda t: taken_over_text(taken, before, t=t), "the seat's new player"
             )
         elif update.info is not None:
-            await self._tell_back(update.info, user.id)
+            await self._tell_back(info, update.info, user.id)
 
     async def _not_a_leaver(
         self, interaction: discord.Interaction[Any], cid: CustomId, info: GameInfo

@@ -486,6 +486,7 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"seat taken from {before}", taken_over_text(taken, before, t=t)
     yield "a player left", left_note(away, t=t)
     yield "a player came back", back_note(away, t=t)
+    yield "the host left", left_note(away, host=computer, t=t)
     for timeouts in (1, 2):
         yield f"a seat handed over after {timeouts} timeouts", handed_over_note(away, timeouts, t=t)
     removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)

@@ -319,3 +319,27 @@ async def test_the_channel_is_told_who_left_and_who_came_back(tmp_path: Path) ->
         ], notes
         assert "left the game" not in notes[2]  # German, not English
         assert not sim.env.errors
+
+
+async def test_the_channel_is_told_who_hosts_when_the_host_leaves_and_comes_back(
+    tmp_path: Path,
+) -> None:
+    """QA: the host left, and the table's host tag moved to another player without a word
+    (and back when the host returned)."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        await sim.lobby(ann, [bob, cy])
+        hand = await sim.open_hand(ann)
+        asked = await ann.click(hand, label="Leave")
+        assert asked.response is not None
+        await ann.click(asked.response, label="Yes, leave")
+        [back] = buttons(sim.message(hand.id))
+        await ann.click(sim.message(hand.id), custom_id=back["custom_id"])
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
+        assert notes == [
+            "🚪 **ann** left the game; a computer plays their seat (Normal). "
+            "**bob** hosts the game now.",
+            "🙋 **ann** is back and plays their seat again. **ann** hosts the game now.",
+        ], notes
+        assert not sim.env.errors
