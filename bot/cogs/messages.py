@@ -18,6 +18,7 @@ import discord
 from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, discords_own, failure_text
+from bot.i18n import Texts
 from wizard.options import Bidding
 from wizard.service import (
     Clock,
@@ -133,6 +134,11 @@ class LiveHand:
     after the click)."""
 
 
+Note = Callable[[GameInfo, Texts], str]
+"""A note for a game's channel, written when it is posted: from the game as it is then, in
+the server's language."""
+
+
 @dataclass(eq=False)
 class Surface:
     """What the bot knows about one game's messages."""
@@ -156,8 +162,9 @@ class Surface:
     round_ends: dict[int, RoundEnd] = field(default_factory=dict)
     tricks: dict[int, TrickWon] = field(default_factory=dict)
     """The latest trick won in each round not yet scored (the last one ends the round)."""
-    handed_over: dict[int, int] = field(default_factory=dict)
-    """Seats handed to a computer after timeouts, with how many, not yet told the channel."""
+    notes: list[Note] = field(default_factory=list)
+    """What the channel is yet to be told (a seat that changed hands), posted by the next
+    sync of a running game."""
     game_over: GameOver | None = None
     cancelled: str | None = None
     """Why the game was cancelled, until the cancellation is shown."""

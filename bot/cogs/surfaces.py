@@ -56,13 +56,14 @@ import contextlib
 import functools
 import logging
 from collections.abc import Collection, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import discord
 
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
-from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, RoundEnd, Surface
+from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, Note, RoundEnd, Surface
 from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, refusal_text, timed_out_text
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, passing
 from bot.features.hand import (
@@ -172,6 +173,11 @@ def let_go(hand: LiveHand) -> None:
 KEEP_AHEAD = 300.0
 """Seconds: a click in a hand renews the token kept for the next process only when the one
 kept has less than this left (see :meth:`OpenHands.keep_hand`)."""
+
+
+def _handed_over(seat: int, timeouts: int, info: GameInfo, t: Texts) -> str:
+    """The channel's note of ``seat`` handed to a computer after ``timeouts`` timeouts."""
+    return handed_over_note(info.seats[seat], timeouts, t=t)
 
 
 class OpenHands(GameMessages):
@@ -746,7 +752,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                     timeouts[event.seat] = event.consecutive
                 elif isinstance(event, SeatHandedToComputer) and event.reason == "timeouts":
                     # Told in the channel, as a leave is (QA: only the table's line changed).
-                    surface.handed_over[event.seat] = timeouts.get(event.seat, 1)
+                    count = timeouts.get(event.seat, 1)
+                    surface.notes.append(partial(_handed_over, event.seat, count))
         if waiting is not None:
             # The hands of the seats not to act say whom the game waits for: that changed.
             if update.info is None:
@@ -917,22 +924,29 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if info.status is GameStatus.LOBBY:
             await self._lobby(surface, info)
         elif info.status is GameStatus.ACTIVE:
-            await self._tell_handed_over(surface, info)
+            await self._tell_notes(surface, info)
             if await self._table(surface, info):
                 await self._ping(surface, info)
         elif info.status is GameStatus.FINISHED:
             surface.closed = True
 
-    async def _tell_handed_over(self, surface: Surface, info: GameInfo) -> None:
-        """Tell the channel of each seat handed to a computer after timeouts (once: a note
-        Discord refuses is not tried again)."""
-        if not surface.handed_over:
+    def tell(self, game_id: int, note: Note) -> None:
+        """Tell the game's channel ``note`` (a seat that changed hands) with its next sync."""
+        surface = self.get(game_id)
+        surface.notes.append(note)
+        self._wake(surface)
+
+    async def _tell_notes(self, surface: Surface, info: GameInfo) -> None:
+        """Post the notes the channel is yet to be told, in the server's language (once: a
+        note Discord refuses is not tried again; the failure is reported as any post's)."""
+        if not surface.notes:
             return
         t, _ = await public_look(self.service, info.guild_id)
-        for seat, count in sorted(surface.handed_over.items()):
-            note = handed_over_note(info.seats[seat], count, t=t)
-            await self._post(surface, content=note, allowed_mentions=discord.AllowedMentions.none())
-        surface.handed_over.clear()
+        notes, surface.notes = surface.notes, []
+        for note in notes:
+            await self._post(
+                surface, content=note(info, t), allowed_mentions=discord.AllowedMentions.none()
+            )
 
     async def _show_cancelled(self, surface: Surface, info: GameInfo, reason: str) -> None:
         t, _ = await public_look(self.service, info.guild_id)

@@ -3,14 +3,13 @@ cards, "Take my seat back")."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Final
 
 import discord
 
 from bot.cogs.clicks import on_table
-from bot.cogs.look import public_look, public_theme
+from bot.cogs.look import public_theme
 from bot.cogs.messages import LeaveStep
 from bot.cogs.replies import (
     FORBIDDEN_CANADIAN_OWN,
@@ -20,7 +19,6 @@ from bot.cogs.replies import (
     refusal_of,
     refusal_text,
 )
-from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
 from bot.features.seat_notes import back_note, left_note, new_host
@@ -70,8 +68,6 @@ from wizard.service import (
 )
 from wizard.state import Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, RoundSummary, TableView, public_table
-
-log = logging.getLogger(__name__)
 
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
 PLAY_UNSEEN_LABEL: Final = N_("Play my card (unseen)")
@@ -706,7 +702,7 @@ class HandClicks(TableClicks):
         seat = info.seat_of(user)
         if info.status is GameStatus.ACTIVE and seat is not None and not before.seats[seat].away:
             left, host = info.seats[seat], new_host(before, info)
-            await self._tell_channel(info, lambda t: left_note(left, host=host, t=t), "who left")
+            self.surfaces.tell(info.id, lambda _, t: left_note(left, host=host, t=t))
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id
@@ -719,28 +715,15 @@ class HandClicks(TableClicks):
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
         if update.info is not None:
-            await self._tell_back(before, update.info, user)
+            self._tell_back(before, update.info, user)
 
-    async def _tell_back(self, before: GameInfo, info: GameInfo, user_id: int) -> None:
+    def _tell_back(self, before: GameInfo, info: GameInfo, user_id: int) -> None:
         """Tell the channel that ``user_id`` plays their seat again (``before``: the game
         before, for who hosted then)."""
         seat = info.seat_of(user_id)
         if seat is not None:
             back, host = info.seats[seat], new_host(before, info)
-            await self._tell_channel(
-                info, lambda t: back_note(back, host=host, t=t), "who came back"
-            )
-
-    async def _tell_channel(self, info: GameInfo, note: Callable[[Texts], str], what: str) -> None:
-        """Post ``note`` in the game's channel, in the server's language: a seat that changes
-        hands is said there (QA: a take-over was, one who left or came back was not). A
-        Discord failure is logged; the click was answered already."""
-        t, _ = await public_look(self.service, info.guild_id)
-        channel = self.bot.get_partial_messageable(info.channel_id, guild_id=info.guild_id)
-        try:
-            await channel.send(note(t), allowed_mentions=discord.AllowedMentions.none())
-        except DISCORD_FAILED as error:
-            log.info("game %s: %s not announced: %s", info.id, what, failure_text(error))
+            self.surfaces.tell(info.id, lambda _, t: back_note(back, host=host, t=t))
 
     async def _hand_refused(
         self, interaction: discord.Interaction[Any], cid: CustomId, error: ServiceError

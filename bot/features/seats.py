@@ -3,7 +3,6 @@ when several computers play, the person's hand right away and the table's note o
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -17,8 +16,6 @@ from bot.i18n import N_, Texts, _bold, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
 from wizard.service import GameInfo, NotSeatedError, SeatInfo, SeatTakenOver
-
-log = logging.getLogger(__name__)
 
 CHOOSE_SEAT: Final = N_("Which computer's seat do you take? You play it from where it is now.")
 
@@ -125,11 +122,9 @@ class SeatClicks(HandClicks):
         # From the private choice the choice becomes the hand; from the table, a new one.
         await self._open_hand(interaction, cid.game, note=note, edit=cid.seat is not None)
         if taken is not None:
-            await self._tell_channel(
-                info, lambda t: taken_over_text(taken, before, t=t), "the seat's new player"
-            )
+            self.surfaces.tell(info.id, lambda _, t: taken_over_text(taken, before, t=t))
         elif update.info is not None:
-            await self._tell_back(info, update.info, user.id)
+            self._tell_back(info, update.info, user.id)
 
     async def _not_a_leaver(
         self, interaction: discord.Interaction[Any], cid: CustomId, info: GameInfo
