@@ -259,7 +259,7 @@ def _unread_notes() -> list[str]:
     """A line for each folder named .env passed over, and for each name in the .env file
     that the bot does not read (values never shown)."""
     path = env_file()
-    source = _settings_source()
+    source = _settings_source(path)
     notes = [
         f"note: {folder} is a folder, not a settings file, and is not read (a virtual "
         f"environment named .env?); the settings come from {source}"
@@ -278,9 +278,9 @@ def _unread_notes() -> list[str]:
     return notes
 
 
-def _settings_source() -> str:
-    """Where the settings are read: the environment, and the ``.env`` file if one is."""
-    path = env_file()
+def _settings_source(path: Path | None) -> str:
+    """Where the settings are read: the environment, and the ``.env`` file ``path`` if one
+    is (:func:`env_file`)."""
     return "the environment" if path is None else f"the environment and {path}"
 
 
@@ -289,7 +289,8 @@ def _where_notes(settings: Settings) -> list[str]:
     (QA operator: config said neither; a service started from another folder, or none,
     uses another file)."""
     # A .env folder's note says it already (it is in the log at start too).
-    notes = [] if dotenv_folders() else [f"note: the settings come from {_settings_source()}"]
+    source = _settings_source(env_file())
+    notes = [] if dotenv_folders() else [f"note: the settings come from {source}"]
     database = settings.database_path
     if not database.is_absolute():
         notes.append(

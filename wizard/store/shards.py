@@ -57,21 +57,7 @@ class ShardClaim:
                 try:  # free: that count's processes all stopped
                     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
-                    theirs = int(found[1])
-                    # A process that serves every server leaves no shard to this one.
-                    hint = (
-                        "stop it first"
-                        if theirs == 1
-                        else (
-                            "every process on one database needs the same SHARD_COUNT: stop the "
-                            f"others, or start this one with {_count_text(theirs)}"
-                        )
-                    )
-                    raise DatabaseUnavailable(
-                        f"{path}: another live process serves it with "
-                        f"{_count_text(theirs)}, this one with {_count_text(count)}",
-                        hint,
-                    ) from None
+                    raise _other_count(path, int(found[1]), count) from None
         handle = self._lock_file(path, f"shard-count-{count}")
         self._files.append(handle)
         fcntl.flock(handle, fcntl.LOCK_SH)
@@ -100,9 +86,23 @@ class ShardClaim:
         self._files = []
 
 
-def _count_text(count: int) -> str:
-    return (
-        "SHARD_COUNT=1 (or none: one process for every server)"
-        if count == 1
-        else (f"SHARD_COUNT={count}")
+def _other_count(path: Path, theirs: int, mine: int) -> DatabaseUnavailable:
+    """The refusal of a process counting ``mine`` shards beside a live one counting ``theirs``."""
+    if theirs == 1:  # a process that serves every server leaves no shard to this one
+        hint = "stop it first"
+    else:
+        hint = (
+            "every process on one database needs the same SHARD_COUNT: stop the others, or "
+            f"start this one with {_count_text(theirs)}"
+        )
+    return DatabaseUnavailable(
+        f"{path}: another live process serves it with {_count_text(theirs)}, this one with "
+        f"{_count_text(mine)}",
+        hint,
     )
+
+
+def _count_text(count: int) -> str:
+    if count == 1:
+        return "SHARD_COUNT=1 (or none: one process for every server)"
+    return f"SHARD_COUNT={count}"
