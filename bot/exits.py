@@ -30,6 +30,9 @@ EXIT_NETWORK = 4
 EXIT_DAMAGED_GAMES = 5
 """``check`` only: the file is sound but some games (set aside, or not loadable) or player
 rows are damaged."""
+EXIT_ATTENTION = 6
+"""``check`` only: nothing is damaged, but the operator must act: the write-ahead log cannot
+shrink, or the games could not be tried (no room for the temporary copy)."""
 
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnavailable,

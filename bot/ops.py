@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.exits import (
+    EXIT_ATTENTION,
     EXIT_DAMAGED_GAMES,
     EXIT_DATABASE,
     EXIT_OK,
@@ -206,7 +207,8 @@ def _restore(database: Path, source: Path) -> int:
 
 
 def check_command(database: Path) -> int:
-    """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games."""
+    """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games,
+    6 the operator must act (a write-ahead log that cannot shrink, no room to try the games)."""
     return _stoppable("check", lambda: _check(database), lambda: "nothing was changed")
 
 
@@ -225,7 +227,9 @@ def _check(database: Path) -> int:
     print("\n".join(health.lines()))
     if not health.sound:
         return EXIT_DATABASE
-    return EXIT_OK if health.healthy else EXIT_DAMAGED_GAMES
+    if not health.healthy:
+        return EXIT_DAMAGED_GAMES
+    return EXIT_ATTENTION if health.wal_stuck else EXIT_OK
 
 
 def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) -> int:
@@ -268,7 +272,7 @@ def _full_health(database: Path) -> Health | Failure:
         if isinstance(error, BackupError) and error.cause:
             # Writing that copy failed: it is no backup the operator asked for.
             return Failure(
-                EXIT_DATABASE,
+                EXIT_ATTENTION,
                 f"cannot try the games of {database} on a temporary copy in "
                 f"{tempfile.gettempdir()} ({error.cause})",
                 "free space in the temporary folder (or choose another with TMPDIR), "

@@ -21,7 +21,7 @@ import pytest
 
 import wizard.store.backup as backup_module
 from bot import ops
-from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
+from bot.exits import EXIT_ATTENTION, EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK
 from tests.damage_support import run_sql
 from tests.ops_support import (
     PROCESS_TIMEOUT,
@@ -431,7 +431,8 @@ def test_check_on_a_full_temporary_disk_names_its_copy_not_a_backup(tmp_path: Pa
     result = run_bot_on_a_small_disk(
         db.stat().st_size // 2, "check", "--db", str(db), cwd=tmp_path, env=env
     )
-    line = assert_one_line_failure(result, EXIT_DATABASE)
+    # Not 3, "the database cannot be used": the file is fine, check could not finish.
+    line = assert_one_line_failure(result, EXIT_ATTENTION)
     assert f"cannot try the games of {db} on a temporary copy in {temporary}" in line, line
     assert "backup" not in line, line
     assert "TMPDIR" in line, line

@@ -14,7 +14,7 @@ import aiosqlite
 import pytest
 
 from bot.cli import open_service
-from bot.exits import EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
+from bot.exits import EXIT_ATTENTION, EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
 from tests.damage_support import damage_a_page_of, running_games
 from tests.ops_support import (
@@ -332,5 +332,33 @@ def test_a_write_ahead_log_past_its_limit_is_said_why() -> None:
     at = lines.index("size: database 8.0 KiB, write-ahead log 440.1 MiB")
     assert lines[at + 1].startswith("  the write-ahead log is past its 64.0 MiB limit")
     assert "read transaction" in lines[at + 1]
-    assert lines[-1] == "healthy"
-    assert not any("past its" in line for line in dataclasses.replace(big, wal_bytes=4096).lines())
+    assert lines[-1] == "healthy, but the write-ahead log needs attention: see above"
+    small = dataclasses.replace(big, wal_bytes=4096).lines()
+    assert not any("past its" in line for line in small)
+    assert small[-1] == "healthy"
+
+
+def test_check_exits_6_while_the_write_ahead_log_cannot_shrink(tmp_path: Path) -> None:
+    """QA operator: check exited 0 ("healthy") beside a write-ahead log of 591 MiB that a
+    reader kept from shrinking; a monitor reading exit codes saw nothing. It keeps growing
+    until the disk is full, so check says so with a status of its own."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    reader = sqlite3.connect(db, isolation_level=None)
+    writer = sqlite3.connect(db, isolation_level=None)
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM games").fetchone()  # holds its snapshot
+        writer.execute("CREATE TABLE pad (blob BLOB)")
+        block = b"x" * (1 << 20)
+        for _ in range(70):  # past the 64 MiB limit; no checkpoint can pass the reader
+            writer.execute("INSERT INTO pad VALUES (?)", (block,))
+        writer.execute("DROP TABLE pad")
+        assert store_db.wal_path(db).stat().st_size > store_db.JOURNAL_SIZE_LIMIT
+        result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    finally:
+        reader.close()
+        writer.close()
+    assert result.returncode == EXIT_ATTENTION, result.stdout + result.stderr
+    assert "the write-ahead log is past its 64.0 MiB limit" in result.stdout
+    assert result.stdout.strip().endswith("needs attention: see above")

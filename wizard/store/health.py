@@ -160,6 +160,12 @@ class Health:
             self.sound and not self.damaged and not self.damaged_rows and not self.damaged_settings
         )
 
+    @property
+    def wal_stuck(self) -> bool:
+        """The write-ahead log is past its limit: something keeps it from shrinking, and it
+        grows until the disk is full."""
+        return self.wal_bytes > JOURNAL_SIZE_LIMIT
+
     def lines(self) -> list[str]:
         """The report, one fact a line, for a terminal or a log."""
         version = "none" if self.schema_version is None else str(self.schema_version)
@@ -199,11 +205,16 @@ class Health:
         lines.append(
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
-        if self.wal_bytes > JOURNAL_SIZE_LIMIT:
+        if self.wal_stuck:
             lines.append(
                 f"  the write-ahead log is past its {_size(JOURNAL_SIZE_LIMIT)} limit: {WAL_STUCK}"
             )
-        lines.append("healthy" if self.healthy else f"NOT healthy: {self.verdict()}")
+        if not self.healthy:
+            lines.append(f"NOT healthy: {self.verdict()}")
+        elif self.wal_stuck:
+            lines.append("healthy, but the write-ahead log needs attention: see above")
+        else:
+            lines.append("healthy")
         return lines
 
     def _integrity(self) -> str:
