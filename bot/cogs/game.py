@@ -48,6 +48,7 @@ from bot.features.lobby import (
     invitation_text,
 )
 from bot.features.rules import rules_text
+from bot.features.seat_notes import left_note, new_host, removed_note
 from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
 from bot.features.table import show_hand_label
@@ -769,6 +770,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             return
         assert seat is not None
         self.surfaces.refresh_hands(info.id, [seat])
+        if not out_before:
+            # The channel is told, as of a leave (QA: only the table's line changed).
+            gone, host = info.seats[seat], new_host(game, info)
+            note = left_note if myself else removed_note
+            self.surfaces.tell(info.id, lambda _, t: note(gone, host=host, t=t))
         if myself:
             if out_before:
                 left = t("You already left game {game}.", game=info.id)

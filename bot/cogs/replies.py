@@ -189,6 +189,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "not_seated.removed_from_lobby": Refusal(
         "🚫", N_("You were removed from this lobby, so you cannot join it again.")
     ),
+    "not_seated.removed": Refusal(
+        "🚫", N_("You were removed from this game, so you cannot take a seat in it.")
+    ),
     "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
     "lobby_full": Refusal(
         "🚫", N_("This game is full."), N_("{limit} players is the most these options allow.")

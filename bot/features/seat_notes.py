@@ -1,5 +1,6 @@
-"""What a game's channel is told when a seat changes hands: a player left, their time ran out
-until a computer took the seat, they came back, or someone took the seat over. In the
+"""What a game's channel is told when a seat changes hands: a player left or was removed,
+their time ran out until a computer took the seat, they came back, or someone took the seat
+over. In the
 server's language, as every public message."""
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ from wizard.service import GameInfo, SeatInfo, SeatTakenOver
 
 # Translators: said in the channel; {level} is a computer level (“Normal”).
 LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
+# Translators: said in the channel when the host (or a server manager) removed {player}
+# from a running game; {level} is a computer level (“Normal”).
+REMOVED_NOTE: Final = N_(
+    "{player} was removed from the game; a computer plays their seat ({level})."
+)
 # Translators: said in the channel when one who left takes their seat back.
 BACK_NOTE: Final = N_("{player} is back and plays their seat again.")
 # Translators: after a note of one who left or came back, when the host's say passed on.
@@ -40,10 +46,21 @@ def left_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
     return _with_host(note, host, t)
 
 
-def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
+def removed_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
+    """The channel's note of a player the host (or a manager) removed from the running game,
+    e.g. "cy was removed from the game; a computer plays their seat (Normal)"."""
+    name = _bold(_escape([seat.name])[0])
+    note = "👢 " + t(REMOVED_NOTE, player=name, level=level_name(seat.level, t=t))
+    return _with_host(note, host, t)
+
+
+def handed_over_note(
+    seat: SeatInfo, timeouts: int, *, host: SeatInfo | None = None, t: Texts
+) -> str:
     """The channel's note of a seat handed to a computer after ``timeouts`` timeouts in a
-    row (the server's setting)."""
-    return "⏰ " + t.plural(
+    row (the server's setting), and who hosts now if that changed (the host's time ran
+    out)."""
+    note = "⏰ " + t.plural(
         # Translators: said in the channel; {level} is a computer level (“Normal”).
         "{player}'s time ran out; a computer plays their seat ({level}) until they take it back.",
         "{player}'s time ran out {n} times in a row; a computer plays their seat ({level}) "
@@ -52,6 +69,7 @@ def handed_over_note(seat: SeatInfo, timeouts: int, *, t: Texts) -> str:
         player=_bold(_escape([seat.name])[0]),
         level=level_name(seat.level, t=t),
     )
+    return _with_host(note, host, t)
 
 
 def back_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:

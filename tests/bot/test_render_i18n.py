@@ -59,7 +59,13 @@ from bot.features.lobby import (
 )
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
-from bot.features.seat_notes import back_note, handed_over_note, left_note, taken_over_text
+from bot.features.seat_notes import (
+    back_note,
+    handed_over_note,
+    left_note,
+    removed_note,
+    taken_over_text,
+)
 from bot.features.seats import (
     CHOOSE_SEAT,
     NOT_A_LEAVER,
@@ -123,6 +129,7 @@ CHECKED = (
     "bot/features/pings.py",
     "bot/features/rules.py",
     "bot/features/seats.py",
+    "bot/features/seat_notes.py",
     "bot/features/hints.py",
 )
 """The modules whose every marked text the scenarios must render (but :data:`NOT_RENDERED`)."""
@@ -489,6 +496,9 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
     yield "the host left", left_note(away, host=computer, t=t)
     for timeouts in (1, 2):
         yield f"a seat handed over after {timeouts} timeouts", handed_over_note(away, timeouts, t=t)
+    yield "the host's time ran out", handed_over_note(away, 2, host=computer, t=t)
+    yield "a player removed", removed_note(away, t=t)
+    yield "the host removed", removed_note(away, host=computer, t=t)
     removed = SeatInfo(2, 9, "Ωμέγα", "easy", True, True, 0)
     timed_out = SeatInfo(3, 10, "Ωμέγα", "easy", True, False, 2)
     info = SimpleNamespace(id=1, version=2, seats=(away, computer, removed, timed_out))

@@ -343,3 +343,51 @@ async def test_the_channel_is_told_who_hosts_when_the_host_leaves_and_comes_back
             "🙋 **ann** is back and plays their seat again. **ann** hosts the game now.",
         ], notes
         assert not sim.env.errors
+
+
+async def test_the_channel_is_told_who_hosts_when_the_hosts_time_runs_out(
+    tmp_path: Path,
+) -> None:
+    """QA: the host's time ran out twice, a computer took the seat and the table's host tag
+    moved to bob, but the channel's note said nothing of who hosts now (a leave's does)."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
+        await sim.play(
+            info.id,
+            random.Random(3),
+            idle=frozenset({ann.id}),
+            until=lambda i: i.seats[0].away,
+            advance=31.0,
+        )
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith("⏰")]
+        assert notes == [
+            "⏰ **ann**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
+            "until they take it back. **bob** hosts the game now."
+        ], notes
+        assert not sim.env.errors
+
+
+async def test_the_channel_is_told_when_the_host_removes_a_player(tmp_path: Path) -> None:
+    """QA: after /wizard kick in a running game only the host read that cy was out; the
+    channel saw cy's line on the table change without a word."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        await ann.slash(sim.channel, "wizard kick", player=cy)
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith("👢")]
+        assert notes == [
+            "👢 **cy** was removed from the game; a computer plays their seat (Normal)."
+        ], notes
+        # The host removing themself leaves, as the Leave button does: said so.
+        await ann.slash(sim.channel, "wizard kick", player=ann)
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("👢", "🚪"))]
+        assert notes[1:] == [
+            "🚪 **ann** left the game; a computer plays their seat (Normal). "
+            "**bob** hosts the game now."
+        ], notes
+        assert (await sim.service.get_game(info.id)).seats[2].kicked
+        assert not sim.env.errors

@@ -205,9 +205,26 @@ async def test_one_removed_from_the_lobby_cannot_take_a_seat_once_it_starts(
     assert (await service.get_game(game_id)).seats[1].user_id is None  # a computer's
     with pytest.raises(NotSeatedError) as refused:
         await service.take_seat(game_id, 2, seat=1, name="P2")
-    assert refused.value.params["reason"] == "removed_from_lobby"
+    assert refused.value.params["reason"] == "removed"
     assert (await service.get_game(game_id)).seats[1].user_id is None  # nothing written
     await service.take_seat(game_id, STRANGER, seat=1, name="X")  # others still may
+
+
+async def test_one_removed_from_the_running_game_cannot_take_a_seat_again(
+    service: GameService,
+) -> None:
+    """QA: the host removed player 2 with /wizard kick; once someone else took 2's seat
+    over, 2 held no seat, and so took the computer's seat with "Take a seat"."""
+    game_id = await started(service, allow=True)
+    await service.kick(game_id, 1, 2)
+    await service.take_seat(game_id, STRANGER, seat=1, name="X")
+    for seat in (2, 1):  # the computer's seat, and the seat 2 had once X leaves it
+        if seat == 1:
+            await service.leave(game_id, STRANGER)
+        with pytest.raises(NotSeatedError) as refused:
+            await service.take_seat(game_id, 2, seat=seat, name="P2")
+        assert refused.value.params["reason"] == "removed"
+    assert 2 not in [s.user_id for s in (await service.get_game(game_id)).seats]
 
 
 async def test_take_back_is_the_same_call(service: GameService) -> None:

@@ -15,7 +15,8 @@ game_status         game_id; status* (``lobby``, ``active``, ``finished``, ``can
                     action* (``play``, ``join``, ``record``, ``view``, ``change``)
 game_damaged        game_id; reason (the operator's text, English)
 not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``,
-                    ``away``, ``removed_from_lobby``, ``seat_taken`` with the ``name``
+                    ``away``, ``removed_from_lobby``, ``removed`` (from the lobby or
+                    the running game: no seat of it), ``seat_taken`` with the ``name``
                     of the person who took over the seat the user left)
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
@@ -68,6 +69,7 @@ MESSAGES: dict[str, str] = {
     " the bot's operator has been told",
     "not_seated": "You are not playing in this game",
     "not_seated.kicked": "You were removed from this game",
+    "not_seated.removed": "You were removed from this game, so you cannot take a seat in it",
     "not_seated.not_in_lobby": "You are not in this lobby",
     "not_seated.removed_from_lobby": "You were removed from this lobby, so you cannot join it"
     " again",

@@ -117,12 +117,21 @@ class Playing(Loading):
         events: tuple[Event, ...] = ()
         if not row.away:
             events = (SeatHandedToComputer(row.seat, reason),)
-        await self._change_seat(live, new, events)
+        # Removed, not left: kept out of the game's seats for good, also once someone else
+        # takes this one over (else "Take a seat" let them back in).
+        removed = row.user_id if kicked and not row.kicked else None
+        await self._change_seat(live, new, events, removed=removed)
 
     async def _change_seat(
-        self, live: LiveGame, new: SeatRow, events: tuple[Event, ...]
+        self,
+        live: LiveGame,
+        new: SeatRow,
+        events: tuple[Event, ...],
+        *,
+        removed: int | None = None,
     ) -> GameUpdate:
-        """Store a seat's control change (lock held), or its new person, and re-time the turn."""
+        """Store a seat's control change (lock held), or its new person, and re-time the turn;
+        ``removed``: the person the host removed, remembered in the same write."""
         state = live.state
         assert state is not None
         old = live.seats[new.seat]
@@ -135,6 +144,8 @@ class Playing(Loading):
             await conn.execute(repo.UPDATE_SEAT, new.params())
             if holder is not None:
                 await conn.execute(repo.INSERT_HOLDER, holder)
+            if removed is not None:
+                await repo.remember_removal(conn, live.id, removed)
 
         await self._update_game(
             live,

@@ -51,8 +51,8 @@ class Seats(Hints):
         left (``not_in_game`` for one who never had a seat). Anyone
         else names a ``seat`` (0-based) and their ``name`` (cleaned, made unique): refused
         with ``already_seated`` if they play another seat of this game, ``seat_taking_off``
-        if the host has not allowed it, ``not_seated`` (``removed_from_lobby``) if the host
-        removed them from the lobby, ``seat_held`` if a person plays that seat, and
+        if the host has not allowed it, ``not_seated`` (``removed``) if the host
+        removed them from the lobby or the game, ``seat_held`` if a person plays that seat, and
         ``seat_not_found`` for no such seat. Of two people taking one seat at once,
         exactly one gets it (the game's lock).
         """
@@ -77,8 +77,9 @@ class Seats(Hints):
                 if not live.allow_seat_taking:
                     raise SeatTakingOffError(seat=seat + 1)
                 if await repo.removed_from_lobby(self._store, live.id, user_id):
-                    # The host removed them from the lobby: not back in through a seat.
-                    raise NotSeatedError(reason="removed_from_lobby")
+                    # The host removed them, from the lobby or the running game: not back
+                    # in through a seat.
+                    raise NotSeatedError(reason="removed")
                 row = live.seats[seat]
                 if not computer_controlled(row):
                     raise SeatHeldError(seat=seat + 1, name=row.name)

@@ -159,7 +159,8 @@ async def last_seat_of(store: Store, game_id: int, user_id: int) -> int | None:
 
 
 async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
-    """Whether the host (or a manager) removed ``user_id`` from the lobby of ``game_id``."""
+    """Whether the host (or a manager) removed ``user_id`` from ``game_id``: from its lobby,
+    or from the running game (``lobby_removals`` keeps the name it was given first)."""
     row = await store.fetchone(
         "SELECT 1 FROM lobby_removals WHERE game_id = ? AND user_id = ?", (game_id, user_id)
     )
@@ -167,7 +168,8 @@ async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
 
 
 async def remember_removal(conn: aiosqlite.Connection, game_id: int, user_id: int) -> None:
-    """Keep ``user_id`` out of the lobby of ``game_id`` (in the caller's transaction)."""
+    """Keep ``user_id`` out of the lobby and the seats of ``game_id`` (in the caller's
+    transaction)."""
     await conn.execute(
         "INSERT OR IGNORE INTO lobby_removals (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
     )
