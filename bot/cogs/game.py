@@ -394,20 +394,22 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     async def _again(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """ "Play again" on final standings: a new lobby where game ``cid.game`` was played,
         with its options, its turn timer, its computers (same levels) and whether others may
-        take their seats, the clicker as host and the people who played it mentioned, so that
-        each joins with one click.
+        take their seats, the clicker as host and the people who played it mentioned (also
+        one whose seat someone took over: ``GameService.players_of``), so that each joins
+        with one click.
         With a lobby open in the channel already (pressed by two players, or twice), the
         presser takes a seat in it; a running game there refuses it like ``/wizard new``."""
         old = await self.service.get_game(cid.game)  # of this channel (see on_component)
         channel_id = interaction.channel_id
         assert channel_id is not None
         user = interaction.user
-        seat = old.seat_of(user.id)
-        if seat is not None and old.seats[seat].kicked:
+        # Who held a seat, also one someone took over (QA: refused, and not invited).
+        people = await self.service.players_of(old.id)
+        if people.get(user.id):  # removed by the host
             refused = texts(interaction.locale)(REMATCH_REFUSED, game=old.id)
             await self._send_private(interaction, "🚫 " + refused)
             return
-        if seat is None and await self.service.game_in_channel(channel_id) is None:
+        if user.id not in people and await self.service.game_in_channel(channel_id) is None:
             # Someone who did not play does not open a rematch in the players' name (the
             # rematch's lobby, once open, seats them as its Join would: below).
             refused = texts(interaction.locale)(REMATCH_FOR_PLAYERS, game=old.id)
@@ -432,6 +434,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 seed=seed,
                 computer_level=level,
                 computers=[s.level or level for s in old.seats if s.is_computer],
+                computer_names=[s.name for s in old.seats if s.is_computer],
                 allow_seat_taking=old.allow_seat_taking,
             )
 
@@ -467,11 +470,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await self._send_private(interaction, "✅ " + t(IN_REMATCH, game=here.id))
             return
         await revive_home(self.bot, interaction.channel)  # a finished game's thread: a day again
-        invited = [
-            s.user_id
-            for s in old.seats
-            if s.user_id is not None and s.user_id != user.id and not s.kicked
-        ]
+        invited = [uid for uid, removed in people.items() if not removed and uid != user.id]
         t, _ = await public_look(self.service, info.guild_id)
         lobby = await self._lobby_parts(info)
         lobby["content"] = invitation_text(

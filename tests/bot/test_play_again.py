@@ -327,3 +327,45 @@ async def test_a_play_again_press_by_someone_removed_from_the_rematch_says_so(
             "🚫 You were removed from this lobby, so you cannot join it again."
         ), again.response.content
         assert not sim.env.errors
+
+
+async def test_one_whose_seat_someone_took_over_is_a_player_of_the_rematch(
+    tmp_path: Path,
+) -> None:
+    """QA: bob played two rounds, left, and cy took his seat over. Bob's statistics count the
+    game, but his Play again was refused ("Only the players of game 1 …") and ann's rematch
+    mentioned cy alone. Everyone who held a seat is a player of the rematch; one the host
+    removed is not, though someone else then took their seat."""
+    async with simulation(tmp_path, members=5) as sim:
+        ann, bob, cy, dee, eve = sim.members
+        info = await sim.lobby(ann, [bob, dee], computers=1)
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        info = await sim.play(info.id, random.Random(2), until=lambda i: _round(i) > 1)
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await ann.slash(sim.channel, "wizard kick", player=dee)
+        for taker, label in ((cy, "bob (left the game)"), (eve, "dee (removed from the game)")):
+            table = sim.table_of(await sim.service.get_game(info.id))
+            [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+            choice = await taker.click(table, custom_id=take["custom_id"])
+            assert choice.response is not None
+            taken = await taker.click(choice.response, label=label)
+            assert taken.response is not None
+            sim.hands[taker.id] = taken.response.id
+        old = await sim.play(info.id, random.Random(2))
+        assert old.status is GameStatus.FINISHED
+        assert bob.id not in [s.user_id for s in old.seats]
+        result = await bob.click(final_message(sim, old.id), label="Play again")
+        assert result.response is not None and not result.ephemeral, result.response
+        lobby = result.response.content
+        assert f"<@{ann.id}>" in lobby and f"<@{cy.id}>" in lobby, lobby
+        assert f"<@{dee.id}>" not in lobby, lobby  # removed by the host
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and new.host_id == bob.id
+        assert not sim.env.errors
+
+
+def _round(info: GameInfo) -> int:
+    return info.table.round if info.table is not None else 0

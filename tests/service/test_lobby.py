@@ -260,6 +260,26 @@ async def test_a_lobby_can_open_with_its_computers_seated_in_one_write(
     assert info.version == 1
     info = await service.join(info.id, 2, "P2")
     assert [s.user_id for s in info.seats] == [1, None, None, 2]
+
+
+async def test_a_rematch_keeps_its_computers_names(service: GameService) -> None:
+    """QA: game 1 ended with the computer Morgana (someone had taken Merlin's seat over); its
+    rematch, "same options and computers", seated a Merlin."""
+    info = await service.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=1,
+        host_name="Nimue",
+        computers=["easy", "normal", "hard"],
+        computer_names=["Morgana", "Nimue", ""],
+    )
+    # A name the host has, or none, is given as a new computer's would be.
+    assert [(s.name, s.level) for s in info.seats] == [
+        ("Nimue", None),
+        ("Morgana", "easy"),
+        ("Merlin", "normal"),
+        ("Taliesin", "hard"),
+    ]
     with pytest.raises(InvalidSettingsError):
         await service.create_game(
             guild_id=GUILD, channel_id=CHANNEL + 1, host_id=1, host_name="P1", computers=["wise"]

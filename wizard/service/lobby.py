@@ -62,6 +62,7 @@ class Lobby(Playing):
         seed: int | None = None,
         computer_level: str | None = None,
         computers: Sequence[str] = (),
+        computer_names: Sequence[str] = (),
         allow_seat_taking: bool = False,
     ) -> GameInfo:
         """Open a lobby with the host in seat 0; server defaults fill what is not given.
@@ -69,7 +70,9 @@ class Lobby(Playing):
         ``seed`` fixes the deals (tests, tournaments); by default it is random.
         ``computer_level`` is the level of the computers the lobby adds (default: the server's).
         ``computers``: the levels of computer players seated after the host at once (a
-        rematch's), in the same write, so that nobody can join before them.
+        rematch's), in the same write, so that nobody can join before them; named by
+        ``computer_names`` in the same order (a rematch keeps them), where a name is given
+        and no seat has it yet.
         ``allow_seat_taking``: others may take computer seats (as
         :meth:`~wizard.service.seats.Seats.set_seat_taking` allows; a rematch keeps it).
 
@@ -128,8 +131,9 @@ class Lobby(Playing):
             game_id = cursor.lastrowid
             assert game_id is not None
             seats = [SeatRow(game_id=game_id, seat=0, user_id=host_id, name=name)]
-            for level in computers:
-                seats.append(computer_seat(game_id, seats, level))
+            names = [*(_clean_name(n) if n else "" for n in computer_names), *[""] * len(computers)]
+            for level, wanted in zip(computers, names, strict=False):
+                seats.append(computer_seat(game_id, seats, level, wanted))
             await repo.replace_seats(conn, game_id, seats)
             return game_id
 
@@ -583,11 +587,12 @@ class Lobby(Playing):
         return live.info()
 
 
-def computer_seat(game_id: int, seats: list[SeatRow], level: str) -> SeatRow:
-    """The seat of a computer player of ``level`` after ``seats``, named after the first
-    computer name they do not use yet."""
+def computer_seat(game_id: int, seats: list[SeatRow], level: str, name: str = "") -> SeatRow:
+    """The seat of a computer player of ``level`` after ``seats``, named ``name`` if given
+    and unused, else after the first computer name they do not use yet."""
     used = {s.name for s in seats}
-    name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
+    if not name or name in used:
+        name = next((n for n in COMPUTER_NAMES if n not in used), "Computer")
     return SeatRow(
         game_id=game_id, seat=len(seats), user_id=None, name=unique_name(name, seats), level=level
     )

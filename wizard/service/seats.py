@@ -147,6 +147,19 @@ class Seats(Hints):
             for r in rows
         )
 
+    async def players_of(self, game_id: int) -> dict[int, bool]:
+        """Everyone who held a seat of the game (those at its end first, then anyone whose
+        seat someone else took over), each with whether the host or a manager removed them:
+        the people a rematch is for. ``game_not_found`` for no such game."""
+        live = await self._get(game_id, finished_ok=True)
+        removed = await repo.removed_users(self._store, game_id)
+        people = {s.user_id: s.kicked or s.user_id in removed for s in live.seats if s.user_id}
+        for row in await repo.fetch_holders(self._store, game_id):
+            user_id = row["user_id"]
+            if user_id is not None and user_id not in people:
+                people[int(user_id)] = int(user_id) in removed
+        return people
+
     async def _load(self, game_id: int) -> LiveGame | None:
         """A game as :meth:`Loading._load` reads it, with its seat taking and hints."""
         live = await super()._load(game_id)

@@ -167,6 +167,12 @@ async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
     return row is not None
 
 
+async def removed_users(store: Store, game_id: int) -> set[int]:
+    """Everyone the host (or a manager) removed from ``game_id``, in its lobby or later."""
+    rows = await store.fetchall("SELECT user_id FROM lobby_removals WHERE game_id = ?", (game_id,))
+    return {int(r["user_id"]) for r in rows}
+
+
 async def remember_removal(conn: aiosqlite.Connection, game_id: int, user_id: int) -> None:
     """Keep ``user_id`` out of the lobby and the seats of ``game_id`` (in the caller's
     transaction)."""
