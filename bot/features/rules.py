@@ -78,7 +78,13 @@ def rules_text(
             "The first Wizard wins the trick, else the highest trump, else the highest card of "
             "the suit to follow (only Jesters: the first Jester)."
         )
-    if options.bidding is Bidding.OPEN:
+    if options.bidding is Bidding.OPEN and options.single_suit:
+        bidding = t(
+            # Translators: single suit has no dealer; the table marks 🔀 who bids last.
+            "**Bidding:** everyone says how many tricks they will win, from 0 to the cards in "
+            "hand, one at a time to the left; the player marked 🔀 bids last."
+        )
+    elif options.bidding is Bidding.OPEN:
         bidding = t(
             "**Bidding:** everyone says how many tricks they will win, from 0 to the cards in "
             "hand, one at a time from the left of the dealer; the dealer bids last."

@@ -150,6 +150,11 @@ def test_rules_say_how_bids_are_made_in_each_bidding_mode() -> None:
         text = rules_text(Options(bidding=bidding), t=EN)
         line = next(line for line in text.splitlines() if line.startswith("**Bidding:**"))
         assert "everyone chooses at the same time" in line and "dealer" not in line
+    # R7.7: nobody deals in single suit (QA: "Nobody deals", then "the dealer bids last").
+    single = rules_text(Options(single_suit=True), t=EN)
+    line = next(line for line in single.splitlines() if line.startswith("**Bidding:**"))
+    assert "dealer" not in line and "one at a time to the left" in line
+    assert "the player marked 🔀 bids last" in line
 
 
 def test_rules_show_the_cards_as_the_server_does() -> None:

@@ -159,6 +159,7 @@ OPTION_SETS = [
     Options(clairvoyance=True, bidding=Bidding.SECRET),
     Options(magic_twos=True, uneven_bids=True, canadian=True),
     Options(single_suit=True, bidding=Bidding.HIDDEN),
+    Options(single_suit=True),
 ]
 DEADLINE = 1_700_000_000.0
 
