@@ -45,6 +45,7 @@ from bot.settings import (
     token_place,
     unread_names,
 )
+from wizard.store.db import closed_folder
 
 if TYPE_CHECKING:
     from bot.clock import DiscordClock
@@ -211,6 +212,8 @@ def _file_name(text: str) -> Path:
     that exists is refused later as ``backups`` without the slash is; one that does not
     is a typo here."""
     path = Path(text)
+    if closed_folder(path) is not None:
+        return path  # refused by backup, naming that folder (looking at it raises)
     if text.endswith(("/", os.sep)) and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder: name the file, e.g. {text}wizard.db")
     return path

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wizard.store import DatabaseUnavailable, MigrationError
-from wizard.store.db import bot_command
+from wizard.store.db import bot_command, closed_folder
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -96,9 +96,7 @@ def refuse_folder(path: Path) -> None:
     """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
     ``/data/wizard.db``), that lies below a file (``wizard.db/x.db``), or below a folder
     this user may not enter."""
-    closed = next(
-        (f for f in reversed(path.parents) if f.is_dir() and not os.access(f, os.X_OK)), None
-    )
+    closed = closed_folder(path)
     if closed is not None:  # else looking at the path raises PermissionError (review)
         raise Failure(
             EXIT_DATABASE,

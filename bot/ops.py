@@ -29,7 +29,7 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
-from wizard.store.db import bot_command
+from wizard.store.db import bot_command, closed_folder
 from wizard.store.health import (
     Health,
     another_programs,
@@ -45,6 +45,16 @@ log = logging.getLogger("bot")
 
 def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> int:
     """``python -m bot backup FILE``: a consistent copy of the (live) database."""
+    closed = closed_folder(target)
+    if closed is not None:  # else looking at it raises PermissionError (QA: a traceback)
+        return report(
+            Failure(
+                EXIT_SETTINGS,
+                f"cannot write the backup {target}: this user may not enter {closed}",
+                "name a file in a folder this user may write, or run the backup as a user "
+                "who may enter that one",
+            )
+        )
     kept = f"{target} is as it was" if target.exists() else f"nothing was written to {target}"
     before = _file_id(target)
 
@@ -170,9 +180,9 @@ def _file_id(path: Path) -> tuple[int, int] | None:
 
 
 def _restore(database: Path, source: Path) -> int:
-    existed = database.exists()
     try:
         refuse_folder(database)
+        existed = database.exists()
         with opening_database(database):
             copied = restore(source, database)
     except BackupError as error:

@@ -25,6 +25,8 @@ from pydantic_settings import (
 )
 from pydantic_settings import SettingsError as SourceError
 
+from wizard.store.db import closed_folder
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The directory that holds ``bot/``, ``wizard/`` and, usually, ``.env``."""
 
@@ -269,6 +271,12 @@ def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
     if ENV_FILE_VARIABLE not in env:
         return find_dotenv()
     chosen = env[ENV_FILE_VARIABLE].strip()
+    closed = closed_folder(Path(chosen)) if chosen else None
+    if closed is not None:  # else looking at it raises PermissionError (QA: a traceback)
+        raise SettingsError(
+            f"{ENV_FILE_VARIABLE} names {chosen}, but this user may not enter {closed}: run"
+            " the bot as a user who may, or change that folder's permissions"
+        )
     if chosen and Path(chosen).is_dir():
         raise SettingsError(f"{ENV_FILE_VARIABLE} names a folder, not a file: {chosen}")
     if chosen and not Path(chosen).is_file():

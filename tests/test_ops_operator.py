@@ -673,3 +673,56 @@ def test_a_blank_db_name_is_a_command_line_fault(tmp_path: Path, command: str) -
     assert result.returncode == EXIT_SETTINGS, result.stdout + result.stderr
     assert "the name is blank" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def _closed_folder(top: Path) -> Path:
+    """A folder below ``top`` with a sub-folder, that only its owner may enter (this user, if
+    it is the other user's prefix that runs the bot): a backup and a .env file are below it."""
+    closed = top / "closed"
+    (closed / "sub").mkdir(parents=True)
+    make_database(closed / "backup.db", games=1)
+    (closed / "x.env").write_text("LOG_LEVEL=INFO\n")
+    closed.chmod(0o700)
+    return closed
+
+
+@pytest.mark.parametrize("where", ["closed/sub/b.db", "closed/b.db", "closed/sub/"])
+def test_a_backup_into_a_folder_this_user_may_not_enter_is_a_command_line_fault(
+    other_user: tuple[list[str], Path], where: str
+) -> None:
+    """QA: a traceback (exit 1): looking at the backup's path raised PermissionError."""
+    prefix, top = other_user
+    closed = _closed_folder(top)
+    db = top / "wizard.db"
+    make_database(db, games=1)
+    target = top / where
+    result = run_bot("backup", "--db", str(db), f"{top}/{where}", cwd=top, as_user=prefix)
+    line = assert_one_line_failure(result, EXIT_SETTINGS)
+    assert f"cannot write the backup {target}: this user may not enter {closed}" in line, line
+
+
+def test_a_settings_file_in_a_folder_this_user_may_not_enter_is_a_settings_fault(
+    other_user: tuple[list[str], Path],
+) -> None:
+    """QA: ``WIZARD_ENV_FILE=/unenterable/x.env python -m bot config`` ended in a traceback."""
+    prefix, top = other_user
+    closed = _closed_folder(top)
+    env = clean_env(WIZARD_ENV_FILE=str(closed / "x.env"))
+    for args in (["config"], []):
+        result = run_bot(*args, cwd=top, env=env, as_user=prefix)
+        line = assert_one_line_failure(result, EXIT_SETTINGS)
+        assert f"WIZARD_ENV_FILE names {closed / 'x.env'}" in line, line
+        assert f"this user may not enter {closed}" in line, line
+
+
+def test_restore_into_a_folder_this_user_may_not_enter_says_so(
+    other_user: tuple[list[str], Path],
+) -> None:
+    prefix, top = other_user
+    closed = _closed_folder(top)
+    backup = top / "backup.db"
+    make_database(backup, games=1)
+    db = closed / "sub" / "wizard.db"
+    result = run_bot("restore", "--db", str(db), str(backup), cwd=top, as_user=prefix)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot use the database {db}: this user may not enter {closed}" in line, line

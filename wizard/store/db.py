@@ -11,6 +11,7 @@ import contextlib
 import errno
 import logging
 import math
+import os
 import shlex
 import sqlite3
 import time
@@ -55,6 +56,14 @@ def bot_command(verb: str, database: Path | str, *rest: str) -> str:
     "python -m bot restore --db '/srv/my games/wizard.db' BACKUP"
     """
     return " ".join(("python -m bot", verb, "--db", shlex.quote(str(database)), *rest))
+
+
+def closed_folder(path: Path) -> Path | None:
+    """The outermost folder above ``path`` that this user may not enter, if any: below it,
+    looking at a path (``exists()``, ``is_dir()``) raises PermissionError."""
+    return next(
+        (f for f in reversed(path.parents) if f.is_dir() and not os.access(f, os.X_OK)), None
+    )
 
 
 BATCH_LIMIT = 256
