@@ -715,6 +715,24 @@ def test_a_settings_file_in_a_folder_this_user_may_not_enter_is_a_settings_fault
         assert f"this user may not enter {closed}" in line, line
 
 
+def test_restore_of_a_backup_in_a_folder_this_user_may_not_enter_blames_the_backup(
+    other_user: tuple[list[str], Path],
+) -> None:
+    """QA: it said "cannot use the database …: Permission denied: '…/backup.db'", and that
+    the bot must be able to create and write the database."""
+    prefix, top = other_user
+    closed = _closed_folder(top)
+    db = top / "wizard.db"
+    make_database(db, games=2)
+    before = db.read_bytes()
+    backup = closed / "backup.db"
+    result = run_bot("restore", "--db", str(db), str(backup), cwd=top, as_user=prefix)
+    line = assert_one_line_failure(result, EXIT_DATABASE)
+    assert f"cannot read the backup {backup}: this user may not enter {closed}" in line, line
+    assert "cannot use the database" not in line and "write" not in line, line
+    assert db.read_bytes() == before
+
+
 def test_restore_into_a_folder_this_user_may_not_enter_says_so(
     other_user: tuple[list[str], Path],
 ) -> None:

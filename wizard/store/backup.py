@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wizard.store.db import bot_command, first_problem, wal_path
+from wizard.store.db import bot_command, closed_folder, first_problem, wal_path
 from wizard.store.health import (
     another_programs,
     damaged_games,
@@ -233,6 +233,12 @@ def restore(backup_file: Path, target: Path) -> Copied:
     if target.is_symlink():  # the database is the file it points to (on another disk, say)
         target = target.resolve()
     started = time.perf_counter()
+    closed = closed_folder(backup_file)
+    if closed is not None:  # else looking at it raises PermissionError, told of the database
+        raise BackupError(
+            f"cannot read the backup {backup_file}: this user may not enter {closed}",
+            "run restore as a user who may, or change that folder's permissions",
+        )
     _refuse_same(backup_file, target)
     version = verify(backup_file)
     damaged = False
