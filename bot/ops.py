@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import shlex
 import signal
 import sqlite3
 import sys
@@ -78,7 +79,8 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             Failure(
                 EXIT_SETTINGS,
                 f"cannot write the backup {target}: the folder {folder} does not exist",
-                f"create it first (mkdir -p {folder}), or name a file in a folder that exists",
+                f"create it first (mkdir -p {shlex.quote(str(folder))}), or name a file in a "
+                "folder that exists",
             )
         )
     try:

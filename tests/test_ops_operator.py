@@ -148,7 +148,12 @@ def test_backup_into_a_folder_that_does_not_exist_is_a_command_line_fault(
         result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
         line = assert_one_line_failure(result, EXIT_SETTINGS)
         assert f"the folder {target.parent} does not exist" in line, line
-        assert str(target) in line and f"mkdir -p {target.parent}" in line
+        assert str(target) in line and f"mkdir -p {target.parent})" in line
+    # QA: "(mkdir -p sp ace/no such)" made three folders when pasted into a shell.
+    target = Path("sp ace") / "no such" / "x.db"
+    result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+    line = assert_one_line_failure(result, EXIT_SETTINGS)
+    assert "(mkdir -p 'sp ace/no such')" in line, line
     assert sorted(tmp_path.iterdir()) == before
 
 
