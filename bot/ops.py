@@ -246,10 +246,10 @@ def _check(database: Path) -> int:
 
 def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) -> int:
     """``run`` the operator's ``command``; stopped by Ctrl-C, or by SIGTERM (``docker stop``,
-    a job's time limit) as Ctrl-C stops it, with :class:`KeyboardInterrupt`, so that
-    whatever it was writing is removed, it says in one line what it ``left``. The exit
-    status is then the one a shell reports for a command the signal ended (130 Ctrl-C,
-    143 SIGTERM)."""
+    a job's time limit) or SIGHUP (the terminal closed, an SSH session dropped) as Ctrl-C
+    stops it, with :class:`KeyboardInterrupt`, so that whatever it was writing is removed,
+    it says in one line what it ``left``. The exit status is then the one a shell reports
+    for a command the signal ended (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)."""
     received: list[int] = []
 
     def stop(signum: int, frame: object) -> None:
@@ -258,15 +258,16 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
         received.append(signum)
         raise KeyboardInterrupt
 
-    before = signal.signal(signal.SIGTERM, stop)
+    before = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         return run()
     except KeyboardInterrupt:
-        how = "SIGTERM" if received else "Ctrl-C"
+        how = signal.Signals(received[0]).name if received else "Ctrl-C"
         print(f"wizard bot: {command} stopped by {how} before its end: {left()}.", file=sys.stderr)
         return 128 + (received[0] if received else signal.SIGINT)
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def _full_health(database: Path) -> Health | Failure:
@@ -324,7 +325,7 @@ def _unloadable(database: Path) -> list[tuple[int, str]]:
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        # A stop (Ctrl-C, SIGTERM) waits until the games are tried (seconds): cut short,
+        # A stop (Ctrl-C, SIGTERM, SIGHUP) waits until the games are tried (seconds): cut short,
         # the loop would close under database threads still at work, whose tracebacks
         # follow the one line, and a thread left waiting would keep the process from ending.
         with signals_held():

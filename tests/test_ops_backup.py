@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -456,7 +456,8 @@ def test_a_restore_that_cannot_be_written_leaves_the_database_in_place(tmp_path:
     assert f"cannot write the restored database beside {db}" in line, line
     assert "untouched" in line, line
     assert _tables(db) == before  # the database is where it was, as it was
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db", "wizard.db"]
+    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name], "a copy is left"
+    assert not list(tmp_path.glob("wizard.db.replaced-*"))
 
 
 def test_a_restored_backup_with_damaged_games_is_reported(tmp_path: Path) -> None:
@@ -555,19 +556,42 @@ def _sigterm(*args: object, **kwargs: object) -> list[str]:
     return ["ok"]
 
 
+def _unhandled_hang_up(signum: int, frame: object) -> None:
+    raise AssertionError("SIGHUP reached the handler the command found")
+
+
+@pytest.fixture
+def hang_up_caught() -> Iterator[None]:
+    """A SIGHUP the code under test does not handle fails the test, not the test run (its
+    default action would end pytest); the command puts this handler back when done."""
+    before = signal.signal(signal.SIGHUP, _unhandled_hang_up)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, before)
+
+
+def _sighup(*args: object, **kwargs: object) -> list[str]:
+    os.kill(os.getpid(), signal.SIGHUP)  # the terminal closed, the SSH session dropped
+    return ["ok"]
+
+
 def _one_line(capsys: pytest.CaptureFixture[str]) -> str:
     (line,) = capsys.readouterr().err.strip().splitlines()
     return line
 
 
 @pytest.mark.parametrize(
-    "case", [(_stop, 130, "Ctrl-C"), (_sigterm, 143, "SIGTERM")], ids=["ctrl-c", "sigterm"]
+    "case",
+    [(_stop, 130, "Ctrl-C"), (_sigterm, 143, "SIGTERM"), (_sighup, 129, "SIGHUP")],
+    ids=["ctrl-c", "sigterm", "sighup"],
 )
 def test_a_backup_stopped_before_its_end_leaves_no_part_of_it(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     case: tuple[Callable[..., object], int, str],
+    hang_up_caught: None,
 ) -> None:
     # QA: Ctrl-C printed a traceback and left a hidden .partial copy the size of the
     # database; SIGTERM (docker stop, a time limit) left it without a word.
@@ -585,6 +609,7 @@ def test_a_backup_stopped_before_its_end_leaves_no_part_of_it(
     )
     assert list(folder.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL  # as it was before
+    assert signal.getsignal(signal.SIGHUP) is _unhandled_hang_up
 
 
 @pytest.mark.parametrize("stage", ["copying", "trying its games"])
@@ -647,7 +672,36 @@ def test_a_restore_stopped_while_copying_leaves_the_database_as_it_was(
     assert not list(tmp_path.glob("wizard.db.replaced-*"))
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_restore_cut_off_from_its_terminal_leaves_the_database_as_it_was(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    hang_up_caught: None,
+) -> None:
+    # QA: SIGHUP (the terminal closed, SSH dropped) ended it without a word, and left the
+    # hidden full-size .wizard.db.restoring beside the database.
+    db, copy = _database_and_backup(tmp_path)
+    before = db.read_bytes()
+    copy_into = backup_module._copy_into
+
+    def copy_then_hang_up(source: Path, target: Path) -> None:
+        copy_into(source, target)
+        _sighup()
+
+    monkeypatch.setattr(backup_module, "_copy_into", copy_then_hang_up)
+    assert ops.restore_command(db, copy) == 129
+    assert _one_line(capsys) == (
+        f"wizard bot: restore stopped by SIGHUP before its end: the database {db} is as it was."
+    )
+    assert db.read_bytes() == before
+    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name], "a copy is left"
+    assert not list(tmp_path.glob("wizard.db.replaced-*"))
+
+
+_STOPS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+
+
+@pytest.mark.parametrize("signum", _STOPS, ids=["Ctrl-C", "SIGTERM", "SIGHUP"])
 def test_a_stop_held_back_waits_for_the_block_with_another_thread_running(signum: int) -> None:
     # Found as a flaky test: the stop was held back by blocking the signals in the main
     # thread only, so a signal for the process went to any other thread (a library's, or
@@ -658,7 +712,7 @@ def test_a_stop_held_back_waits_for_the_block_with_another_thread_running(signum
         stopped.append(got)
         raise KeyboardInterrupt
 
-    before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    before = {s: signal.signal(s, stop) for s in _STOPS}
     release = threading.Event()
     other = threading.Thread(target=release.wait)
     other.start()
@@ -730,14 +784,16 @@ def test_a_check_stopped_says_nothing_was_changed(
     )
 
 
-def _signalled_while_games_load(times: int, tried: list[bool]) -> Callable[..., object]:
-    """A ``GameService.recover`` that receives SIGTERM ``times`` times, then tries the games
+def _signalled_while_games_load(
+    signum: int, times: int, tried: list[bool]
+) -> Callable[..., object]:
+    """A ``GameService.recover`` that receives ``signum`` ``times`` times, then tries the games
     (``tried`` says it got that far)."""
     recover = GameService.recover
 
     async def signalled(self: GameService) -> object:
         for _ in range(times):
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signum)
         await asyncio.sleep(0.05)  # a stop that cuts the loop short takes effect here
         done = await recover(self)
         tried.append(True)
@@ -746,13 +802,13 @@ def _signalled_while_games_load(times: int, tried: list[bool]) -> Callable[..., 
     return signalled
 
 
-def _signalled_while_copying(times: int, tried: list[bool]) -> Callable[..., object]:
-    """The temporary copy of ``check``, made in a thread, during which SIGTERM comes."""
+def _signalled_while_copying(signum: int, times: int, tried: list[bool]) -> Callable[..., object]:
+    """The temporary copy of ``check``, made in a thread, during which ``signum`` comes."""
     copy = backup_module.backup
 
     def signalled(source: Path, target: Path) -> object:
         for _ in range(times):
-            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signum)
         time.sleep(0.1)  # the copy goes on in its thread while the main thread is stopped
         done = copy(source, target)
         tried.append(True)
@@ -763,6 +819,7 @@ def _signalled_while_copying(times: int, tried: list[bool]) -> Callable[..., obj
 
 @pytest.mark.parametrize("signals", [1, 2], ids=["once", "twice (timeout sends two)"])
 @pytest.mark.parametrize("when", ["copying", "loading"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 def test_a_check_stopped_while_it_tries_the_games_stops_after_them_in_one_line(
     tmp_path: Path,
     *,
@@ -771,6 +828,8 @@ def test_a_check_stopped_while_it_tries_the_games_stops_after_them_in_one_line(
     caplog: pytest.LogCaptureFixture,
     signals: int,
     when: str,
+    signum: int,
+    hang_up_caught: None,
 ) -> None:
     # QA: `timeout -s TERM` while check tried the games printed tracebacks after its line
     # ("Event loop is closed" from database threads still at work, "Task was destroyed
@@ -783,17 +842,21 @@ def test_a_check_stopped_while_it_tries_the_games_stops_after_them_in_one_line(
     monkeypatch.setattr("tempfile.tempdir", str(temporary))
     tried: list[bool] = []
     if when == "loading":
-        monkeypatch.setattr(GameService, "recover", _signalled_while_games_load(signals, tried))
+        monkeypatch.setattr(
+            GameService, "recover", _signalled_while_games_load(signum, signals, tried)
+        )
     else:
         monkeypatch.setattr(
-            "wizard.service.health.backup", _signalled_while_copying(signals, tried)
+            "wizard.service.health.backup", _signalled_while_copying(signum, signals, tried)
         )
-    assert ops.check_command(db) == 143
+    assert ops.check_command(db) == 128 + signum
+    name = signal.Signals(signum).name
     assert _one_line(capsys) == (
-        "wizard bot: check stopped by SIGTERM before its end: nothing was changed."
+        f"wizard bot: check stopped by {name} before its end: nothing was changed."
     )
     assert tried == [True]
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert list(temporary.iterdir()) == []
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGHUP) is _unhandled_hang_up

@@ -274,7 +274,7 @@ def restore(backup_file: Path, target: Path) -> Copied:
         raise
     aside = None
     # Setting the database aside and putting the copy in its place is never cut in two
-    # (no database at all in between): Ctrl-C or SIGTERM waits until both are done.
+    # (no database at all in between): Ctrl-C, SIGTERM or SIGHUP waits until both are done.
     with signals_held():
         if target.exists():
             # Never written over: a damaged database (the usual reason to restore) may still
@@ -334,8 +334,8 @@ def _not_allowed(error: OSError | sqlite3.Error) -> bool:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold back Ctrl-C (SIGINT) and SIGTERM while the block runs: one that came meanwhile
-    takes effect after it, through the handler it would have met.
+    """Hold back Ctrl-C (SIGINT), SIGTERM and SIGHUP while the block runs: one that came
+    meanwhile takes effect after it, through the handler it would have met.
 
     Held by handlers, not by blocking the signals: a blocked signal for the process is
     delivered to any other thread that does not block it (a library's), and Python then
@@ -351,15 +351,16 @@ def signals_held() -> Iterator[None]:
         if signum not in came:
             came.append(signum)
 
-    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
     try:
         for s in before:
             signal.signal(s, hold)
         yield
     finally:
         try:
-            term = before[signal.SIGTERM]
-            signal.signal(signal.SIGTERM, signal.SIG_DFL if term is None else term)
+            for s in (signal.SIGTERM, signal.SIGHUP):
+                handler = before[s]
+                signal.signal(s, signal.SIG_DFL if handler is None else handler)
         finally:  # Ctrl-C's own handler last, so that nothing can cut the first short
             interrupt = before[signal.SIGINT]
             signal.signal(signal.SIGINT, signal.SIG_DFL if interrupt is None else interrupt)
