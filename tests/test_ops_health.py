@@ -362,3 +362,86 @@ def test_check_exits_6_while_the_write_ahead_log_cannot_shrink(tmp_path: Path) -
     assert result.returncode == EXIT_ATTENTION, result.stdout + result.stderr
     assert "the write-ahead log is past its 64.0 MiB limit" in result.stdout
     assert result.stdout.strip().endswith("needs attention: see above")
+
+
+def _stopped_wal_database(folder: Path) -> Path:
+    """A sound WAL database with no -wal beside it, as the bot leaves one when it stops."""
+    db = folder / "wizard.db"
+    make_database(db, games=2)
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        conn.close()
+    assert sorted(p.name for p in folder.iterdir()) == [db.name]
+    return db
+
+
+class _CannotOpen:
+    """What SQLite gives for a WAL database on a read-only file system (EROFS), seen with a
+    read-only bind mount: a connection whose first query fails, as no -shm index can be
+    made beside the file."""
+
+    def execute(self, *args: object) -> None:
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorname = "SQLITE_CANTOPEN"
+        raise error
+
+    def close(self) -> None:
+        pass
+
+
+def _on_a_read_only_mount(monkeypatch: pytest.MonkeyPatch, folder: Path | None) -> None:
+    """SQLite opens files as on a read-only file system, where only an immutable file can be
+    read; ``folder`` is what the file system check finds read-only."""
+    connect = health._connect
+
+    def read_only_mount(uri: str) -> Any:
+        return connect(uri) if "immutable=1" in uri else _CannotOpen()
+
+    monkeypatch.setattr(health, "_connect", read_only_mount)
+    monkeypatch.setattr(health, "_read_only_file_system", lambda place: place == folder)
+
+
+def test_a_wal_database_on_a_read_only_file_system_is_read_as_immutable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA: a copy of wizard.db on a read-only mount was "not a usable database (unable to
+    open database file)" for restore and check: the immutable retry was made only for
+    SQLITE_READONLY_DIRECTORY (a folder this user may not write, EACCES)."""
+    from bot import ops
+
+    folder = tmp_path / "mount"
+    folder.mkdir()
+    db = _stopped_wal_database(folder)
+    _on_a_read_only_mount(monkeypatch, folder)
+    conn = health.open_readonly(db)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+    finally:
+        conn.close()
+    assert ops.check_command(db) == EXIT_OK
+    assert "healthy" in capsys.readouterr().out
+    restored = tmp_path / "restored" / "wizard.db"
+    assert ops.restore_command(restored, db) == EXIT_OK
+    conn = sqlite3.connect(restored)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["writable file system", "a -wal beside"])
+def test_a_wal_database_is_read_as_immutable_only_where_nobody_can_write_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, log: bool
+) -> None:
+    """SQLITE_CANTOPEN has other causes: on a writable file system a writer could change
+    the file under a reader that takes no locks; and an immutable read would miss what a
+    -wal beside it holds."""
+    db = _stopped_wal_database(tmp_path)
+    if log:
+        store_db.wal_path(db).write_bytes(b"")
+    _on_a_read_only_mount(monkeypatch, tmp_path if log else None)
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        health.open_readonly(db)
+    assert raised.value.sqlite_errorname == "SQLITE_CANTOPEN"

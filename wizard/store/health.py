@@ -7,6 +7,7 @@ log's ``-wal`` and ``-shm`` files beside it if the folder allows; they are the b
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -22,10 +23,11 @@ from wizard.store.repo import HAND_KEPT
 def open_readonly(path: Path) -> sqlite3.Connection:
     """A read-only connection to an existing file (``sqlite3.OperationalError`` if missing).
 
-    In a folder it may not write (a snapshot, a read-only mount), SQLite cannot make the
-    index of the write-ahead log of a WAL database beside it. With no log there, the file
-    holds every committed change and nobody can be writing it (no bot could either): it
-    is then read as immutable. With a log there, the refusal stands.
+    In a folder it may not write (a snapshot), or on a read-only file system (a read-only
+    mount), SQLite cannot make the index of the write-ahead log of a WAL database beside
+    it. With no log there, the file holds every committed change and nobody can be writing
+    it (no bot could either): it is then read as immutable. With a log there, the refusal
+    stands.
     """
     resolved = Path(path).resolve()
     conn = _connect(resolved.as_uri() + "?mode=ro")
@@ -34,12 +36,24 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as error:
         conn.close()
         # Anything else (locked, not a database) is what the caller's first query would meet.
-        if getattr(error, "sqlite_errorname", "") != "SQLITE_READONLY_DIRECTORY":
+        name = getattr(error, "sqlite_errorname", "")
+        # EACCES on the -shm says READONLY_DIRECTORY, EROFS says CANTOPEN: only there is
+        # it sure that no one writes the file (CANTOPEN has other causes).
+        read_only = name == "SQLITE_CANTOPEN" and _read_only_file_system(resolved.parent)
+        if name != "SQLITE_READONLY_DIRECTORY" and not read_only:
             raise
         if wal_path(resolved).exists():
             raise
         conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
     return conn
+
+
+def _read_only_file_system(folder: Path) -> bool:
+    """Whether ``folder`` is on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 def _connect(uri: str) -> sqlite3.Connection:
