@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import logging
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
@@ -159,7 +160,13 @@ class Settings(BaseSettings):
     @classmethod
     def _one_token(cls, value: SecretStr | None) -> SecretStr | None:
         # "Bot abc…" or two things pasted together: refused here, not by Discord at login.
-        if value is not None and any(c.isspace() for c in value.get_secret_value()):
+        token = None if value is None else value.get_secret_value()
+        if token is not None and _with_comment(token):
+            raise ValueError(
+                "a token holds no space: the # after one begins a comment, which is part of"
+                " the value here: put the comment on a line of its own"
+            )
+        if token is not None and any(c.isspace() for c in token):
             raise ValueError(
                 'a token holds no space: paste the token alone, without "Bot " before it'
             )
@@ -254,14 +261,23 @@ class Settings(BaseSettings):
             if path is not None and path.is_file():
                 fields.update((k, v) for k, v in _file_values(path).items() if k in known)
             if environ is None:
-                fields.update(EnvSettingsSource(cls, env_ignore_empty=True)())
+                environment = dict(EnvSettingsSource(cls, env_ignore_empty=True)())
             else:
-                fields.update(
-                    (field, environ[name]) for field, name in ENV_NAMES.items() if name in environ
-                )
+                environment = {
+                    field: environ[name] for field, name in ENV_NAMES.items() if name in environ
+                }
         except (SourceError, OSError, UnicodeDecodeError, _MalformedLines) as error:
             raise SettingsError(f"cannot read {path}: {_unreadable(error)}") from None
-        return cls._validated(fields)
+        # python-dotenv reads a comment away from .env; docker run --env-file and systemd
+        # pass it on as part of the value (QA: a database file named "wizard.db  # …").
+        commented = [ENV_NAMES[k] for k, v in environment.items() if _with_comment(v)]
+        if commented:
+            raise SettingsError(
+                f"invalid settings: {', '.join(commented)}: the value holds a comment (a #"
+                " after a space), which docker run --env-file and systemd keep as part of the"
+                " value: put the comment on a line of its own"
+            )
+        return cls._validated({**fields, **environment})
 
 
 def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
@@ -403,6 +419,15 @@ def _in_quotes(value: object) -> bool:
     (True, False, False)
     """
     return isinstance(value, str) and len(value) >= 2 and value[0] == value[-1] in "\"'"
+
+
+def _with_comment(value: object) -> bool:
+    """Whether a setting's text holds a comment after it, a ``#`` after a space.
+
+    >>> _with_comment("/data/wizard.db  # on the volume"), _with_comment("/data/#1.db")
+    (True, False)
+    """
+    return isinstance(value, str) and re.search(r"\s#", value) is not None
 
 
 def _parse_ids(text: str) -> tuple[int, ...] | str:

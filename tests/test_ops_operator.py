@@ -627,6 +627,39 @@ def test_a_database_path_with_a_home_or_variable_is_refused_not_made_literally(
     assert list(tmp_path.iterdir()) == []  # no "~" or "$HOME" folder, no lock file
 
 
+@pytest.mark.parametrize("name", ["DATABASE_PATH", "DISCORD_TOKEN", "LOG_LEVEL"])
+def test_a_comment_after_a_value_in_the_environment_is_refused_not_made_part_of_it(
+    tmp_path: Path, name: str
+) -> None:
+    """QA: ``DATABASE_PATH=/data/wizard.db  # on the volume``: python-dotenv drops the comment
+    from .env, but docker run --env-file and systemd pass it on, and the bot made a file
+    named "wizard.db  # on the volume"; the token was told not to start with "Bot "."""
+    values = {"DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "wizard.db")}
+    values[name] = values.get(name, "INFO") + "  # from the old server"
+    env = clean_env(**values)
+    for args in (["config"], []):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_SETTINGS)
+        assert f"{name}: the value holds a comment" in line, line
+        assert "on a line of its own" in line, line
+        assert "Bot " not in line and FAKE_TOKEN not in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_comment_after_a_value_in_dotenv_is_the_file_s_own(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}  # the bot's\nDATABASE_PATH=wizard.db  # beside it\n"
+    )
+    env = clean_env(WIZARD_ENV_FILE=str(tmp_path / ".env"))
+    result = run_bot("config", cwd=tmp_path, env=env)
+    assert result.returncode == EXIT_OK, result.stdout + result.stderr
+    assert "DATABASE_PATH = wizard.db" in result.stdout
+    # In quotes it is the value's own, and a token holds none.
+    (tmp_path / ".env").write_text(f'DISCORD_TOKEN="{FAKE_TOKEN}  # the bot\'s"\n')
+    line = assert_one_line_failure(run_bot("config", cwd=tmp_path, env=env), EXIT_SETTINGS)
+    assert "DISCORD_TOKEN: a token holds no space: the # after one begins a comment" in line
+    assert "Bot " not in line and FAKE_TOKEN not in line, line
+
+
 def test_config_says_when_the_bot_could_not_write_the_database(
     other_user: tuple[list[str], Path],
 ) -> None:
