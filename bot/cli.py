@@ -17,7 +17,7 @@ import logging
 import os
 import signal
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -307,10 +307,21 @@ def _no_token() -> str:
     folders = "".join(
         f" {folder} is a folder, not a file, so it is not read." for folder in dotenv_folders()
     )
+    # QA: DISCORD_TOKN=… was told only to set DISCORD_TOKEN; config's notes named the typo.
+    path = env_file()
+    typos = [f"the environment sets {name}" for name in _misspelt_token(os.environ)]
+    typos += [f"{path} sets {name}" for name in _misspelt_token(unread_names(path))]
+    typo = "".join(f" ({said}: did you mean DISCORD_TOKEN?)" for said in typos)
     return (
-        "DISCORD_TOKEN is not set, so the bot cannot connect to Discord."
+        f"DISCORD_TOKEN is not set{typo}, so the bot cannot connect to Discord."
         f" {TOKEN_HELP} {token_place()}{folders}"
     )
+
+
+def _misspelt_token(names: Iterable[str]) -> list[str]:
+    """The ``names`` that look like DISCORD_TOKEN misspelt (see misspelt_environment)."""
+    found = misspelt_environment(dict.fromkeys(names, ""))
+    return [name for name, setting in found if setting == "DISCORD_TOKEN"]
 
 
 def guild_filter(settings: Settings) -> GuildFilter | None:

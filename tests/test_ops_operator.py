@@ -275,6 +275,24 @@ def test_a_folder_named_env_is_passed_over_with_a_note_by_config_and_at_start(
     assert "DISCORD_TOKEN is not set" in line and f"{folder} is a folder" in line
 
 
+@pytest.mark.parametrize("where", ["environment", ".env"])
+def test_no_token_names_a_misspelt_token_variable(tmp_path: Path, where: str) -> None:
+    """QA: ``DISCORD_TOKN=abc python -m bot`` said only "DISCORD_TOKEN is not set … set
+    DISCORD_TOKEN"; only config's notes asked "did you mean DISCORD_TOKEN?"."""
+    if where == ".env":
+        (tmp_path / ".env").write_text(f"DISCORD_TOKN={FAKE_TOKEN}\n")
+        env = clean_env(WIZARD_ENV_FILE=str(tmp_path / ".env"))
+        said = f"{tmp_path / '.env'} sets DISCORD_TOKN"
+    else:
+        env = clean_env(DISCORD_TOKN=FAKE_TOKEN)
+        said = "the environment sets DISCORD_TOKN"
+    for args in ([], ["config"]):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_SETTINGS)
+        assert "DISCORD_TOKEN is not set" in line, line
+        assert f"{said}: did you mean DISCORD_TOKEN?" in line, line
+        assert FAKE_TOKEN not in line
+
+
 def test_check_finds_games_the_bot_could_not_load_without_changing_the_file(
     tmp_path: Path,
 ) -> None:
