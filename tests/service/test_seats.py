@@ -346,7 +346,7 @@ def as_version_7(path: Path) -> None:
 
 
 async def test_migration_from_version_7(db_path: Path, clock: VirtualClock) -> None:
-    assert LATEST == 12
+    assert LATEST == 13
     config = ServiceConfig(computer_delay=0.0)
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:
@@ -489,6 +489,13 @@ async def test_a_player_whose_seat_someone_took_over_still_forfeits(
     lowest = min(s.score for s in over.standings)
     assert (leaver.games, leaver.wins, leaver.total_score) == (1, 0, lowest)
     assert (leaver.bids, leaver.exact_bids) == (0, 0)
+    # QA: the card counted the game but had no recent form and no favourite options (they
+    # read only the results, which hold the seat's last person): shown as not played to the
+    # end, as when a computer finishes the seat.
+    [form] = leaver.form
+    assert (form.game_id, form.seat, form.forfeited) == (game_id, 1, True)
+    assert (form.place, form.seats, form.score) == (3, 3, lowest)
+    assert leaver.favourite is not None and leaver.favourite.games == 1
     stranger = await service.player_card(info.guild_id, STRANGER)
     assert stranger is not None and stranger.games == 1
     rounds = len((await table_of(service, game_id)).history)

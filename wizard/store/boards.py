@@ -84,6 +84,14 @@ COMPUTERS_SQL: Final = (
 # CROSS JOIN pins the order of both queries: the player's results first (results_by_user),
 # then each game by its key. Left to itself (no ANALYZE), SQLite walked the server's whole
 # history and probed each game for the player: 25 ms on a server of 60,000 games.
+_TAKEN_OVER: Final = (
+    " FROM seat_holders AS h CROSS JOIN games AS g ON g.id = h.game_id"
+    " WHERE h.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
+    " AND NOT EXISTS (SELECT 1 FROM results AS x WHERE x.game_id = h.game_id"
+    " AND x.user_id = ?2)"
+)
+"""The finished games of a server in which the player held a seat that someone else then
+took over (no result of theirs; seat_holders_by_user, then each game by its key)."""
 FORM_SQL: Final = (
     "SELECT r.game_id, r.seat, r.place, r.score, g.finished_at,"
     " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = r.game_id) AS seats,"
@@ -91,17 +99,27 @@ FORM_SQL: Final = (
     " WHERE s.game_id = r.game_id AND s.seat = r.seat), 0) AS forfeited"
     " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
     " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
-    " ORDER BY g.finished_at DESC, g.id DESC LIMIT ?3"
+    " UNION ALL"
+    " SELECT h.game_id, MAX(h.seat),"
+    " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = h.game_id),"
+    " (SELECT MIN(x.score) FROM results AS x WHERE x.game_id = h.game_id), g.finished_at,"
+    " (SELECT COUNT(*) FROM results AS x WHERE x.game_id = h.game_id), 1"
+    + _TAKEN_OVER
+    + " GROUP BY h.game_id ORDER BY 5 DESC, 1 DESC LIMIT ?3"
 )
 """A player's last finished games on a server, newest first: game id, seat, place, score,
 finishing time, number of seats and whether the player forfeited (left, and a computer
-played the seat to the end) (the player's results, sorted: a few thousand rows for the
-keenest player); parameters: guild, user, limit."""
+played the seat to the end; or someone else took it over: last place, the table's lowest
+score) (the player's results, sorted: a few thousand rows for the keenest player);
+parameters: guild, user, limit."""
 OPTION_COUNTS_SQL: Final = (
-    "SELECT g.options, COUNT(*) AS games, MAX(g.finished_at) AS last"
+    "SELECT options, COUNT(*) AS games, MAX(finished_at) AS last FROM ("
+    " SELECT g.options, g.finished_at"
     " FROM results AS r CROSS JOIN games AS g ON g.id = r.game_id"
     " WHERE r.user_id = ?2 AND g.guild_id = ?1 AND g.status = 'finished'"
-    " GROUP BY g.options"
+    " UNION ALL"
+    " SELECT g.options, g.finished_at" + _TAKEN_OVER + " GROUP BY h.game_id"
+    ") GROUP BY options"
 )
 """How often a player played each stored options text on a server, with the newest finishing
 time of each (ties of the favourite go to the most recent); parameters: guild, user."""
