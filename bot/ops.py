@@ -25,7 +25,7 @@ from bot.exits import (
     refuse_folder,
     report,
 )
-from wizard.service.health import unloadable_games
+from wizard.service.health import Unloadable, unloadable_games
 from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
@@ -107,7 +107,8 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
         try:
             # A game is set aside only when first used: the copy's open games are tried, as
             # check tries them (on a copy of the copy, which stays as it was made).
-            damaged = tuple(sorted(damaged + tuple(_unloadable(copied.target))))
+            found = _unloadable(copied.target)
+            damaged = tuple(sorted(damaged + tuple((g.game, g.reason) for g in found)))
         except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
             print(
                 f"note: the games of the backup could not be tried ({error}): run"
@@ -309,27 +310,30 @@ def _damaged_rows(database: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _with_unloadable(health: Health) -> Health:
     """``health`` with the games the bot could not load added to the damaged ones: a game
     is loaded only when first used, so the file alone does not show them."""
-    found = _unloadable(health.path)
+    found = _unloadable(health.path, finished=True)
     return dataclasses.replace(
         health,
-        damaged=tuple(sorted(health.damaged + tuple(found))),
-        unloadable=frozenset(game for game, _ in found),
+        damaged=tuple(sorted(health.damaged + tuple((g.game, g.reason) for g in found))),
+        unloadable=frozenset(g.game for g in found if not g.finished),
+        unshowable=frozenset(g.game for g in found if g.finished),
         games_tried=True,
     )
 
 
-def _unloadable(database: Path) -> list[tuple[int, str]]:
-    """The open games of ``database`` that cannot be loaded (tried on a temporary copy)."""
+def _unloadable(database: Path, *, finished: bool = False) -> list[Unloadable]:
+    """The open games (and with ``finished`` the finished ones) of ``database`` that cannot
+    be loaded, tried on a temporary copy."""
     # What the service logs while it sets games of the copy aside is not about the file.
     quiet = logging.getLogger("wizard")
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        # A stop (Ctrl-C, SIGTERM, SIGHUP) waits until the games are tried (seconds): cut short,
-        # the loop would close under database threads still at work, whose tracebacks
-        # follow the one line, and a thread left waiting would keep the process from ending.
-        with signals_held():
-            return asyncio.run(unloadable_games(database))
+        # A stop (Ctrl-C, SIGTERM, SIGHUP) waits until the open games are tried (seconds),
+        # and the finished game being tried (the loop ends there): cut short, the loop would
+        # close under database threads still at work, whose tracebacks follow the one line,
+        # and a thread left waiting would keep the process from ending.
+        with signals_held() as came:
+            return asyncio.run(unloadable_games(database, finished=finished, stop=came))
     finally:
         quiet.setLevel(level)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import random
+import signal
 import sqlite3
 import time
 from pathlib import Path
@@ -27,6 +29,9 @@ from tests.ops_support import (
     run_bot_against,
     sqlite_file,
 )
+from tests.service.conftest import new_game, play_out
+from wizard.service import GameService, ServiceConfig
+from wizard.service.health import unloadable_games
 from wizard.store import LATEST, health
 from wizard.store import db as store_db
 from wizard.store.health import check
@@ -445,3 +450,54 @@ def test_a_wal_database_is_read_as_immutable_only_where_nobody_can_write_it(
     with pytest.raises(sqlite3.OperationalError) as raised:
         health.open_readonly(db)
     assert raised.value.sqlite_errorname == "SQLITE_CANTOPEN"
+
+
+async def _finished_games(path: Path, games: int) -> list[int]:
+    """``games`` games of one person and two computers, played to their end."""
+    svc = await GameService.open(path, config=ServiceConfig(computer_delay=0))
+    try:
+        ids = []
+        for k in range(games):
+            game_id = await new_game(svc, 1, 2, seed=70 + k, channel=k)
+            await svc.start(game_id, 1)
+            await play_out(svc, game_id, [1], random.Random(k))
+            ids.append(game_id)
+        return ids
+    finally:
+        await svc.close()
+
+
+def test_check_tries_the_finished_games_too(tmp_path: Path) -> None:
+    """Operator QA: a finished game whose log was edited by hand could not be shown any more
+    (/wizard history: "This game's stored data is damaged"), while check said "healthy": it
+    tried only lobbies and running games."""
+    db = tmp_path / "wizard.db"
+    first, second = asyncio.run(_finished_games(db, 2))
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE actions SET arg = 'R1' WHERE game_id = ? AND seq = 5", (second,))
+    conn.commit()
+    conn.close()
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    out = result.stdout
+    assert "games: 2 finished" in out and "damaged games: 1" in out, out
+    assert f"  game {second}: cannot be shown: " in out, out
+    assert f"game {first}:" not in out
+    # A finished game is not set aside: its players only see no record or scorepad of it.
+    assert "its record and scorepad cannot be shown" in out, out
+
+
+def test_a_stop_held_back_ends_the_trial_of_the_finished_games(tmp_path: Path) -> None:
+    """The finished games are tried one by one (about 8 ms each, minutes for a long
+    history): a Ctrl-C or SIGTERM, held back meanwhile, ends the trial at the next game
+    rather than waiting for them all."""
+    db = tmp_path / "wizard.db"
+    [game] = asyncio.run(_finished_games(db, 1))
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE actions SET arg = 'R1' WHERE game_id = ? AND seq = 5", (game,))
+    conn.commit()
+    conn.close()
+    found = asyncio.run(unloadable_games(db, finished=True))
+    assert [(g.game, g.finished) for g in found] == [(game, True)]
+    stopped = asyncio.run(unloadable_games(db, finished=True, stop=[signal.SIGTERM]))
+    assert stopped == []

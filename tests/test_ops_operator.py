@@ -416,7 +416,7 @@ def test_check_says_each_hint_once_however_many_games_and_rows_are_damaged(
 
 def test_help_tells_the_exit_statuses_and_where_settings_come_from(tmp_path: Path) -> None:
     top = run_bot("--help", cwd=tmp_path).stdout
-    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 "):
+    for status in ("0 ", "1 ", "2 ", "3 ", "4 ", "5 ", "6 ", "129, 130, 143 "):
         assert f"\n  {status}" in top, top
     config = run_bot("config", "--help", cwd=tmp_path).stdout
     assert "WIZARD_ENV_FILE" in config and ".env" in config

@@ -14,7 +14,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -333,19 +333,20 @@ def _not_allowed(error: OSError | sqlite3.Error) -> bool:
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[Sequence[int]]:
     """Hold back Ctrl-C (SIGINT), SIGTERM and SIGHUP while the block runs: one that came
-    meanwhile takes effect after it, through the handler it would have met.
+    meanwhile takes effect after it, through the handler it would have met. The block is
+    given the signals held so far, to end early at a point of its choosing.
 
     Held by handlers, not by blocking the signals: a blocked signal for the process is
     delivered to any other thread that does not block it (a library's), and Python then
     runs its handler in the main thread inside the block after all. Python runs handlers,
     and raises KeyboardInterrupt, in the main thread only: a block in another thread just
     runs."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     came: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
 
     def hold(signum: int, frame: object) -> None:
         if signum not in came:
@@ -355,7 +356,7 @@ def signals_held() -> Iterator[None]:
     try:
         for s in before:
             signal.signal(s, hold)
-        yield
+        yield came
     finally:
         try:
             for s in (signal.SIGTERM, signal.SIGHUP):

@@ -153,6 +153,9 @@ class Health:
     unloadable: frozenset[int] = frozenset()
     """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
     (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
+    unshowable: frozenset[int] = frozenset()
+    """Finished games of ``damaged`` whose log cannot be read (``python -m bot check`` only):
+    not set aside, but their record and scorepad cannot be shown."""
     games_tried: bool = False
     """Every open game was loaded to find ``unloadable`` (``check``; not the bot's start)."""
     open_hands: int | None = None
@@ -198,11 +201,20 @@ class Health:
         if self.integrity != ("ok",):
             lines[-2:-2] = [f"  {line}" for line in problem_lines(self.integrity)]
         for game, reason in self.damaged:
-            unloadable = "cannot be loaded: " if game in self.unloadable else ""
-            lines.append(f"  game {game}: {unloadable}{reason}")
+            how = ""
+            if game in self.unloadable:
+                how = "cannot be loaded: "
+            elif game in self.unshowable:
+                how = "cannot be shown: "
+            lines.append(f"  game {game}: {how}{reason}")
         if self.unloadable:  # said once, not on each game's line
             lines.append(
                 "  (a game that cannot be loaded is set aside when a player first uses it)"
+            )
+        if self.unshowable:
+            lines.append(
+                "  (a finished game that cannot be shown keeps its results on the boards; "
+                "its record and scorepad cannot be shown)"
             )
         if self.damaged_rows:
             lines.append(f"damaged player rows: {len(self.damaged_rows)}")
