@@ -63,7 +63,7 @@ EXIT_STATUSES = """exit status:
   5  check (and restore, of a backup holding them): some games, player rows or server
      settings are damaged
   6  check: nothing is damaged, but you must act (the write-ahead log cannot shrink;
-     no room in the temporary folder to try the games)
+     the disk is almost full; no room in the temporary folder to try the games)
   129, 130, 143  backup, restore or check stopped by SIGHUP, Ctrl-C or SIGTERM"""
 
 

@@ -32,7 +32,8 @@ EXIT_DAMAGED_GAMES = 5
 rows are damaged."""
 EXIT_ATTENTION = 6
 """``check`` only: nothing is damaged, but the operator must act: the write-ahead log cannot
-shrink, or the games could not be tried (no room for the temporary copy)."""
+shrink, the database's disk is almost full, or the games could not be tried (no room for
+the temporary copy)."""
 
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnavailable,

@@ -221,7 +221,8 @@ def _restore(database: Path, source: Path) -> int:
 
 def check_command(database: Path) -> int:
     """``python -m bot check``: the health report; 0 healthy, 3 unsound file, 5 damaged games,
-    6 the operator must act (a write-ahead log that cannot shrink, no room to try the games)."""
+    6 the operator must act (a write-ahead log that cannot shrink, an almost full disk, no
+    room to try the games)."""
     return _stoppable("check", lambda: _check(database), lambda: "nothing was changed")
 
 
@@ -242,7 +243,7 @@ def _check(database: Path) -> int:
         return EXIT_DATABASE
     if not health.healthy:
         return EXIT_DAMAGED_GAMES
-    return EXIT_ATTENTION if health.wal_stuck else EXIT_OK
+    return EXIT_ATTENTION if health.attention else EXIT_OK
 
 
 def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) -> int:
@@ -339,14 +340,16 @@ def _unloadable(database: Path, *, finished: bool = False) -> list[Unloadable]:
 
 
 async def log_health(database: Path, checked: Sequence[str] | None = None) -> Health | None:
-    """Log the health report of the open database at start (warnings if not healthy);
+    """Log the health report of the open database at start (warnings if not healthy, or if
+    it needs the operator's attention);
     ``checked``: the store's own quick check at open, reused rather than run again."""
     try:
         health = await asyncio.to_thread(check, database, checked=checked)
     except (sqlite3.Error, OSError) as error:
         log.warning("health check of %s failed: %s", database, error)
         return None
-    level = logging.INFO if health.healthy else logging.WARNING
+    # An almost full disk, or a stuck write-ahead log, is worth a warning too.
+    level = logging.INFO if health.healthy and not health.attention else logging.WARNING
     for line in health.lines():
         log.log(level, "health: %s", line)
     return health

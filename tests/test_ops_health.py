@@ -10,11 +10,13 @@ import signal
 import sqlite3
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import aiosqlite
 import pytest
 
+from bot import ops
 from bot.cli import open_service
 from bot.exits import EXIT_ATTENTION, EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
@@ -337,7 +339,7 @@ def test_a_write_ahead_log_past_its_limit_is_said_why() -> None:
     at = lines.index("size: database 8.0 KiB, write-ahead log 440.1 MiB")
     assert lines[at + 1].startswith("  the write-ahead log is past its 64.0 MiB limit")
     assert "read transaction" in lines[at + 1]
-    assert lines[-1] == "healthy, but the write-ahead log needs attention: see above"
+    assert lines[-1] == "healthy, but the write-ahead log cannot shrink: see above"
     small = dataclasses.replace(big, wal_bytes=4096).lines()
     assert not any("past its" in line for line in small)
     assert small[-1] == "healthy"
@@ -366,7 +368,9 @@ def test_check_exits_6_while_the_write_ahead_log_cannot_shrink(tmp_path: Path) -
         writer.close()
     assert result.returncode == EXIT_ATTENTION, result.stdout + result.stderr
     assert "the write-ahead log is past its 64.0 MiB limit" in result.stdout
-    assert result.stdout.strip().endswith("needs attention: see above")
+    assert result.stdout.strip().endswith(
+        "healthy, but the write-ahead log cannot shrink: see above"
+    )
 
 
 def _stopped_wal_database(folder: Path) -> Path:
@@ -501,3 +505,26 @@ def test_a_stop_held_back_ends_the_trial_of_the_finished_games(tmp_path: Path) -
     assert [(g.game, g.finished) for g in found] == [(game, True)]
     stopped = asyncio.run(unloadable_games(db, finished=True, stop=[signal.SIGTERM]))
     assert stopped == []
+
+
+def test_check_says_when_the_database_s_disk_is_almost_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Operator QA: on a full disk every move failed ("The game could not be saved") while
+    check said "healthy" and the bot started without a word. The report gives the free
+    space of the database's disk, and below the write-ahead log's limit check exits 6."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    lines = check(db).lines()
+    assert any(line.startswith("size: database") and "free on its disk" in line for line in lines)
+    assert lines[-1] == "healthy"
+    full = SimpleNamespace(total=10 << 30, used=(10 << 30) - (5 << 20), free=5 << 20)
+    monkeypatch.setattr(health.shutil, "disk_usage", lambda _: full)
+    assert ops.check_command(db) == EXIT_ATTENTION
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.endswith("free on its disk 5.0 MiB") for line in out), out
+    assert (
+        "  its disk has less than 64.0 MiB free: moves fail once it is full (free space there)"
+        in out
+    ), out
+    assert out[-1] == "healthy, but its disk is almost full: see above", out

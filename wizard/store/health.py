@@ -8,6 +8,7 @@ log's ``-wal`` and ``-shm`` files beside it if the folder allows; they are the b
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -153,6 +154,8 @@ class Health:
     unloadable: frozenset[int] = frozenset()
     """Games of ``damaged`` that the file does not mark damaged yet, found by loading them
     (``python -m bot check`` only): the bot sets each aside when a player first uses it."""
+    free_bytes: int | None = None
+    """Free space of the file system that holds the database (``None``: not known)."""
     unshowable: frozenset[int] = frozenset()
     """Finished games of ``damaged`` whose log cannot be read (``python -m bot check`` only):
     not set aside, but their record and scorepad cannot be shown."""
@@ -182,6 +185,21 @@ class Health:
         """The write-ahead log is past its limit: something keeps it from shrinking, and it
         grows until the disk is full."""
         return self.wal_bytes > JOURNAL_SIZE_LIMIT
+
+    @property
+    def disk_low(self) -> bool:
+        """Less room is left on the database's disk than its write-ahead log may take: once
+        it is full, every move fails to be saved."""
+        return self.free_bytes is not None and self.free_bytes < JOURNAL_SIZE_LIMIT
+
+    @property
+    def attention(self) -> tuple[str, ...]:
+        """What the operator must act on though nothing is damaged (``check`` exits 6)."""
+        concerns = (
+            (self.wal_stuck, "the write-ahead log cannot shrink"),
+            (self.disk_low, "its disk is almost full"),
+        )
+        return tuple(text for there, text in concerns if there)
 
     def lines(self) -> list[str]:
         """The report, one fact a line, for a terminal or a log."""
@@ -228,17 +246,25 @@ class Health:
                 until = time.strftime("%H:%M UTC", time.gmtime(self.hands_until))
                 hands += f" (their Discord tokens are kept in this file until {until})"
             lines.append(hands)
-        lines.append(
+        size = (
             f"size: database {_size(self.database_bytes)}, write-ahead log {_size(self.wal_bytes)}"
         )
+        if self.free_bytes is not None:
+            size += f", free on its disk {_size(self.free_bytes)}"
+        lines.append(size)
         if self.wal_stuck:
             lines.append(
                 f"  the write-ahead log is past its {_size(JOURNAL_SIZE_LIMIT)} limit: {WAL_STUCK}"
             )
+        if self.disk_low:
+            lines.append(
+                f"  its disk has less than {_size(JOURNAL_SIZE_LIMIT)} free: moves fail once it "
+                "is full (free space there)"
+            )
         if not self.healthy:
             lines.append(f"NOT healthy: {self.verdict()}")
-        elif self.wal_stuck:
-            lines.append("healthy, but the write-ahead log needs attention: see above")
+        elif self.attention:
+            lines.append(f"healthy, but {' and '.join(self.attention)}: see above")
         else:
             lines.append("healthy")
         return lines
@@ -346,7 +372,17 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         tables=tuple(tables),
         open_hands=hands,
         hands_until=until,
+        free_bytes=_free_bytes(path),
     )
+
+
+def _free_bytes(path: Path) -> int | None:
+    """Free space for this user on the file system of ``path`` (``None`` if it cannot be
+    read)."""
+    try:
+        return shutil.disk_usage(path.parent).free
+    except OSError:
+        return None
 
 
 def open_hands(conn: sqlite3.Connection) -> tuple[int, float | None]:
