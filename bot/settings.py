@@ -238,11 +238,14 @@ class Settings(BaseSettings):
         return cls._validated(fields)
 
     @classmethod
-    def _validated(cls, fields: Mapping[str, Any]) -> Settings:
+    def _validated(
+        cls, fields: Mapping[str, Any], sources: Mapping[str, str] | None = None
+    ) -> Settings:
+        """``sources``: where each field's value was set, said after its refusal."""
         try:
             return cls(**fields)
         except ValidationError as error:
-            raise SettingsError(_describe_errors(error)) from None
+            raise SettingsError(_describe_errors(error, sources or {})) from None
 
     @classmethod
     def load(
@@ -277,7 +280,13 @@ class Settings(BaseSettings):
                 " after a space), which docker run --env-file and systemd keep as part of the"
                 " value: put the comment on a line of its own"
             )
-        return cls._validated({**fields, **environment})
+        # Said with a refusal (QA: a systemd unit's LOG_LEVEL=warn sent the operator to a
+        # .env that was right).
+        sources = {
+            **dict.fromkeys(fields, str(path)),
+            **dict.fromkeys(environment, "the environment"),
+        }
+        return cls._validated({**fields, **environment}, sources)
 
 
 def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
@@ -444,8 +453,9 @@ def _parse_ids(text: str) -> tuple[int, ...] | str:
     return tuple(int(p) for p in parts)
 
 
-def _describe_errors(error: ValidationError) -> str:
-    """One line per bad setting, naming the variable; input values are left out on purpose."""
+def _describe_errors(error: ValidationError, sources: Mapping[str, str]) -> str:
+    """One line per bad setting, naming the variable and where it was set (``sources``, by
+    field); input values are left out on purpose."""
     lines = []
     for item in error.errors(include_input=False, include_url=False):
         loc = item.get("loc") or ()
@@ -456,5 +466,7 @@ def _describe_errors(error: ValidationError) -> str:
             message = "must be shard numbers separated by commas, e.g. 0,1"
         if field == "dev_guild_id":
             message = SERVER_ID_HELP
+        if field in sources:
+            message += f" (set in {sources[field]})"
         lines.append(f"{ENV_NAMES[field]}: {message}" if field in ENV_NAMES else message)
     return "invalid settings: " + "; ".join(lines)

@@ -198,6 +198,18 @@ def test_dotenv_file_is_read_and_environment_wins(tmp_path: Path) -> None:
     assert settings.database_path == Path("file.db")
 
 
+def test_a_bad_value_says_whether_the_environment_or_the_file_set_it(tmp_path: Path) -> None:
+    """Operator QA: LOG_LEVEL=warn set by a systemd unit was refused as "LOG_LEVEL: …", and
+    the operator went to edit a .env that was right: the environment wins over the file."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("LOG_LEVEL=INFO\nSHARD_COUNT=zero\n", encoding="utf-8")
+    with pytest.raises(SettingsError) as caught:
+        Settings.load({"LOG_LEVEL": "warn"}, dotenv_path=dotenv)
+    message = str(caught.value)
+    assert re.search(r"LOG_LEVEL: [^;]* \(set in the environment\)", message), message
+    assert re.search(rf"SHARD_COUNT: [^;]* \(set in {re.escape(str(dotenv))}\)", message), message
+
+
 def test_env_file_variable_chooses_or_disables_the_file(tmp_path: Path) -> None:
     dotenv = tmp_path / "custom.env"
     dotenv.write_text(f"DISCORD_TOKEN={FAKE_TOKEN}\n", encoding="utf-8")
