@@ -196,6 +196,12 @@ def _restore(database: Path, source: Path) -> int:
         f"restored {copied.target} from {copied.source}: schema version "
         f"{copied.schema_version}, {copied.bytes} bytes"
     )
+    if copied.schema_version < LATEST:
+        print(
+            f"note: the backup's schema version {copied.schema_version} is older than this "
+            f"bot's {LATEST}: the bot brings it up to date when it starts, and older versions "
+            "of the bot cannot read it then"
+        )
     if not existed:
         # A fresh machine's first database, or a typo: either way, the operator should know.
         print(
@@ -216,6 +222,8 @@ def _restore(database: Path, source: Path) -> int:
     elif not checked.healthy:
         print("\n".join(checked.lines()))
         return EXIT_DAMAGED_GAMES
+    elif checked.attention:  # restored, but the disk is almost full, say
+        print("\n".join(checked.lines()))
     return EXIT_OK
 
 

@@ -35,6 +35,7 @@ from tests.ops_support import (
 )
 from wizard.service import GameService, GameStatus
 from wizard.store.backup import restore, signals_held
+from wizard.store.migrations import LATEST
 
 # Each transaction writes two settings rows (2n, 2n + 1); a consistent copy holds whole
 # transactions only: an even number of rows, numbered without a gap from 0.
@@ -220,6 +221,28 @@ def test_restore_refuses_a_backup_from_a_newer_version(tmp_path: Path) -> None:
         run_bot("restore", str(newer), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
     )
     assert "newer" in line
+
+
+def test_restore_of_an_older_backup_says_the_bot_brings_it_up_to_date(tmp_path: Path) -> None:
+    """Operator QA: a backup of an older schema was restored with "schema version 12" and no
+    word that the next start migrates it, one way (an older bot cannot read it then)."""
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    older = tmp_path / "older.db"
+    make_database(older, games=1)
+    conn = sqlite3.connect(older)
+    conn.execute("DROP INDEX seat_holders_by_user")  # what migration 13 adds
+    conn.execute("DELETE FROM schema_migrations WHERE version = 13")
+    conn.execute("PRAGMA user_version = 12")
+    conn.commit()
+    conn.close()
+    result = run_bot("restore", str(older), "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_OK, result.stdout + result.stderr
+    assert (
+        f"note: the backup's schema version 12 is older than this bot's {LATEST}: the bot "
+        "brings it up to date when it starts, and older versions of the bot cannot read it "
+        "then" in result.stdout
+    ), result.stdout
 
 
 def test_restore_refuses_while_another_process_has_the_database_open(tmp_path: Path) -> None:
