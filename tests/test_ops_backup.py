@@ -674,50 +674,38 @@ def _database_and_backup(folder: Path) -> tuple[Path, Path]:
     return db, copy
 
 
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize(
+    "case", [(_ctrl_c, 130, "Ctrl-C"), (_sighup, 129, "SIGHUP")], ids=["Ctrl-C", "SIGHUP"]
+)
 def test_a_restore_stopped_while_copying_leaves_the_database_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    db, copy = _database_and_backup(tmp_path)
-    before = db.read_bytes()
-    copy_into = backup_module._copy_into
-
-    def copy_then_ctrl_c(source: Path, target: Path) -> None:
-        copy_into(source, target)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(backup_module, "_copy_into", copy_then_ctrl_c)
-    assert ops.restore_command(db, copy) == 130
-    assert _one_line(capsys) == (
-        f"wizard bot: restore stopped by Ctrl-C before its end: the database {db} is as it was."
-    )
-    assert db.read_bytes() == before
-    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name or "-2" in p.name]
-    assert not list(tmp_path.glob("wizard.db.replaced-*"))
-
-
-def test_a_restore_cut_off_from_its_terminal_leaves_the_database_as_it_was(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     hang_up_caught: None,
+    case: tuple[Callable[[], object], int, str],
 ) -> None:
     # QA: SIGHUP (the terminal closed, SSH dropped) ended it without a word, and left the
     # hidden full-size .wizard.db.restoring beside the database.
+    stop, status, how = case
     db, copy = _database_and_backup(tmp_path)
     before = db.read_bytes()
     copy_into = backup_module._copy_into
 
-    def copy_then_hang_up(source: Path, target: Path) -> None:
+    def copy_then_stop(source: Path, target: Path) -> None:
         copy_into(source, target)
-        _sighup()
+        stop()
 
-    monkeypatch.setattr(backup_module, "_copy_into", copy_then_hang_up)
-    assert ops.restore_command(db, copy) == 129
+    monkeypatch.setattr(backup_module, "_copy_into", copy_then_stop)
+    assert ops.restore_command(db, copy) == status
     assert _one_line(capsys) == (
-        f"wizard bot: restore stopped by SIGHUP before its end: the database {db} is as it was."
+        f"wizard bot: restore stopped by {how} before its end: the database {db} is as it was."
     )
     assert db.read_bytes() == before
-    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name], "a copy is left"
+    assert not [p.name for p in tmp_path.iterdir() if "restoring" in p.name or "-2" in p.name]
     assert not list(tmp_path.glob("wizard.db.replaced-*"))
 
 
