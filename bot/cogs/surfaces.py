@@ -81,7 +81,7 @@ from bot.features.hand import (
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
-from bot.features.seat_notes import handed_over_note, new_host
+from bot.features.seat_notes import handed_over_note
 from bot.features.summaries import SummaryMessages
 from bot.features.table import TAKE_BACK_LABEL, TableMessages, public_shown, show_hand_label
 from bot.i18n import N_, Texts, language_of, texts
@@ -96,12 +96,12 @@ from wizard.service import (
     GameStatus,
     GameUpdate,
     GuildSettings,
+    HostPassed,
     OpenHand,
     PlayerTimedOut,
     RoundDealt,
     RoundScored,
     SeatHandedToComputer,
-    SeatInfo,
     SeatTakenBack,
     SeatTakenOver,
     SeatView,
@@ -176,10 +176,11 @@ KEEP_AHEAD = 300.0
 kept has less than this left (see :meth:`OpenHands.keep_hand`)."""
 
 
-def _handed_over(seat: int, timeouts: int, host: SeatInfo | None, info: GameInfo, t: Texts) -> str:
+def _handed_over(seat: int, timeouts: int, host: int | None, info: GameInfo, t: Texts) -> str:
     """The channel's note of ``seat`` handed to a computer after ``timeouts`` timeouts, and
-    of ``host``, who hosts now if that changed."""
-    return handed_over_note(info.seats[seat], timeouts, host=host, t=t)
+    of the seat ``host``, whose person hosts now if that changed."""
+    hosts = None if host is None else info.seats[host]
+    return handed_over_note(info.seats[seat], timeouts, host=hosts, t=t)
 
 
 class OpenHands(GameMessages):
@@ -712,7 +713,8 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         if update.duplicate:
             return
         surface = self.get(update.game_id)
-        before = surface.latest  # the game as the last update showed it, for who hosted
+        # Who has the host's say now, when this update passed it on (said with the note).
+        host = next((e.seat for e in update.events if isinstance(e, HostPassed)), None)
         seats: set[int] = set()
         paced: set[int] = set()
         everyone = dealt = False
@@ -756,9 +758,6 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 elif isinstance(event, SeatHandedToComputer) and event.reason == "timeouts":
                     # Told in the channel, as a leave is (QA: only the table's line changed).
                     count = timeouts.get(event.seat, 1)
-                    host = None
-                    if before is not None and update.info is not None:
-                        host = new_host(before, update.info)
                     surface.notes.append(partial(_handed_over, event.seat, count, host))
         if waiting is not None:
             # The hands of the seats not to act say whom the game waits for: that changed.

@@ -79,9 +79,22 @@ def back_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
     return _with_host(note, host, t)
 
 
-def taken_over_text(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:
+def taken_over_text(
+    event: SeatTakenOver,
+    before: SeatInfo | None,
+    *,
+    host: int | None = None,
+    info: GameInfo | None = None,
+    t: Texts,
+) -> str:
     """The channel's note of a seat taken over, e.g. "Sam took over Merlin's seat (was a
-    computer, Normal)"."""
+    computer, Normal)", and who hosts now if that changed: the seat ``host`` of ``info``
+    (the service's :class:`~wizard.service.HostPassed`)."""
+    hosts = None if host is None or info is None else info.seats[host]
+    return _with_host(_taken_over(event, before, t=t), hosts, t)
+
+
+def _taken_over(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:
     name, previous = _escape([event.name, event.previous])
     level = level_name(before.level, t=t) if before is not None and before.level else None
     if before is not None and before.is_computer and level is not None:

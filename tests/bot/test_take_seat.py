@@ -391,3 +391,31 @@ async def test_the_channel_is_told_when_the_host_removes_a_player(tmp_path: Path
         ], notes
         assert (await sim.service.get_game(info.id)).seats[2].kicked
         assert not sim.env.errors
+
+
+async def test_the_channel_is_told_who_hosts_when_someone_takes_the_host_s_seat_over(
+    tmp_path: Path,
+) -> None:
+    """Review: the host left (bob had the host's say), then dee took the host's seat over and
+    with it the host's say, and the channel's note said only that dee took the seat."""
+    async with simulation(tmp_path, members=4) as sim:
+        ann, bob, cy, dee = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        hand = await sim.open_hand(ann)
+        asked = await ann.click(hand, label="Leave")
+        assert asked.response is not None
+        await ann.click(asked.response, label="Yes, leave")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+        await dee.click(table, custom_id=take["custom_id"])
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith(("🚪", "🙋"))]
+        assert notes == [
+            "🚪 **ann** left the game; a computer plays their seat (Normal). "
+            "**bob** hosts the game now.",
+            "🙋 **dee** took over **ann**'s seat (a computer was playing it). "
+            "**dee** hosts the game now.",
+        ], notes
+        assert (await sim.service.get_game(info.id)).host_id == dee.id
+        assert not sim.env.errors

@@ -208,6 +208,14 @@ class SeatTakenOver:
 
 
 @dataclass(frozen=True, slots=True)
+class HostPassed:
+    """The host's say passed to the person of ``seat``, as a seat changed hands (the host's
+    went to a computer, or came back, or someone took a seat over)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameCancelled:
     """The game ended without a result."""
 
@@ -234,6 +242,7 @@ Event = (
     | SeatHandedToComputer
     | SeatTakenBack
     | SeatTakenOver
+    | HostPassed
     | GameCancelled
 )
 """Anything a front end may have to render."""

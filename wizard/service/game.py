@@ -29,6 +29,7 @@ from wizard.service.events import (
     Event,
     GameStatus,
     GameUpdate,
+    HostPassed,
     RoundDealt,
     RoundScored,
     Standing,
@@ -169,6 +170,17 @@ def stored_standings(
 def people_playing(seats: Iterable[SeatRow] | Iterable[SeatInfo]) -> list[int]:
     """The users who play their seats themselves now (no computer holds them), in seat order."""
     return [s.user_id for s in seats if s.user_id is not None and not s.away]
+
+
+def host_of(host_id: int, seats: Sequence[SeatRow]) -> int:
+    """Who has the host's say with these seats: the host while they play their seat; while a
+    computer holds it (they left for a while, or a manager removed them), the first person
+    still playing, until the host takes the seat back (``host_id`` itself is never handed
+    on in a running game)."""
+    playing = people_playing(seats)
+    if host_id in playing or not playing:
+        return host_id
+    return playing[0]
 
 
 def forfeited_seats(seats: Iterable[SeatRow]) -> set[int]:
@@ -403,14 +415,15 @@ class LiveGame:
 
     @property
     def acting_host(self) -> int:
-        """Who has the host's say now: the host while they play their seat; while a
-        computer holds it (they left for a while, or a manager removed them), the first
-        person still playing, until the host takes the seat back (``host_id`` itself is
-        never handed on in a running game)."""
-        playing = self.playing()
-        if self.host_id in playing or not playing:
-            return self.host_id
-        return playing[0]
+        """Who has the host's say now (:func:`host_of`)."""
+        return host_of(self.host_id, self.seats)
+
+    def host_passed(self, seats: Sequence[SeatRow]) -> tuple[HostPassed, ...]:
+        """The event of the host's say passing on when ``seats`` replace the game's."""
+        after = host_of(self.host_id, seats)
+        if after == self.acting_host:
+            return ()
+        return tuple(HostPassed(s.seat) for s in seats if s.user_id == after)
 
     def level_of(self, row: SeatRow, server_level: str) -> str:
         """The level a computer plays ``row`` at: the seat's own, else the game's (chosen in

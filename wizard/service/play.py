@@ -137,6 +137,7 @@ class Playing(Loading):
         old = live.seats[new.seat]
         seats = [new if s.seat == new.seat else s for s in live.seats]
         renamed = old.user_id != new.user_id or old.name != new.name
+        events = (*events, *live.host_passed(seats))
         holder = _holder_change(live, old, new, live.seq)
         now = self.clock.now()
 
@@ -209,6 +210,7 @@ class Playing(Loading):
                 post.append(SeatHandedToComputer(seat, "timeouts"))
         if changed is not None:
             seats = [changed if s.seat == seat else s for s in seats]
+            post.extend(live.host_passed(seats))
         simultaneous = (
             isinstance(action, Bid)
             and live.options.bidding is not Bidding.OPEN
