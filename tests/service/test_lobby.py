@@ -260,6 +260,19 @@ async def test_a_lobby_can_open_with_its_computers_seated_in_one_write(
     assert info.version == 1
     info = await service.join(info.id, 2, "P2")
     assert [s.user_id for s in info.seats] == [1, None, None, 2]
+    with pytest.raises(InvalidSettingsError):
+        await service.create_game(
+            guild_id=GUILD, channel_id=CHANNEL + 1, host_id=1, host_name="P1", computers=["wise"]
+        )
+    with pytest.raises(LobbyFullError):
+        await service.create_game(
+            guild_id=GUILD,
+            channel_id=CHANNEL + 1,
+            host_id=1,
+            host_name="P1",
+            computers=["easy"] * 6,
+        )
+    assert await service.game_in_channel(CHANNEL + 1) is None
 
 
 async def test_a_rematch_keeps_its_computers_names(service: GameService) -> None:
@@ -280,19 +293,6 @@ async def test_a_rematch_keeps_its_computers_names(service: GameService) -> None
         ("Merlin", "normal"),
         ("Taliesin", "hard"),
     ]
-    with pytest.raises(InvalidSettingsError):
-        await service.create_game(
-            guild_id=GUILD, channel_id=CHANNEL + 1, host_id=1, host_name="P1", computers=["wise"]
-        )
-    with pytest.raises(LobbyFullError):
-        await service.create_game(
-            guild_id=GUILD,
-            channel_id=CHANNEL + 1,
-            host_id=1,
-            host_name="P1",
-            computers=["easy"] * 6,
-        )
-    assert await service.game_in_channel(CHANNEL + 1) is None
 
 
 async def test_the_host_removes_the_last_computer_once_per_click(service: GameService) -> None:
