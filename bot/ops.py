@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import shlex
@@ -268,16 +269,23 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
         received.append(signum)
         raise KeyboardInterrupt
 
-    before = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    # A signal ignored stays ignored (review: under nohup a hang-up stopped a backup).
+    caught = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) != signal.SIG_IGN]
+    before = {s: signal.signal(s, stop) for s in caught}
     try:
         return run()
     except KeyboardInterrupt:
         how = signal.Signals(received[0]).name if received else "Ctrl-C"
-        print(f"wizard bot: {command} stopped by {how} before its end: {left()}.", file=sys.stderr)
+        # After a hang-up the terminal may be gone: the status still says what happened.
+        with contextlib.suppress(OSError):
+            print(
+                f"wizard bot: {command} stopped by {how} before its end: {left()}.",
+                file=sys.stderr,
+            )
         return 128 + (received[0] if received else signal.SIGINT)
     finally:
         for s, handler in before.items():
-            signal.signal(s, handler)
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)
 
 
 def _full_health(database: Path) -> Health | Failure:

@@ -871,3 +871,25 @@ def test_a_check_stopped_while_it_tries_the_games_stops_after_them_in_one_line(
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert signal.getsignal(signal.SIGHUP) is _unhandled_hang_up
+
+
+def test_a_hang_up_the_operator_ignored_leaves_a_restore_to_finish(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: under nohup (SIGHUP ignored, as an operator keeps a long job alive past a
+    dropped SSH session) a hang-up stopped the restore all the same, with status 129."""
+    db, copy = _database_and_backup(tmp_path)
+    copy_into = backup_module._copy_into
+
+    def copy_then_hang_up(source: Path, target: Path) -> None:
+        copy_into(source, target)
+        _sighup()
+
+    monkeypatch.setattr(backup_module, "_copy_into", copy_then_hang_up)
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert ops.restore_command(db, copy) == EXIT_OK
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    assert "restored" in capsys.readouterr().out

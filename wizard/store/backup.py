@@ -352,7 +352,9 @@ def signals_held() -> Iterator[Sequence[int]]:
         if signum not in came:
             came.append(signum)
 
-    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    # A signal ignored stays ignored (review: under nohup a hang-up stopped a backup).
+    stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+    before = {s: signal.getsignal(s) for s in stops if signal.getsignal(s) != signal.SIG_IGN}
     try:
         for s in before:
             signal.signal(s, hold)
@@ -360,11 +362,13 @@ def signals_held() -> Iterator[Sequence[int]]:
     finally:
         try:
             for s in (signal.SIGTERM, signal.SIGHUP):
-                handler = before[s]
-                signal.signal(s, signal.SIG_DFL if handler is None else handler)
+                if s in before:
+                    handler = before[s]
+                    signal.signal(s, signal.SIG_DFL if handler is None else handler)
         finally:  # Ctrl-C's own handler last, so that nothing can cut the first short
-            interrupt = before[signal.SIGINT]
-            signal.signal(signal.SIGINT, signal.SIG_DFL if interrupt is None else interrupt)
+            if signal.SIGINT in before:
+                interrupt = before[signal.SIGINT]
+                signal.signal(signal.SIGINT, signal.SIG_DFL if interrupt is None else interrupt)
         for signum in came:
             signal.raise_signal(signum)
 
