@@ -528,3 +528,27 @@ def test_check_says_when_the_database_s_disk_is_almost_full(
         in out
     ), out
     assert out[-1] == "healthy, but its disk is almost full: see above", out
+
+
+def test_a_linked_database_is_measured_where_it_lives(tmp_path: Path) -> None:
+    """Review: through a symlinked DATABASE_PATH the report read the log beside the link
+    (0 B, so a stuck log never showed) and the free space of the link's disk."""
+    real = tmp_path / "disk" / "wizard.db"
+    real.parent.mkdir()
+    make_database(real, games=1)
+    store_db.wal_path(real).write_bytes(b"\0" * 4096)  # as a bot's log beside the file
+    link = tmp_path / "wizard.db"
+    link.symlink_to(real)
+    assert check(link).wal_bytes == 4096
+
+
+def test_no_free_space_is_reported_for_a_read_only_file_system(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: a backup checked on read-only media (no free space, by nature) read "its disk
+    is almost full: moves fail once it is full", of a file no bot writes."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=1)
+    monkeypatch.setattr(health, "_read_only_file_system", lambda folder: True)
+    report = check(db)
+    assert report.free_bytes is None and not report.attention

@@ -26,9 +26,10 @@ def open_readonly(path: Path) -> sqlite3.Connection:
 
     In a folder it may not write (a snapshot), or on a read-only file system (a read-only
     mount), SQLite cannot make the index of the write-ahead log of a WAL database beside
-    it. With no log there, the file holds every committed change and nobody can be writing
-    it (no bot could either): it is then read as immutable. With a log there, the refusal
-    stands.
+    it. With no log there, the file holds every committed change, and no bot can be writing
+    it through this path: it is then read as immutable. (A bot writing the same file
+    through another, writable mount would go unseen: what is read is the file as it was.)
+    With a log there, the refusal stands.
     """
     resolved = Path(path).resolve()
     conn = _connect(resolved.as_uri() + "?mode=ro")
@@ -38,8 +39,8 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         conn.close()
         # Anything else (locked, not a database) is what the caller's first query would meet.
         name = getattr(error, "sqlite_errorname", "")
-        # EACCES on the -shm says READONLY_DIRECTORY, EROFS says CANTOPEN: only there is
-        # it sure that no one writes the file (CANTOPEN has other causes).
+        # EACCES on the -shm says READONLY_DIRECTORY, EROFS says CANTOPEN (which has other
+        # causes too: only a read-only file system counts).
         read_only = name == "SQLITE_CANTOPEN" and _read_only_file_system(resolved.parent)
         if name != "SQLITE_READONLY_DIRECTORY" and not read_only:
             raise
@@ -360,27 +361,32 @@ def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
         hands, until = open_hands(conn) if "open_hands" in tables else (None, None)
     finally:
         conn.close()
-    wal = wal_path(path)
+    # A linked database's log and disk are its target's (review: a symlinked DATABASE_PATH
+    # read a log of 0 B and another disk's free space).
+    real = path.resolve()
+    wal = wal_path(real)
     return Health(
         path=path,
         schema_version=version,
         integrity=tuple(result),
         games_by_status=statuses,
         damaged=tuple(damaged),
-        database_bytes=path.stat().st_size,
+        database_bytes=real.stat().st_size,
         wal_bytes=wal.stat().st_size if wal.exists() else 0,
         tables=tuple(tables),
         open_hands=hands,
         hands_until=until,
-        free_bytes=_free_bytes(path),
+        free_bytes=_free_bytes(real.parent),
     )
 
 
-def _free_bytes(path: Path) -> int | None:
-    """Free space for this user on the file system of ``path`` (``None`` if it cannot be
-    read)."""
+def _free_bytes(folder: Path) -> int | None:
+    """Free space for this user on the file system of ``folder``; ``None`` if it cannot be
+    read, or if nothing can be written there (a read-only mount: no bot writes its file)."""
+    if _read_only_file_system(folder):
+        return None
     try:
-        return shutil.disk_usage(path.parent).free
+        return shutil.disk_usage(folder).free
     except OSError:
         return None
 
