@@ -168,9 +168,7 @@ IN_REMATCH = N_("You are in game {game}: its lobby is open in this channel.")
 # Translators: the answer to "Play again" pressed by someone who did not play that game.
 REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
-REMATCH_REFUSED = N_(
-    "You were removed from game {game}: its rematch is for the players who stayed."
-)
+REMATCH_REFUSED = N_("You were removed from game {game}, so you cannot open its rematch.")
 
 
 def _here_text(t: Texts, game_id: int, note: str | None) -> str:

@@ -217,7 +217,7 @@ async def test_a_player_removed_from_the_game_cannot_open_its_rematch(tmp_path: 
         result = await cy.click(final, label="Play again")
         assert result.acknowledged and result.ephemeral and result.response is not None
         assert result.response.content == (
-            f"🚫 You were removed from game {old.id}: its rematch is for the players who stayed."
+            f"🚫 You were removed from game {old.id}, so you cannot open its rematch."
         )
         assert await sim.service.game_in_channel(sim.channel.id) is None
         # Those who stayed still can.

@@ -541,3 +541,16 @@ async def test_a_seat_view_knows_which_bids_its_player_did_not_make(
         assert (await svc.seat_view(game_id, STRANGER)).bids_not_theirs == {1, 2}
     finally:
         await svc.close()
+
+
+async def test_the_people_of_a_game_are_everyone_who_held_a_seat(service: GameService) -> None:
+    """A rematch is for everyone who held a seat, whether or not they hold one at the end;
+    not for one the host removed. The host who left before anyone moved, and whose seat was
+    then taken over, is among them too (review): that holding left no row of its own."""
+    game_id = await started(service, allow=True)  # 1 hosts, 2 plays, a computer
+    await service.leave(game_id, 1)  # before any move
+    await service.take_seat(game_id, STRANGER, seat=0, name="X")
+    await service.kick(game_id, STRANGER, 2)  # X has the host's say now
+    await service.take_seat(game_id, 3, seat=1, name="Y")
+    people = await service.players_of(game_id)
+    assert people == {STRANGER: False, 3: False, 1: False, 2: True}

@@ -148,16 +148,22 @@ class Seats(Hints):
         )
 
     async def players_of(self, game_id: int) -> dict[int, bool]:
-        """Everyone who held a seat of the game (those at its end first, then anyone whose
-        seat someone else took over), each with whether the host or a manager removed them:
-        the people a rematch is for. ``game_not_found`` for no such game."""
+        """Everyone who held a seat of the game (those at its end first, then the host, then
+        anyone whose seat someone else took over, then anyone removed from its lobby or
+        seats), each with whether the host or a manager removed them: a rematch is for those
+        not removed. ``game_not_found`` for no such game."""
         live = await self._get(game_id, finished_ok=True)
         removed = await repo.removed_users(self._store, game_id)
         people = {s.user_id: s.kicked or s.user_id in removed for s in live.seats if s.user_id}
+        # A holding that made no move is not kept (the next holder's replaces it): the host,
+        # who opened the game, is one of its people all the same (review).
+        people.setdefault(live.host_id, live.host_id in removed)
         for row in await repo.fetch_holders(self._store, game_id):
             user_id = row["user_id"]
             if user_id is not None and user_id not in people:
                 people[int(user_id)] = int(user_id) in removed
+        for user_id in sorted(removed):  # also one removed before they made a move
+            people.setdefault(user_id, True)
         return people
 
     async def _load(self, game_id: int) -> LiveGame | None:
