@@ -154,7 +154,7 @@ class Lobby(Playing):
         async def change(live: LiveGame) -> list[SeatRow] | None:
             if live.seat_of(user_id) is not None:
                 raise AlreadySeatedError()
-            if await repo.removed_from_lobby(self._store, live.id, user_id):
+            if await repo.was_removed(self._store, live.id, user_id):
                 raise NotSeatedError(reason="removed_from_lobby")
             limit = max_seats(live.options)
             seats = list(live.seats)

@@ -76,7 +76,7 @@ class Seats(Hints):
                     raise SeatNotFoundError(reason="seat", seat=seat + 1)
                 if not live.allow_seat_taking:
                     raise SeatTakingOffError(seat=seat + 1)
-                if await repo.removed_from_lobby(self._store, live.id, user_id):
+                if await repo.was_removed(self._store, live.id, user_id):
                     # The host removed them, from the lobby or the running game: not back
                     # in through a seat.
                     raise NotSeatedError(reason="removed")

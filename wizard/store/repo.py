@@ -158,7 +158,7 @@ async def last_seat_of(store: Store, game_id: int, user_id: int) -> int | None:
     return None if row is None else int(row["seat"])
 
 
-async def removed_from_lobby(store: Store, game_id: int, user_id: int) -> bool:
+async def was_removed(store: Store, game_id: int, user_id: int) -> bool:
     """Whether the host (or a manager) removed ``user_id`` from ``game_id``: from its lobby,
     or from the running game (``lobby_removals`` keeps the name it was given first)."""
     row = await store.fetchone(
