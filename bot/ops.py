@@ -289,30 +289,27 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
 
 
 def _full_health(database: Path) -> Health | Failure:
-    """The health report of ``check``: the file, and (if it is sound) every lobby and running
-    game loaded on a copy, and the players' rows; a :class:`Failure` if it cannot be made."""
+    """The health report of ``check``: the file, and (if it is sound) the players' rows and
+    every game loaded on a copy; a :class:`Failure` if the file cannot be read."""
     try:
         health = check(database)
-        if health.sound:
-            health = _with_unloadable(health)
-            rows, settings = _damaged_rows(database)
-            health = dataclasses.replace(health, damaged_rows=rows, damaged_settings=settings)
+        if not health.sound:
+            return health
+        rows, settings = _damaged_rows(database)
+        health = dataclasses.replace(health, damaged_rows=rows, damaged_settings=settings)
     except (sqlite3.Error, OSError) as error:
         return database_failure(database, error)
-    except (BackupError, DatabaseUnavailable) as error:  # the copy the games are tried on
-        if isinstance(error, BackupError) and error.cause:
-            # Writing that copy failed: it is no backup the operator asked for.
-            return Failure(
-                EXIT_ATTENTION,
-                f"cannot try the games of {database} on a temporary copy in "
-                f"{tempfile.gettempdir()} ({error.cause})",
-                "free space in the temporary folder (or choose another with TMPDIR), "
-                "then run check again",
-            )
-        return Failure(
-            EXIT_DATABASE, f"cannot try the games of {database} on a copy: {error}", error.hint
+    try:
+        return _with_unloadable(health)
+    except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
+        # The copy the games are tried on (no backup the operator asked for): what the file
+        # showed is reported all the same (review: damage found was hidden behind it).
+        cause = error.cause if isinstance(error, BackupError) and error.cause else str(error)
+        return dataclasses.replace(
+            health,
+            untried=f"cannot try them on a temporary copy in {tempfile.gettempdir()} ({cause}): "
+            "free space there, or choose another folder with TMPDIR, then run check again",
         )
-    return health
 
 
 def _damaged_rows(database: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -445,20 +445,37 @@ def test_a_backup_of_a_healthy_database_says_one_line(tmp_path: Path) -> None:
 
 def test_check_on_a_full_temporary_disk_names_its_copy_not_a_backup(tmp_path: Path) -> None:
     """With no room for the copy its games are tried on, check said "cannot write the
-    backup /tmp/wizard-check-…/copy.db": the operator had asked for no backup."""
+    backup /tmp/wizard-check-…/copy.db": the operator had asked for no backup. Then it said
+    only that, exit 6 "nothing is damaged", though the file showed a damaged game (review):
+    the report of the file stands, with why the games were not tried."""
     db = tmp_path / "wizard.db"
     make_database(db, games=40)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET status = 'broken', broken_reason = 'bad row' WHERE id = 3")
+    conn.commit()
+    conn.close()
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     env = {**clean_env(), "TMPDIR": str(temporary)}
     result = run_bot_on_a_small_disk(
         db.stat().st_size // 2, "check", "--db", str(db), cwd=tmp_path, env=env
     )
-    # Not 3, "the database cannot be used": the file is fine, check could not finish.
-    line = assert_one_line_failure(result, EXIT_ATTENTION)
-    assert f"cannot try the games of {db} on a temporary copy in {temporary}" in line, line
-    assert "backup" not in line, line
-    assert "TMPDIR" in line, line
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    [line] = [x for x in result.stdout.splitlines() if x.startswith("damaged games:")]
+    assert line.startswith("damaged games: 1 marked so far (the games were not tried: "), line
+    assert f"cannot try them on a temporary copy in {temporary}" in line, line
+    assert "backup" not in line and "TMPDIR" in line, line
+    assert "  game 3: bad row" in result.stdout
+    # Nothing damaged: the operator must still act, and is told so.
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET status = 'lobby', broken_reason = NULL WHERE id = 3")
+    conn.commit()
+    conn.close()
+    result = run_bot_on_a_small_disk(
+        db.stat().st_size // 2, "check", "--db", str(db), cwd=tmp_path, env=env
+    )
+    assert result.returncode == EXIT_ATTENTION, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == "healthy, but the games could not be tried: see above"
     assert list(temporary.iterdir()) == []
 
 

@@ -487,8 +487,14 @@ def test_check_tries_the_finished_games_too(tmp_path: Path) -> None:
     assert "games: 2 finished" in out and "damaged games: 1" in out, out
     assert f"  game {second}: cannot be shown: " in out, out
     assert f"game {first}:" not in out
-    # A finished game is not set aside: its players only see no record or scorepad of it.
+    # A finished game is not set aside: its players only see no record or scorepad of it,
+    # and restoring a backup (losing every game since) is no advice for that.
     assert "its record and scorepad cannot be shown" in out, out
+    verdict = out.splitlines()[-1]
+    assert verdict == (
+        "NOT healthy: 1 finished game(s) cannot be shown, listed above: their results stay on "
+        "the boards, only their record and scorepad are lost; every game plays on"
+    ), verdict
 
 
 def test_a_stop_held_back_ends_the_trial_of_the_finished_games(tmp_path: Path) -> None:

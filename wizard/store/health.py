@@ -160,6 +160,8 @@ class Health:
     unshowable: frozenset[int] = frozenset()
     """Finished games of ``damaged`` whose log cannot be read (``python -m bot check`` only):
     not set aside, but their record and scorepad cannot be shown."""
+    untried: str = ""
+    """Why the games could not be tried (``check``: no room for its copy, say), if so."""
     games_tried: bool = False
     """Every open game was loaded to find ``unloadable`` (``check``; not the bot's start)."""
     open_hands: int | None = None
@@ -199,6 +201,7 @@ class Health:
         concerns = (
             (self.wal_stuck, "the write-ahead log cannot shrink"),
             (self.disk_low, "its disk is almost full"),
+            (bool(self.untried), "the games could not be tried"),
         )
         return tuple(text for there, text in concerns if there)
 
@@ -287,6 +290,10 @@ class Health:
         if self.integrity == ("ok",):
             if self.games_tried:
                 return str(len(self.damaged))
+            if self.untried:
+                return (
+                    f"{len(self.damaged)} marked so far (the games were not tried: {self.untried})"
+                )
             # QA: the start's "1" read as the whole count where check found five.
             return (
                 f"{len(self.damaged)} marked so far (a game is tried when it is first used;"
@@ -317,10 +324,16 @@ class Health:
         if self.integrity != ("ok",):
             return f"SQLite finds the file damaged. Restore a backup: {restore}"
         # Each kind of damage found gets its advice, once, however many games or rows.
+        stopped = len(self.damaged) - len(self.unshowable)
         games = (
-            f"{len(self.damaged)} game(s) damaged, listed above; their players are told when "
+            f"{stopped} game(s) damaged, listed above; their players are told when "
             "they use them, every other game plays on. A backup from before the damage has "
             f"them whole, without what was played since: {restore}"
+        )
+        # Review: restoring (and losing every game since) for one scorepad is no advice.
+        ended = (
+            f"{len(self.unshowable)} finished game(s) cannot be shown, listed above: their "
+            "results stay on the boards, only their record and scorepad are lost"
         )
         rows = (
             f"{len(self.damaged_rows)} player row(s) damaged, listed above: each is left off "
@@ -332,14 +345,11 @@ class Health:
             f"{whose} settings damaged, listed above: each damaged setting is read as its "
             "default (the others as saved) until a manager saves it again with /wizard settings"
         )
-        found = [
-            text
-            for text, there in ((games, self.damaged), (rows, self.damaged_rows), (settings, n))
-            if there
-        ]
+        kinds = ((games, stopped), (ended, self.unshowable), (rows, self.damaged_rows))
+        found = [text for text, there in (*kinds, (settings, n)) if there]
         if not found:
             return ""
-        return ". ".join(found) + ("" if self.damaged else "; every game plays on")
+        return ". ".join(found) + ("" if stopped else "; every game plays on")
 
 
 def check(path: Path, *, checked: Sequence[str] | None = None) -> Health:
