@@ -45,8 +45,9 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
     conn = sqlite3.connect(db_path)
     try:
         conn.executescript(
-            # Migrations 11 (open hands), 10 (lobby removals), 9 (the reminder) and 8 (seat
-            # taking and hints) undone first, then 7.
+            # Migrations 13 (an index of seat_holders, dropped with it), 12, 11 (open hands),
+            # 10 (lobby removals), 9 (the reminder) and 8 (seat taking and hints) undone
+            # first, then 7.
             "ALTER TABLE games DROP COLUMN announced;"
             " DROP TABLE open_hands;"
             " DROP TABLE lobby_removals;"
@@ -60,7 +61,7 @@ async def test_migration_moves_stored_random_to_normal_and_keeps_chosen_levels(
         conn.commit()
     finally:
         conn.close()
-    assert LATEST == 12
+    assert LATEST == 13
 
     svc = await GameService.open(db_path, clock=clock, config=config)
     try:
