@@ -33,7 +33,13 @@ from bot.cogs.clicks import ClickStats, answer_message, on_table, user_is_manage
 from bot.cogs.config import GameConfig
 from bot.cogs.homes import GameHome, game_home, games_thread, revive_home
 from bot.cogs.look import hear_languages, public_look, server_settings
-from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT, drop_unseen_lobby, drop_vanished_lobby
+from bot.cogs.messages import (
+    CHANNEL_DELETED,
+    SERVER_LEFT,
+    drop_deleted_lobby,
+    drop_unseen_lobby,
+    drop_vanished_lobby,
+)
 from bot.cogs.replies import refusal_text
 from bot.cogs.surfaces import Surfaces
 from bot.discord_faults import DISCORD_FAILED, failure_text
@@ -295,13 +301,17 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        """A message was deleted: if it was a game's table, the table is posted again."""
+        """A message was deleted: if it was a game's table, the table is posted again; if it
+        was an open lobby, the lobby is cancelled (nobody can join it any more)."""
         self.surfaces.messages_deleted({payload.message_id})
+        await drop_deleted_lobby(self.service, payload.channel_id, {payload.message_id})
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
-        """Messages were deleted at once: any game's table among them is posted again."""
+        """Messages were deleted at once: any game's table among them is posted again, an
+        open lobby among them cancelled."""
         self.surfaces.messages_deleted(payload.message_ids)
+        await drop_deleted_lobby(self.service, payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -612,6 +612,21 @@ async def drop_vanished_lobby(
             return None
     except DISCORD_FAILED as error:
         log.info("game %s: could not look for its lobby message: %s", game.id, failure_text(error))
+        return None
+    dropped = await _cancel_lobby(service, game, "deleted")
+    if dropped is not None:
+        log.info("game %s: its lobby message was deleted; the lobby is cancelled", game.id)
+    return dropped
+
+
+async def drop_deleted_lobby(
+    service: GameService, channel_id: int | None, message_ids: Collection[int]
+) -> int | None:
+    """Cancel the channel's lobby if its message is among ``message_ids``, which Discord
+    says were deleted (MESSAGE_DELETE needs no permission, unlike looking for the message
+    later: QA, a bot without Read Message History kept the channel blocked). Its id, if so."""
+    game = await _lobby_in(service, channel_id)
+    if game is None or game.lobby_message_id not in message_ids:
         return None
     dropped = await _cancel_lobby(service, game, "deleted")
     if dropped is not None:

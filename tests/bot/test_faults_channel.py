@@ -286,3 +286,28 @@ async def test_a_table_posted_though_no_answer_came_back_is_not_posted_twice(
         assert now.table_message_id == live[0].id
         await table_is_current(sim, info.id)
         assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_deleted_lobby_gives_the_channel_back_without_read_message_history(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA: a moderator deleted an open lobby; the bot, without Read Message History, could
+    not look for its message at the next /wizard new, and the channel refused every game
+    ("Game 1 is open here: join or watch it") until the lobby expired. Discord's
+    MESSAGE_DELETE, which needs no permission, says it is gone."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        deny_bot(sim, discord.Permissions(read_message_history=True))
+        info = await sim.new_game(ann)
+        assert info.lobby_message_id is not None
+        sim.env.backend.delete_message(sim.channel.id, info.lobby_message_id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+        opened = await bob.slash(sim.channel, "wizard new")
+        assert opened.response is not None and not opened.ephemeral, opened.response
+        new = await sim.service.game_in_channel(sim.channel.id)
+        assert new is not None and new.id != info.id and new.host_id == bob.id
+        assert any("lobby message was deleted" in r.getMessage() for r in caplog.records)
+        assert not sim.env.errors
