@@ -97,7 +97,7 @@ FORBIDDEN_CANADIAN_OWN: Final = N_(
 )
 """Why the sole leader's one bid is refused in the last round (R7.5): the refusal's detail,
 and the note on their own hand while they bid."""
-KICKED: Final = N_("You were removed from this game; a computer plays your seat.")
+KICKED: Final = N_("You were removed from this game; a computer took your seat over.")
 FINISHED_FOR_YOU: Final = N_(
     "A computer player finished this game in your seat: it counts as lost for you."
 )

@@ -86,6 +86,10 @@ class SeatClicks(HandClicks):
         t = texts(interaction.locale)
         own = info.seat_of(user.id)
         seat = cid.seat
+        if own is None and (await self.service.players_of(cid.game)).get(user.id):
+            # Removed by the host: no choice of seats they would be refused (QA).
+            await self._refuse(interaction, NotSeatedError(reason="removed"))
+            return
         if seat is None:
             open_seats = info.seats_open_to(user.id)
             if len(open_seats) > 1:

@@ -445,7 +445,10 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         # The seat's cards are the computer's now: a removed player sees none of them (R8.3).
         assert "your hand" not in sim.message(hand.id).content
         reopened = await sim.open_hand(cy)
-        assert reopened.content == "🚫 You were removed from this game; a computer plays your seat."
+        assert (
+            reopened.content
+            == "🚫 You were removed from this game; a computer took your seat over."
+        )
         # The table says she was removed, not that she left.
         assert "**cy** 🤖 removed, played by a computer (Normal)" in (
             sim.table().embeds[0].description or ""

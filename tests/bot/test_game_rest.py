@@ -291,8 +291,8 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         # What that counts for is said, and none of his bids count: no "0% (0 of 0 rounds)".
         assert "Bids\n—\n" in shown, shown
         assert (
-            "🏳️ A game a computer finished for the player counts as lost: last place, with "
-            "the lowest score at its table."
+            "🏳️ A game someone else finished for the player (a computer, or a person who "
+            "took the seat over) counts as lost: last place, with the lowest score at its table."
         ) in shown, shown
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None

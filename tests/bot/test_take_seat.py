@@ -419,3 +419,27 @@ async def test_the_channel_is_told_who_hosts_when_someone_takes_the_host_s_seat_
         ], notes
         assert (await sim.service.get_game(info.id)).host_id == dee.id
         assert not sim.env.errors
+
+
+async def test_take_a_seat_refuses_one_removed_at_once(tmp_path: Path) -> None:
+    """QA: a player the host removed pressed the table's Take a seat and was offered the
+    computers' seats, only to be refused on picking one."""
+    async with simulation(tmp_path, members=4) as sim:
+        ann, bob, cy, dee = sim.members
+        info = await sim.lobby(ann, [bob, cy], computers=2)  # two seats: a choice
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        await ann.slash(sim.channel, "wizard kick", player=cy)
+        table = sim.table_of(await sim.service.get_game(info.id))
+        [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+        choice = await dee.click(table, custom_id=take["custom_id"])
+        assert choice.response is not None
+        await dee.click(choice.response, label="cy (removed from the game)")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+        refused = await cy.click(table, custom_id=take["custom_id"])
+        assert refused.response is not None and refused.ephemeral
+        assert refused.response.content == (
+            "🚫 You were removed from this game, so you cannot take a seat in it."
+        ), refused.response.content
+        assert not buttons(refused.response)
+        assert not sim.env.errors

@@ -554,3 +554,15 @@ async def test_the_people_of_a_game_are_everyone_who_held_a_seat(service: GameSe
     await service.take_seat(game_id, 3, seat=1, name="Y")
     people = await service.players_of(game_id)
     assert people == {STRANGER: False, 3: False, 1: False, 2: True}
+
+
+async def test_one_removed_is_told_so_whoever_plays_their_seat(service: GameService) -> None:
+    """QA: once someone took over the seat of a player the host removed, their "Show my
+    hand" said "Someone else took over your seat … take another seat there if it offers
+    one", an invitation they would be refused."""
+    game_id = await started(service, allow=True)
+    await service.kick(game_id, 1, 2)
+    await service.take_seat(game_id, STRANGER, seat=1, name="X")
+    with pytest.raises(NotSeatedError) as refused:
+        await service.seat_view(game_id, 2)
+    assert refused.value.params["reason"] == "removed"

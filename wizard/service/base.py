@@ -434,12 +434,15 @@ class ServiceBase:
         raise NotHostError(None, host=host.name if host else "the host", action=action)
 
     async def _not_seated(self, live: LiveGame, user_id: int) -> NotSeatedError:
-        """The refusal of ``user_id``, who holds no seat of ``live``: ``seat_taken`` (with who
-        plays it now) while a person plays the seat they had (left, or were removed from) in
-        the running game; else ``not_in_game`` (a seat a computer plays again is one the
-        table offers to take, where the host allows it)."""
+        """The refusal of ``user_id``, who holds no seat of ``live``: ``removed`` if the host
+        removed them; ``seat_taken`` (with who plays it now) while a person plays the seat
+        they left in the running game; else ``not_in_game`` (a seat a computer plays again
+        is one the table offers to take, where the host allows it)."""
         if live.status is not GameStatus.ACTIVE:
             return NotSeatedError()
+        if await repo.was_removed(self._store, live.id, user_id):
+            # Whoever plays their seat now, no way back in is offered (QA).
+            return NotSeatedError(reason="removed")
         seat = await repo.last_seat_of(self._store, live.id, user_id)
         if seat is not None and seat < len(live.seats):
             now = live.seats[seat]
