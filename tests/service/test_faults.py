@@ -253,6 +253,27 @@ async def test_a_second_live_process_for_the_same_shard_is_refused(db_path: Path
     await again.close()
 
 
+async def test_a_second_process_through_a_link_to_the_database_is_refused(
+    db_path: Path,
+) -> None:
+    """QA operator: a second bot reached the same file through a symlinked DATABASE_PATH,
+    took locks of its own beside the link, and served the same shard."""
+    first = await GameService.open(db_path, shards=(0,))
+    link = db_path.parent / "link" / "wizard.db"
+    link.parent.mkdir()
+    link.symlink_to(db_path)
+    try:
+        second = await GameService.open(link, shards=(0,))
+    except DatabaseUnavailable as refused:
+        assert "shard 0 is already served" in str(refused)
+    else:
+        await second.close()
+        pytest.fail("a second process through the link served shard 0")
+    finally:
+        await first.close()
+    assert not list(link.parent.glob("*.lock"))  # the locks are the file's, beside it
+
+
 async def test_a_process_with_another_shard_count_is_refused(db_path: Path) -> None:
     """QA operator: a process serving every server (no SHARD_COUNT) and one started with
     ``SHARD_COUNT=2 SHARD_IDS=1`` both ran, recovering and timing the same games; so did

@@ -28,6 +28,9 @@ class ShardClaim:
             return
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            # The locks are the file's, beside it: one reached through a link is the same
+            # file (QA: a second bot through a symlink took locks of its own).
+            path = path.resolve()
             # One process at a time looks at the counts and claims its own: two processes
             # of different counts starting together cannot both see none of the other's.
             with self._lock_file(path, "shards") as claiming:
