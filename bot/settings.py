@@ -407,8 +407,17 @@ def dotenv_folders(environ: Mapping[str, str] | None = None) -> list[Path]:
 
 
 def _dotenv_candidates() -> list[Path]:
-    """Where a ``.env`` is looked for, in order, each place once."""
+    """Where a ``.env`` is looked for, in order, each place once; :class:`SettingsError`
+    if this user may not look in one (QA: ``sudo -u wizard`` typed in /root ended in a
+    traceback)."""
     here, project = Path.cwd() / ".env", PROJECT_ROOT / ".env"
+    for candidate in (here, project):
+        if not os.access(candidate.parent, os.X_OK):
+            raise SettingsError(
+                f"cannot look for .env in {candidate.parent}: this user may not enter it. "
+                f"Start the bot from a folder it may enter, or name the file with "
+                f"{ENV_FILE_VARIABLE} (empty: read none)"
+            )
     return [here] if here.resolve() == project.resolve() else [here, project]
 
 

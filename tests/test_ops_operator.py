@@ -800,3 +800,18 @@ def test_restore_into_a_folder_this_user_may_not_enter_says_so(
     result = run_bot("restore", "--db", str(db), str(backup), cwd=top, as_user=prefix)
     line = assert_one_line_failure(result, EXIT_DATABASE)
     assert f"cannot use the database {db}: this user may not enter {closed}" in line, line
+
+
+def test_a_bot_started_in_a_folder_this_user_may_not_enter_says_so(
+    other_user: tuple[list[str], Path],
+) -> None:
+    """QA: ``sudo -u wizard python -m bot config`` typed in /root ended in a traceback and
+    exit 1 (looking for ./.env there raised PermissionError)."""
+    prefix, top = other_user
+    closed = _closed_folder(top)
+    env = {k: v for k, v in clean_env().items() if k != "WIZARD_ENV_FILE"}  # ./.env is read
+    for args in (["config"], []):
+        result = run_bot(*args, cwd=closed, env=env, as_user=prefix)
+        line = assert_one_line_failure(result, EXIT_SETTINGS)
+        assert f"cannot look for .env in {closed}: this user may not enter it" in line, line
+        assert "WIZARD_ENV_FILE" in line, line
