@@ -2,10 +2,11 @@
 ``config``: check the settings; ``demo``: try it without Discord; ``backup``, ``restore``,
 ``check``: look after the database.
 
-Exit status (see :mod:`bot.exits` and the README): 0 after a clean stop, 1 when Discord
-refuses to connect, 2 when the settings cannot be used (for instance without a token), 3
-when the database cannot be used, 4 when Discord cannot be reached. Every failure is one
-line on stderr with a hint, never a traceback. The token is never printed.
+Exit status (see :mod:`bot.exits`, :data:`EXIT_STATUSES` and the README): 0 after a clean
+stop, 1 when Discord refuses to connect, 2 when the settings cannot be used (for instance
+without a token), 3 when the database cannot be used, 4 when Discord cannot be reached; 5
+and 6 from ``check``. Every failure is one line on stderr with a hint, never a traceback.
+The token is never printed.
 """
 
 from __future__ import annotations
@@ -144,11 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="report the database's health (exit status 0 when healthy)",
-        description="Schema version, integrity, games by status, damaged games, sizes. "
-        "Every lobby and running game is loaded as the bot would, on a copy of the file in "
-        "the temporary folder; the database is never written. Exit status 0 healthy, 3 the "
-        "file is damaged, from a newer version or no database of this bot, 5 some games, "
-        "player rows or server settings are damaged.",
+        description="Schema version, integrity, games by status, damaged games, sizes and "
+        "free space. Every game is loaded as the bot would (lobbies, running and finished "
+        "games: about 8 ms each), on a copy of the file in the temporary folder; the "
+        "database is never written. Exit status 0 healthy, 3 the file is damaged, from a "
+        "newer version or no database of this bot, 5 some games, player rows or server "
+        "settings are damaged, 6 nothing is damaged but you must act (the write-ahead log "
+        "cannot shrink, the disk is almost full, no room to try the games); 129, 130, 143 "
+        "stopped by SIGHUP, Ctrl-C or SIGTERM.",
     )
     check.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     return parser

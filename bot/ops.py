@@ -125,7 +125,8 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             games += f"; and {n - len(shown)} more"
         print(
             f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
-            f"does: {games}. Run {bot_command('check', database)} for the whole report"
+            f"does: {games}. Run {bot_command('check', database)} for the whole report (it "
+            "reads the finished games too)"
         )
     return EXIT_OK
 

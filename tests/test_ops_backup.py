@@ -388,7 +388,8 @@ def test_a_backup_of_a_database_with_damaged_games_says_so(tmp_path: Path) -> No
     assert lines[1:] == [
         "note: the backup holds 1 damaged game, as the database does: "
         "game 2: log shorter than the recorded version (12 < 15). "
-        f"Run python -m bot check --db {db} for the whole report"
+        f"Run python -m bot check --db {db} for the whole report (it reads the finished "
+        "games too)"
     ], lines
 
 

@@ -558,3 +558,22 @@ def test_no_free_space_is_reported_for_a_read_only_file_system(
     monkeypatch.setattr(health, "_read_only_file_system", lambda folder: True)
     report = check(db)
     assert report.free_bytes is None and not report.attention
+
+
+def test_damage_does_not_hide_what_else_needs_the_operator() -> None:
+    """QA operator: with a damaged game and a write-ahead log stuck at 141.6 MiB, the last
+    line named only the damaged game: a monitor reading it missed a log growing until the
+    disk is full."""
+    report = health.Health(
+        path=Path("wizard.db"),
+        schema_version=LATEST,
+        integrity=("ok",),
+        games_by_status={"active": 2},
+        damaged=((4, "bad row"),),
+        database_bytes=8192,
+        wal_bytes=148_478_361,
+        games_tried=True,
+    )
+    last = report.lines()[-1]
+    assert last.startswith("NOT healthy: 1 game(s) damaged"), last
+    assert last.endswith("; and the write-ahead log cannot shrink: see above"), last

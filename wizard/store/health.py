@@ -266,7 +266,9 @@ class Health:
                 "is full (free space there)"
             )
         if not self.healthy:
-            lines.append(f"NOT healthy: {self.verdict()}")
+            # What else needs the operator is said too (QA: a stuck log went unseen).
+            more = f"; and {' and '.join(self.attention)}: see above" if self.attention else ""
+            lines.append(f"NOT healthy: {self.verdict()}{more}")
         elif self.attention:
             lines.append(f"healthy, but {' and '.join(self.attention)}: see above")
         else:
