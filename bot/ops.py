@@ -26,7 +26,7 @@ from bot.exits import (
     refuse_folder,
     report,
 )
-from wizard.service.health import Unloadable, unloadable_games
+from wizard.service.health import Unloadable, trial_copy, unloadable_games
 from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
@@ -343,12 +343,17 @@ def _unloadable(database: Path, *, finished: bool = False) -> list[Unloadable]:
     level = quiet.level
     quiet.setLevel(logging.CRITICAL)
     try:
-        # A stop (Ctrl-C, SIGTERM, SIGHUP) waits until the open games are tried (seconds),
-        # and the finished game being tried (the loop ends there): cut short, the loop would
-        # close under database threads still at work, whose tracebacks follow the one line,
-        # and a thread left waiting would keep the process from ending.
-        with signals_held() as came:
-            return asyncio.run(unloadable_games(database, finished=finished, stop=came))
+        with tempfile.TemporaryDirectory(prefix="wizard-check-") as folder:
+            # The copy stops at once, leaving nothing (QA: a stop held back during it waited
+            # seconds, minutes for a large file, and a supervisor's SIGKILL left the copy).
+            copy = trial_copy(database, Path(folder))
+            # A stop (Ctrl-C, SIGTERM, SIGHUP) waits until the open games are tried
+            # (seconds), and the finished game being tried (the loop ends there): cut short,
+            # the loop would close under database threads still at work, whose tracebacks
+            # follow the one line, and a thread left waiting would keep the process from
+            # ending.
+            with signals_held() as came:
+                return asyncio.run(unloadable_games(copy, finished=finished, stop=came))
     finally:
         quiet.setLevel(level)
 

@@ -33,7 +33,7 @@ from tests.ops_support import (
 )
 from tests.service.conftest import new_game, play_out
 from wizard.service import GameService, ServiceConfig
-from wizard.service.health import unloadable_games
+from wizard.service.health import trial_copy, unloadable_games
 from wizard.store import LATEST, health
 from wizard.store import db as store_db
 from wizard.store.health import check
@@ -507,10 +507,12 @@ def test_a_stop_held_back_ends_the_trial_of_the_finished_games(tmp_path: Path) -
     conn.execute("UPDATE actions SET arg = 'R1' WHERE game_id = ? AND seq = 5", (game,))
     conn.commit()
     conn.close()
-    found = asyncio.run(unloadable_games(db, finished=True))
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    found = asyncio.run(unloadable_games(trial_copy(db, tmp_path / "one"), finished=True))
     assert [(g.game, g.finished) for g in found] == [(game, True)]
-    stopped = asyncio.run(unloadable_games(db, finished=True, stop=[signal.SIGTERM]))
-    assert stopped == []
+    copy = trial_copy(db, tmp_path / "two")
+    assert asyncio.run(unloadable_games(copy, finished=True, stop=[signal.SIGTERM])) == []
 
 
 def test_check_says_when_the_database_s_disk_is_almost_full(

@@ -10,9 +10,7 @@ is left as it was.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -34,49 +32,54 @@ class Unloadable(NamedTuple):
     record and scorepad cannot be shown."""
 
 
+def trial_copy(path: Path, folder: Path) -> Path:
+    """A copy of ``path`` in ``folder`` to try its games on (not checked again: the caller
+    checked the file). Interrupted, it leaves no part of itself behind."""
+    copy = folder / "copy.db"
+    backup(Path(path), copy, checked=False)
+    return copy
+
+
 async def unloadable_games(
-    path: Path, *, finished: bool = False, stop: Sequence[object] = ()
+    copy: Path, *, finished: bool = False, stop: Sequence[object] = ()
 ) -> list[Unloadable]:
-    """Games of ``path`` that are not yet set aside but cannot be loaded, with the reason;
-    oldest first, and with ``finished`` the finished games that cannot be shown after them
-    (about 8 ms each: tried until ``stop`` holds anything, a stop the caller holds back).
-    Needs room for a copy of the file in the temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="wizard-check-") as folder:
-        copy = Path(folder) / "copy.db"
-        await asyncio.to_thread(backup, Path(path), copy)
-        config = ServiceConfig(ai_processes=0)
-        service = await GameService.open(copy, config=config, recover=False)
-        try:
-            before = {game for game, _ in await service.damaged_games()}
-            open_games = await service.store.fetchall(
-                "SELECT id FROM games WHERE status IN ('lobby', 'active')"
-                " AND typeof(id) = 'integer' ORDER BY id"
+    """Games of the database ``copy`` (:func:`trial_copy`: it is changed) that are not yet
+    set aside but cannot be loaded, with the reason; oldest first, and with ``finished`` the
+    finished games that cannot be shown after them (about 8 ms each: tried until ``stop``
+    holds anything, a stop the caller holds back)."""
+    config = ServiceConfig(ai_processes=0)
+    service = await GameService.open(copy, config=config, recover=False)
+    try:
+        before = {game for game, _ in await service.damaged_games()}
+        open_games = await service.store.fetchall(
+            "SELECT id FROM games WHERE status IN ('lobby', 'active')"
+            " AND typeof(id) = 'integer' ORDER BY id"
+        )
+        ended = []
+        if finished:
+            ended = await service.store.fetchall(
+                "SELECT id FROM games WHERE status = 'finished' AND typeof(id) = 'integer'"
+                " ORDER BY id"
             )
-            ended = []
-            if finished:
-                ended = await service.store.fetchall(
-                    "SELECT id FROM games WHERE status = 'finished' AND typeof(id) = 'integer'"
-                    " ORDER BY id"
-                )
-            await service.recover()
-            # Every lobby and running game, of every shard, also one whose row is too damaged
-            # for recovery to arm its clocks (it is found when first used, as here).
-            for (game,) in open_games:
-                # A refusal is no damage: a damaged game is set aside and listed below.
-                with contextlib.suppress(ServiceError):
-                    await service.get_game(game)
-            after = await service.damaged_games()
-            # A finished game is read when its history is opened: one that cannot be is not
-            # set aside (nothing to stop), so it is found by its status as loaded.
-            unshowable = []
-            for (game,) in ended:
-                if stop:
-                    break
-                with contextlib.suppress(ServiceError):
-                    info = await service.get_game(game)
-                    if info.status is GameStatus.BROKEN:
-                        unshowable.append(Unloadable(game, info.broken_reason or "damaged", True))
-        finally:
-            await service.close()
+        await service.recover()
+        # Every lobby and running game, of every shard, also one whose row is too damaged
+        # for recovery to arm its clocks (it is found when first used, as here).
+        for (game,) in open_games:
+            # A refusal is no damage: a damaged game is set aside and listed below.
+            with contextlib.suppress(ServiceError):
+                await service.get_game(game)
+        after = await service.damaged_games()
+        # A finished game is read when its history is opened: one that cannot be is not
+        # set aside (nothing to stop), so it is found by its status as loaded.
+        unshowable = []
+        for (game,) in ended:
+            if stop:
+                break
+            with contextlib.suppress(ServiceError):
+                info = await service.get_game(game)
+                if info.status is GameStatus.BROKEN:
+                    unshowable.append(Unloadable(game, info.broken_reason or "damaged", True))
+    finally:
+        await service.close()
     found = [Unloadable(game, reason, False) for game, reason in after if game not in before]
     return found + unshowable
