@@ -155,6 +155,7 @@ async def running_demo(
 
     from bot.app import create_bot
     from bot.clock import SimCordClock
+    from bot.ops import log_health
     from wizard.service import GameService, ServiceConfig
 
     game_config = demo_config(game_config)
@@ -177,6 +178,8 @@ async def running_demo(
             owns_guild=this_world.__contains__,
         )
         try:
+            # As the bot's start does (QA: a demo on an almost full disk said nothing).
+            await log_health(db, service.store.integrity)
             bot = create_bot(settings, service=service, clock=clock, game_config=game_config)
             async with simcord.run(
                 bot,

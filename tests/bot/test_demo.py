@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import queue
 import signal
@@ -550,3 +551,19 @@ def test_a_demo_refuses_a_file_of_another_program(
         "bot's. Name a new file, or one an earlier demo kept."
     ), err
     assert other.read_bytes() == before
+
+
+async def test_the_demo_warns_of_an_almost_full_disk_as_the_bot_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """QA operator: the bot's start warned of a database disk almost full; the demo, which
+    opens its game service itself, logged only "quick_check: ok"."""
+    from bot.demo import running_demo
+    from wizard.store import health
+
+    monkeypatch.setattr(health, "_free_bytes", lambda folder: 5 << 20)
+    caplog.set_level(logging.INFO)
+    async with running_demo(db=tmp_path / "d.db", computer_delay=0, check_errors=True):
+        pass
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert "health: healthy, but its disk is almost full: see above" in warned, warned
