@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
@@ -347,7 +347,14 @@ def misspelt_environment(environ: Mapping[str, str] | None = None) -> list[tuple
         close = difflib.get_close_matches(name.upper(), known, n=1, cutoff=0.85)
         if close:
             out.append((name, close[0]))
+        elif name.upper() in _OTHER_TOKEN_NAMES:
+            out.append((name, "DISCORD_TOKEN"))
     return out
+
+
+_OTHER_TOKEN_NAMES: Final = frozenset({"BOT_TOKEN", "TOKEN", "DISCORD_BOT_TOKEN"})
+"""Names other bots read their token from (QA operator: BOT_TOKEN=… got no "did you mean
+DISCORD_TOKEN?", too far from it to look like a typo)."""
 
 
 def _file_values(path: Path) -> dict[str, Any]:

@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import ENV_FILE_VARIABLE, ENV_NAMES, Settings, SettingsError
+from bot.settings import (
+    ENV_FILE_VARIABLE,
+    ENV_NAMES,
+    Settings,
+    SettingsError,
+    misspelt_environment,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_TOKEN = "MTAxNzQ5ODc2NTQzMjEwOTg3Ng.GhIjKl.FaKeTokenFaKeTokenFaKeToken_12345"
@@ -456,3 +462,14 @@ def test_config_says_where_the_settings_come_from(tmp_path: Path) -> None:
         result.stdout
     ), result.stdout
     assert f"from here it is {tmp_path / 'data' / 'x.db'}" in result.stdout
+
+
+def test_another_bot_s_token_name_is_asked_about() -> None:
+    """QA operator: BOT_TOKEN=… (what many bots read) got no "did you mean DISCORD_TOKEN?",
+    being too far from the name to look like a typo."""
+    found = misspelt_environment({"BOT_TOKEN": "x", "token": "y", "DISCORD_TOKN": "z"})
+    assert found == [
+        ("BOT_TOKEN", "DISCORD_TOKEN"),
+        ("DISCORD_TOKN", "DISCORD_TOKEN"),
+        ("token", "DISCORD_TOKEN"),
+    ]
