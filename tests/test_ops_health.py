@@ -322,19 +322,25 @@ async def test_starting_on_a_new_or_the_bots_own_file_does_not_warn(
     assert not [w for w in warnings if "existed but" in w], warnings
 
 
-def test_a_write_ahead_log_past_its_limit_is_said_why() -> None:
-    """QA: a write-ahead log another program kept from shrinking (a reader holding a
-    transaction open) read as a size alone, "healthy". Still healthy (nothing is damaged or
-    lost), but the report says what keeps it large."""
-    big = health.Health(
+def _report(**fields: Any) -> health.Health:
+    """A health report of a sound file of this version with nothing damaged, but ``fields``."""
+    base = health.Health(
         path=Path("wizard.db"),
         schema_version=LATEST,
         integrity=("ok",),
         games_by_status={"active": 3},
         damaged=(),
         database_bytes=8192,
-        wal_bytes=461_452_392,
+        wal_bytes=0,
     )
+    return dataclasses.replace(base, **fields)
+
+
+def test_a_write_ahead_log_past_its_limit_is_said_why() -> None:
+    """QA: a write-ahead log another program kept from shrinking (a reader holding a
+    transaction open) read as a size alone, "healthy". Still healthy (nothing is damaged or
+    lost), but the report says what keeps it large."""
+    big = _report(wal_bytes=461_452_392)
     lines = big.lines()
     at = lines.index("size: database 8.0 KiB, write-ahead log 440.1 MiB")
     assert lines[at + 1].startswith("  the write-ahead log is past its 64.0 MiB limit")
@@ -566,16 +572,7 @@ def test_damage_does_not_hide_what_else_needs_the_operator() -> None:
     """QA operator: with a damaged game and a write-ahead log stuck at 141.6 MiB, the last
     line named only the damaged game: a monitor reading it missed a log growing until the
     disk is full."""
-    report = health.Health(
-        path=Path("wizard.db"),
-        schema_version=LATEST,
-        integrity=("ok",),
-        games_by_status={"active": 2},
-        damaged=((4, "bad row"),),
-        database_bytes=8192,
-        wal_bytes=148_478_361,
-        games_tried=True,
-    )
+    report = _report(damaged=((4, "bad row"),), wal_bytes=148_478_361, games_tried=True)
     last = report.lines()[-1]
     assert last.startswith("NOT healthy: 1 game(s) damaged"), last
     assert last.endswith("; and the write-ahead log cannot shrink: see above"), last
@@ -587,15 +584,7 @@ def test_check_says_before_a_long_read_of_the_finished_games(
     """QA operator: check read 3,000 finished games in 28 s of silence (minutes for a long
     history); a line on stderr says what it does and how to stop it."""
     monkeypatch.setattr(ops, "_unloadable", lambda *args, **kwargs: [])
-    many = health.Health(
-        path=Path("wizard.db"),
-        schema_version=LATEST,
-        integrity=("ok",),
-        games_by_status={"finished": 20_000},
-        damaged=(),
-        database_bytes=8192,
-        wal_bytes=0,
-    )
+    many = _report(games_by_status={"finished": 20_000})
     ops._with_unloadable(many)
     assert capsys.readouterr().err == (
         "reading 20000 finished games (about 3 min; Ctrl-C stops it)\n"
