@@ -81,7 +81,7 @@ from bot.features.hand import (
 from bot.features.hints import hints_on
 from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
 from bot.features.pings import TurnPings
-from bot.features.seat_notes import handed_over_note
+from bot.features.seat_notes import handed_over_note, passed_to
 from bot.features.summaries import SummaryMessages
 from bot.features.table import TAKE_BACK_LABEL, TableMessages, public_shown, show_hand_label
 from bot.i18n import N_, Texts, language_of, texts
@@ -96,12 +96,12 @@ from wizard.service import (
     GameStatus,
     GameUpdate,
     GuildSettings,
-    HostPassed,
     OpenHand,
     PlayerTimedOut,
     RoundDealt,
     RoundScored,
     SeatHandedToComputer,
+    SeatInfo,
     SeatTakenBack,
     SeatTakenOver,
     SeatView,
@@ -176,11 +176,10 @@ KEEP_AHEAD = 300.0
 kept has less than this left (see :meth:`OpenHands.keep_hand`)."""
 
 
-def _handed_over(seat: int, timeouts: int, host: int | None, info: GameInfo, t: Texts) -> str:
+def _handed_over(seat: int, timeouts: int, host: SeatInfo | None, info: GameInfo, t: Texts) -> str:
     """The channel's note of ``seat`` handed to a computer after ``timeouts`` timeouts, and
-    of the seat ``host``, whose person hosts now if that changed."""
-    hosts = None if host is None else info.seats[host]
-    return handed_over_note(info.seats[seat], timeouts, host=hosts, t=t)
+    of ``host``, who hosts now if that changed."""
+    return handed_over_note(info.seats[seat], timeouts, host=host, t=t)
 
 
 class OpenHands(GameMessages):
@@ -714,7 +713,7 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
             return
         surface = self.get(update.game_id)
         # Who has the host's say now, when this update passed it on (said with the note).
-        host = next((e.seat for e in update.events if isinstance(e, HostPassed)), None)
+        host = passed_to(update)
         seats: set[int] = set()
         paced: set[int] = set()
         everyone = dealt = False

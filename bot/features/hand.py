@@ -21,7 +21,7 @@ from bot.cogs.replies import (
 )
 from bot.features.hints import hint_button
 from bot.features.lobby import LEAVE_LABEL
-from bot.features.seat_notes import back_note, left_note, new_host
+from bot.features.seat_notes import back_note, left_note, new_host, passed_to
 from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
@@ -53,7 +53,6 @@ from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
 from wizard.service import (
-    GameInfo,
     GameStatus,
     GameStatusError,
     GameUpdate,
@@ -706,7 +705,6 @@ class HandClicks(TableClicks):
 
     async def _take_back(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user.id
-        before = await self.service.get_game(cid.game)
         update = await self._timely(
             interaction, self.service.take_back(cid.game, user), update=True
         )
@@ -714,15 +712,15 @@ class HandClicks(TableClicks):
         t = texts(interaction.locale)
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
-        if update.info is not None:
-            self._tell_back(before, update.info, user)
+        self._tell_back(update, user)
 
-    def _tell_back(self, before: GameInfo, info: GameInfo, user_id: int) -> None:
-        """Tell the channel that ``user_id`` plays their seat again (``before``: the game
-        before, for who hosted then)."""
-        seat = info.seat_of(user_id)
-        if seat is not None:
-            back, host = info.seats[seat], new_host(before, info)
+    def _tell_back(self, update: GameUpdate, user_id: int) -> None:
+        """Tell the channel that ``user_id`` plays their seat again after ``update``, and who
+        hosts now if that changed."""
+        info = update.info
+        seat = None if info is None else info.seat_of(user_id)
+        if info is not None and seat is not None:
+            back, host = info.seats[seat], passed_to(update)
             self.surfaces.tell(info.id, lambda _, t: back_note(back, host=host, t=t))
 
     async def _hand_refused(

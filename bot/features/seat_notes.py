@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.i18n import N_, Texts, _bold, _escape, level_name
-from wizard.service import GameInfo, SeatInfo, SeatTakenOver
+from wizard.service import GameInfo, GameUpdate, HostPassed, SeatInfo, SeatTakenOver
 
 # Translators: said in the channel; {level} is a computer level (“Normal”).
 LEFT_NOTE: Final = N_("{player} left the game; a computer plays their seat ({level}).")
@@ -30,6 +30,13 @@ def new_host(before: GameInfo, after: GameInfo) -> SeatInfo | None:
         return None
     seat = after.seat_of(after.host_id)
     return None if seat is None else after.seats[seat]
+
+
+def passed_to(update: GameUpdate) -> SeatInfo | None:
+    """The seat of who has the host's say after ``update``, if it passed on (the service's
+    :class:`~wizard.service.HostPassed`)."""
+    seat = next((e.seat for e in update.events if isinstance(e, HostPassed)), None)
+    return None if seat is None or update.info is None else update.info.seats[seat]
 
 
 def _with_host(note: str, host: SeatInfo | None, t: Texts) -> str:
@@ -80,18 +87,11 @@ def back_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:
 
 
 def taken_over_text(
-    event: SeatTakenOver,
-    before: SeatInfo | None,
-    *,
-    host: int | None = None,
-    info: GameInfo | None = None,
-    t: Texts,
+    event: SeatTakenOver, before: SeatInfo | None, *, host: SeatInfo | None = None, t: Texts
 ) -> str:
     """The channel's note of a seat taken over, e.g. "Sam took over Merlin's seat (was a
-    computer, Normal)", and who hosts now if that changed: the seat ``host`` of ``info``
-    (the service's :class:`~wizard.service.HostPassed`)."""
-    hosts = None if host is None or info is None else info.seats[host]
-    return _with_host(_taken_over(event, before, t=t), hosts, t)
+    computer, Normal)", and who hosts now if that changed (:func:`passed_to`)."""
+    return _with_host(_taken_over(event, before, t=t), host, t)
 
 
 def _taken_over(event: SeatTakenOver, before: SeatInfo | None, *, t: Texts) -> str:

@@ -10,12 +10,12 @@ import discord
 
 from bot.cogs.look import server_settings
 from bot.features.hand import HandClicks
-from bot.features.seat_notes import taken_over_text
+from bot.features.seat_notes import passed_to, taken_over_text
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
 from bot.i18n import N_, Texts, _bold, level_name, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
-from wizard.service import GameInfo, HostPassed, NotSeatedError, SeatInfo, SeatTakenOver
+from wizard.service import GameInfo, NotSeatedError, SeatInfo, SeatTakenOver
 
 CHOOSE_SEAT: Final = N_("Which computer's seat do you take? You play it from where it is now.")
 
@@ -126,12 +126,10 @@ class SeatClicks(HandClicks):
         # From the private choice the choice becomes the hand; from the table, a new one.
         await self._open_hand(interaction, cid.game, note=note, edit=cid.seat is not None)
         if taken is not None:
-            host = next((e.seat for e in update.events if isinstance(e, HostPassed)), None)
-            self.surfaces.tell(
-                info.id, lambda now, t: taken_over_text(taken, before, host=host, info=now, t=t)
-            )
+            host = passed_to(update)
+            self.surfaces.tell(info.id, lambda _, t: taken_over_text(taken, before, host=host, t=t))
         elif update.info is not None:
-            self._tell_back(info, update.info, user.id)
+            self._tell_back(update, user.id)
 
     async def _not_a_leaver(
         self, interaction: discord.Interaction[Any], cid: CustomId, info: GameInfo
