@@ -145,14 +145,13 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="report the database's health (exit status 0 when healthy)",
-        description="Schema version, integrity, games by status, damaged games, sizes and "
-        "free space. Every game is loaded as the bot would (lobbies, running and finished "
-        "games: about 8 ms each), on a copy of the file in the temporary folder; the "
-        "database is never written. Exit status 0 healthy, 3 the file is damaged, from a "
-        "newer version or no database of this bot, 5 some games, player rows or server "
-        "settings are damaged, 6 nothing is damaged but you must act (the write-ahead log "
-        "cannot shrink, the disk is almost full, no room to try the games); 129, 130, 143 "
-        "stopped by SIGHUP, Ctrl-C or SIGTERM.",
+        description="Schema version, integrity, games by status, damaged games, sizes and\n"
+        "free space. Every game is loaded as the bot would (lobbies, running and finished\n"
+        "games: about 8 ms each), on a copy of the file in the temporary folder; the\n"
+        "database is never written.",
+        # The one list of exit statuses (0, 3, 5 and 6 are check's own).
+        epilog=EXIT_STATUSES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("--db", type=_db_path, default=None, metavar="PATH", help=db_help)
     return parser
