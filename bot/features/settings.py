@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.cogs.clicks import user_is_manager
 from bot.cogs.game import GameCog
 from bot.cogs.replies import refusal_reason_of
-from bot.features.community.cog import chosen_values, community_cog, guarded
+from bot.features.community.cog import community_cog, guarded
 from bot.features.community.words import (
     NOT_READY,
     OUTDATED,
@@ -31,7 +31,16 @@ from bot.features.community.words import (
     THEME_LABELS,
 )
 from bot.features.lobby import next_level
-from bot.features.settings_words import HINTS_ABOUT, confirmation, duration_text
+from bot.features.settings_words import (
+    BOTH_BIDDINGS,
+    HINTS_ABOUT,
+    TIMER_PRESETS,
+    VARIANT_KEYS,
+    confirmation,
+    duration_text,
+    picked_options,
+    variant_keys,
+)
 from bot.i18n import (
     LANGUAGE_NAMES,
     LEVEL_CHOICES_TEXT,
@@ -44,9 +53,9 @@ from bot.i18n import (
     variants_text,
 )
 from bot.i18n.commands import command_name
-from bot.ui.buttons import DONE_NOTE, ItemAsSent, detached_view, reply_privately
+from bot.ui.buttons import DONE_NOTE, ItemAsSent, chosen_values, detached_view, reply_privately
 from wizard.cards import Theme
-from wizard.options import MIN_PLAYERS, Bidding, Options
+from wizard.options import MIN_PLAYERS, Options
 from wizard.service import (
     GameService,
     GuildSettings,
@@ -55,35 +64,12 @@ from wizard.service import (
     check_options,
 )
 
-TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
-"""Turn limits offered by the panel, in seconds (0: none); any other comes from the option."""
-
-
-VARIANT_KEYS: Final = tuple(VARIANT_NAMES)
-
-
-BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
-"""The panel offers both bidding modes in one list; the options hold one."""
-
-
 OUT_OF_DATE: Final = N_("This panel is out of date: open it again.")
 
 
 NOT_MANAGER: Final = N_(
     "🚫 Only members with the **Manage Server** permission can change Wizard's settings."
 )
-
-
-def variant_keys(options: Options) -> set[str]:
-    """The panel's keys of the variants that are on."""
-    keys = {
-        k
-        for k in ("uneven_bids", "clairvoyance", "canadian", "magic_twos", "single_suit")
-        if getattr(options, k)
-    }
-    if options.bidding is not Bidding.OPEN:
-        keys.add(options.bidding.value)
-    return keys
 
 
 class NotSaved(Exception):
@@ -100,15 +86,7 @@ def options_of(t: Texts, keys: set[str]) -> Options:
     cannot be played together (the service says which, :func:`wizard.service.check_options`)."""
     if {"hidden", "secret"} <= keys:
         raise NotSaved(t(BOTH_BIDDINGS))
-    bidding = Bidding.SECRET if "secret" in keys else Bidding.HIDDEN if "hidden" in keys else None
-    options = Options(
-        uneven_bids="uneven_bids" in keys,
-        bidding=bidding or Bidding.OPEN,
-        clairvoyance="clairvoyance" in keys,
-        canadian="canadian" in keys,
-        magic_twos="magic_twos" in keys,
-        single_suit="single_suit" in keys,
-    )
+    options = picked_options(keys)
     try:
         check_options(options, MIN_PLAYERS)
     except InvalidOptionsError as error:

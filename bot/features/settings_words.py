@@ -1,14 +1,57 @@
-"""What the settings panel says in words: durations, switches, and what a change saved."""
+"""What the settings panel says in words: durations, switches, and what a change saved; and
+the variants and turn timers its selects offer, which the lobby's offer too."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Final
 
 import discord
 
 from bot.features.community.words import THEME_LABELS
-from bot.i18n import LANGUAGE_NAMES, N_, Texts, level_name, on_off, variants_text
+from bot.i18n import LANGUAGE_NAMES, N_, VARIANT_NAMES, Texts, level_name, on_off, variants_text
+from wizard.options import Bidding, Options
 from wizard.service import GuildSettings
+
+TIMER_PRESETS: Final = (0, 30, 60, 120, 300, 900, 3600, 86400)
+"""Turn limits offered by the selects, in seconds (0: none); any other comes from a command's
+option (and is offered too while it is the one chosen)."""
+
+
+VARIANT_KEYS: Final = tuple(VARIANT_NAMES)
+"""The values of a select of variants: each variant's key, the bidding modes by their value."""
+
+
+BOTH_BIDDINGS: Final = N_("Bids are either hidden or secret, not both.")
+"""A select of variants offers both bidding modes in one list; the options hold one."""
+
+
+def variant_keys(options: Options) -> set[str]:
+    """The keys (:data:`VARIANT_KEYS`) of the variants that are on."""
+    keys = {
+        k
+        for k in ("uneven_bids", "clairvoyance", "canadian", "magic_twos", "single_suit")
+        if getattr(options, k)
+    }
+    if options.bidding is not Bidding.OPEN:
+        keys.add(options.bidding.value)
+    return keys
+
+
+def picked_options(keys: Collection[str]) -> Options:
+    """The options with the variants ``keys`` on (of :data:`VARIANT_KEYS`; the caller refuses
+    both bidding modes at once with :data:`BOTH_BIDDINGS`, else secret bids win). Not checked
+    for conflicts: the service refuses those (R7.8)."""
+    bidding = Bidding.SECRET if "secret" in keys else Bidding.HIDDEN if "hidden" in keys else None
+    return Options(
+        uneven_bids="uneven_bids" in keys,
+        bidding=bidding or Bidding.OPEN,
+        clairvoyance="clairvoyance" in keys,
+        canadian="canadian" in keys,
+        magic_twos="magic_twos" in keys,
+        single_suit="single_suit" in keys,
+    )
+
 
 HINTS_ABOUT: Final = N_(
     "a 💡 button on a player's hand shows what the Normal computer would do; games where "

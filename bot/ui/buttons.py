@@ -495,6 +495,12 @@ def button(
     return GameButton(item, cid, row=row)
 
 
+def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
+    """The values picked in a select interaction."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    return [str(v) for v in data.get("values") or []]
+
+
 def bid_button(
     game: int, bid: int, version: int, allowed: set[int], *, row: int | None = None
 ) -> GameButton:

@@ -61,7 +61,13 @@ from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
 from bot.images.scorepad import scorepad_png
-from bot.ui.buttons import ItemAsSent, answer_refused, detached_view, reply_privately
+from bot.ui.buttons import (
+    ItemAsSent,
+    answer_refused,
+    chosen_values,
+    detached_view,
+    reply_privately,
+)
 from wizard.service import (
     GameService,
     GameSummary,
@@ -71,12 +77,6 @@ from wizard.service import (
 from wizard.service.boards import Board, FinishedGame
 
 log = logging.getLogger(__name__)
-
-
-def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
-    """The values picked in a select interaction."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    return [str(v) for v in data.get("values") or []]
 
 
 def community_cog(client: discord.Client) -> CommunityCog | None:
