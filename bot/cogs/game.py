@@ -380,6 +380,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             Verb.CANCEL: self._cancel_clicked,
             Verb.LEVEL: self._level,
             Verb.SEATTAKING: self._seat_taking,
+            Verb.OPTIONS: self._options,
+            Verb.TIMER: self._timer,
             Verb.HAND: self._hand,
             Verb.BID: self._act,
             Verb.PLAY: self._act,

@@ -1,11 +1,13 @@
 """The lobby: its embed, its buttons (Join, Leave, Add computer, Start, Cancel,
-computers' levels), the invitation to play again and the cancelled game's embed."""
+computers' levels) and the host's selects of the variants and the turn timer, the invitation
+to play again and the cancelled game's embed."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 import discord
@@ -15,10 +17,18 @@ from bot.cogs.look import public_look, update_look
 from bot.cogs.messages import GameMessages, Surface
 from bot.cogs.replies import DAMAGED
 from bot.discord_faults import DISCORD_FAILED, failure_text
+from bot.features.settings_words import (
+    BOTH_BIDDINGS,
+    TIMER_PRESETS,
+    VARIANT_KEYS,
+    picked_options,
+    variant_keys,
+)
 from bot.features.table import table_parts
 from bot.i18n import (
     COLOUR,
     N_,
+    VARIANT_NAMES,
     Texts,
     _bold,
     _escape,
@@ -29,7 +39,17 @@ from bot.i18n import (
     timer_text,
     variants_text,
 )
-from bot.ui.buttons import DONE_NOTE, CustomId, Verb, button, detached_view
+from bot.ui.buttons import (
+    DONE_NOTE,
+    OUTDATED,
+    CustomId,
+    Verb,
+    button,
+    chosen_values,
+    detached_view,
+    reply_privately,
+    select,
+)
 from bot.ui.layout import BLUE, GREEN, GREY, RED
 from wizard.errors import OptionsError
 from wizard.options import MAX_PLAYERS, MIN_PLAYERS, Bidding, Options, check_setup
@@ -38,6 +58,7 @@ from wizard.service import (
     GameStatus,
     GameStatusError,
     GuildSettings,
+    ServiceError,
 )
 
 log = logging.getLogger(__name__)
@@ -260,11 +281,14 @@ def lobby_view(
     max_seats: int = MAX_PLAYERS,
     computers: Sequence[tuple[int, str, str | None]] = (),
     seat_taking: bool | None = None,
+    options: Options | None = None,
+    turn_seconds: float | None = None,
 ) -> discord.ui.View:
     """Join, Leave, Add computer player, Start (host), Cancel (host); a button per
     computer (``computers``: seat, name, level) that moves it to the next level (host),
-    "Remove computer player" (host); and, with ``seat_taking`` known,
-    the host's switch letting others take computer seats.
+    "Remove computer player" (host); with ``seat_taking`` known,
+    the host's switch letting others take computer seats; and with ``options`` known, the
+    host's selects of the variants and of the turn timer (``turn_seconds`` chosen).
 
     With ``players`` (the seats taken) known: "Remove computer player" is disabled while
     there is none, "Add computer player" once the table is full, Join too unless a person
@@ -332,7 +356,47 @@ def lobby_view(
                 row=2,
             )
         )
+    if options is not None:
+        view.add_item(variants_select(game, version, options, t=t))
+        view.add_item(timer_select(game, version, turn_seconds, t=t))
     return view
+
+
+def variants_select(game: int, version: int, options: Options, *, t: Texts) -> discord.ui.Item[Any]:
+    """The host's select of the variants, those of ``options`` picked (none: the classic
+    game, which its placeholder names)."""
+    on = variant_keys(options)
+    return select(
+        CustomId(game, Verb.OPTIONS, "", version),
+        [
+            discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in on)
+            for key in VARIANT_KEYS
+        ],
+        placeholder=variants_text(Options(), t=t),
+        min_values=0,
+        max_values=len(VARIANT_KEYS),
+        row=3,
+    )
+
+
+def timer_select(
+    game: int, version: int, turn_seconds: float | None, *, t: Texts
+) -> discord.ui.Item[Any]:
+    """The host's select of the turn timer: the usual limits, and ``turn_seconds`` (picked)
+    where a command chose another."""
+    current = round(turn_seconds or 0)
+    return select(
+        CustomId(game, Verb.TIMER, "", version),
+        [
+            discord.SelectOption(
+                label=timer_text(seconds or None, t=t),
+                value=str(seconds),
+                default=seconds == current,
+            )
+            for seconds in sorted({*TIMER_PRESETS, current})
+        ],
+        row=4,
+    )
 
 
 def next_level(level: str | None) -> str:
@@ -354,6 +418,8 @@ def lobby_view_of(info: GameInfo, *, t: Texts) -> discord.ui.View:
         max_seats=seat_limit(info.options),
         computers=[(s.seat, s.name, s.level) for s in info.seats if s.is_computer],
         seat_taking=info.allow_seat_taking,
+        options=info.options,
+        turn_seconds=info.turn_seconds,
     )
 
 
@@ -487,6 +553,66 @@ class LobbyClicks(ClickBase):
             update=True,
         )
         await self._show_lobby(interaction, info)
+
+    async def _options(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """The host's select of the variants: the variants picked are the game's, unless the
+        service refuses them (``not_host``, or options the rules refuse: R7.8)."""
+        keys = set(chosen_values(interaction))
+        t = texts(interaction.locale)
+        if not keys <= set(VARIANT_KEYS):
+            await reply_privately(interaction, t(OUTDATED))
+            return
+        if {"hidden", "secret"} <= keys:
+            self._put_back(cid)
+            await reply_privately(interaction, "⚠️ " + t(BOTH_BIDDINGS))
+            return
+        with self._put_back_if_refused(cid):
+            info = await self._timely(
+                interaction,
+                self.service.set_options(
+                    cid.game,
+                    interaction.user.id,
+                    picked_options(keys),
+                    is_manager=user_is_manager(interaction),
+                ),
+                update=True,
+            )
+        await self._show_lobby(interaction, info)
+
+    async def _timer(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
+        """The host's select of the turn timer (seconds, ``0`` for none)."""
+        try:
+            [seconds] = [int(value) for value in chosen_values(interaction)]
+        except ValueError:
+            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            return
+        with self._put_back_if_refused(cid):
+            info = await self._timely(
+                interaction,
+                self.service.set_turn_timer(
+                    cid.game,
+                    interaction.user.id,
+                    float(seconds) if seconds else None,
+                    is_manager=user_is_manager(interaction),
+                ),
+                update=True,
+            )
+        await self._show_lobby(interaction, info)
+
+    def _put_back(self, cid: CustomId) -> None:
+        """The lobby drawn again as stored: Discord keeps a pick nobody saved in the
+        picker's select until the message changes."""
+        self.surfaces.request(self.surfaces.get(cid.game))
+
+    @contextlib.contextmanager
+    def _put_back_if_refused(self, cid: CustomId) -> Iterator[None]:
+        """A select's pick that the service refuses leaves the lobby as stored
+        (:meth:`_put_back`); the refusal goes on to the player."""
+        try:
+            yield
+        except ServiceError:
+            self._put_back(cid)
+            raise
 
     async def _show_lobby(
         self, interaction: discord.Interaction[Any], info: GameInfo, done: str | None = None

@@ -1,7 +1,9 @@
-"""Restart-proof buttons: the custom ids of the game's buttons and the one ``DynamicItem``
-that routes them (:class:`GameButton`), with no game logic in it.
+"""Restart-proof buttons: the custom ids of the game's buttons (and of the lobby's selects)
+and the one ``DynamicItem`` that routes them (:class:`GameButton`), with no game logic in it.
 
-A game button's custom id is ``wiz:{game}:{verb}:{arg}:{version}`` (at most 100 characters).
+A game button's custom id is ``wiz:{game}:{verb}:{arg}:{version}`` (at most 100 characters);
+a select's is the same, and the values picked come with the click
+(:func:`chosen_values`).
 
 A custom id carries everything a click needs, so a button works after a restart with no
 view kept in memory (DESIGN.md, "One click, end to end"):
@@ -99,6 +101,10 @@ class Verb(StrEnum):
     with ``arg`` (a 0-based seat), from the private choice of seats: that seat."""
     HINT = "hint"
     """Hand (servers that allow hints): what the ``normal`` computer would do now."""
+    OPTIONS = "options"
+    """Lobby (host), a select: the variants picked are the game's (the values, not ``arg``)."""
+    TIMER = "timer"
+    """Lobby (host), a select: the turn timer picked, in seconds (``0``: none)."""
 
 
 _NUMBER = r"0|[1-9][0-9]{0,18}"
@@ -134,6 +140,8 @@ ARG_PATTERNS: Final[dict[Verb, str]] = {
     Verb.SEATTAKING: _SWITCH,
     Verb.TAKESEAT: _SEAT,
     Verb.HINT: "",
+    Verb.OPTIONS: "",
+    Verb.TIMER: "",
 }
 """The argument each verb takes, as a regular expression (empty: no argument)."""
 
@@ -408,12 +416,17 @@ async def answer_refused(
     await reply_privately(interaction, failed)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY_TEMPLATE):
-    """A game button: its custom id is a :class:`CustomId` (``cid``), or, for a button of an
-    older bot that no verb of today understands, ``cid`` is ``None``."""
+class GameButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FAMILY_TEMPLATE):
+    """A game button (or one of the lobby's selects): its custom id is a :class:`CustomId`
+    (``cid``), or, for a button of an older bot that no verb of today understands, ``cid`` is
+    ``None``."""
 
     def __init__(
-        self, item: discord.ui.Button[Any], cid: CustomId | None, *, row: int | None = None
+        self,
+        item: discord.ui.Button[Any] | discord.ui.Select[Any],
+        cid: CustomId | None,
+        *,
+        row: int | None = None,
     ) -> None:
         super().__init__(item, row=row)
         self.cid = cid
@@ -426,13 +439,14 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FAMILY
         match: Any,
         /,
     ) -> Self:
-        """The clicked button, its custom id parsed (called by discord.py on a click)."""
+        """The clicked button or select, its custom id parsed (called by discord.py on a
+        click)."""
         text = str(match.string)
         try:
             cid: CustomId | None = CustomId.parse(text)
         except CustomIdError:
             cid = None
-        if not isinstance(item, discord.ui.Button):
+        if not isinstance(item, discord.ui.Button | discord.ui.Select):
             item = discord.ui.Button(custom_id=text)
         return cls(item, cid)
 
@@ -491,6 +505,26 @@ def button(
     """The button of ``cid``."""
     item: discord.ui.Button[Any] = discord.ui.Button(
         label=label, emoji=emoji, style=style, disabled=disabled, custom_id=cid.format()
+    )
+    return GameButton(item, cid, row=row)
+
+
+def select(
+    cid: CustomId,
+    options: list[discord.SelectOption],
+    *,
+    placeholder: str | None = None,
+    min_values: int = 1,
+    max_values: int = 1,
+    row: int | None = None,
+) -> GameButton:
+    """The select of ``cid`` (a whole row of its own)."""
+    item: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=cid.format(),
+        options=options,
+        placeholder=placeholder,
+        min_values=min_values,
+        max_values=max_values,
     )
     return GameButton(item, cid, row=row)
 
