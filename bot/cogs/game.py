@@ -302,16 +302,17 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         """A message was deleted: if it was a game's table, the table is posted again; if it
-        was an open lobby, the lobby is cancelled (nobody can join it any more)."""
+        was an open lobby, the lobby is cancelled (nobody can join it any more), and the
+        channel told."""
         self.surfaces.messages_deleted({payload.message_id})
-        await drop_deleted_lobby(self.service, payload.channel_id, {payload.message_id})
+        await drop_deleted_lobby(self.bot, self.service, payload.channel_id, {payload.message_id})
 
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         """Messages were deleted at once: any game's table among them is posted again, an
-        open lobby among them cancelled."""
+        open lobby among them cancelled (and the channel told)."""
         self.surfaces.messages_deleted(payload.message_ids)
-        await drop_deleted_lobby(self.service, payload.channel_id, payload.message_ids)
+        await drop_deleted_lobby(self.bot, self.service, payload.channel_id, payload.message_ids)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:

@@ -18,7 +18,8 @@ import discord
 from bot.cogs.config import GameConfig
 from bot.cogs.look import public_look
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, discords_own, failure_text
-from bot.i18n import Texts
+from bot.i18n import N_, Texts
+from bot.i18n.commands import typed_command
 from wizard.options import Bidding
 from wizard.service import (
     Clock,
@@ -52,6 +53,11 @@ CHANNEL_DELETED = "channel_deleted"
 
 SERVER_LEFT = "server_left"
 """Why a game is cancelled when the bot is removed from its server."""
+
+
+# Translators: after "Game {game} is cancelled.", in the channel of a lobby a moderator
+# deleted; {command} is the command that opens a game (/wizard new).
+LOBBY_DELETED = N_("Its lobby message was deleted: open a new game with {command}.")
 
 
 SLACK = 0.001
@@ -620,18 +626,41 @@ async def drop_vanished_lobby(
 
 
 async def drop_deleted_lobby(
-    service: GameService, channel_id: int | None, message_ids: Collection[int]
+    bot: discord.Client,
+    service: GameService,
+    channel_id: int | None,
+    message_ids: Collection[int],
 ) -> int | None:
     """Cancel the channel's lobby if its message is among ``message_ids``, which Discord
     says were deleted (MESSAGE_DELETE needs no permission, unlike looking for the message
-    later: QA, a bot without Read Message History kept the channel blocked). Its id, if so."""
+    later: QA, a bot without Read Message History kept the channel blocked), and tell the
+    channel, whoever joined it among them: once, as only the cancel that went through
+    tells. Its id, if so."""
     game = await _lobby_in(service, channel_id)
     if game is None or game.lobby_message_id not in message_ids:
         return None
     dropped = await _cancel_lobby(service, game, "deleted")
     if dropped is not None:
         log.info("game %s: its lobby message was deleted; the lobby is cancelled", game.id)
+        await _say_lobby_deleted(bot, service, game)
     return dropped
+
+
+async def _say_lobby_deleted(bot: discord.Client, service: GameService, game: GameInfo) -> None:
+    """Tell ``game``'s channel, in the server's language, that its lobby is cancelled, and
+    how to open another (a refusal is logged: the lobby is cancelled all the same)."""
+    t, _ = await public_look(service, game.guild_id)
+    text = t("Game {game} is cancelled.", game=game.id)
+    text += " " + t(LOBBY_DELETED, command=typed_command("new", t=t))
+    channel = bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    try:
+        await channel.send("🛑 " + text, allowed_mentions=discord.AllowedMentions.none())
+    except DISCORD_FAILED as error:
+        log.info(
+            "game %s: the channel was not told that its lobby was deleted: %s",
+            game.id,
+            failure_text(error),
+        )
 
 
 async def _lobby_in(service: GameService, channel_id: int | None) -> GameInfo | None:

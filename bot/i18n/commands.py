@@ -27,7 +27,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 from discord.app_commands import TranslationContextTypes, locale_str
 
-from bot.i18n import DEFAULT_LANGUAGE, language_of, texts
+from bot.i18n import DEFAULT_LANGUAGE, Texts, language_of, texts
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,21 @@ TEXT_LIMIT: Final = 100
 def command_name(name: str) -> locale_str:
     """Mark the name of a command, group or option for translation (see the module)."""
     return locale_str(name, context=NAME_CONTEXT)
+
+
+DISCORD_LANGUAGES: Final = frozenset(language_of(locale) for locale in discord.Locale)
+"""The catalogue languages Discord shows commands in (Catalan is none: Discord has no
+Catalan locale, so a Catalan server's members see the English names)."""
+
+
+def typed_command(*names: str, t: Texts) -> str:
+    """A ``/wizard`` command as the members of a server speaking ``t``'s language find it
+    in Discord, for a public message (``typed_command("new", t=t)``: `` `/wizard new` ``):
+    its names as Discord localises them there, else the English ones."""
+    words = ("wizard", *names)
+    if t.language in DISCORD_LANGUAGES:
+        words = tuple(t.context(NAME_CONTEXT, word) for word in words)
+    return "`/" + " ".join(words) + "`"
 
 
 def valid_command_name(name: str) -> bool:

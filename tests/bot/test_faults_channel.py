@@ -311,3 +311,25 @@ async def test_a_deleted_lobby_gives_the_channel_back_without_read_message_histo
         assert new is not None and new.id != info.id and new.host_id == bob.id
         assert any("lobby message was deleted" in r.getMessage() for r in caplog.records)
         assert not sim.env.errors
+
+
+async def test_a_deleted_lobby_that_cannot_be_told_is_cancelled_all_the_same(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The channel's note of a deleted lobby needs Send Messages: without it the lobby is
+    cancelled as before, the refusal logged, and the channel open for a new game."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        info = await sim.new_game(ann)
+        assert info.lobby_message_id is not None
+        deny_bot(sim, discord.Permissions(send_messages=True))
+        sim.env.backend.delete_message(sim.channel.id, info.lobby_message_id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert (await sim.service.get_game(info.id)).status is GameStatus.CANCELLED
+        assert sim.raw() == []
+        lines = [r.getMessage() for r in caplog.records]
+        assert any(f"game {info.id}: the channel was not told" in line for line in lines), lines
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+        assert await sim.service.game_in_channel(sim.channel.id) is None

@@ -9,6 +9,8 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.cogs.messages import LOBBY_DELETED
+from bot.i18n import texts
 from tests.bot.conftest import buttons, hand_body, simulation
 from tests.bot.i18n_support import user_locales
 from wizard.options import Bidding, Options
@@ -148,6 +150,87 @@ async def test_a_lobby_whose_message_was_deleted_gives_way_to_a_new_game(
         # A lobby still in the channel keeps it, as before.
         again = await ann.slash(sim.channel, "wizard new")
         assert again.response is not None and "already a game" in again.response.content
+
+
+async def test_a_deleted_lobby_is_said_once_in_the_channel(tmp_path: Path) -> None:
+    """A moderator deleted an open lobby: it was cancelled without a word, and whoever had
+    joined it waited for a game that was gone. The channel is told once, and how to open
+    another; a started game's table deleted, or a lobby already over, says nothing."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        mods = sim.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+        mod = sim.guild.add_member(sim.env.create_user("mod"), roles=[mods])
+        old = await sim.new_game(ann)
+        assert old.lobby_message_id is not None
+        await bob.click(sim.message(old.lobby_message_id), label="Join")
+        before = [m.id for m in sim.raw()]
+        await mod.delete(sim.message(old.lobby_message_id))
+        await sim.env.settle()
+        # Discord says it again (a purge that took the lobby too): still one note.
+        sim.env.backend.emit(
+            "MESSAGE_DELETE_BULK",
+            {
+                "ids": [str(old.lobby_message_id)],
+                "channel_id": str(sim.channel.id),
+                "guild_id": str(sim.guild.id),
+            },
+        )
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert (await sim.service.get_game(old.id)).status is GameStatus.CANCELLED
+        said = [m.content for m in sim.raw() if m.id not in before]
+        assert said == [
+            f"🛑 Game {old.id} is cancelled. Its lobby message was deleted: open a new game "
+            "with `/wizard new`."
+        ], said
+
+        # A started game's table (its lobby message once) is posted again, with no note.
+        info = await sim.lobby(ann, [bob], computers=1)
+        assert info.table_message_id == info.lobby_message_id
+        before = [m.id for m in sim.raw()]
+        await mod.delete(sim.table_of(info))
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        new = [m for m in sim.raw() if m.id not in before]
+        [table] = [m.embeds[0].get("title", "") for m in new]
+        assert table.startswith(f"Wizard · game {info.id} · round 1"), table
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        await ann.slash(sim.channel, "wizard cancel")
+        [question] = [m for m in sim.raw(viewer=ann) if m.content.startswith("🛑 Cancel")]
+        await ann.click(sim.message(question.id), label="Cancel the game")
+        # A cancelled lobby's message deleted: nothing to say either.
+        gone = await sim.new_game(bob)
+        assert gone.lobby_message_id is not None
+        await bob.click(sim.message(gone.lobby_message_id), label="Cancel")
+        before = [m.id for m in sim.raw()]
+        await mod.delete(sim.message(gone.lobby_message_id))
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert [m.id for m in sim.raw()] == [i for i in before if i != gone.lobby_message_id]
+        assert not sim.env.errors
+
+
+@pytest.mark.parametrize(("language", "command"), [("de", "/wizard neu"), ("ca", "/wizard new")])
+async def test_a_deleted_lobby_is_said_in_the_servers_language(
+    tmp_path: Path, language: str, command: str
+) -> None:
+    """The note is public: the server's language, naming the command as Discord shows it
+    there (Discord has no Catalan, so its commands keep their English names)."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.service.update_settings(sim.guild.id, language=language)
+        info = await sim.new_game(ann)
+        assert info.lobby_message_id is not None
+        sim.env.backend.delete_message(sim.channel.id, info.lobby_message_id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        t = texts(language)
+        [note] = [m.content for m in sim.raw()]
+        assert note == "🛑 " + t("Game {game} is cancelled.", game=info.id) + " " + t(
+            LOBBY_DELETED, command=f"`{command}`"
+        )
+        assert f"`{command}`" in note
+        assert t.translated(LOBBY_DELETED) is not None
 
 
 async def test_the_last_player_removing_themself_empties_the_lobby(tmp_path: Path) -> None:
