@@ -316,8 +316,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        """A thread was deleted (known to the cache or not): its open games are cancelled."""
-        await self.surfaces.home_gone(CHANNEL_DELETED, channel_id=payload.thread_id)
+        """A thread was deleted (known to the cache or not): its open games are cancelled,
+        and its channel told of those that were being played."""
+        await self.surfaces.thread_gone(payload.thread_id, payload.parent_id)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:

@@ -272,7 +272,7 @@ class GameMessages:
             surface.open_bidding = info.options.bidding is Bidding.OPEN
         return surface
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -322,11 +322,12 @@ class GameMessages:
         channel_id: int | None = None,
         guild_id: int | None = None,
         found_by: int | None = None,
-    ) -> None:
+    ) -> list[GameUpdate]:
         """A channel or thread (``channel_id``) was deleted, or the bot was removed from a
         server (``guild_id``): nothing more is sent there, and its open games are cancelled
         through the service for ``reason``, the operator told once per game. ``found_by``:
-        the game whose edit found the channel gone (named in the log if none was open)."""
+        the game whose edit found the channel gone (named in the log if none was open). The
+        updates of the games cancelled."""
         if channel_id is not None:
             self._gone.add(channel_id)
         try:
@@ -338,7 +339,7 @@ class GameMessages:
             # next start finds their channel gone when it brings their messages up to date.
             where = f"channel {channel_id}" if channel_id is not None else f"server {guild_id}"
             log.warning("the open games of %s (gone) were not cancelled: %s", where, error)
-            return
+            return []
         for update in updates:
             info = update.info
             channel = info.channel_id if info is not None else channel_id
@@ -362,6 +363,7 @@ class GameMessages:
                 found_by,
                 channel_id,
             )
+        return updates
 
     def after_update(self, update: GameUpdate) -> None:
         """Record what ``update`` makes visible and schedule the edits (see

@@ -63,7 +63,16 @@ import discord
 
 from bot.cogs.homes import retire_home
 from bot.cogs.look import known_settings, public_look, server_settings
-from bot.cogs.messages import SLACK, GameMessages, LeaveStep, LiveHand, Note, RoundEnd, Surface
+from bot.cogs.messages import (
+    CHANNEL_DELETED,
+    SLACK,
+    GameMessages,
+    LeaveStep,
+    LiveHand,
+    Note,
+    RoundEnd,
+    Surface,
+)
 from bot.cogs.replies import FINISHED_FOR_YOU, KICKED, refusal_text, timed_out_text
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, passing
 from bot.features.hand import (
@@ -79,7 +88,7 @@ from bot.features.hand import (
     with_leave,
 )
 from bot.features.hints import hints_on
-from bot.features.lobby import LobbyMessages, cancelled_embed, damaged_embed
+from bot.features.lobby import LobbyMessages, cancelled_embed, cancelled_note, damaged_embed
 from bot.features.pings import TurnPings
 from bot.features.seat_notes import handed_over_note, passed_to
 from bot.features.summaries import SummaryMessages
@@ -787,6 +796,32 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         hand = None if user_id is None else self._hands.get((update.game_id, user_id))
         if hand is not None:
             hand.own = update
+
+    async def thread_gone(self, thread_id: int, parent_id: int | None) -> None:
+        """A thread was deleted: its open games are cancelled (:meth:`home_gone`), and the
+        channel it was opened from (``parent_id``) is told of each that was being played:
+        the table and the players' hands were in the thread. (A lobby was never announced
+        in that channel, so its end is not either.) A refusal is logged."""
+        updates = await self.home_gone(CHANNEL_DELETED, channel_id=thread_id)
+        if parent_id is None or parent_id in self._gone:
+            return  # deleted with the thread (the channel's own deletion came first)
+        for update in updates:
+            info = update.info
+            if info is None or info.started_at is None:
+                continue
+            t, _ = await public_look(self.service, info.guild_id)
+            channel = self.bot.get_partial_messageable(parent_id, guild_id=info.guild_id)
+            try:
+                await channel.send(
+                    cancelled_note(info.id, CHANNEL_DELETED, t=t),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except DISCORD_FAILED as error:
+                log.info(
+                    "game %s: the channel was not told that its thread was deleted: %s",
+                    info.id,
+                    failure_text(error),
+                )
 
     def cancelled(self, game_id: int, reason: str, *, skip: int | None = None) -> None:
         """A game was cancelled by a command (the service returns no events for it); the

@@ -253,6 +253,14 @@ def cancelled_embed(game_id: int, reason: str, *, t: Texts) -> discord.Embed:
     return embed
 
 
+def cancelled_note(game_id: int, reason: str, *, t: Texts) -> str:
+    """A game's cancellation in one line, for a channel where its lobby or table is not
+    (the channel of its thread, which was deleted)."""
+    text = t(CANCEL_REASONS.get(reason, CANCELLED))
+    cancelled = t("Game {game} is cancelled.", game=game_id)
+    return f"🛑 {cancelled} {text} " + t("No result is recorded.")
+
+
 def damaged_embed(game_id: int, *, t: Texts) -> discord.Embed:
     """A lobby or table whose game was found damaged (quarantined by the service)."""
     embed = discord.Embed(title=t("Wizard · game {game} · damaged", game=game_id), colour=COLOUR)

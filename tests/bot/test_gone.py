@@ -11,14 +11,17 @@ import logging
 import random
 from pathlib import Path
 
+import discord
 import pytest
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
 
 from bot.cogs.messages import CHANNEL_DELETED, SERVER_LEFT
 from bot.features.lobby import cancelled_embed
 from bot.i18n import DEFAULT_LANGUAGE, texts
 from bot.i18n.catalogues import TRANSLATED
 from tests.bot.conftest import Sim, simulation, warnings_about
-from tests.bot.test_community_threads import new_in_thread
+from tests.bot.test_community_threads import new_in_thread, started_in_thread
 from wizard.service import GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
@@ -87,19 +90,89 @@ async def test_a_deleted_thread_cancels_its_lobby_and_says_nothing_in_the_channe
         await cancelled_for_good(sim, info.id)
 
 
+async def test_a_deleted_thread_cancels_its_running_game_and_tells_the_channel(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A game's thread deleted mid-game: the game was cancelled and nobody was told. The
+    channel the thread was opened from hears it once (the players' open hands were in the
+    thread: they are told too, as far as Discord still lets them be edited)."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        home = sim.channel
+        thread, info = await started_in_thread(sim)
+        before = [m.id for m in home.history()]
+        asked = len(sim.env.http_requests)
+
+        sim.env.backend.delete_channel(thread.id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+
+        said = [m.content for m in home.history() if m.id not in before]
+        assert said == [
+            f"🛑 Game {info.id} is cancelled. The game's channel or thread was deleted. No "
+            "result is recorded."
+        ], said
+        hands = [
+            r.json["content"]
+            for r in sim.env.http_requests[asked:]
+            if r.method == "PATCH" and r.path.startswith("/webhooks/") and r.json
+        ]
+        assert len(hands) == 2, hands
+        assert all(hand.endswith("\n🛑 This game was cancelled.") for hand in hands), hands
+        assert not sim.env.errors
+        sim.channel = home
+        await cancelled_for_good(sim, info.id)
+
+
+async def test_the_note_of_a_deleted_thread_needs_send_messages(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without Send Messages in the channel the note is logged, not sent, and nothing else
+    changes: the game is cancelled as before."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        home = sim.channel
+        thread, info = await started_in_thread(sim)
+        me = sim.bot.user
+        assert me is not None
+        deny = discord.Permissions(send_messages=True).value
+        overwrite = Overwrite(target_id=me.id, type=OverwriteType.MEMBER, allow=0, deny=deny)
+        sim.env.backend.set_overwrite(home.id, overwrite)
+        before = [m.id for m in home.history()]
+        caplog.clear()
+
+        sim.env.backend.delete_channel(thread.id)
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+
+        assert [m.id for m in home.history()] == before
+        lines = [r.getMessage() for r in caplog.records]
+        assert any(f"game {info.id}: the channel was not told" in line for line in lines), lines
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+        sim.channel = home
+        await cancelled_for_good(sim, info.id)
+
+
 async def test_a_deleted_channel_cancels_the_games_of_its_threads(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         await sim.service.update_settings(sim.guild.id, threads=True)
+        home = sim.channel
         _, first, _ = await new_in_thread(sim, ann)
         _, second, _ = await new_in_thread(sim, bob)
+        _, running = await started_in_thread(sim)
+        sim.channel = home
+        asked = len(sim.env.http_requests)
 
         sim.env.backend.delete_channel(sim.channel.id)
         await sim.env.settle()
         await sim.cog.surfaces.idle()
 
+        # Nowhere left to tell of the running game: nothing is tried.
+        posts = [r.path for r in sim.env.http_requests[asked:] if r.method == "POST"]
+        assert posts == []
         assert not sim.env.errors
-        await cancelled_for_good(sim, first.id, second.id)
+        await cancelled_for_good(sim, first.id, second.id, running.id)
 
 
 async def test_removed_from_the_server_cancels_its_games_only(
