@@ -180,6 +180,9 @@ class Surface:
     ping_users: frozenset[int] = frozenset()
     ping_key: tuple[frozenset[int], int] | None = None
     ping_timer: TimerHandle | None = None
+    ping_restate: bool = False
+    """The server's language or card theme changed since the turn reminder was posted: the
+    next sync edits a reminder still up to speak as the table does."""
     retry_timer: TimerHandle | None = None
     failing: bool = False
     """Discord refused the last update of the game's messages: the operator has been told,

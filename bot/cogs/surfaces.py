@@ -848,12 +848,13 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
         """A manager saved the server's settings: its games forget the settings their last
         update carried, so the next hand or table drawn reads the new ones (a hand opened
         before anyone moves shows hints as they are now). With ``redraw`` (a new language or
-        card theme) their tables and open hands are drawn again at once, so that a hand never
-        names a button as the table does not yet."""
+        card theme) their tables, turn reminders and open hands are drawn again at once, so
+        that a hand or reminder never names a button as the table does not yet."""
         for surface in self._games.values():
             if surface.guild_id == guild_id:
                 surface.latest_settings = None
                 if redraw and not surface.closed:
+                    surface.ping_restate = True
                     self.request(surface)
                     self.refresh_hands(surface.game_id, None, urgent=False)
 

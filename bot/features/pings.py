@@ -85,6 +85,9 @@ class TurnPings(GameMessages):
         """Arm the reminder for the players the game waits on; drop a reminder that is done."""
         waiting = self._waiting_users(info)
         key = (waiting, info.version)
+        if surface.ping_restate:
+            surface.ping_restate = False
+            await self._restate_ping(surface, info, waiting)
         if key == surface.ping_key:
             return
         surface.ping_key = key
@@ -115,6 +118,44 @@ class TurnPings(GameMessages):
 
         surface.ping_timer = self.clock.call_at(self.clock.now() + delay, fire)
 
+    async def _restate_ping(
+        self, surface: Surface, info: GameInfo, waiting: frozenset[int]
+    ) -> None:
+        """Edit the reminder still up (the players it mentions are still awaited) to speak
+        the server's language as it is now (a manager changed it): an edit mentions nobody
+        again. A reminder that is done is left to :meth:`_ping`, which deletes it."""
+        if surface.ping_id is None or info.table is None:
+            return
+        if not surface.ping_users:  # an earlier process's: whom it mentions, read
+            surface.ping_users = await self._mentioned(surface, surface.ping_id)
+        if not surface.ping_users or not surface.ping_users <= waiting:
+            return
+        content, view = await self._ping_parts(info, surface.ping_users)
+        edited = await self._edit(
+            surface,
+            surface.ping_id,
+            content=content,
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if edited is False:  # refused: tried again with the retry of the game's messages
+            surface.ping_restate = True
+
+    async def _ping_parts(
+        self, info: GameInfo, waiting: frozenset[int]
+    ) -> tuple[str, discord.ui.View]:
+        """The reminder to ``waiting``: its text and the table's button, in the server's
+        language."""
+        assert info.table is not None
+        mentions = [f"<@{user}>" for user in sorted(waiting)]
+        t, _ = await public_look(self.service, info.guild_id)
+        text = ping_text(
+            mentions, info.table.phase, info.table.round, t=t, on_table=bids_on_table(info.table)
+        )
+        if (note := timed_out_note(info, waiting, t=t)) is not None:
+            text += f"\n⏰ {note}"
+        return text, table_view(info.id, info.version, t=t)
+
     async def _mentioned(self, surface: Surface, message_id: int) -> frozenset[int]:
         """The users the reminder ``message_id`` mentions; none if it cannot be read (then
         it goes, as a reminder whose players are unknown)."""
@@ -140,17 +181,11 @@ class TurnPings(GameMessages):
         if info.table is None or info.version != key[1]:
             return
         waiting = key[0]
-        mentions = [f"<@{user}>" for user in sorted(waiting)]
-        t, _ = await public_look(self.service, info.guild_id)
-        text = ping_text(
-            mentions, info.table.phase, info.table.round, t=t, on_table=bids_on_table(info.table)
-        )
-        if (note := timed_out_note(info, waiting, t=t)) is not None:
-            text += f"\n⏰ {note}"
+        text, view = await self._ping_parts(info, waiting)
         message = await self._post(
             surface,
             content=text,
-            view=table_view(info.id, info.version, t=t),
+            view=view,
             # The text mentions exactly the waiting players, so allowing user mentions pings
             # them and nobody else. (A list of users would be sent as integer ids, which
             # Discord's published request schema does not allow: it says strings.)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.cogs import GameConfig
 from bot.features.community.cog import community_cog
 from bot.features.settings import settings_command
 from bot.i18n import LANGUAGE_NAMES
@@ -215,6 +216,42 @@ async def test_a_new_language_reaches_the_open_tables_at_once(tmp_path: Path) ->
         assert before is not None and "“Meine Karten zeigen”" in before.content, before.content
         after = await sim.open_hand(bob)
         assert "“Meine Karten zeigen”" in after.content, after.content
+
+
+async def test_a_new_language_reaches_the_turn_reminder(tmp_path: Path) -> None:
+    """A reminder up when a manager chose German kept saying “Show my hand” in English, on
+    its button too, while the table above it said “Meine Karten zeigen”: it is edited in the
+    new language (who it mentions is not pinged again); one posted after is German too."""
+    config = GameConfig(ping_delay=30.0, edit_interval=0.0)
+    async with simulation(tmp_path, members=2, config=config) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        [first] = await sim.to_act(info.id)
+        await sim.env.advance_time(31)
+        await sim.cog.surfaces.idle()
+        [reminder] = [m for m in sim.raw() if m.content.startswith("🔔")]
+        assert "your turn" in reminder.content
+        boss = sim.add_manager("boss")
+        await boss.slash(sim.channel, "wizard settings", language="de")
+        await sim.cog.surfaces.idle()
+        await sim.env.settle()
+        [edited] = [m for m in sim.raw() if m.content.startswith("🔔")]
+        assert edited.id == reminder.id  # the same message: nobody is mentioned again
+        assert edited.content.startswith(f"🔔 <@{first.id}>: Du bist mit der Ansage dran"), (
+            edited.content
+        )
+        [show] = [b for b in buttons(edited) if is_hand_button(b)]
+        assert show["label"] == "Meine Karten zeigen"
+
+        # The next player's reminder, posted after the change, is German as well.
+        await sim.act(first, lambda enabled: enabled[0])
+        await sim.cog.surfaces.idle()
+        [second] = await sim.to_act(info.id)
+        await sim.env.advance_time(31)
+        await sim.cog.surfaces.idle()
+        [after] = [m.content for m in sim.raw() if m.content.startswith("🔔")]
+        assert after.startswith(f"🔔 <@{second.id}>: Du bist"), after
+        assert not sim.env.errors
 
 
 def test_the_confirmation_says_what_games_already_open_do() -> None:
