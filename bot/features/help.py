@@ -23,7 +23,8 @@ from bot.i18n.commands import NAME_CONTEXT
 
 HOW_A_GAME_GOES = N_(
     "**A game:** {new} opens a lobby. Players press {join}; the host can fill seats with "
-    "{add} (and free the last one with {remove}), then presses {start}."
+    "{add} (and free the last one with {remove}), change the variants and the turn time with "
+    "the lobby's menus, then presses {start}."
 )
 YOUR_CARDS = N_(
     "**Your cards:** press {show_hand} on the table: your hand comes in a message only you "
