@@ -6,9 +6,11 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from wizard.options import Bidding, Options
 from wizard.record import load, replay
-from wizard.rules import num_rounds
+from wizard.rules import legal_actions, num_rounds
 from wizard.service import (
     BidMade,
     BidsRevealed,
@@ -23,7 +25,8 @@ from wizard.service import (
     TrickWon,
     TurnChanged,
 )
-from wizard.state import Phase
+from wizard.service.game import initial_state, move_rounds, step
+from wizard.state import ChooseTrump, Phase
 
 from .conftest import GUILD, action_log, new_game, play_out
 
@@ -154,3 +157,24 @@ async def test_leaderboard_orders_and_pages(service: GameService) -> None:
     assert means == sorted(means, reverse=True)
     assert all(line.games == 3 for line in avg.lines)
     assert sum(line.wins for line in avg.lines) >= 3  # ties share a win
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(3, Options()), (5, Options(bidding=Bidding.SECRET)), (4, Options(single_suit=True))],
+)
+def test_the_round_of_each_logged_move_is_the_one_it_was_made_in(
+    players: int, options: Options
+) -> None:
+    """``move_rounds`` tells from the log alone the round of every move (which seats a
+    computer moved for in a round, who named its trump): the engine's round at each one."""
+    rng = random.Random(players)
+    state = initial_state([f"p{i}" for i in range(players)], options, seed=players)
+    actions, rounds = [], []
+    while state.phase is not Phase.GAME_OVER:
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        rounds.append(state.round)
+        state, _ = step(state, action)
+    assert any(isinstance(a, ChooseTrump) for a in actions) is not options.single_suit
+    assert move_rounds(actions, players) == rounds

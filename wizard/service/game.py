@@ -210,17 +210,51 @@ def standings(
     return tuple(out)
 
 
-class LoggedBid(NamedTuple):
-    """A bid of the game's log: its seat, and who made it (:class:`Actor`, and the user of a
-    player's own bid)."""
+class LoggedMove(NamedTuple):
+    """A move of the game's log: its seat, and who made it (:class:`Actor`, and the user of a
+    player's own move)."""
 
     seat: int
-    actor: str
+    actor: Actor
     user_id: int | None
 
 
+def move_rounds(actions: Iterable[Action], players: int) -> list[int]:
+    """The round of each logged action: a round's trump is named before its bids (R4.3),
+    every seat bids once a round (R4.1), and its cards are played after its bids."""
+    rounds, bids = [], 0
+    for action in actions:
+        if isinstance(action, Play):
+            rounds.append(bids // players)
+        else:
+            rounds.append(bids // players + 1)
+            bids += isinstance(action, Bid)
+    return rounds
+
+
+def computer_moved(
+    actions: Sequence[Action], moves: Sequence[LoggedMove], players: int, rounds: int
+) -> tuple[frozenset[int], ...]:
+    """Round by round (``rounds`` of them), the seats a computer made a move for in it."""
+    seats: list[set[int]] = [set() for _ in range(rounds)]
+    for number, move in zip(move_rounds(actions, players), moves, strict=True):
+        if move.actor is not Actor.PLAYER:
+            seats[number - 1].add(move.seat)
+    return tuple(frozenset(s) for s in seats)
+
+
+def trump_named_by(
+    actions: Sequence[Action], moves: Sequence[LoggedMove], players: int, round: int
+) -> LoggedMove | None:
+    """Who named the trump of ``round`` after a turned Wizard (R3.3), if it is named."""
+    for number, action, move in zip(move_rounds(actions, players), actions, moves, strict=True):
+        if number == round and isinstance(action, ChooseTrump):
+            return move
+    return None
+
+
 def bids_not_made_by_players(
-    bids: Sequence[LoggedBid], holders: Sequence[int | None]
+    bids: Sequence[LoggedMove], holders: Sequence[int | None]
 ) -> set[tuple[int, int]]:
     """``(round, seat)`` of the bids the person holding each seat (``holders``: at the end,
     or now) did not make: a computer's for them (they had left, or their time ran out), or
@@ -295,6 +329,14 @@ class GameInfo:
     """The host lets people who are not seated take over computer seats (``take_seat``)."""
     hints_used: tuple[int, ...] = ()
     """Seats that asked for a hint; a game with any is not rated."""
+    trump_named_by: LoggedMove | None = None
+    """Who named the current round's trump after a turned Wizard (R3.3), once it is named:
+    the seat's person by a click (``Actor.PLAYER`` and their user), or a computer (a
+    computer seat's, one holding a person's seat, or one moving as their time ran out)."""
+    computer_moved: tuple[frozenset[int], ...] = ()
+    """Round by round (round 1 first, to the current one), the seats a computer made a move
+    for in that round (a bid, trump or a card): a computer seat's, a person's it held, or
+    one a computer moved for as the turn timer ran out."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""
@@ -374,8 +416,8 @@ class LiveGame:
     actions: list[Action] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     """The game's version after each logged action (for answering duplicates)."""
-    bids: list[LoggedBid] = field(default_factory=list)
-    """The logged bids in order, with who made each."""
+    moves: list[LoggedMove] = field(default_factory=list)
+    """Who made each logged action, in order."""
     request_ids: dict[str, int] = field(default_factory=dict)
     """Request id → seq of the action it made."""
     last_non_bid_version: int = 0
@@ -404,6 +446,11 @@ class LiveGame:
     def seq(self) -> int:
         """Number of logged actions."""
         return len(self.actions)
+
+    @property
+    def bids(self) -> list[LoggedMove]:
+        """The logged bids in order, with who made each."""
+        return [m for a, m in zip(self.actions, self.moves, strict=True) if isinstance(a, Bid)]
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The seat of ``user_id``, if seated."""
@@ -492,12 +539,16 @@ class LiveGame:
 
     def info(self) -> GameInfo:
         """The front end's picture of the game."""
+        state, n = self.state, len(self.seats)
+        rounds = state.round if state is not None else 0
         return GameInfo(
             **{name: getattr(self, name) for name in _INFO_FIELDS},
             host_id=self.acting_host,
             seats=tuple(SeatInfo(**{k: getattr(s, k) for k in _SEAT_FIELDS}) for s in self.seats),
-            table=table_view(self.state) if self.state is not None else None,
+            table=table_view(state) if state is not None else None,
             hints_used=tuple(sorted(self.hints_used)),
+            trump_named_by=trump_named_by(self.actions, self.moves, n, rounds),
+            computer_moved=computer_moved(self.actions, self.moves, n, rounds),
         )
 
 

@@ -22,10 +22,10 @@ from wizard.errors import IllegalActionError, OptionsError
 from wizard.options import Bidding
 from wizard.service.base import ServiceBase, describe, log
 from wizard.service.errors import GameNotFoundError, ServiceError, StorageError
-from wizard.service.events import GameStatus
+from wizard.service.events import Actor, GameStatus
 from wizard.service.game import (
     LiveGame,
-    LoggedBid,
+    LoggedMove,
     decode_action,
     fold,
     forfeited_seats,
@@ -64,7 +64,7 @@ class _Replayed(NamedTuple):
     actions: list[Action]
     versions: list[int]
     request_ids: dict[str, int]
-    bids: list[LoggedBid]
+    moves: list[LoggedMove]
 
 
 class Loading(ServiceBase):
@@ -349,7 +349,7 @@ class Loading(ServiceBase):
                 return await self._stub(game_id, str(b))
             return await self._unshowable(game_id, status, str(b))
         if replayed is not None:
-            live.state, live.actions, live.versions, live.request_ids, live.bids = replayed
+            live.state, live.actions, live.versions, live.request_ids, live.moves = replayed
             self._resume_hidden_bids(live)
         if live.status is GameStatus.FINISHED:
             rows = await self._store.fetchall(
@@ -446,7 +446,7 @@ class Loading(ServiceBase):
             actions,
             [a.version for a in rows],
             {a.request_id: a.seq for a in rows if a.request_id is not None},
-            [LoggedBid(a.seat, a.actor, a.user_id) for a in rows if a.kind == "bid"],
+            [LoggedMove(a.seat, Actor(a.actor), a.user_id) for a in rows],
         )
 
     async def _quarantine(self, game_id: int, reason: str) -> None:

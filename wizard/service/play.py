@@ -30,7 +30,7 @@ from wizard.service.events import (
 )
 from wizard.service.game import (
     LiveGame,
-    LoggedBid,
+    LoggedMove,
     bids_not_made_by_players,
     computer_controlled,
     encode_action,
@@ -304,8 +304,7 @@ class Playing(Loading):
         live.state = state
         live.actions.append(action)
         live.versions.append(version)
-        if isinstance(action, Bid):
-            live.bids.append(LoggedBid(seat, actor.value, user_id))
+        live.moves.append(LoggedMove(seat, actor, user_id))
         if request_id is not None:
             live.request_ids[request_id] = seq
         live.version = version
