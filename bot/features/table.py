@@ -35,6 +35,7 @@ from wizard.cards import Suit, Theme, rank_label
 from wizard.options import Bidding, Options
 from wizard.rules import forbidden_bid_public, trick_winner
 from wizard.service import (
+    Actor,
     GameInfo,
     GameUpdate,
     ServiceError,
@@ -77,10 +78,40 @@ def seats_to_take(info: GameInfo) -> str | None:
     return None
 
 
+class NamedBy(Enum):
+    """Who named the round's trump after a turned Wizard (R3.3), as the table tells it."""
+
+    DEALER = "dealer"
+    """The dealer's player now: their person by a click, or a computer seat's computer."""
+    COMPUTER = "computer"
+    """A computer, for the dealer's person: their time ran out, or it held their seat (or,
+    for a computer seat a person has taken over since, the computer that played it then)."""
+    EARLIER = "earlier"
+    """The person who held the dealer's seat then, before someone else took it over."""
+
+
+def trump_named_by(info: GameInfo) -> NamedBy:
+    """Who named the current round's trump, from who made the move (``DEALER`` when nobody
+    has named it)."""
+    move = info.trump_named_by
+    if move is None:
+        return NamedBy.DEALER
+    holder = info.seats[move.seat].user_id
+    if move.actor is Actor.PLAYER:
+        return NamedBy.DEALER if move.user_id == holder else NamedBy.EARLIER
+    return NamedBy.DEALER if holder is None else NamedBy.COMPUTER
+
+
 def trump_line(
-    table: TableView, names: Sequence[str], theme: Theme = Theme.CLASSIC, *, t: Texts
+    table: TableView,
+    names: Sequence[str],
+    theme: Theme = Theme.CLASSIC,
+    *,
+    t: Texts,
+    named_by: NamedBy = NamedBy.DEALER,
 ) -> str:
-    """The turned card and the trump of the round, in words."""
+    """The turned card and the trump of the round, in words (after a turned Wizard, the
+    dealer is said to have chosen trump only if they did: see :class:`NamedBy`)."""
     if table.round == 0:
         return t("The first round is being dealt.")
     if table.options.single_suit:
@@ -99,12 +130,20 @@ def trump_line(
                 card=shown,
                 dealer=dealer,
             )
-        return t(
-            "Turned {card}: {dealer} chose {suit}.",
-            card=shown,
-            dealer=dealer,
-            suit=suit_text(table.trump, theme, t=t),
-        )
+        suit = suit_text(table.trump, theme, t=t)
+        if named_by is NamedBy.DEALER:
+            return t("Turned {card}: {dealer} chose {suit}.", card=shown, dealer=dealer, suit=suit)
+        if named_by is NamedBy.COMPUTER:
+            # Translators: the dealer's turn timer ran out, or they had left: a computer
+            # named trump for them after a turned Wizard.
+            return t(
+                "Turned {card}: a computer chose {suit} for {dealer}.",
+                card=shown,
+                dealer=dealer,
+                suit=suit,
+            )
+        # The person who chose has left the seat since: its name is now another's.
+        return t("Turned {card}: trump is {suit}.", card=shown, suit=suit)
     assert table.trump is not None
     return t("Turned {card}: trump is {suit}.", card=shown, suit=suit_text(table.trump, theme, t=t))
 
@@ -414,11 +453,12 @@ def table_embed(
     timed_out: Collection[int] = (),
     removed: Collection[int] = (),
     host: int | None = None,
+    named_by: NamedBy = NamedBy.DEALER,
 ) -> discord.Embed:
     """The public table message: round, dealer, trump, bids, tricks, the tricks on the table,
     whose turn it is and the running scores (and, with ``deadline``, when the turn timer
     runs out, as a Unix time). ``title`` (already in ``t``'s language) defaults to the
-    game's name."""
+    game's name; ``named_by``: who named trump after a turned Wizard."""
     shown = display_names(table, names)
     if title is None:
         # Translators: the name of the game (not the card), as a title.
@@ -438,7 +478,7 @@ def table_embed(
     embed = discord.Embed(title=heading, colour=COLOUR)
     embed.description = "\n".join(
         [
-            trump_line(table, shown, theme, t=t),
+            trump_line(table, shown, theme, t=t, named_by=named_by),
             status_line(table, shown, theme, t=t, computer=computer),
             *bids_total_line(table, t=t),
             "",
@@ -624,6 +664,7 @@ def table_embed_of(info: GameInfo, *, t: Texts, theme: Theme) -> discord.Embed:
         timed_out={s.seat for s in info.seats if s.timeouts > 0},
         removed={s.seat for s in info.seats if s.kicked},
         host=info.seat_of(info.host_id),
+        named_by=trump_named_by(info),
         # Translators: the title of a game's table (the round follows it).
         title=t("Wizard · game {game}", game=info.id),
         deadline=deadline,

@@ -12,10 +12,16 @@ from pathlib import Path
 import pytest
 
 from bot.cogs import GameConfig
+from bot.features.table import table_embed_of
+from bot.i18n import suit_text, texts
 from tests.bot.conftest import Sim, buttons, hand_body, simulation, verb_of
+from tests.bot.test_game_variants import wizard_turned_seed
+from wizard.cards import Theme
 from wizard.service import GameInfo, GameStatus
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
+
+T = texts("en")
 
 
 def pings(sim: Sim) -> list[str]:
@@ -286,4 +292,37 @@ async def test_a_short_turn_timer_reminds_the_player_before_a_computer_moves(
         [ping] = pings(sim)
         assert f"<@{first.id}>" in ping
         assert (await sim.service.get_game(info.id)).version == info.version  # not played yet
+        assert not sim.env.errors
+
+
+async def test_a_trump_a_computer_chose_when_the_dealers_time_ran_out_is_not_theirs(
+    tmp_path: Path,
+) -> None:
+    """R3.3: when the dealer's time ran out after a turned Wizard, a computer named trump
+    for them, and the table said "bob chose …", also once his next move had reset his
+    timeouts. It says that a computer chose it for him, after his next move and after a
+    restart too (the log keeps who made each move)."""
+    seed = wizard_turned_seed(["ann", "bob", "Merlin", "Morgana"], dealer=1)
+    async with simulation(tmp_path, members=2, seed=seed) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)  # a new server's 5-minute timer
+        await sim.env.advance_time(301)
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.table is not None and now.table.trump is not None
+        assert now.seats[1].timeouts == 1
+        said = f"Turned 🧙Wizard: a computer chose {suit_text(now.table.trump, t=T)} for **bob**."
+
+        def trump_line(info: GameInfo) -> str:
+            return (sim.table_of(info).embeds[0].description or "").splitlines()[0]
+
+        assert trump_line(now) == said
+        # bob bids himself: his timeout is forgotten, the choice is still not his.
+        now = await sim.play(info.id, random.Random(2), until=lambda i: i.seats[1].timeouts == 0)
+        assert now.table is not None and now.table.round == 1
+        assert trump_line(now) == said
+        await sim.restart()
+        now = await sim.service.get_game(info.id)
+        description = table_embed_of(now, t=T, theme=Theme.CLASSIC).description or ""
+        assert description.splitlines()[0] == said
         assert not sim.env.errors

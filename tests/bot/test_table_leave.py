@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import suit_text, texts
 from tests.bot.conftest import (
     ACTION_VERBS,
     buttons,
@@ -21,10 +22,13 @@ from tests.bot.conftest import (
 )
 from tests.bot.i18n_support import user_locales
 from tests.bot.test_game_refusals import callback_bodies, private
+from tests.bot.test_game_variants import wizard_turned_seed
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
+
+T = texts("en")
 
 
 async def test_a_player_who_pressed_leave_may_stay(tmp_path: Path) -> None:
@@ -423,4 +427,32 @@ async def test_a_hand_open_while_another_player_leaves_still_plays(
         after = await sim.service.get_game(info.id)
         assert after.table is not None and 1 not in after.table.to_act  # bob's card counted
         assert len(after.table.trick) > len(info.table.trick) or after.table.last_trick
+        assert not sim.env.errors
+
+
+async def test_a_trump_chosen_while_the_dealer_was_away_stays_the_computers(
+    tmp_path: Path,
+) -> None:
+    """R3.3: the dealer left before naming trump after a turned Wizard; the computer playing
+    their seat named it, and the table said "bob chose …", still when bob had taken his
+    seat back. It says a computer chose it for him."""
+    seed = wizard_turned_seed(["ann", "bob", "Merlin", "Morgana"], dealer=1)
+    async with simulation(tmp_path, members=2, seed=seed) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.seats[1].away and now.table is not None and now.table.trump is not None
+        said = f"Turned 🧙Wizard: a computer chose {suit_text(now.table.trump, t=T)} for **bob**."
+        assert (sim.table_of(now).embeds[0].description or "").startswith(said + "\n")
+        back = await bob.click(sim.message(hand.id), label="Take my seat back")
+        assert back.response is not None
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert not now.seats[1].away and now.table is not None and now.table.round == 1
+        assert (sim.table_of(now).embeds[0].description or "").startswith(said + "\n")
         assert not sim.env.errors
