@@ -151,6 +151,14 @@ def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
     ]
 
 
+def round_marked(names: Sequence[str], info: GameInfo, number: int) -> list[str]:
+    """``names`` (by seat) with 🤖 after each seat a computer played for in round ``number``
+    (a computer's seat, or a person's it held or moved for as their time ran out), whoever
+    plays it now: a person who played the round to its end and left is not marked in it."""
+    moved = info.computer_moved[number - 1] if number <= len(info.computer_moved) else ()
+    return [f"{name} 🤖" if seat in moved else name for seat, name in enumerate(names)]
+
+
 def and_list(items: Sequence[str], *, t: Texts) -> str:
     """``A``, ``A and B``, ``A and B and C``."""
 
@@ -345,7 +353,7 @@ class SummaryMessages(GameMessages):
         t, theme = await public_look(self.service, info.guild_id)
         embed = round_end_embed(
             table.history[number - 1],
-            computer_marked(table.players, info),
+            round_marked(table.players, info, number),
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,

@@ -16,6 +16,7 @@ from PIL import Image
 from bot.images.scorepad import scorepad_layout
 from tests.bot.conftest import Sim, simulation
 from wizard.service import GameStatus
+from wizard.state import Phase
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -126,3 +127,42 @@ async def test_computers_are_marked_in_round_summaries_and_final_standings(
         standings = final.embeds[0].description or ""
         assert all(f"{name} 🤖" in standings for name in computers), standings
         assert "ann 🤖" not in standings and "ann 🤖" not in final.content
+
+
+def summary_of(sim: Sim, round: int) -> str:
+    """The text of a round's summary in the channel."""
+    [stored] = [m for m in summaries(sim) if m.embeds[0]["title"].startswith(f"Round {round} ")]
+    return stored.embeds[0].get("description", "") + str(stored.embeds[0].get("fields", ""))
+
+
+async def test_a_round_a_person_played_to_its_last_card_is_not_marked_as_a_computers(
+    tmp_path: Path,
+) -> None:
+    """QA: bob played every card of a round and then left, before the others had played
+    theirs; the round's summary marked him 🤖, as if a computer had played it (the mark
+    followed who holds the seat now). A summary marks a seat 🤖 for the rounds a computer
+    played for it: not that one, the next one."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+
+        def bob_done(info: Any) -> bool:  # ann still has a card to play after bob's last
+            table = info.table
+            return table.phase is Phase.PLAY and table.hand_sizes[1] == 0 < table.hand_sizes[0]
+
+        rng = random.Random(3)
+        now = await sim.play(info.id, rng, until=bob_done)
+        last = now.table.round
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        now = await sim.play(info.id, rng, until=lambda i: i.table.round > last + 1)
+        assert now.seats[1].away
+        computer = now.seats[2].name
+        for number in range(1, last + 1):  # bob played these rounds himself
+            text = summary_of(sim, number)
+            assert "**bob**:" in text and "bob 🤖" not in text, (number, text)
+            assert f"**{computer} 🤖**:" in text, text
+        assert "**bob 🤖**:" in summary_of(sim, last + 1)
+        assert not sim.env.errors
