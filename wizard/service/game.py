@@ -211,17 +211,19 @@ def standings(
 
 
 class LoggedMove(NamedTuple):
-    """A move of the game's log: its seat, and who made it (:class:`Actor`, and the user of a
-    player's own move)."""
+    """A move of the game's log: its seat, who made it (:class:`Actor`, and the user of a
+    player's own move) and the round it was made in."""
 
     seat: int
     actor: Actor
     user_id: int | None
+    round: int
 
 
 def move_rounds(actions: Iterable[Action], players: int) -> list[int]:
-    """The round of each logged action: a round's trump is named before its bids (R4.3),
-    every seat bids once a round (R4.1), and its cards are played after its bids."""
+    """The round of each logged action, from the log alone (for a game loaded from it): a
+    round's trump is named before its bids (R4.3), every seat bids once a round (R4.1), and
+    its cards are played after its bids."""
     rounds, bids = [], 0
     for action in actions:
         if isinstance(action, Play):
@@ -232,23 +234,15 @@ def move_rounds(actions: Iterable[Action], players: int) -> list[int]:
     return rounds
 
 
-def computer_moved(
-    actions: Sequence[Action], moves: Sequence[LoggedMove], players: int, rounds: int
-) -> tuple[frozenset[int], ...]:
-    """Round by round (``rounds`` of them), the seats a computer made a move for in it."""
-    seats: list[set[int]] = [set() for _ in range(rounds)]
-    for number, move in zip(move_rounds(actions, players), moves, strict=True):
-        if move.actor is not Actor.PLAYER:
-            seats[number - 1].add(move.seat)
-    return tuple(frozenset(s) for s in seats)
-
-
 def trump_named_by(
-    actions: Sequence[Action], moves: Sequence[LoggedMove], players: int, round: int
+    actions: Sequence[Action], moves: Sequence[LoggedMove], round: int
 ) -> LoggedMove | None:
-    """Who named the trump of ``round`` after a turned Wizard (R3.3), if it is named."""
-    for number, action, move in zip(move_rounds(actions, players), actions, moves, strict=True):
-        if number == round and isinstance(action, ChooseTrump):
+    """Who named the trump of ``round``, the latest, after a turned Wizard (R3.3), if it is
+    named: the moves of that round are the last ones of the log."""
+    for action, move in zip(reversed(actions), reversed(moves), strict=True):
+        if move.round != round:
+            break
+        if isinstance(action, ChooseTrump):
             return move
     return None
 
@@ -259,12 +253,12 @@ def bids_not_made_by_players(
     """``(round, seat)`` of the bids the person holding each seat (``holders``: at the end,
     or now) did not make: a computer's for them (they had left, or their time ran out), or
     an earlier holder's (who left; they took the seat over). From the game's logged bids in
-    order: every seat bids once a round (R4), so the k-th group of seats' bids is round k."""
-    seats = len(holders)
+    order."""
     return {
-        (i // seats + 1, seat)
-        for i, (seat, actor, user) in enumerate(bids)
-        if actor != Actor.PLAYER or (user is not None and user != holders[seat])
+        (bid.round, bid.seat)
+        for bid in bids
+        if bid.actor is not Actor.PLAYER
+        or (bid.user_id is not None and bid.user_id != holders[bid.seat])
     }
 
 
@@ -334,9 +328,9 @@ class GameInfo:
     the seat's person by a click (``Actor.PLAYER`` and their user), or a computer (a
     computer seat's, one holding a person's seat, or one moving as their time ran out)."""
     computer_moved: tuple[frozenset[int], ...] = ()
-    """Round by round (round 1 first, to the current one), the seats a computer made a move
-    for in that round (a bid, trump or a card): a computer seat's, a person's it held, or
-    one a computer moved for as the turn timer ran out."""
+    """Round by round (round 1 first, to the last in which one did), the seats a computer
+    made a move for in that round (a bid, trump or a card): a computer seat's, a person's it
+    held, or one a computer moved for as the turn timer ran out."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""
@@ -417,7 +411,12 @@ class LiveGame:
     versions: list[int] = field(default_factory=list)
     """The game's version after each logged action (for answering duplicates)."""
     moves: list[LoggedMove] = field(default_factory=list)
-    """Who made each logged action, in order."""
+    """Who made each logged action, in order (:meth:`log`)."""
+    bids: list[LoggedMove] = field(default_factory=list)
+    """Who made each logged bid, in order: the bids' :attr:`moves`."""
+    computer_rounds: list[set[int]] = field(default_factory=list)
+    """Round by round, the seats a computer made a move for, from :attr:`moves` (to the
+    last round one did)."""
     request_ids: dict[str, int] = field(default_factory=dict)
     """Request id → seq of the action it made."""
     last_non_bid_version: int = 0
@@ -447,10 +446,16 @@ class LiveGame:
         """Number of logged actions."""
         return len(self.actions)
 
-    @property
-    def bids(self) -> list[LoggedMove]:
-        """The logged bids in order, with who made each."""
-        return [m for a, m in zip(self.actions, self.moves, strict=True) if isinstance(a, Bid)]
+    def log(self, action: Action, move: LoggedMove) -> None:
+        """Add a committed action, or one read back from the log, and who made it."""
+        self.actions.append(action)
+        self.moves.append(move)
+        if isinstance(action, Bid):
+            self.bids.append(move)
+        if move.actor is not Actor.PLAYER:
+            while len(self.computer_rounds) < move.round:
+                self.computer_rounds.append(set())
+            self.computer_rounds[move.round - 1].add(move.seat)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The seat of ``user_id``, if seated."""
@@ -539,7 +544,7 @@ class LiveGame:
 
     def info(self) -> GameInfo:
         """The front end's picture of the game."""
-        state, n = self.state, len(self.seats)
+        state = self.state
         rounds = state.round if state is not None else 0
         return GameInfo(
             **{name: getattr(self, name) for name in _INFO_FIELDS},
@@ -547,8 +552,8 @@ class LiveGame:
             seats=tuple(SeatInfo(**{k: getattr(s, k) for k in _SEAT_FIELDS}) for s in self.seats),
             table=table_view(state) if state is not None else None,
             hints_used=tuple(sorted(self.hints_used)),
-            trump_named_by=trump_named_by(self.actions, self.moves, n, rounds),
-            computer_moved=computer_moved(self.actions, self.moves, n, rounds),
+            trump_named_by=trump_named_by(self.actions, self.moves, rounds),
+            computer_moved=tuple(frozenset(seats) for seats in self.computer_rounds),
         )
 
 

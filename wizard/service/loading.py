@@ -29,6 +29,7 @@ from wizard.service.game import (
     decode_action,
     fold,
     forfeited_seats,
+    move_rounds,
     stored_standings,
     turn_ran_out,
 )
@@ -349,7 +350,13 @@ class Loading(ServiceBase):
                 return await self._stub(game_id, str(b))
             return await self._unshowable(game_id, status, str(b))
         if replayed is not None:
-            live.state, live.actions, live.versions, live.request_ids, live.moves = replayed
+            live.state, live.versions, live.request_ids = (
+                replayed.state,
+                replayed.versions,
+                replayed.request_ids,
+            )
+            for action, move in zip(replayed.actions, replayed.moves, strict=True):
+                live.log(action, move)
             self._resume_hidden_bids(live)
         if live.status is GameStatus.FINISHED:
             rows = await self._store.fetchall(
@@ -446,7 +453,10 @@ class Loading(ServiceBase):
             actions,
             [a.version for a in rows],
             {a.request_id: a.seq for a in rows if a.request_id is not None},
-            [LoggedMove(a.seat, Actor(a.actor), a.user_id) for a in rows],
+            [
+                LoggedMove(a.seat, Actor(a.actor), a.user_id, number)
+                for a, number in zip(rows, move_rounds(actions, len(live.seats)), strict=True)
+            ],
         )
 
     async def _quarantine(self, game_id: int, reason: str) -> None:

@@ -301,10 +301,10 @@ class Playing(Loading):
             item = write  # committed in one batch with other games' writes
         ratings = await self._write_game(live, item)
         # Committed: now, and only now, the in-memory game moves on.
+        assert live.state is not None
+        live.log(action, LoggedMove(seat, actor, user_id, live.state.round))
         live.state = state
-        live.actions.append(action)
         live.versions.append(version)
-        live.moves.append(LoggedMove(seat, actor, user_id))
         if request_id is not None:
             live.request_ids[request_id] = seq
         live.version = version
