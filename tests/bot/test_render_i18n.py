@@ -52,6 +52,7 @@ from bot.features.lobby import (
     LEFT,
     STARTED,
     cancelled_embed,
+    cancelled_note,
     damaged_embed,
     invitation_text,
     lobby_embed,
@@ -85,6 +86,7 @@ from bot.features.table import (
     SHOW_HAND_LABEL,
     TAKE_BACK_LABEL,
     TAKE_SEAT_LABEL,
+    NamedBy,
     bids_on_table,
     table_embed,
     table_view,
@@ -340,6 +342,9 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         ),
     )
     yield f"{where} trump line", trump_line(table, table.players, theme, t=t)
+    for named_by in NamedBy:  # after a turned Wizard: who named trump
+        line = trump_line(table, table.players, theme, t=t, named_by=named_by)
+        yield f"{where} trump line, named by {named_by.value}", line
     for seat in range(players):
         pv = view(state, seat)
         yield f"{where} hand {seat}", hand_message(pv, away=seat == 1, theme=theme, t=t)
@@ -439,6 +444,7 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         yield f"level choice {level}", t(text)
     for reason in (*CANCEL_REASONS, "unknown"):
         yield f"cancelled {reason}", embed_text(cancelled_embed(9, reason, t=t))
+        yield f"cancelled {reason}, in a line", cancelled_note(9, reason, t=t)
     yield "damaged", embed_text(damaged_embed(9, t=t))
     for done in (JOINED, LEFT, COMPUTER_ADDED, COMPUTER_REMOVED, STARTED):  # a click refused
         yield f"lobby click done {done}", t(done, game=4)
