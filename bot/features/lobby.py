@@ -133,8 +133,8 @@ def lobby_embed(
         lines.append(f"{seat + 1}. **{name}**{suffix}")
     lines += [
         "",
-        t("**Variants:** {variants}", variants=variants_text(options, t=t)),
-        t("**Timer:** {timer}", timer=timer_text(turn_seconds, t=t)),
+        t(VARIANTS_LINE, variants=variants_text(options, t=t)),
+        t(TIMER_LINE, timer=timer_text(turn_seconds, t=t)),
         *(
             [
                 # Translators: the level of the computer players the lobby's button adds from
@@ -207,6 +207,11 @@ def invitation_left(content: str, info: GameInfo, *, t: Texts) -> str:
     first, _, rest = content.partition("\n")
     waiting = [f"<@{m}>" for m in _MENTION.findall(rest) if info.seat_of(int(m)) is None]
     return "\n".join([first, _invite_line(waiting, t=t)] if waiting else [first])
+
+
+VARIANTS_LINE: Final = N_("**Variants:** {variants}")
+TIMER_LINE: Final = N_("**Timer:** {timer}")
+"""The lobby's lines of its options, also what a pick in its selects says it saved."""
 
 
 CANCEL_REASONS: Final[dict[str, str]] = {
@@ -365,36 +370,40 @@ def lobby_view(
             )
         )
     if options is not None:
-        view.add_item(variants_select(game, version, options, t=t))
-        view.add_item(timer_select(game, version, turn_seconds, t=t))
+        view.add_item(variants_select(game, options, t=t))
+        view.add_item(timer_select(game, turn_seconds, t=t))
     return view
 
 
-def variants_select(game: int, version: int, options: Options, *, t: Texts) -> discord.ui.Item[Any]:
+SELECT_VERSION: Final = 0
+"""The version in a lobby select's custom id, whatever the lobby's: a pick is the whole
+choice, and a join while the host picks must not make Discord refuse the pick of a menu
+whose id the lobby's redraw changed (QA)."""
+
+
+def variants_select(game: int, options: Options, *, t: Texts) -> discord.ui.Item[Any]:
     """The host's select of the variants, those of ``options`` picked (none: the classic
     game, which its placeholder names)."""
     on = variant_keys(options)
     return select(
-        CustomId(game, Verb.OPTIONS, "", version),
+        CustomId(game, Verb.OPTIONS, "", SELECT_VERSION),
         [
             discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in on)
             for key in VARIANT_KEYS
         ],
-        placeholder=variants_text(Options(), t=t),
+        placeholder=t("Variants: {variants}", variants=variants_text(Options(), t=t)),
         min_values=0,
         max_values=len(VARIANT_KEYS),
         row=3,
     )
 
 
-def timer_select(
-    game: int, version: int, turn_seconds: float | None, *, t: Texts
-) -> discord.ui.Item[Any]:
+def timer_select(game: int, turn_seconds: float | None, *, t: Texts) -> discord.ui.Item[Any]:
     """The host's select of the turn timer: the usual limits, and ``turn_seconds`` (picked)
     where a command chose another."""
     current = round(turn_seconds or 0)
     return select(
-        CustomId(game, Verb.TIMER, "", version),
+        CustomId(game, Verb.TIMER, "", SELECT_VERSION),
         [
             discord.SelectOption(
                 label=timer_text(seconds or None, t=t),
@@ -585,7 +594,8 @@ class LobbyClicks(ClickBase):
                 ),
                 update=True,
             )
-        await self._show_lobby(interaction, info)
+        shown = variants_text(info.options, t=texts(interaction.locale))
+        await self._show_lobby(interaction, info, VARIANTS_LINE, variants=shown)
 
     async def _timer(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """The host's select of the turn timer (seconds, ``0`` for none)."""
@@ -605,7 +615,8 @@ class LobbyClicks(ClickBase):
                 ),
                 update=True,
             )
-        await self._show_lobby(interaction, info)
+        shown = timer_text(info.turn_seconds, t=texts(interaction.locale))
+        await self._show_lobby(interaction, info, TIMER_LINE, timer=shown)
 
     def _put_back(self, cid: CustomId) -> None:
         """The lobby drawn again as stored: Discord keeps a pick nobody saved in the
@@ -623,11 +634,16 @@ class LobbyClicks(ClickBase):
             raise
 
     async def _show_lobby(
-        self, interaction: discord.Interaction[Any], info: GameInfo, done: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        info: GameInfo,
+        done: str | None = None,
+        **params: str,
     ) -> None:
-        """The clicked lobby redrawn (public: in the server's language). ``done`` says what
-        the click did: should Discord refuse the redraw, the player is told it privately."""
-        counted(interaction, done, game=info.id)
+        """The clicked lobby redrawn (public: in the server's language). ``done`` (with
+        ``params``) says what the click did: should Discord refuse the redraw, the player is
+        told it privately."""
+        counted(interaction, done, game=info.id, **params)
         parts = await self._lobby_parts(info)
         message = interaction.message
         if message is not None and message.content:  # a "Play again" lobby's invitation

@@ -431,6 +431,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FAMILY_T
         super().__init__(item, row=row)
         self.cid = cid
 
+    # discord.py 2.7.1's selects keep their row in a plain attribute of their own, which
+    # ``DynamicItem.row`` does not read: a wrapped select's row was lost, and the view placed
+    # it wherever there was room. Both kinds of item say their row through ``item.row``.
+    @property
+    def row(self) -> int | None:
+        """The row this button or select is placed in (``None``: wherever there is room)."""
+        return self.item.row
+
+    @row.setter
+    def row(self, value: int | None) -> None:
+        self.item.row = value
+
     @classmethod
     async def from_custom_id(
         cls,

@@ -22,6 +22,8 @@ from wizard.service import GameStatus, InvalidOptionsError, check_options
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
+CALLBACK = "/interactions/*/*/callback"
+
 
 def selects(message: Any) -> dict[str, dict[str, Any]]:
     """The lobby's selects by verb (``options``, ``timer``)."""
@@ -193,3 +195,59 @@ def test_a_full_lobby_with_its_selects_fits_discord_s_limits(language: str) -> N
     assert labels["secret"] == t("secret bids") and labels["0"] == t("no turn timer")
     if language != "en":
         assert labels["magic_twos"] != "magic twos" and labels["0"] != "no turn timer"
+
+
+@pytest.mark.parametrize("computers", [0, 1, 5])
+def test_the_two_selects_are_the_lobby_s_last_rows_whatever_it_holds(computers: int) -> None:
+    """QA: discord.py placed the selects itself (a select wrapped in a restart-proof item
+    lost its row), so the two menus were split by a row of buttons and jumped down once a
+    computer was added. They are the last two rows, variants above the timer."""
+    view = lobby_view(
+        7,
+        3,
+        t=texts("en"),
+        players=1 + computers,
+        computers=[(seat, f"Computer {seat}", "normal") for seat in range(1, 1 + computers)],
+        seat_taking=False,
+        options=Options(),
+        turn_seconds=300,
+    )
+    rows = view.to_components()
+    kinds = [[str(c["custom_id"]).split(":")[2] for c in row["components"]] for row in rows]
+    assert kinds[-2:] == [["options"], ["timer"]], kinds
+    assert all(c["type"] == 2 for row in rows[:-2] for c in row["components"]), kinds
+
+
+def test_a_select_s_id_stays_the_same_as_the_lobby_changes() -> None:
+    """QA: a join while the host was picking variants changed the menus' ids, and Discord
+    answers a pick from a menu no longer on the message with "This interaction failed". A
+    pick is the whole choice, so the menus' ids do not follow the lobby's version."""
+
+    def ids(version: int) -> dict[str, str]:
+        view = lobby_view(7, version, t=texts("en"), players=2, options=Options())
+        return {verb: str(s["custom_id"]) for verb, s in selects(view_message(view)).items()}
+
+    assert ids(3) == ids(4)
+
+
+def view_message(view: Any) -> Any:
+    return SimpleNamespace(components=view.to_components())
+
+
+async def test_a_pick_whose_answer_discord_refuses_says_what_it_saved(
+    tmp_path: Path,
+) -> None:
+    """QA: when Discord refused the lobby's redraw, a menu pick was told a bare "✅"; a
+    button says what it did. The pick says what is saved now."""
+    async with simulation(tmp_path, members=1) as sim:
+        [ann] = sim.members
+        await sim.new_game(ann)
+        lobby_id = sim.raw()[-1].id
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        chose = await pick(ann, sim.message(lobby_id), "options", ["magic_twos"])
+        assert chose.response is not None
+        assert chose.response.content == "✅ **Variants:** magic twos"
+        sim.env.inject_error("POST", CALLBACK, status=500, times=1)
+        timed = await pick(ann, sim.message(lobby_id), "timer", ["60"])
+        assert timed.response is not None
+        assert timed.response.content == "✅ **Timer:** 1 minute per turn"
