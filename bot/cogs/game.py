@@ -489,7 +489,6 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             info.id,
             old.id,
             [f"<@{uid}>" for uid in invited],
-            computers=any(s.is_computer for s in old.seats),
             t=t,
         )
         # The text mentions only the invited people, so users=True pings exactly them (and

@@ -164,25 +164,11 @@ def lobby_embed(
     return embed
 
 
-def invitation_text(
-    game_id: int, previous: int, mentions: Sequence[str], *, computers: bool, t: Texts
-) -> str:
+def invitation_text(game_id: int, previous: int, mentions: Sequence[str], *, t: Texts) -> str:
     """The line above a "Play again" lobby: who played game ``previous`` (``mentions``,
-    each told once, by Discord) and how they take their seat again; its computers are named
-    only when it had some (``computers``)."""
-    if computers:
-        line = t(
-            "🔁 **Game {game}:** a rematch of game {previous}, same options and computers.",
-            game=game_id,
-            previous=previous,
-        )
-    else:
-        # Translators: a game of people only is played again (no computer players).
-        line = t(
-            "🔁 **Game {game}:** a rematch of game {previous}, same options.",
-            game=game_id,
-            previous=previous,
-        )
+    each told once, by Discord) and how they take their seat again. It does not say "same
+    options": the host may change them before the start, and the lobby shows them."""
+    line = t("🔁 **Game {game}:** a rematch of game {previous}.", game=game_id, previous=previous)
     if mentions:
         line += "\n" + _invite_line(mentions, t=t)
     return line

@@ -270,7 +270,7 @@ def test_the_play_again_invitation_fits_one_player(language: str) -> None:
     it read "<@1>: Drückt Mitspielen, um euren Platz…" (and "pulsad … vuestro", "premete …
     vostro", "premeu … vostre"), speaking to one person as to several. The text has one form
     for any number of players, so it says it in words that fit one as well as many."""
-    line = invitation_text(2, 1, ["<@1>"], computers=True, t=texts(language)).splitlines()[-1]
+    line = invitation_text(2, 1, ["<@1>"], t=texts(language)).splitlines()[-1]
     assert not re.search(PLURAL_ADDRESS[language], line, re.I), line
 
 

@@ -60,7 +60,7 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         # ann (who played) is mentioned; cy (who did not) is not.
         assert f"<@{ann.id}>" in lobby.content and f"<@{cy.id}>" not in lobby.content
         assert "Join" in lobby.content
-        assert f"a rematch of game {old.id}, same options and computers." in lobby.content
+        assert f"a rematch of game {old.id}." in lobby.content
         text = lobby.embeds[0].description or ""
         assert "hidden bids" in text and "magic twos" in text
         # The level "Add computer player" adds is the old lobby's, and the lobby says so as
@@ -74,10 +74,7 @@ async def test_play_again_opens_the_same_game_and_invites_its_people(tmp_path: P
         assert joined.acknowledged and not joined.ephemeral
         # QA: the invitation kept asking those who had joined. ann was the only one asked.
         content = sim.message(lobby.id).content
-        assert (
-            content
-            == f"🔁 **Game {new.id}:** a rematch of game {old.id}, same options and computers."
-        )
+        assert content == f"🔁 **Game {new.id}:** a rematch of game {old.id}."
         started = await bob.click(sim.message(lobby.id), label="Start")
         assert started.acknowledged and not started.ephemeral
         running = await sim.service.get_game(new.id)
@@ -110,7 +107,8 @@ async def test_a_rematch_lets_others_take_computer_seats_if_the_game_did(tmp_pat
 
 
 async def test_a_rematch_of_people_only_mentions_no_computers(tmp_path: Path) -> None:
-    # QA: the invitation said "same options and computers" after a game of three people.
+    # QA: the invitation said "same options and computers" after a game of three people (it
+    # says neither now).
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
         info = await sim.lobby(ann, [bob, cy], computers=0)
@@ -119,36 +117,24 @@ async def test_a_rematch_of_people_only_mentions_no_computers(tmp_path: Path) ->
         result = await cy.click(final_message(sim, old.id), label="Play again")
         assert result.response is not None and not result.ephemeral
         content = result.response.content
-        assert f"a rematch of game {old.id}, same options." in content, content
+        assert f"a rematch of game {old.id}." in content, content
         assert "computer" not in content.lower(), content
         new = await sim.service.game_in_channel(sim.channel.id)
         assert new is not None and [s.user_id for s in new.seats] == [cy.id]
 
 
-def test_the_invitation_names_computers_only_when_there_were_some() -> None:
+def test_the_invitation_claims_nothing_the_host_may_change() -> None:
+    """QA: the invitation said "same options" above a lobby whose host had changed them with
+    its menus; it names the game it replays, and asks the players to take their seats."""
     from bot.features.lobby import invitation_text
     from bot.i18n import texts
 
     for language in ("en", "de", "es", "it", "pt", "ca"):
         t = texts(language)
-        alone = invitation_text(8, 7, ["<@1>"], computers=False, t=t)
-        along = invitation_text(8, 7, ["<@1>"], computers=True, t=t)
-        assert alone != along and "<@1>" in alone and "<@1>" in along, language
-        assert alone.split("\n")[1:] == along.split("\n")[1:]  # the same call to join
-        # Each language's word for the computers appears in the one line only.
-        first = along.split("\n")[0]
-        word = {
-            "en": "computers",
-            "de": "Computer",
-            "es": "máquinas",
-            "it": "computer",
-            "pt": "computadores",
-            "ca": "ordinadors",
-        }[language]
-        assert word in first and word not in alone.split("\n")[0], (language, first, alone)
-    assert invitation_text(8, 7, [], computers=False, t=texts("en")) == (
-        "🔁 **Game 8:** a rematch of game 7, same options."
-    )
+        first, ask = invitation_text(8, 7, ["<@1>"], t=t).split("\n")
+        assert first == t("🔁 **Game {game}:** a rematch of game {previous}.", game=8, previous=7)
+        assert "<@1>" in ask, (language, ask)
+    assert invitation_text(8, 7, [], t=texts("en")) == "🔁 **Game 8:** a rematch of game 7."
 
 
 async def test_play_again_speaks_the_servers_language(tmp_path: Path) -> None:
@@ -192,9 +178,7 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         assert "3. **bob**" in shown, shown  # seated on the lobby for all to see
         # QA (demo): the invitation kept asking bob to join after his Play again seated him.
         content = sim.message(lobby.lobby_message_id or 0).content
-        assert content == (
-            f"🔁 **Game {lobby.id}:** a rematch of game {info.id}, same options and computers."
-        ), content
+        assert content == (f"🔁 **Game {lobby.id}:** a rematch of game {info.id}."), content
         # Pressed once more: he is in already.
         again_bob = await bob.click(sim.message(final.id), custom_id=again)
         assert again_bob.response is not None
@@ -256,7 +240,7 @@ def test_the_invitation_asks_only_those_still_without_a_seat() -> None:
     from bot.i18n import texts
 
     t = texts("de")
-    content = invitation_text(8, 7, ["<@11>", "<@22>"], computers=False, t=t)
+    content = invitation_text(8, 7, ["<@11>", "<@22>"], t=t)
     first = content.splitlines()[0]
     seated = {11}
     info = cast(Any, SimpleNamespace(seat_of=lambda uid: 0 if uid in seated else None))
@@ -287,7 +271,7 @@ async def test_the_invitation_follows_a_play_again_press_after_a_restart_a_kick_
         opened = await bob.click(final_message(sim, old.id), label="Play again")
         assert opened.response is not None
         lobby_id = opened.response.id
-        first = f"🔁 **Game {old.id + 1}:** a rematch of game {old.id}, same options and computers."
+        first = f"🔁 **Game {old.id + 1}:** a rematch of game {old.id}."
         assert sim.message(lobby_id).content.startswith(first + f"\n<@{ann.id}>")
         await sim.restart()
         joined = await ann.click(final_message(sim, old.id), label="Play again")

@@ -472,9 +472,7 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     ):
         for label in labels(ui):
             yield f"{name} button", label
-    for computers in (True, False):
-        invitation = invitation_text(8, 7, ["<@1>", "<@2>"], computers=computers, t=t)
-        yield f"play again lobby (computers: {computers})", invitation
+    yield "play again lobby", invitation_text(8, 7, ["<@1>", "<@2>"], t=t)
     yield from _seats_and_hints(t)
 
 
