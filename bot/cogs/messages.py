@@ -27,6 +27,7 @@ from wizard.service import (
     GameOver,
     GameService,
     GameStatus,
+    GameStatusError,
     GameUpdate,
     GuildSettings,
     RoundScored,
@@ -679,6 +680,10 @@ async def _cancel_lobby(service: GameService, game: GameInfo, which: str) -> int
     (``which`` lobby, for the log)."""
     try:
         await service.cancel(game.id, game.host_id)
+    except GameStatusError as error:
+        # Over already: Discord told of the deletion twice, or the game started meanwhile.
+        log.info("game %s: its %s lobby was not cancelled: %s", game.id, which, error)
+        return None
     except ServiceError as error:
         log.warning("game %s: its %s lobby was not cancelled: %s", game.id, which, error)
         return None
