@@ -19,16 +19,15 @@ from bot.cogs.replies import DAMAGED
 from bot.discord_faults import DISCORD_FAILED, failure_text
 from bot.features.settings_words import (
     BOTH_BIDDINGS,
-    TIMER_PRESETS,
     VARIANT_KEYS,
     picked_options,
-    variant_keys,
+    timer_choices,
+    variant_choices,
 )
 from bot.features.table import table_parts
 from bot.i18n import (
     COLOUR,
     N_,
-    VARIANT_NAMES,
     Texts,
     _bold,
     _escape,
@@ -370,13 +369,9 @@ whose id the lobby's redraw changed (QA)."""
 def variants_select(game: int, options: Options, *, t: Texts) -> discord.ui.Item[Any]:
     """The host's select of the variants, those of ``options`` picked (none: the classic
     game, which its placeholder names)."""
-    on = variant_keys(options)
     return select(
         CustomId(game, Verb.OPTIONS, "", SELECT_VERSION),
-        [
-            discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in on)
-            for key in VARIANT_KEYS
-        ],
+        variant_choices(options, t=t),
         placeholder=t("Variants: {variants}", variants=variants_text(Options(), t=t)),
         min_values=0,
         max_values=len(VARIANT_KEYS),
@@ -396,7 +391,7 @@ def timer_select(game: int, turn_seconds: float | None, *, t: Texts) -> discord.
                 value=str(seconds),
                 default=seconds == current,
             )
-            for seconds in sorted({*TIMER_PRESETS, current})
+            for seconds in timer_choices(turn_seconds)
         ],
         row=4,
     )

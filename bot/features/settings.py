@@ -34,18 +34,17 @@ from bot.features.lobby import next_level
 from bot.features.settings_words import (
     BOTH_BIDDINGS,
     HINTS_ABOUT,
-    TIMER_PRESETS,
     VARIANT_KEYS,
     confirmation,
     duration_text,
     picked_options,
-    variant_keys,
+    timer_choices,
+    variant_choices,
 )
 from bot.i18n import (
     LANGUAGE_NAMES,
     LEVEL_CHOICES_TEXT,
     N_,
-    VARIANT_NAMES,
     Texts,
     level_name,
     on_off,
@@ -208,14 +207,10 @@ SETTINGS_ITEMS: Final[tuple[type[discord.ui.DynamicItem[Any]], ...]] = (Settings
 def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
     """The panel's controls, showing the current values."""
     view = detached_view()
-    chosen = variant_keys(settings.default_options)
     view.add_item(
         settings_select(
             "variants",
-            [
-                discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in chosen)
-                for key in VARIANT_KEYS
-            ],
+            variant_choices(settings.default_options, t=t),
             placeholder=t("Default options: {options}", options=variants_text(Options(), t=t)),
             min_values=0,
             max_values=len(VARIANT_KEYS),
@@ -223,7 +218,6 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
         )
     )
     current = round(settings.turn_seconds or 0)
-    presets = sorted({*TIMER_PRESETS, current})
     view.add_item(
         settings_select(
             "timer",
@@ -233,7 +227,7 @@ def settings_view(t: Texts, settings: GuildSettings) -> discord.ui.View:
                     value=str(seconds),
                     default=seconds == current,
                 )
-                for seconds in presets
+                for seconds in timer_choices(settings.turn_seconds)
             ],
             row=1,
         )

@@ -38,6 +38,21 @@ def variant_keys(options: Options) -> set[str]:
     return keys
 
 
+def variant_choices(options: Options, *, t: Texts) -> list[discord.SelectOption]:
+    """A select's entries of the variants (:data:`VARIANT_KEYS`), those of ``options`` picked."""
+    on = variant_keys(options)
+    return [
+        discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in on)
+        for key in VARIANT_KEYS
+    ]
+
+
+def timer_choices(turn_seconds: float | None) -> list[int]:
+    """The turn limits a select offers, in seconds: :data:`TIMER_PRESETS`, and
+    ``turn_seconds`` (rounded; ``None``: no limit, 0) where a command chose another."""
+    return sorted({*TIMER_PRESETS, round(turn_seconds or 0)})
+
+
 def picked_options(keys: Collection[str]) -> Options:
     """The options with the variants ``keys`` on (of :data:`VARIANT_KEYS`; the caller refuses
     both bidding modes at once with :data:`BOTH_BIDDINGS`, else secret bids win). Not checked
