@@ -84,10 +84,10 @@ class NamedBy(Enum):
     DEALER = "dealer"
     """The dealer's player now: their person by a click, or a computer seat's computer."""
     COMPUTER = "computer"
-    """A computer, for the dealer's person: their time ran out, or it held their seat (or,
-    for a computer seat a person has taken over since, the computer that played it then)."""
+    """A computer, for the dealer's person: their time ran out, or it held their seat."""
     EARLIER = "earlier"
-    """The person who held the dealer's seat then, before someone else took it over."""
+    """Whoever held the dealer's seat then (a person, or a computer seat's computer), before
+    someone else took it over."""
 
 
 def trump_named_by(info: GameInfo) -> NamedBy:
@@ -97,9 +97,13 @@ def trump_named_by(info: GameInfo) -> NamedBy:
     if move is None:
         return NamedBy.DEALER
     holder = info.seats[move.seat].user_id
-    if move.actor is Actor.PLAYER:
-        return NamedBy.DEALER if move.user_id == holder else NamedBy.EARLIER
-    return NamedBy.DEALER if holder is None else NamedBy.COMPUTER
+    if move.user_id != holder:
+        # Whoever's seat it was then (a person, or a computer seat's own computer) has left
+        # it to its player now.
+        return NamedBy.EARLIER
+    if move.actor is Actor.PLAYER or holder is None:
+        return NamedBy.DEALER
+    return NamedBy.COMPUTER
 
 
 def trump_line(

@@ -23,6 +23,7 @@ from tests.bot.conftest import (
 from tests.bot.i18n_support import user_locales
 from tests.bot.test_game_refusals import callback_bodies, private
 from tests.bot.test_game_variants import wizard_turned_seed
+from tests.bot.test_take_seat import open_lobby_with_computers
 from wizard.service import GameInfo, GameStatus
 from wizard.state import Phase
 
@@ -454,5 +455,35 @@ async def test_a_trump_chosen_while_the_dealer_was_away_stays_the_computers(
         await sim.cog.surfaces.idle()
         now = await sim.service.get_game(info.id)
         assert not now.seats[1].away and now.table is not None and now.table.round == 1
+        assert (sim.table_of(now).embeds[0].description or "").startswith(said + "\n")
+        assert not sim.env.errors
+
+
+async def test_a_trump_a_computer_seat_named_is_not_credited_to_who_took_the_seat(
+    tmp_path: Path,
+) -> None:
+    """R3.3: a computer seat dealt, turned a Wizard and named trump; then bob took the seat
+    over. The table said "a computer chose … for **bob**", as if bob had left and a computer
+    had stood in for him. Nobody who plays the seat now chose: it says only what trump is."""
+    seed = wizard_turned_seed(["ann", "Merlin", "Morgana"], dealer=1)
+    async with simulation(tmp_path, members=2, seed=seed) as sim:
+        bob = sim.members[1]
+        game = await open_lobby_with_computers(sim, allow=True)
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(game)
+        assert now.table is not None and now.table.trump is not None
+        assert now.table.dealer == 1 and now.seats[1].user_id is None
+        suit = suit_text(now.table.trump, t=T)
+        chose = f"Turned 🧙Wizard: **Merlin** chose {suit}."
+        assert (sim.table_of(now).embeds[0].description or "").startswith(chose + "\n")
+        table = sim.table_of(now)
+        [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+        choice = await bob.click(table, custom_id=take["custom_id"])
+        assert choice.response is not None
+        await bob.click(choice.response, label="Merlin (Normal)")
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(game)
+        assert now.seats[1].user_id == bob.id
+        said = f"Turned 🧙Wizard: trump is {suit}."
         assert (sim.table_of(now).embeds[0].description or "").startswith(said + "\n")
         assert not sim.env.errors

@@ -211,8 +211,9 @@ def standings(
 
 
 class LoggedMove(NamedTuple):
-    """A move of the game's log: its seat, who made it (:class:`Actor`, and the user of a
-    player's own move) and the round it was made in."""
+    """A move of the game's log: its seat, who made it (:class:`Actor`), the user of the
+    seat then (a computer's move: the person it moved for, none for a computer seat; moves
+    logged before 2026-12 have none) and the round it was made in."""
 
     seat: int
     actor: Actor

@@ -187,6 +187,10 @@ class Playing(Loading):
         over = state.phase is Phase.GAME_OVER
         seats = live.seats
         row = seats[seat]
+        if actor is not Actor.PLAYER:
+            # Logged with the person whose seat a computer moved for (none: a computer seat),
+            # so that the table can tell them from whoever takes the seat over later.
+            user_id = row.user_id
         changed: SeatRow | None = None
         pre: list[Event] = []
         post: list[Event] = []
