@@ -137,19 +137,29 @@ class WizardBot(commands.AutoShardedBot):
     # service hears that language whenever Discord tells it (at connection, join, change).
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """Tell the service the language of a server Discord just made available."""
-        self._hear_language(guild)
+        await self._hear_language(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Tell the service the language of a server the bot just joined."""
-        self._hear_language(guild)
+        await self._hear_language(guild)
 
     async def on_guild_update(self, _before: discord.Guild, guild: discord.Guild) -> None:
         """Tell the service a server's language, which may have just changed."""
-        self._hear_language(guild)
+        await self._hear_language(guild)
 
-    def _hear_language(self, guild: discord.Guild) -> None:
-        if self.service is not None:
-            hear_languages(self.service, [guild])
+    async def _hear_language(self, guild: discord.Guild) -> None:
+        """Tell the service; if the server's public language changed with it (no settings
+        saved), its open games are drawn again at once, as when a manager saves one."""
+        service = self.service
+        if service is None:
+            return
+        try:
+            before = (await service.get_settings(guild.id)).language
+        finally:
+            hear_languages(service, [guild])
+        now = (await service.get_settings(guild.id)).language
+        if now != before and self.game_cog is not None:
+            self.game_cog.surfaces.settings_saved(guild.id, redraw=True)
 
     async def sync_commands(self) -> None:
         """Sync slash commands: to the development server only if one is set (instant),

@@ -845,11 +845,12 @@ class Surfaces(TableMessages, LobbyMessages, SummaryMessages, TurnPings, OpenHan
                 self.request(surface)
 
     def settings_saved(self, guild_id: int, *, redraw: bool) -> None:
-        """A manager saved the server's settings: its games forget the settings their last
-        update carried, so the next hand or table drawn reads the new ones (a hand opened
-        before anyone moves shows hints as they are now). With ``redraw`` (a new language or
-        card theme) their tables, turn reminders and open hands are drawn again at once, so
-        that a hand or reminder never names a button as the table does not yet."""
+        """A manager saved the server's settings (or, with none saved, its Discord language
+        changed): its games forget the settings their last update carried, so the next hand
+        or table drawn reads the new ones (a hand opened before anyone moves shows hints as
+        they are now). With ``redraw`` (a new language or card theme) their tables, turn
+        reminders and open hands are drawn again at once, so that a hand or reminder never
+        names a button as the table does not yet."""
         for surface in self._games.values():
             if surface.guild_id == guild_id:
                 surface.latest_settings = None

@@ -66,3 +66,35 @@ async def test_after_a_restart_a_new_servers_table_keeps_its_language(
         table = sim.table_of(await sim.service.get_game(info.id))
         assert it("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
         assert any(b.get("label") == it("Show my hand") for b in buttons(table))
+
+
+async def test_a_new_servers_open_table_follows_its_discord_language_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: a server with no saved settings changed its language on Discord; its open table
+    kept the old language until the next move, while replies already spoke the new one."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=1) as sim:
+        server = sim.env.create_guild("Server Italiano", preferred_locale="it")
+        sim.guild, sim.channel = server, server.create_text_channel("carte")
+        sim.members = [server.add_member(sim.env.create_user(n)) for n in ("ann", "bob", "cy")]
+        for member in sim.members:
+            locales[member] = "it"
+        host, *others = sim.members
+        info = await sim.new_game(host)
+        lobby_id = sim.raw()[-1].id
+        for member, verb in ((others[0], "join"), (others[1], "join"), (host, "start")):
+            [button] = [b for b in buttons(sim.message(lobby_id)) if verb_of(b) == verb]
+            await member.click(sim.message(lobby_id), custom_id=button["custom_id"])
+        await sim.cog.surfaces.idle()
+        it, de = texts("it"), texts("de")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        assert it("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
+
+        sim.env.backend.edit_guild(server.id, {"preferred_locale": "de"})
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        table = sim.table_of(await sim.service.get_game(info.id))
+        assert de("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
+        assert any(b.get("label") == de("Show my hand") for b in buttons(table))
+        assert not sim.env.errors
