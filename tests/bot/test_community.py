@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot.features.community.cog import COMMUNITY_ITEMS, community_cog, install_community
 from bot.features.community.words import COG_NAME
-from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation
+from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
 from wizard.record import load, replay
 from wizard.service import GameStatus
 from wizard.service.results import ordinal
@@ -679,6 +679,47 @@ async def test_the_stats_chart_marks_a_seat_a_computer_finished(
         [players] = drawn
         assert players[seat] == "bob → computer", players
         assert "ann" in players
+
+
+
+async def test_the_stats_chart_marks_a_seat_another_person_took_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # QA (pt): rui left, and dani took his seat over; rui's stats card counted the game, while
+    # the chart under it named only ana, pedro and dani, with no line highlighted.
+    import bot.features.community.cog as cog_module
+
+    drawn: list[tuple[tuple[str, ...], int | None]] = []
+    draw = cog_module.score_chart_png
+
+    def spy(players: Any, *args: Any, **kwargs: Any) -> bytes:
+        drawn.append((tuple(players), kwargs.get("highlight")))
+        return draw(players, *args, **kwargs)
+
+    monkeypatch.setattr(cog_module, "score_chart_png", spy)
+    async with server(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        rng = random.Random(4)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        seat = next(s.seat for s in info.seats if s.user_id == bob.id)
+        await sim.click_hand(bob, "Leave")
+        await sim.click_hand(bob, "Yes, leave")
+        table = sim.table_of(await sim.service.get_game(info.id))
+        [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
+        choice = await cy.click(table, custom_id=take["custom_id"])
+        assert choice.response is not None
+        [bobs] = [b for b in buttons(choice.response) if "bob" in str(b.get("label"))]
+        await cy.click(choice.response, custom_id=bobs["custom_id"])
+        done = await sim.play(info.id, rng)
+        assert done.status is GameStatus.FINISHED
+        assert done.seats[seat].user_id == cy.id
+        result = await ann.slash(sim.channel, "wizard stats", member=bob)
+        assert result.response is not None and result.response.attachments
+        [(players, highlight)] = drawn
+        assert highlight == seat
+        assert players[seat] == "bob → cy", players
 
 
 def test_the_history_list_writes_every_place_as_the_final_standings_do() -> None:

@@ -257,8 +257,18 @@ class FinishedGame:
     """Seats that asked for hints: the game was not rated."""
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` played, if any."""
-        return self.user_ids.index(user_id) if user_id in self.user_ids else None
+        """The seat ``user_id`` played, if any: theirs at the end, else the last one they
+        held (and left; another person finished it)."""
+        if user_id in self.user_ids:
+            return self.user_ids.index(user_id)
+        return next((h.seat for h in reversed(self.holders) if h.user_id == user_id), None)
+
+    def left_as(self, user_id: int) -> str | None:
+        """The name ``user_id`` played under, if they left their seat to another person
+        who finished it (``None``: they finished it, or a computer did)."""
+        if user_id in self.user_ids:
+            return None
+        return next((h.name for h in reversed(self.holders) if h.user_id == user_id), None)
 
 
 def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:

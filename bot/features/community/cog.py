@@ -388,12 +388,17 @@ class CommunityCog(commands.Cog, name=COG_NAME):
                 game = None
             if game is not None:
                 # A seat a computer finished is its line, as on the scorepad: its points
-                # are the computer's, not the player's (the card above counts a loss).
+                # are the computer's, not the player's (the card above counts a loss). So is
+                # one another person took over: "bob → cy".
+                names = picture_names(game.players, game.standings, t=t)
+                seat, left_as = game.seat_of(who.id), game.left_as(who.id)
+                if seat is not None and left_as is not None:
+                    names[seat] = f"{left_as} → {names[seat]}"
                 png = await asyncio.to_thread(
                     score_chart_png,
-                    picture_names(game.players, game.standings, t=t),
+                    names,
                     game.history,
-                    highlight=game.seat_of(who.id),
+                    highlight=seat,
                     title=t("Latest game ({game}): score by round", game=game.id),
                     labels=chart_labels(t),
                 )
