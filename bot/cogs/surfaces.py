@@ -333,6 +333,7 @@ class OpenHands(GameMessages):
             ending=ending,
             bids_here=table_lost,
             bids_not_theirs=seat_view.bids_not_theirs,
+            helped=seat_view.helped,
         )
         return text, view, seat_view.seat
 

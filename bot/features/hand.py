@@ -157,6 +157,7 @@ def hand_text(
     away: bool = False,
     bids_here: bool = False,
     bids_not_theirs: Collection[int] = (),
+    helped: bool = False,
     t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
@@ -164,7 +165,8 @@ def hand_text(
     computer plays the seat (``away``), whose turn it is then. ``bids_here``: open bids
     are made in the hand (see :func:`hand_view`). ``bids_not_theirs``: rounds whose bid of
     the seat its reader did not make (a computer's for them, or the seat's earlier
-    holder's), told as the seat's, not as theirs."""
+    holder's), told as the seat's, not as theirs; ``helped``: someone else moved for the
+    seat this round, so its played cards are the seat's too."""
     table = public_table(view)
     shown = display_names(table, names)
     seat = view.seat
@@ -198,6 +200,14 @@ def hand_text(
             lines.append(t("The others hold: {hands}", hands=" · ".join(others)))
         else:
             lines.append(t("The others have played their cards."))
+    elif not hand and (helped or away):  # a computer, or who held the seat, played some
+        lines.append(
+            t(
+                "**Round {round} of {rounds} · your seat has played all its cards.**",
+                round=view.round,
+                rounds=view.num_rounds,
+            )
+        )
     elif not hand:  # the round's last trick goes on without them
         lines.append(
             t(
@@ -392,6 +402,7 @@ def hand_message(
     ending: Sequence[str] = (),
     bids_here: bool = False,
     bids_not_theirs: Collection[int] = (),
+    helped: bool = False,
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
@@ -399,7 +410,7 @@ def hand_message(
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
     the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
     game ended, after how its last round went). ``bids_here``: see :func:`hand_view`;
-    ``bids_not_theirs``: see :func:`hand_text`."""
+    ``bids_not_theirs``, ``helped``: see :func:`hand_text`."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -417,6 +428,7 @@ def hand_message(
             away=away,
             bids_here=bids_here,
             bids_not_theirs=bids_not_theirs,
+            helped=helped,
             t=t,
         )
     )

@@ -176,7 +176,7 @@ def invitation_text(game_id: int, previous: int, mentions: Sequence[str], *, t: 
 def _invite_line(mentions: Sequence[str], *, t: Texts) -> str:
     return t(
         # Translators: {players} are mentions; {join} is the lobby's button.
-        "{players}: press {join} to take your seat again.",
+        "{players}: press {join} to play again.",
         players=" ".join(mentions),
         join=_bold(t(JOIN_LABEL)),
     )

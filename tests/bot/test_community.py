@@ -681,7 +681,6 @@ async def test_the_stats_chart_marks_a_seat_a_computer_finished(
         assert "ann" in players
 
 
-
 async def test_the_stats_chart_marks_a_seat_another_person_took_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

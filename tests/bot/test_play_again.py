@@ -248,7 +248,7 @@ def test_the_invitation_asks_only_those_still_without_a_seat() -> None:
         [
             first,
             t(
-                "{players}: press {join} to take your seat again.",
+                "{players}: press {join} to play again.",
                 players="<@22>",
                 join="**Mitspielen**",
             ),

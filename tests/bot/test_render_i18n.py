@@ -349,7 +349,9 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
         pv = view(state, seat)
         yield f"{where} hand {seat}", hand_message(pv, away=seat == 1, theme=theme, t=t)
         # A seat taken over: its bids so far were made by others.
-        taken = hand_message(pv, theme=theme, bids_not_theirs=range(state.round + 1), t=t)
+        taken = hand_message(
+            pv, theme=theme, bids_not_theirs=range(state.round + 1), helped=True, t=t
+        )
         yield f"{where} hand {seat}, taken over", taken
         yield f"{where} hand {seat}, time ran out", timed_out_move(pv, theme, t=t)
         for label in labels(hand_view(pv, 3, 4, theme, t=t, hints=seat == 0)):

@@ -17,6 +17,7 @@ from tests.bot.conftest import (
     ACTION_VERBS,
     buttons,
     hand_body,
+    message_text,
     simulation,
     verb_of,
 )
@@ -486,4 +487,42 @@ async def test_a_trump_a_computer_seat_named_is_not_credited_to_who_took_the_sea
         assert now.seats[1].user_id == bob.id
         said = f"Turned 🧙Wizard: trump is {suit}."
         assert (sim.table_of(now).embeds[0].description or "").startswith(said + "\n")
+        assert not sim.env.errors
+
+
+async def test_a_hand_does_not_say_you_played_the_cards_a_computer_played(
+    tmp_path: Path,
+) -> None:
+    """QA (pt): bob left mid-round; the computer holding his seat played his last cards;
+    he took the seat back before the round ended, and his hand said "you have played all
+    your cards". It says the seat has."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        info = await sim.lobby(ann, [bob, cy])
+        rng = random.Random(1)
+
+        def at_round(number: int, cards: int) -> Any:
+            def reached(i: GameInfo) -> bool:
+                assert i.table is not None
+                return (
+                    i.table.round == number
+                    and i.table.phase is Phase.PLAY
+                    and i.table.hand_sizes[1] == cards
+                )
+
+            return reached
+
+        info = await sim.play(info.id, rng, until=at_round(3, 3))
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        info = await sim.play(info.id, rng, until=at_round(3, 0))
+        assert info.table is not None and info.table.round == 3  # the round goes on
+        back = await bob.click(sim.message(hand.id), label="Take my seat back")
+        assert back.response is not None
+        await sim.cog.surfaces.idle()
+        text = message_text(sim.message(hand.id))
+        assert "**Round 3 of 20 · your seat has played all its cards.**" in text, text
+        assert "you have played all your cards" not in text
         assert not sim.env.errors

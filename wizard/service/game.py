@@ -248,6 +248,17 @@ def trump_named_by(
     return None
 
 
+def moved_for(moves: Sequence[LoggedMove], round: int, seat: int, user_id: int | None) -> bool:
+    """Whether anyone but ``user_id`` moved for ``seat`` in ``round`` (a computer, or who
+    held the seat before): the moves of that round are the last ones of the log."""
+    for move in reversed(moves):
+        if move.round != round:
+            return False
+        if move.seat == seat and (move.actor is not Actor.PLAYER or move.user_id != user_id):
+            return True
+    return False
+
+
 def bids_not_made_by_players(
     bids: Sequence[LoggedMove], holders: Sequence[int | None]
 ) -> set[tuple[int, int]]:
@@ -371,6 +382,9 @@ class SeatView:
     bids_not_theirs: frozenset[int] = frozenset()
     """Rounds whose bid of this seat its player did not make: a computer's for them (they
     were away, or their time ran out), or an earlier holder's (they took the seat over)."""
+    helped: bool = False
+    """Someone else moved for this seat in the current round (a computer, or who held it
+    before): its cards played, or its bid, are not all its player's own."""
 
 
 RECENT_UPDATES = 8
@@ -541,6 +555,7 @@ class LiveGame:
             hidden,
             row.away,
             frozenset(r for r, seat in others if seat == row.seat),
+            moved_for(self.moves, state.round, row.seat, row.user_id),
         )
 
     def info(self) -> GameInfo:
