@@ -28,6 +28,7 @@ from bot.exits import (
     EXIT_SETTINGS,
     Failure,
     database_failure,
+    discord_refusal,
     ensure_openable,
     network_failure,
     opening_database,
@@ -487,4 +488,6 @@ def run(settings: Settings) -> int:
         discord.DiscordServerError,
     ) as error:
         return report(network_failure(error))
+    except discord.HTTPException as error:  # any other answer than the token's refusal
+        return report(discord_refusal(error.status, error.response.reason or "", error.text))
     return EXIT_OK

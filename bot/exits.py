@@ -20,13 +20,14 @@ from wizard.store.db import bot_command, closed_folder
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
 EXIT_REFUSED = 1
-"""Discord refused the bot: a bad token or a privileged intent."""
+"""Discord refused the bot: a bad token, a privileged intent, or another refusal (403)."""
 EXIT_SETTINGS = 2
 """The settings or the command line cannot be used (a bad ``.env`` value, no token)."""
 EXIT_DATABASE = 3
 """The database cannot be used: newer schema, read-only, locked, damaged, cannot open."""
 EXIT_NETWORK = 4
-"""Discord could not be reached (no network, DNS, Discord's servers failing)."""
+"""Discord could not be reached (no network, DNS, Discord's servers failing, a ban of this
+machine's address for too many requests)."""
 EXIT_DAMAGED_GAMES = 5
 """``check`` only: the file is sound but some games (set aside, or not loadable) or player
 rows are damaged."""
@@ -159,13 +160,42 @@ def network_failure(error: BaseException) -> Failure:
         # QA: a bare "TimeoutError" after minutes of silence said neither what nor how long.
         cause = "Discord did not answer (the connection timed out)"
     else:
-        cause = _one_line(str(error)) or type(error).__name__
+        # A 5xx answer's text may be a whole HTML page (QA: 3 KiB of it in the line).
+        cause = _shortened(str(error), 300) or type(error).__name__
     return Failure(
         EXIT_NETWORK,
         f"cannot reach Discord: {cause}",
         "check this machine's network and DNS, and https://discordstatus.com; "
         "then start the bot again",
     )
+
+
+def discord_refusal(status: int, reason: str, body: str) -> Failure:
+    """The :class:`Failure` for Discord answering the bot's start with an HTTP error that
+    is not the token's (401) nor its servers failing (5xx): ``body`` is what it sent."""
+    # A page (a proxy's, Cloudflare's) says nothing in a line that its status does not.
+    said = "" if body.lstrip().startswith("<") else f": {_shortened(body)}"
+    if status == 429:
+        # Cloudflare, in front of Discord, bans an address that sent too many requests (or
+        # too many bad ones) for a while: a restart loop only makes the ban last longer.
+        return Failure(
+            EXIT_NETWORK,
+            f"Discord is limiting this machine's requests (429 {reason}{said})",
+            "wait an hour before starting the bot again, and do not let a supervisor "
+            "restart it in a loop meanwhile: each try extends the ban",
+        )
+    return Failure(
+        EXIT_REFUSED,
+        f"Discord refused the bot's request ({status} {reason}{said})",
+        "check DISCORD_TOKEN and the bot's application in the Developer Portal, and "
+        "whether a proxy or firewall stands between this machine and discord.com",
+    )
+
+
+def _shortened(text: str, limit: int = 120) -> str:
+    """``text`` on one line, at most ``limit`` characters (an HTML page is not a cause)."""
+    line = _one_line(text)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _database_hint(error: BaseException, path: Path | str) -> str:

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,6 +191,58 @@ def test_discord_refusing_the_token_exits_1(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     last = result.stderr.strip().splitlines()[-1]
     assert "refused the token" in last
+    assert FAKE_TOKEN not in result.stderr
+
+
+def _answering(status: int, body: bytes, kind: str) -> type[BaseHTTPRequestHandler]:
+    class Answer(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    return Answer
+
+
+def _bot_against_answer(tmp_path: Path, handler: type[BaseHTTPRequestHandler]) -> Any:
+    server = HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        return run_bot_against(f"http://127.0.0.1:{server.server_port}/api/v10", tmp_path)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_discord_banning_this_machine_for_too_many_requests_says_to_wait(
+    tmp_path: Path,
+) -> None:
+    # QA: Cloudflare's ban of an address that restarted the bot in a loop (HTTP 429, a text
+    # body) ended in a traceback, with the status of a refused token.
+    banned = _answering(429, b"error code: 1015", "text/plain")
+    result = _bot_against_answer(tmp_path, banned)
+    assert result.returncode == EXIT_NETWORK, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("wizard bot: Discord is limiting this machine's requests"), last
+    assert "Wait an hour" in last and "restart" in last, last
+    assert FAKE_TOKEN not in result.stderr
+
+
+def test_discord_refusing_the_bot_otherwise_exits_1_in_one_line(tmp_path: Path) -> None:
+    page = b"<!DOCTYPE html><html><head><title>Forbidden</title></head>" + b"x" * 3000
+    result = _bot_against_answer(tmp_path, _answering(403, page, "text/html"))
+    assert result.returncode == EXIT_REFUSED, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("wizard bot: Discord refused the bot's request (403 Forbidden)"), last
+    assert len(last) < 400, last  # not the whole page
     assert FAKE_TOKEN not in result.stderr
 
 
