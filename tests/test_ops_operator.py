@@ -75,6 +75,9 @@ def test_check_of_another_programs_database_names_its_tables(tmp_path: Path) -> 
     verdict = _verdict(result.stdout)
     assert "holds tables (notes, tags) but no database of this bot" in verdict
     assert "is DATABASE_PATH (or --db) right?" in verdict
+    # Operator QA: it offered a restore over this file, which restore refuses.
+    assert "restore" not in verdict, verdict
+    assert "a path of its own" in verdict, verdict
 
 
 def test_check_of_another_programs_database_with_a_games_table_asks_about_the_path(

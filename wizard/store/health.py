@@ -311,11 +311,16 @@ class Health:
         if self.schema_version is None:
             # An empty file (a `touch`, a failed copy) or another program's database: most
             # likely the wrong path, so that question comes first.
-            shown = few_names(self.tables)
-            holds = f"holds tables ({shown}) but" if self.tables else "holds no tables, so"
+            if self.tables:
+                # Neither the bot nor restore writes over another program's database.
+                return (
+                    f"the file holds tables ({few_names(self.tables)}) but no database of "
+                    "this bot: is DATABASE_PATH (or --db) right? Give the bot a path of its "
+                    "own, where it creates its database on its first start"
+                )
             return (
-                f"the file {holds} no database of this bot: is DATABASE_PATH (or --db) "
-                "right? The bot creates its database on its first start; or restore a "
+                "the file holds no tables, so no database of this bot: is DATABASE_PATH (or "
+                "--db) right? The bot creates its database on its first start; or restore a "
                 f"backup: {restore}"
             )
         if self.schema_version > LATEST:
