@@ -186,6 +186,21 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @classmethod
+    def _whole_number(cls, value: Any) -> Any:
+        # Python's int() reads "2_0" as 20, and pydantic "2.0" as 2: a typo, not a count.
+        if isinstance(value, str) and not re.fullmatch(r"[+-]?[0-9]+", value):
+            raise ValueError("must be a whole number, written in digits only")
+        return value
+
+    @field_validator("computer_delay_seconds", mode="before")
+    @classmethod
+    def _plain_number(cls, value: Any) -> Any:
+        if isinstance(value, str) and "_" in value:
+            raise ValueError("must be a number of seconds, written without _")
+        return value
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: Any) -> Any:

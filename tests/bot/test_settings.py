@@ -114,6 +114,11 @@ def test_token_is_hidden_everywhere_but_token_value() -> None:
         ({"DEV_GUILD_ID": str(2**64)}, "DEV_GUILD_ID"),  # beyond a snowflake's 64 bits
         ({"COMPUTER_DELAY_SECONDS": "-1"}, "COMPUTER_DELAY_SECONDS"),
         ({"COMPUTER_DELAY_SECONDS": "soon"}, "COMPUTER_DELAY_SECONDS"),
+        # Operator QA: Python's digit separators were read as digits: "2_0" as 20 shards.
+        ({"SHARD_COUNT": "2_0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "2.0"}, "SHARD_COUNT"),
+        ({"DEV_GUILD_ID": "1_000"}, "DEV_GUILD_ID"),
+        ({"COMPUTER_DELAY_SECONDS": "1_0"}, "COMPUTER_DELAY_SECONDS"),
     ],
 )
 def test_bad_values_are_refused_by_name(values: dict[str, str], named: str) -> None:
