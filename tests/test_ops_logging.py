@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 
+from bot.logs import GatewayRetries
 from tests.ops_support import PROCESS_TIMEOUT, clean_env
 
 _START = """
@@ -36,3 +38,43 @@ def test_the_log_carries_no_voice_warnings_nor_colour_codes_when_not_a_terminal(
     assert "\x1b[" not in result.stderr, lines
     assert len(lines) == 1, lines
     assert lines[0].endswith("] [WARNING ] bot: health: NOT healthy"), lines
+
+
+def _failed_connect(shard: int) -> logging.LogRecord:
+    """discord.py's record when a shard cannot open its gateway websocket (it retries every
+    5 s, for ever, logging the whole traceback each time)."""
+    try:
+        raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 1)")
+    except ConnectionRefusedError:
+        info = sys.exc_info()
+    return logging.LogRecord(
+        "discord.shard",
+        logging.ERROR,
+        "shard.py",
+        485,
+        "Failed to connect for shard_id: %s. Retrying...",
+        (shard,),
+        info,
+    )
+
+
+def test_a_gateway_out_of_reach_is_told_in_a_line_a_minute_not_a_traceback_every_5_s() -> None:
+    """Operator QA: with Discord's API answering but its gateway blocked (a firewall that
+    stops websockets), discord.py logged about 57 lines of traceback every 5 s, for ever."""
+    now = [0.0]
+    retries = GatewayRetries(clock=lambda: now[0])
+    shown = []
+    for _ in range(24):  # two minutes of tries, 5 s apart
+        record = _failed_connect(0)
+        if retries(record):
+            shown.append(record)
+        now[0] += 5.0
+    assert len(shown) == 2  # the first at once, then one a minute
+    first, second = (r.getMessage() for r in shown)
+    assert all(r.exc_info is None and r.exc_text is None for r in shown)
+    assert first.startswith("shard 0 cannot connect to Discord's gateway"), first
+    assert "ConnectionRefusedError" in first and "\n" not in first, first
+    assert "firewall" in first, first
+    assert "attempt 13 failed" in second, second
+    other = logging.LogRecord("discord.client", logging.INFO, "c.py", 1, "hello", (), None)
+    assert retries(other) and other.getMessage() == "hello"
