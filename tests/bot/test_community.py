@@ -754,3 +754,14 @@ def _summary(game_id: int, *standings: Any) -> Any:
         finished_at=0.0,
         standings=standings,
     )
+
+
+def test_a_share_half_way_between_two_percentages_rounds_up() -> None:
+    # QA (pt): 5 bids of 40 made exactly read "12%" (Babel rounds half to even).
+    from bot.features.community.words import percent
+    from bot.i18n import texts
+
+    assert percent(texts("en"), 5 / 40) == "13%"
+    assert percent(texts("de"), 5 / 40) == "13\xa0%"
+    assert percent(texts("en"), 1 / 3) == "33%"
+    assert percent(texts("en"), 29 / 200) == "15%"

@@ -3,7 +3,7 @@ ratings as a player reads them, and its replies."""
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Final
 
 import discord
@@ -83,8 +83,9 @@ def number(t: Texts, value: float | Decimal, digits: int = 1) -> str:
 
 def percent(t: Texts, value: float) -> str:
     """A share as a whole percentage, written the way the language writes it (``42%``,
-    ``42 %``)."""
-    return format_percent(value, locale=t.language)
+    ``42 %``), a half rounded up as people do (Babel rounds it to even: 12.5 % as 12 %)."""
+    whole = (Decimal(repr(value)) * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return format_percent(whole / 100, locale=t.language)
 
 
 def line_name(t: Texts, line: BoardLine) -> str:
