@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import texts
-from tests.bot.conftest import buttons, message_text, simulation, verb_of
-from tests.bot.i18n_support import user_locales
+from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of
+from tests.bot.i18n_support import UserLocales, user_locales
+from wizard.service import GameInfo
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -41,6 +42,23 @@ async def test_a_german_servers_first_lobby_is_german(
         assert de("Wizard · game {game} · lobby", game=1) in lobby, lobby
 
 
+async def italian_game(sim: Sim, locales: UserLocales) -> GameInfo:
+    """A game of ann, bob and cy (Italian speakers) started in an Italian server's channel
+    that has saved no settings."""
+    server = sim.env.create_guild("Server Italiano", preferred_locale="it")
+    sim.guild, sim.channel = server, server.create_text_channel("carte")
+    sim.members = [server.add_member(sim.env.create_user(n)) for n in ("ann", "bob", "cy")]
+    for member in sim.members:
+        locales[member] = "it"
+    host, *others = sim.members
+    info = await sim.new_game(host)
+    lobby_id = sim.raw()[-1].id
+    for member, verb in ((others[0], "join"), (others[1], "join"), (host, "start")):
+        [button] = [b for b in buttons(sim.message(lobby_id)) if verb_of(b) == verb]
+        await member.click(sim.message(lobby_id), custom_id=button["custom_id"])
+    return info
+
+
 async def test_after_a_restart_a_new_servers_table_keeps_its_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -49,17 +67,7 @@ async def test_after_a_restart_a_new_servers_table_keeps_its_language(
     came before the games were redrawn. discord.py has every server's locale at ready."""
     locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=1) as sim:
-        server = sim.env.create_guild("Server Italiano", preferred_locale="it")
-        sim.guild, sim.channel = server, server.create_text_channel("carte")
-        sim.members = [server.add_member(sim.env.create_user(n)) for n in ("ann", "bob", "cy")]
-        for member in sim.members:
-            locales[member] = "it"
-        host, *others = sim.members
-        info = await sim.new_game(host)
-        lobby_id = sim.raw()[-1].id
-        for member, verb in ((others[0], "join"), (others[1], "join"), (host, "start")):
-            [button] = [b for b in buttons(sim.message(lobby_id)) if verb_of(b) == verb]
-            await member.click(sim.message(lobby_id), custom_id=button["custom_id"])
+        info = await italian_game(sim, locales)
         await sim.restart()
         await sim.cog.surfaces.idle()
         it = texts("it")
@@ -75,23 +83,13 @@ async def test_a_new_servers_open_table_follows_its_discord_language_at_once(
     kept the old language until the next move, while replies already spoke the new one."""
     locales = user_locales(monkeypatch)
     async with simulation(tmp_path, members=1) as sim:
-        server = sim.env.create_guild("Server Italiano", preferred_locale="it")
-        sim.guild, sim.channel = server, server.create_text_channel("carte")
-        sim.members = [server.add_member(sim.env.create_user(n)) for n in ("ann", "bob", "cy")]
-        for member in sim.members:
-            locales[member] = "it"
-        host, *others = sim.members
-        info = await sim.new_game(host)
-        lobby_id = sim.raw()[-1].id
-        for member, verb in ((others[0], "join"), (others[1], "join"), (host, "start")):
-            [button] = [b for b in buttons(sim.message(lobby_id)) if verb_of(b) == verb]
-            await member.click(sim.message(lobby_id), custom_id=button["custom_id"])
+        info = await italian_game(sim, locales)
         await sim.cog.surfaces.idle()
         it, de = texts("it"), texts("de")
         table = sim.table_of(await sim.service.get_game(info.id))
         assert it("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
 
-        sim.env.backend.edit_guild(server.id, {"preferred_locale": "de"})
+        sim.env.backend.edit_guild(sim.guild.id, {"preferred_locale": "de"})
         await sim.env.settle()
         await sim.cog.surfaces.idle()
         table = sim.table_of(await sim.service.get_game(info.id))
