@@ -25,7 +25,7 @@ from bot.cogs.look import hear_languages
 from bot.discord_faults import discords_own
 from bot.features.community.cog import install_community
 from bot.features.settings import install_settings
-from bot.i18n import N_, texts
+from bot.i18n import N_, language_of, texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
 from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, answer_refused, reply_privately
@@ -151,8 +151,10 @@ class WizardBot(commands.AutoShardedBot):
         """Tell the service; if the server's public language changed with it (no settings
         saved), its open games are drawn again at once, as when a manager saves one."""
         service = self.service
-        if service is None:
-            return
+        if service is None or service.home_language(guild.id) == language_of(
+            guild.preferred_locale
+        ):
+            return  # nothing changes (most server updates are of a name or an icon)
         try:
             before = (await service.get_settings(guild.id)).language
         finally:

@@ -96,3 +96,29 @@ async def test_a_new_servers_open_table_follows_its_discord_language_at_once(
         assert de("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
         assert any(b.get("label") == de("Show my hand") for b in buttons(table))
         assert not sim.env.errors
+
+
+async def test_renaming_a_server_reads_no_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: every server update (most are of a name or an icon) read the server's settings
+    twice to learn whether its language had changed; one that leaves it as heard reads none."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=1) as sim:
+        info = await italian_game(sim, locales)
+        await sim.cog.surfaces.idle()
+        reads: list[int] = []
+        get_settings = sim.service.get_settings
+
+        async def counted(guild_id: int) -> object:
+            reads.append(guild_id)
+            return await get_settings(guild_id)
+
+        monkeypatch.setattr(sim.service, "get_settings", counted)
+        sim.env.backend.edit_guild(sim.guild.id, {"name": "Tavolo dei maghi"})
+        await sim.env.settle()
+        await sim.cog.surfaces.idle()
+        assert reads == []
+        table = sim.table_of(await sim.service.get_game(info.id))
+        assert texts("it")("Wizard · game {game}", game=info.id) in (table.embeds[0].title or "")
+        assert not sim.env.errors

@@ -186,6 +186,10 @@ class ServiceBase:
             )
         return stored
 
+    def home_language(self, guild_id: int) -> str | None:
+        """The language last heard for a server (:meth:`set_home_language`), if any."""
+        return self._home_languages.get(guild_id)
+
     def set_home_language(self, guild_id: int, language: str) -> None:
         """The language a server speaks on Discord (its preferred locale): the language of its
         public messages until it saves settings. One without a catalogue is ignored."""
