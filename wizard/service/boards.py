@@ -261,14 +261,20 @@ class FinishedGame:
         held (and left; another person finished it)."""
         if user_id in self.user_ids:
             return self.user_ids.index(user_id)
-        return next((h.seat for h in reversed(self.holders) if h.user_id == user_id), None)
+        left = self._left(user_id)
+        return None if left is None else left.seat
 
     def left_as(self, user_id: int) -> str | None:
         """The name ``user_id`` played under, if they left their seat to another person
         who finished it (``None``: they finished it, or a computer did)."""
+        left = self._left(user_id)
+        return None if left is None else left.name
+
+    def _left(self, user_id: int) -> SeatHolder | None:
+        """``user_id``'s last holding of a seat another person finished."""
         if user_id in self.user_ids:
             return None
-        return next((h.name for h in reversed(self.holders) if h.user_id == user_id), None)
+        return next((h for h in reversed(self.holders) if h.user_id == user_id), None)
 
 
 def board_order(order: LeaderboardOrder | str) -> LeaderboardOrder:
