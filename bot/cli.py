@@ -31,6 +31,7 @@ from bot.exits import (
     discord_refusal,
     ensure_openable,
     network_failure,
+    not_discord,
     opening_database,
     refuse_folder,
     refuse_unwritable,
@@ -421,7 +422,15 @@ async def serve(settings: Settings, token: str) -> None:
     try:
         bot = create_bot(settings, service=service, clock=clock)
         async with bot:
-            await bot.start(token)
+            try:
+                await bot.login(token)
+            except (TypeError, KeyError, AttributeError):
+                if bot.user is not None:  # the bot's user was read: not the answer's fault
+                    raise
+                import discord.http
+
+                raise not_discord(discord.http.Route.BASE) from None
+            await bot.connect()
     finally:
         # After the bot: no click can reach a closed database.
         await service.close()

@@ -170,6 +170,17 @@ def network_failure(error: BaseException) -> Failure:
     )
 
 
+def not_discord(url: str) -> Failure:
+    """The :class:`Failure` for an answer at Discord's address that is not Discord's API (a
+    Wi-Fi sign-in page, a proxy's): discord.py, reading it as the bot's user, fails."""
+    return Failure(
+        EXIT_NETWORK,
+        f"cannot reach Discord: {url} answered with something that is not Discord's API",
+        "something stands between this machine and discord.com (a proxy, a firewall, a "
+        "Wi-Fi sign-in page): open that address from this machine to see what answers",
+    )
+
+
 def discord_refusal(status: int, reason: str, body: str) -> Failure:
     """The :class:`Failure` for Discord answering the bot's start with an HTTP error that
     is not the token's (401) nor its servers failing (5xx): ``body`` is what it sent."""

@@ -246,6 +246,20 @@ def test_discord_refusing_the_bot_otherwise_exits_1_in_one_line(tmp_path: Path) 
     assert FAKE_TOKEN not in result.stderr
 
 
+def test_a_page_answering_in_discords_place_exits_4_in_one_line(tmp_path: Path) -> None:
+    # QA: a captive portal (or a proxy's sign-in page) answering Discord's address with 200
+    # and a page ended the start in a TypeError traceback from inside discord.py.
+    page = b"<!DOCTYPE html><html><head><title>Sign in to the Wi-Fi</title></head>" + b"x" * 3000
+    result = _bot_against_answer(tmp_path, _answering(200, page, "text/html"))
+    assert result.returncode == EXIT_NETWORK, result.stderr
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("wizard bot: cannot reach Discord: "), last
+    assert "not Discord" in last and "proxy" in last, last
+    assert len(last) < 400, last  # not the whole page
+    assert FAKE_TOKEN not in result.stderr
+
+
 def test_demo_on_a_database_locked_by_another_process_exits_3(tmp_path: Path) -> None:
     db = tmp_path / "wizard.db"
     make_database(db)
