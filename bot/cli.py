@@ -51,10 +51,14 @@ from bot.settings import (
 from wizard.store.db import closed_folder
 
 if TYPE_CHECKING:
+    from bot.app import WizardBot
     from bot.clock import DiscordClock
     from wizard.service import GameService, GuildFilter, RecoveryReport
 
 log = logging.getLogger("bot")
+
+LOGIN_NOTICE_SECONDS = 20
+"""How long a silent Discord is waited for at login before the operator is told."""
 
 
 EXIT_STATUSES = """exit status:
@@ -422,19 +426,34 @@ async def serve(settings: Settings, token: str) -> None:
     try:
         bot = create_bot(settings, service=service, clock=clock)
         async with bot:
-            try:
-                await bot.login(token)
-            except (TypeError, KeyError, AttributeError):
-                if bot.user is not None:  # the bot's user was read: not the answer's fault
-                    raise
-                import discord.http
-
-                raise not_discord(discord.http.Route.BASE) from None
+            await _log_in(bot, token)
             await bot.connect()
     finally:
         # After the bot: no click can reach a closed database.
         await service.close()
         log.info("stopped; database closed")
+
+
+async def _log_in(bot: WizardBot, token: str) -> None:
+    """``bot.login``, telling the operator when Discord is slow to answer (aiohttp waits up
+    to five minutes) and, in one line, when what answers is not Discord's API."""
+    import discord.http
+
+    notice = asyncio.get_running_loop().call_later(
+        LOGIN_NOTICE_SECONDS,
+        log.warning,
+        "Discord has not answered for %s s; waiting up to 5 minutes before giving up "
+        "(check this machine's network, proxy and firewall)",
+        LOGIN_NOTICE_SECONDS,
+    )
+    try:
+        await bot.login(token)
+    except (TypeError, KeyError, AttributeError):
+        if bot.user is not None:  # the bot's user was read: not the answer's fault
+            raise
+        raise not_discord(discord.http.Route.BASE) from None
+    finally:
+        notice.cancel()
 
 
 async def _serve_until_signal(settings: Settings, token: str) -> None:

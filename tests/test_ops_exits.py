@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -258,6 +259,34 @@ def test_a_page_answering_in_discords_place_exits_4_in_one_line(tmp_path: Path) 
     assert "not Discord" in last and "proxy" in last, last
     assert len(last) < 400, last  # not the whole page
     assert FAKE_TOKEN not in result.stderr
+
+
+def test_a_silent_discord_is_told_while_the_bot_waits(tmp_path: Path) -> None:
+    # QA: when Discord's address took the connection and never answered, the bot said
+    # nothing for five minutes (aiohttp's limit) after "logging in using static token".
+    silent = socket.create_server(("127.0.0.1", 0))  # the kernel accepts; nobody answers
+    code = (
+        "import sys, discord.http, bot.cli\n"
+        f"discord.http.Route.BASE = 'http://127.0.0.1:{silent.getsockname()[1]}/api/v10'\n"
+        "bot.cli.LOGIN_NOTICE_SECONDS = 0.5\n"
+        "sys.exit(bot.cli.main([]))\n"
+    )
+    env = {**clean_env(), "DISCORD_TOKEN": FAKE_TOKEN, "DATABASE_PATH": str(tmp_path / "w.db")}
+    with (
+        silent,
+        subprocess.Popen(
+            [sys.executable, "-c", code], cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True
+        ) as proc,
+    ):
+        assert proc.stderr is not None
+        try:
+            # Read until the notice; without one, until the bot gives up (five minutes).
+            heard = next((line for line in proc.stderr if "has not answered" in line), "")
+        finally:
+            proc.kill()
+    assert "WARNING" in heard, heard
+    assert "Discord has not answered for 0.5 s" in heard and "5 minutes" in heard, heard
+    assert FAKE_TOKEN not in heard
 
 
 def test_demo_on_a_database_locked_by_another_process_exits_3(tmp_path: Path) -> None:
