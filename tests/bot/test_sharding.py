@@ -252,12 +252,16 @@ def _entry() -> None:
 
     from bot.cli import main
 
-    async def start(self: commands.AutoShardedBot, token: str, *, reconnect: bool = True) -> None:
+    async def login(self: commands.AutoShardedBot, token: str) -> None:
+        pass
+
+    async def connect(self: commands.AutoShardedBot, *, reconnect: bool = True) -> None:
         started = {"started": True, "shard_count": self.shard_count, "shard_ids": self.shard_ids}
         print(json.dumps(started), flush=True)
         await asyncio.Event().wait()  # until the signal cancels it
 
-    commands.AutoShardedBot.start = start  # type: ignore[method-assign,assignment]
+    commands.AutoShardedBot.login = login  # type: ignore[method-assign]
+    commands.AutoShardedBot.connect = connect  # type: ignore[method-assign]
     sys.exit(main([]))
 
 
