@@ -136,24 +136,32 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def run_bot_against(
-    base: str, tmp_path: Path, *, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """``python -m bot`` with a valid-looking token and Discord's API at ``base``; ``env``
-    replaces :func:`clean_env`'s environment (the token and database are added to it)."""
-    code = (
-        "import sys, discord.http\n"
-        f"discord.http.Route.BASE = {base!r}\n"
-        "from bot.cli import main\n"
-        "sys.exit(main([]))\n"
-    )
+def bot_against(
+    base: str, tmp_path: Path, *, env: dict[str, str] | None = None, notice_seconds: float = 0
+) -> tuple[list[str], dict[str, str]]:
+    """The command and environment of ``python -m bot`` with a valid-looking token and
+    Discord's API at ``base``; ``env`` replaces :func:`clean_env`'s environment (the token and
+    database are added to it); ``notice_seconds``, if given, replaces the 20 s after which a
+    silent Discord is told at login."""
+    code = f"import sys, discord.http, bot.cli\ndiscord.http.Route.BASE = {base!r}\n"
+    if notice_seconds:
+        code += f"bot.cli.LOGIN_NOTICE_SECONDS = {notice_seconds!r}\n"
+    code += "sys.exit(bot.cli.main([]))\n"
     env = {
         **(clean_env() if env is None else env),
         "DISCORD_TOKEN": FAKE_TOKEN,
         "DATABASE_PATH": str(tmp_path / "wizard.db"),
     }
+    return [sys.executable, "-c", code], env
+
+
+def run_bot_against(
+    base: str, tmp_path: Path, *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """:func:`bot_against`, run to its end."""
+    command, env = bot_against(base, tmp_path, env=env)
     return subprocess.run(
-        [sys.executable, "-c", code],
+        command,
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -161,6 +169,15 @@ def run_bot_against(
         timeout=PROCESS_TIMEOUT,
         check=False,
     )
+
+
+def failure_after_log(result: subprocess.CompletedProcess[str], status: int) -> str:
+    """The last line of a bot that exited with ``status`` after logging its start: no
+    traceback, and the token nowhere."""
+    assert result.returncode == status, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert FAKE_TOKEN not in result.stderr
+    return result.stderr.strip().splitlines()[-1]
 
 
 _HOLDER = """
