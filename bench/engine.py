@@ -29,9 +29,11 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 HERE = Path(__file__).resolve().parent.parent
+Step = tuple[Any, Any, tuple[Any, ...]]
+"""A state of a recorded game, the action taken in it and the legal actions it offered."""
 
 
 def game_loop() -> Callable[[int, int], int]:
@@ -158,21 +160,13 @@ def profile(games: int, players: int, seed_base: int) -> None:
     stats.sort_stats("tottime").print_stats(15)
 
 
-def parts(games: int, players: int, seed_base: int, repeats: int) -> None:
-    """Split a random game's CPU time into its parts and print CPU-µs per game for each.
-
-    The games are played first and their states kept; each part is then timed alone over
-    them: ``legal_actions`` and ``apply`` by kind of action, the seeded deals computed anew
-    (past the cache) and the benchmark's own ``rng.choice``. The kept states are frozen out
-    of garbage collection (else every collection would walk them all), and each part is
-    the fastest of ``repeats`` runs. For load-proof figures run it under
-    ``valgrind --tool=callgrind`` and compare instruction counts instead.
-    """
-    from wizard.rules import apply, legal_actions, new_game, seeded_deal
+def recorded_steps(games: int, players: int, seed_base: int) -> list[Step]:
+    """Every ``(state, action, legal actions)`` of ``games`` random games of fresh seeds."""
+    from wizard.rules import apply, legal_actions, new_game
     from wizard.state import Phase
 
     first = seed_base + 98_000_000
-    steps: list[tuple[object, object, tuple[object, ...]]] = []
+    steps: list[Step] = []
     for seed in range(first, first + games):
         rng = random.Random(seed)
         state = new_game([f"P{i}" for i in range(players)], seed=seed)
@@ -181,24 +175,57 @@ def parts(games: int, players: int, seed_base: int, repeats: int) -> None:
             action = rng.choice(legal)
             steps.append((state, action, legal))
             state = apply(state, action)
+    return steps
+
+
+def timed_parts(steps: list[Step]) -> list[tuple[str, Callable[[], None]]]:
+    """The parts of the random games of ``steps`` (:func:`recorded_steps`), each a run to
+    time: ``legal_actions`` and ``apply`` by kind of action, the seeded deals computed anew
+    (past the cache) and the benchmark's own ``rng.choice``.
+
+    A run keeps nothing it computes, as the game loop keeps only its current state: a run
+    that kept its 70,000 new states in a list had the garbage collector walk them again and
+    again, and counted that as the engine's (apply a Play read 3.3x its share of a game).
+    """
+    from wizard.rules import apply, legal_actions, seeded_deal
+
+    def each(work: Callable[..., object], args: list[tuple[object, ...]]) -> Callable[[], None]:
+        def run() -> None:
+            for a in args:
+                work(*a)
+
+        return run
+
     deal = getattr(seeded_deal, "__wrapped__", seeded_deal)
-    rounds = list(range(1, 60 // players + 1))  # R2.2: as many rounds as the deck allows
-    kinds = sorted({type(a).__name__ for _, a, _ in steps})
-    timed: list[tuple[str, Callable[[], object]]] = []
-    for kind in kinds:
+    players = len(steps[0][0].players)
+    rounds = range(1, 60 // players + 1)  # R2.2: as many rounds as the deck allows
+    seeds = sorted({state.seed for state, _, _ in steps})
+    timed: list[tuple[str, Callable[[], None]]] = []
+    for kind in sorted({type(a).__name__ for _, a, _ in steps}):
         mine = [(s, a) for s, a, _ in steps if type(a).__name__ == kind]
         timed.append(
-            (f"legal_actions before a {kind}", lambda m=mine: [legal_actions(s) for s, _ in m])
+            (f"legal_actions before a {kind}", each(legal_actions, [(s,) for s, _ in mine]))
         )
-        timed.append((f"apply a {kind}", lambda m=mine: [apply(s, a) for s, a in m]))
+        timed.append((f"apply a {kind}", each(apply, mine)))
+    dealt = [(s, r, players) for s in seeds for r in rounds]
+    timed.append(("seeded deals, uncached", each(deal, dealt)))
     timed.append(
-        (
-            "seeded deals, uncached",
-            lambda: [deal(s, r, players) for s in range(first, first + games) for r in rounds],
-        )
+        ("the loop's rng.choice", each(random.Random(0).choice, [(legal,) for *_, legal in steps]))
     )
-    choice = random.Random(0).choice
-    timed.append(("the loop's rng.choice", lambda: [choice(legal) for _, _, legal in steps]))
+    return timed
+
+
+def parts(games: int, players: int, seed_base: int, repeats: int) -> None:
+    """Split a random game's CPU time into its parts (:func:`timed_parts`) and print CPU-µs
+    per game for each, to compare with the whole game's time per game.
+
+    The games are played first and their states kept, frozen out of garbage collection
+    (else every collection would walk them all); each part is the fastest of ``repeats``
+    runs. For load-proof figures run it under ``valgrind --tool=callgrind`` and compare
+    instruction counts instead.
+    """
+    steps = recorded_steps(games, players, seed_base)
+    timed = timed_parts(steps)
     gc.collect()
     gc.freeze()
     print(f"{games} {players}-player games, {len(steps) / games:.0f} actions per game")

@@ -6,10 +6,12 @@ implementation, so that property tests compare the engine against the rule book.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from wizard.cards import Card, Suit, parse_cards
@@ -17,6 +19,19 @@ from wizard.options import Bidding, Options
 from wizard.rules import apply, bidding_order, legal_actions, new_game
 from wizard.state import Action, Bid, Deal, GameState, Phase, Play
 from wizard.view import PlayerView
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository's root."""
+
+
+def bench_module(name: str) -> ModuleType:
+    """The benchmark script ``bench/<name>.py``, imported (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / f"bench/{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 WriteRecord = Callable[[Any], Path]
 """The ``write_record`` fixture: writes a record (dict, text or bytes) to a file."""

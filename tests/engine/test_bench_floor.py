@@ -4,27 +4,15 @@ prints would flatter the case against a faster engine."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
-from pathlib import Path
-from types import ModuleType
 
+from tests.engine.helpers import ROOT, bench_module
 from wizard.rules import apply
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _floor_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("engine_floor", ROOT / "bench/engine_floor.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_bare_play_is_the_engines_play() -> None:
-    floor = _floor_module()
+    floor = bench_module("engine_floor")
     steps = floor.mid_trick_plays(3, seed=123)
     assert len(steps) == 3 * 4 * sum(range(1, 16)) // 2  # R2.2: 15 rounds of 4 players
     for state, action in steps:
