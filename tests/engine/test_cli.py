@@ -10,12 +10,10 @@ from typing import Any
 
 import pytest
 
-from tests.engine.helpers import R64_PLAYERS, WriteRecord, play_random
+from tests.engine.helpers import R64_PLAYERS, ROOT, WriteRecord, play_random
 from wizard.__main__ import main
 from wizard.record import dumps
 from wizard.rules import winners
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

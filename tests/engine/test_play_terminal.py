@@ -9,14 +9,13 @@ import os
 import pty
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.engine.helpers import ROOT
 from wizard.cards import Card, Theme
 from wizard.play import Terminal, add_arguments, colour_wanted
 
-ROOT = Path(__file__).resolve().parents[2]
 ESC = "\x1b"
 GAME = ["play", "--players", "3", "--level", "easy", "--no-variants", "--seed", "3"]
 ANSWERS = "0\nq\n"

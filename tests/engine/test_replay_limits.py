@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.engine.helpers import WriteRecord
+from tests.engine.helpers import ROOT, WriteRecord
 from wizard.__main__ import main
 from wizard.record import MAX_RECORD_BYTES, RecordTooLargeError, UnreadableRecordError, load
 
-ROOT = Path(__file__).resolve().parents[2]
 HANG_BOUND = 300
 """Seconds after which a child process counts as hung: only a guard against a hang, far
 above the few seconds it takes on a loaded machine (no test measures how long it takes)."""
