@@ -141,22 +141,23 @@ def place_mark(place: int, *, t: Texts) -> str:
     return MEDALS.get(place) or t("{place}.", place=place)
 
 
+def robot_marked(names: Sequence[str], seats: Collection[int]) -> list[str]:
+    """``names`` (by seat) with 🤖 after those of ``seats``."""
+    return [f"{name} 🤖" if seat in seats else name for seat, name in enumerate(names)]
+
+
 def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
     """``names`` (by seat) with 🤖 after each seat a computer plays now (a computer's, or a
     person's it took over), as the table marks it: at the end of a game, such a seat's place
     and points are the computer's."""
-    return [
-        f"{name} 🤖" if info.seats[seat].computer_controlled else name
-        for seat, name in enumerate(names)
-    ]
+    return robot_marked(names, {s.seat for s in info.seats if s.computer_controlled})
 
 
-def round_marked(names: Sequence[str], info: GameInfo, number: int) -> list[str]:
-    """``names`` (by seat) with 🤖 after each seat a computer played for in round ``number``
-    (a computer's seat, or a person's it held or moved for as their time ran out), whoever
-    plays it now: a person who played the round to its end and left is not marked in it."""
-    moved = info.computer_moved[number - 1] if number <= len(info.computer_moved) else ()
-    return [f"{name} 🤖" if seat in moved else name for seat, name in enumerate(names)]
+def computer_moved(info: GameInfo, number: int) -> Collection[int]:
+    """The seats a computer played for in round ``number`` (a computer's seat, or a
+    person's it held or moved for as their time ran out), whoever plays them now: a person
+    who played the round to its end and left is not among them."""
+    return info.computer_moved[number - 1] if number <= len(info.computer_moved) else ()
 
 
 def and_list(items: Sequence[str], *, t: Texts) -> str:
@@ -263,6 +264,7 @@ def round_end_embed(
     summary: RoundSummary,
     players: Sequence[str],
     *,
+    moved: Collection[int] = (),
     num_rounds: int | None = None,
     last_trick: Sequence[SeatCard] = (),
     last_winner: int | None = None,
@@ -274,9 +276,14 @@ def round_end_embed(
 ) -> discord.Embed:
     """A scored round as posted in the channel: the summary, the round's final trick (it is
     no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
-    wrap, so that 6 players with 32-character names fit a phone as well as a desktop."""
+    wrap, so that 6 players with 32-character names fit a phone as well as a desktop.
+
+    The seats a computer played for in the round (``moved``) have 🤖 after their names in
+    its lines and the standings; the final trick names the seats as the table's tricks do,
+    unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played the card bob played)."""
+    marked = robot_marked(players, moved)
     embed = round_summary_embed(
-        summary, players, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
+        summary, marked, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
     )
     names = _escape(players)
     if last_trick:
@@ -298,7 +305,7 @@ def round_end_embed(
         # Translators: the heading of the standings under a round summary.
         heading = t("**Standings** (✅ bid made, ❌ missed, round by round)")
         embed.description = (
-            f"{embed.description}\n\n{heading}\n{scorepad_text(history, players, t=t)}"
+            f"{embed.description}\n\n{heading}\n{scorepad_text(history, marked, t=t)}"
         )
     return embed
 
@@ -353,7 +360,8 @@ class SummaryMessages(GameMessages):
         t, theme = await public_look(self.service, info.guild_id)
         embed = round_end_embed(
             table.history[number - 1],
-            round_marked(table.players, info, number),
+            table.players,
+            moved=computer_moved(info, number),
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,

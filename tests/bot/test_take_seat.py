@@ -27,7 +27,7 @@ from tests.bot.i18n_support import user_locales
 from wizard.options import Options
 from wizard.record import dumps, load
 from wizard.rules import apply, legal_actions, new_game
-from wizard.service import GameStatus, SeatHolder
+from wizard.service import GameInfo, GameStatus, SeatHolder
 from wizard.service.boards import FinishedGame
 from wizard.service.game import standings
 from wizard.state import Deal, Phase
@@ -69,18 +69,22 @@ async def open_lobby_with_computers(sim: Sim, allow: bool) -> int:
     return info.id
 
 
+async def after_seat_1_bid(sim: Sim, game: int, rng: random.Random) -> GameInfo:
+    """The game once the computer in seat 1 has bid (mid-round), ann clicking till then."""
+    while True:
+        info = await sim.service.get_game(game)
+        assert info.status is GameStatus.ACTIVE and info.table is not None
+        if info.table.has_bid[1]:
+            return info
+        await sim.act(sim.members[0], rng.choice)
+
+
 async def test_a_bystander_takes_a_computer_seat_mid_round(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=2) as sim:
         ann, bob = sim.members
         game = await open_lobby_with_computers(sim, allow=True)
         rng = random.Random(3)
-        # Mid-round: the computer in seat 1 has bid already.
-        while True:
-            info = await sim.service.get_game(game)
-            assert info.status is GameStatus.ACTIVE and info.table is not None
-            if info.table.has_bid[1]:
-                break
-            await sim.act(ann, rng.choice)
+        info = await after_seat_1_bid(sim, game, rng)
         table = sim.table_of(info)
         show = take_seat_button(table)
         assert show is not None and show["label"] == "Take a seat"
@@ -442,4 +446,32 @@ async def test_take_a_seat_refuses_one_removed_at_once(tmp_path: Path) -> None:
             "🚫 You were removed from this game, so you cannot take a seat in it."
         ), refused.response.content
         assert not buttons(refused.response)
+        assert not sim.env.errors
+
+
+async def test_the_final_trick_names_a_seat_as_the_table_does(tmp_path: Path) -> None:
+    """QA: bob took Merlin's seat after Merlin's bid and played the round's only card
+    himself; the summary's final trick read "bob 🤖 🟦B7", as if a computer had played
+    it. The 🤖 beside a name in the summary is for the round (a computer made its bid),
+    not for a card: the final trick names the seats as the table's tricks do."""
+    async with simulation(tmp_path, members=2) as sim:
+        bob = sim.members[1]
+        game = await open_lobby_with_computers(sim, allow=True)
+        rng = random.Random(3)
+        table = sim.table_of(await after_seat_1_bid(sim, game, rng))
+        show = take_seat_button(table)
+        assert show is not None
+        choice = await bob.click(table, custom_id=show["custom_id"])
+        assert choice.response is not None
+        taken = await bob.click(choice.response, label="Merlin (Normal)")
+        assert taken.response is not None
+        sim.hands[bob.id] = taken.response.id
+        await sim.play(game, rng, until=lambda i: i.table.round > 1)
+        [summary] = [
+            m for m in sim.raw() if m.embeds and m.embeds[0].get("title") == "Round 1 of 20 scored"
+        ]
+        embed = summary.embeds[0]
+        assert "**bob 🤖**: bid" in embed["description"]  # Merlin bid for the seat
+        [trick] = [f["value"] for f in embed["fields"] if f["name"] == "Final trick"]
+        assert "bob " in trick and "🤖" not in trick, trick
         assert not sim.env.errors
