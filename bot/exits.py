@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wizard.store import DatabaseUnavailable, MigrationError
-from wizard.store.db import bot_command, closed_folder
+from wizard.store.db import bot_command, closed_folder, log_without_database
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -150,6 +150,9 @@ def ensure_openable(path: Path) -> None:
     connection thread, failing to open, would print a traceback as the program ends."""
     refuse_folder(path)
     with opening_database(path):
+        orphan = log_without_database(path)  # before SQLite makes a file to replay it into
+        if orphan is not None:
+            raise orphan
         path.parent.mkdir(parents=True, exist_ok=True)
         sqlite3.connect(path).close()
 

@@ -31,7 +31,7 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
-from wizard.store.db import bot_command, closed_folder
+from wizard.store.db import bot_command, closed_folder, log_without_database
 from wizard.store.health import (
     Health,
     another_programs,
@@ -241,6 +241,9 @@ def _check(database: Path) -> int:
         refuse_folder(database)
     except Failure as failure:
         return report(failure)
+    orphan = log_without_database(database)
+    if orphan is not None:
+        return report(database_failure(database, orphan))
     if not database.is_file():
         return report(
             Failure(EXIT_DATABASE, f"no database at {database}", "check DATABASE_PATH or --db")

@@ -92,6 +92,22 @@ def make_database(path: Path, *, games: int = 0, first_channel: int = 2000) -> N
     asyncio.run(build())
 
 
+def log_left_at(where: Path) -> None:
+    """A ``-wal`` and ``-shm`` at ``where``'s, as a database moved or deleted without them
+    leaves them: its last change (every game deleted) is in the log only."""
+    db = where.with_name(f"{where.name}.scratch")
+    make_database(db, games=1)
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("DELETE FROM games")
+        for end in ("-wal", "-shm"):
+            where.with_name(where.name + end).write_bytes(db.with_name(db.name + end).read_bytes())
+    finally:
+        conn.close()
+    db.unlink()
+
+
 def damage_games_table(path: Path) -> None:
     """Damage a closed database: the games table's first page gets a page type that does not
     exist and a cell count too large (what ``quick_check`` reports and nothing can read)."""

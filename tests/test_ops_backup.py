@@ -28,6 +28,7 @@ from tests.ops_support import (
     assert_one_line_failure,
     clean_env,
     database_held,
+    log_left_at,
     make_database,
     make_future_schema,
     run_bot,
@@ -912,3 +913,64 @@ def test_a_hang_up_the_operator_ignored_leaves_a_restore_to_finish(
     finally:
         signal.signal(signal.SIGHUP, before)
     assert "restored" in capsys.readouterr().out
+
+
+def test_restore_refuses_where_the_log_of_a_moved_database_was_left(tmp_path: Path) -> None:
+    """Operator QA: wizard.db moved away (or deleted) without its -wal and -shm, then a
+    backup restored there: SQLite replayed the old log into the restored file, whose games
+    then read as damaged, blamed on a backup that check called healthy. The same with a bot
+    still running on the moved file: the restore went on where it refuses a database in use."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    copy = tmp_path / "copy.db"
+    assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
+    target = tmp_path / "moved" / "wizard.db"
+    target.parent.mkdir()
+    log_left_at(target)
+    line = assert_one_line_failure(
+        run_bot("restore", str(copy), "--db", str(target), cwd=tmp_path), EXIT_DATABASE
+    )
+    assert f"{target}-wal" in line and "without" in line, line
+    assert "stop any bot still running on it" in line.lower() and "move" in line, line
+    assert not target.exists()  # nothing written: the log is as it was
+    assert sorted(p.name for p in target.parent.iterdir()) == ["wizard.db-shm", "wizard.db-wal"]
+    # Moved aside as told, the restore puts the backup back whole.
+    for end in ("-wal", "-shm"):
+        target.with_name(target.name + end).rename(tmp_path / f"old{end}")
+    restored = run_bot("restore", str(copy), "--db", str(target), cwd=tmp_path)
+    assert restored.returncode == EXIT_OK, restored.stderr
+    assert len(_tables(target)["games"]) == 2
+
+
+def test_a_forced_backup_refuses_a_file_in_use(tmp_path: Path) -> None:
+    """Operator QA: "backup --force" over the live database of another bot (restore's
+    arguments given to backup) replaced it under the running process, which then lost
+    every game it had."""
+    db, live = tmp_path / "wizard.db", tmp_path / "live.db"
+    make_database(db, games=1)
+    make_database(live, games=3)
+    with database_held(live):
+        line = assert_one_line_failure(
+            run_bot("backup", str(live), "--db", str(db), "--force", cwd=tmp_path),
+            EXIT_DATABASE,
+        )
+    assert f"{live} is in use by another process" in line, line
+    assert "restore" in line, line  # what may have been meant
+    assert len(_tables(live)["games"]) == 3
+
+
+def test_a_forced_backup_takes_the_place_of_the_log_it_replaces(tmp_path: Path) -> None:
+    """A backup over an old database file whose log was left beside it (or over the log
+    alone) must not have that log replayed into it when it is opened."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    for target in (tmp_path / "old.db", tmp_path / "gone.db"):
+        if target.name == "old.db":
+            make_database(target, games=1)
+        log_left_at(target)
+        refused = run_bot("backup", str(target), "--db", str(db), cwd=tmp_path)
+        assert "already exists" in assert_one_line_failure(refused, EXIT_DATABASE)
+        forced = run_bot("backup", str(target), "--db", str(db), "--force", cwd=tmp_path)
+        assert forced.returncode == EXIT_OK, forced.stderr
+        assert not target.with_name(target.name + "-wal").exists()
+        assert len(_tables(target)["games"]) == 2, target

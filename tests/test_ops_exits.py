@@ -14,7 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from tests.ops_support import (
     database_held,
     failure_after_log,
     free_port,
+    log_left_at,
     make_database,
     make_future_schema,
     run_bot,
@@ -127,21 +128,28 @@ def test_future_schema_says_a_newer_version_wrote_it(tmp_path: Path) -> None:
     assert "newer version" in line
 
 
+def _on_database(
+    command: str, db: Path, cwd: Path, prefix: Sequence[str] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` (``run``: the bot, with a token) or ``python -m bot COMMAND`` on the
+    database ``db``, in ``cwd``, run by the command prefix ``prefix`` if given."""
+    args = [command, "--db", str(db)] if command != "run" else []
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db)),
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize("part", ["folder", "file"])
 @pytest.mark.parametrize("command", ["demo", "run"])
 def test_a_database_the_bot_cannot_write_exits_3(tmp_path: Path, command: str, part: str) -> None:
     with read_only(tmp_path, part) as (db, prefix):
-        args = ["demo", "--db", str(db)] if command == "demo" else []
-        result = subprocess.run(
-            [*prefix, sys.executable, "-m", "bot", *args],
-            cwd=tmp_path,
-            env=clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db)),
-            capture_output=True,
-            text=True,
-            timeout=PROCESS_TIMEOUT,
-            check=False,
-        )
-        line = assert_one_line_failure(result, EXIT_DATABASE)
+        line = assert_one_line_failure(_on_database(command, db, tmp_path, prefix), EXIT_DATABASE)
         assert str(db) in line
         assert "read-only" in line
 
@@ -317,3 +325,18 @@ def test_ctrl_c_while_a_command_loads_ends_in_one_line(capsys: pytest.CaptureFix
     captured = capsys.readouterr()
     assert captured.err == "wizard bot: stopped (Ctrl-C) before it began: nothing was done\n"
     assert captured.out == ""
+
+
+@pytest.mark.parametrize("command", ["demo", "run", "check"])
+def test_a_log_left_without_its_database_is_not_replayed_into_a_new_one(
+    tmp_path: Path, command: str
+) -> None:
+    """Operator QA: wizard.db moved or deleted without its -wal and -shm; the bot's next
+    start made a new database and SQLite replayed the old log's pages into it, which no
+    one was told of (check said "no database"). Each now names the log and what to do."""
+    db = tmp_path / "wizard.db"
+    log_left_at(db)
+    line = assert_one_line_failure(_on_database(command, db, tmp_path), EXIT_DATABASE)
+    assert f"{db}-wal is there without wizard.db" in line, line
+    assert "move its -wal and -shm with it" in line, line
+    assert not db.exists()

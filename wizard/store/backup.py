@@ -17,8 +17,15 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
-from wizard.store.db import bot_command, closed_folder, first_problem, wal_path
+from wizard.store.db import (
+    bot_command,
+    closed_folder,
+    first_problem,
+    log_without_database,
+    wal_path,
+)
 from wizard.store.health import (
     another_programs,
     damaged_games,
@@ -77,8 +84,12 @@ def backup(source: Path, target: Path, *, overwrite: bool = False, checked: bool
     if target.exists() and not target.is_file():
         # --force replaces an old backup, never a device or a pipe (as root, /dev/full).
         raise BackupError(f"{target} is no regular file", "give the backup a file name")
-    if target.exists() and not overwrite:
-        raise BackupError(f"{target} already exists", "choose another name, or add --force")
+    log = _log_beside(target)
+    if not overwrite and (target.exists() or log):
+        shown = target if target.exists() else log[0]
+        raise BackupError(f"{shown} already exists", "choose another name, or add --force")
+    if target.exists():  # --force replaces an old backup, never a database in use
+        _check_unused(target, _IN_USE_BY_BACKUP)
     started = time.perf_counter()
     partial = target.with_name(f".{target.name}.partial")
     src = open_readonly(source)
@@ -117,6 +128,10 @@ def backup(source: Path, target: Path, *, overwrite: bool = False, checked: bool
                     f" {wal_path(source)} beside it",
                 )
             with _writing(target):
+                # The log of the file replaced goes with it: SQLite would replay it into
+                # the backup the next time it is opened.
+                for part in _log_beside(target):
+                    part.unlink()
                 os.replace(partial, target)
         except sqlite3.Error as error:
             _remove_with_journal(partial)
@@ -248,6 +263,9 @@ def restore(backup_file: Path, target: Path) -> Copied:
         damaged = not _sound(target)
         if not damaged:
             _refuse_foreign(target)
+    elif (orphan := log_without_database(target)) is not None:
+        # Whether a bot still has it open cannot be told without the database file.
+        raise BackupError(orphan.message, orphan.hint)
     restoring = target.with_name(f".{target.name}.restoring")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)  # a new machine's first database
@@ -395,12 +413,27 @@ def _sound(path: Path) -> bool:
         return False
 
 
-def _check_unused(path: Path) -> None:
-    """:class:`BackupError` if another process has ``path`` open; a file SQLite cannot
-    read at all cannot be in use by the bot."""
+_IN_USE_BY_RESTORE: Final = (
+    "stop the bot (every shard process), and litestream replicate if it runs, before restoring"
+)
+_IN_USE_BY_BACKUP: Final = (
+    "a backup is a file of its own: give another name (to put a backup back in place, stop "
+    "the bot and use restore)"
+)
+
+
+def _log_beside(path: Path) -> list[Path]:
+    """The ``-wal`` and ``-shm`` there are beside ``path``: SQLite replays a ``-wal`` into
+    whatever database file it next opens at ``path``."""
+    return [p for p in (wal_path(path), path.with_name(path.name + "-shm")) if p.exists()]
+
+
+def _check_unused(path: Path, in_use: str = _IN_USE_BY_RESTORE) -> None:
+    """:class:`BackupError` (with the hint ``in_use``) if another process has ``path``
+    open; a file SQLite cannot read at all cannot be in use by the bot."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        _lock_exclusively(conn, path)
+        _lock_exclusively(conn, path, in_use)
     except sqlite3.DatabaseError as error:
         if isinstance(error, sqlite3.OperationalError):
             raise
@@ -452,7 +485,7 @@ def set_aside(path: Path, why: str) -> Path:
     return aside
 
 
-def _lock_exclusively(conn: sqlite3.Connection, path: Path) -> None:
+def _lock_exclusively(conn: sqlite3.Connection, path: Path, in_use: str) -> None:
     """Hold ``path`` alone until ``conn`` closes, or :class:`BackupError` if it is in use.
 
     In WAL mode every open connection keeps a shared lock, so an idle bot is detected too.
@@ -466,9 +499,5 @@ def _lock_exclusively(conn: sqlite3.Connection, path: Path) -> None:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            raise BackupError(
-                f"{path} is in use by another process",
-                "stop the bot (every shard process), and litestream replicate if it runs, "
-                "before restoring",
-            ) from None
+            raise BackupError(f"{path} is in use by another process", in_use) from None
         raise

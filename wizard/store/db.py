@@ -87,6 +87,22 @@ class DatabaseUnavailable(Exception):
         self.hint = hint
 
 
+def log_without_database(path: Path) -> DatabaseUnavailable | None:
+    """The refusal to open, or restore a backup at, ``path`` while its ``-wal`` is there
+    without it: the log of a database moved or deleted without its log (or of one a bot
+    still has open through the moved file). SQLite would replay that log into any new
+    database file at ``path``: pages of another file, as if they were its own."""
+    wal = wal_path(path)
+    if path.exists() or not wal.exists():
+        return None
+    return DatabaseUnavailable(
+        f"{wal} is there without {path.name}: the log of a database moved or deleted without "
+        "it (or of one a bot still has open), which SQLite would replay into a new file there",
+        f"stop any bot still running on it; if {path.name} was moved, move its -wal and -shm "
+        "with it, else move them aside; then try again",
+    )
+
+
 class ConflictError(Exception):
     """A checked statement did not change exactly one row: a game row was not at the
     version its writer expected (another writer touched it)."""
@@ -471,6 +487,9 @@ class Store:
         cannot be used: newer schema, read-only, locked, or damaged beyond opening.
         """
         path = Path(path)
+        orphan = log_without_database(path)
+        if orphan is not None:
+            raise orphan
         opened: list[aiosqlite.Connection] = []
         try:
             write = await connect(path)
