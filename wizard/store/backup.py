@@ -259,6 +259,16 @@ def restore(backup_file: Path, target: Path) -> Copied:
     version = verify(backup_file)
     damaged = False
     if target.exists():
+        folder = target.parent
+        if not os.access(folder, os.W_OK | os.X_OK):
+            # SQLite, opening the database to see whether it is in use, would say "disk I/O
+            # error" (it cannot make the -shm), pointing at a disk that is fine (QA).
+            raise BackupError(
+                f"cannot restore over {target}: this user may not write in {folder}, where "
+                "the restored file is written and the database set aside",
+                "run restore as the user the bot runs as, or one who may write there; the "
+                "database there is untouched",
+            )
         _check_unused(target)
         damaged = not _sound(target)
         if not damaged:
