@@ -112,8 +112,8 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
             damaged = tuple(sorted(damaged + tuple((g.game, g.reason) for g in found)))
         except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
             print(
-                f"note: the games of the backup could not be tried ({error}): run"
-                f" {bot_command('check', copied.target)}"
+                f"note: the games of the backup could not be tried: {_untried(error)}, then"
+                f" run {bot_command('check', copied.target)}"
             )
     _note_damaged_rows(copied.target, database)
     if damaged:
@@ -306,14 +306,20 @@ def _full_health(database: Path) -> Health | Failure:
     try:
         return _with_unloadable(health)
     except (BackupError, DatabaseUnavailable, sqlite3.Error, OSError) as error:
-        # The copy the games are tried on (no backup the operator asked for): what the file
-        # showed is reported all the same (review: damage found was hidden behind it).
-        cause = error.cause if isinstance(error, BackupError) and error.cause else str(error)
-        return dataclasses.replace(
-            health,
-            untried=f"cannot try them on a temporary copy in {tempfile.gettempdir()} ({cause}): "
-            "free space there, or choose another folder with TMPDIR, then run check again",
-        )
+        # What the file showed is reported all the same (review: damage found was hidden
+        # behind it).
+        return dataclasses.replace(health, untried=f"{_untried(error)}, then run check again")
+
+
+def _untried(error: Exception) -> str:
+    """Why the games could not be tried on a temporary copy (:func:`_unloadable`), with
+    what to do: the copy's fault is not a backup's the operator asked for (QA: "cannot
+    write the backup /tmp/…/copy.db")."""
+    cause = error.cause if isinstance(error, BackupError) and error.cause else str(error)
+    return (
+        f"cannot try them on a temporary copy in {tempfile.gettempdir()} ({cause}): free space "
+        "there, or choose another folder with TMPDIR"
+    )
 
 
 def _damaged_rows(database: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:

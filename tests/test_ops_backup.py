@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -974,3 +975,30 @@ def test_a_forced_backup_takes_the_place_of_the_log_it_replaces(tmp_path: Path) 
         assert forced.returncode == EXIT_OK, forced.stderr
         assert not target.with_name(target.name + "-wal").exists()
         assert len(_tables(target)["games"]) == 2, target
+
+
+def test_a_backup_whose_games_cannot_be_tried_names_the_temporary_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator QA, TMPDIR on a full disk: the backup was made, and its note said "cannot
+    write the backup /tmp/…/copy.db (database or disk is full)", of the temporary copy its
+    games are tried on, without a word of TMPDIR (as check says it)."""
+    db, target = tmp_path / "wizard.db", tmp_path / "backup.db"
+    make_database(db, games=1)
+    temporary = Path(tempfile.gettempdir()) / "wizard-check-x" / "copy.db"
+
+    def full(path: Path, folder: Path) -> NoReturn:
+        raise backup_module.BackupError(
+            f"cannot write the backup {temporary} (database or disk is full)",
+            "free space where it is written",
+            cause="database or disk is full",
+        )
+
+    monkeypatch.setattr(ops, "trial_copy", full)
+    assert ops.backup_command(db, target) == EXIT_OK
+    out = capsys.readouterr().out
+    [note] = [line for line in out.splitlines() if line.startswith("note:")]
+    assert "cannot write the backup" not in note, note
+    assert f"cannot try them on a temporary copy in {tempfile.gettempdir()}" in note, note
+    assert "(database or disk is full)" in note and "TMPDIR" in note, note
+    assert note.endswith(f"then run {ops.bot_command('check', target)}"), note
