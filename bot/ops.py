@@ -73,6 +73,15 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
     folder = target.parent
+    below = next((p for p in target.parents if p.exists()), None)
+    if below is not None and not below.is_dir():
+        return report(
+            Failure(
+                EXIT_SETTINGS,
+                f"cannot write the backup {target}: {below} is a file, not a folder",
+                "name a file in a folder that exists",
+            )
+        )
     if not folder.exists():
         # A command-line fault, as a cp or sqlite3's .backup would refuse it: a typo in the
         # folder must not become a new folder that this and later backups go astray into.

@@ -126,19 +126,6 @@ def test_a_database_path_that_is_a_folder_is_said_to_be_one(tmp_path: Path, comm
     assert "is a folder" in line and str(folder / "wizard.db") in line
 
 
-def test_backup_to_a_place_that_cannot_be_written_names_the_backup(tmp_path: Path) -> None:
-    db = tmp_path / "wizard.db"
-    make_database(db)
-    blocker = tmp_path / "notes.txt"
-    blocker.write_text("a file where a folder should be", encoding="utf-8")
-    target = blocker / "backup.db"
-    line = assert_one_line_failure(
-        run_bot("backup", "--db", str(db), str(target), cwd=tmp_path), EXIT_DATABASE
-    )
-    assert "cannot use the database" not in line  # the database is fine
-    assert str(target) in line
-
-
 def test_backup_into_a_folder_that_does_not_exist_is_a_command_line_fault(
     tmp_path: Path,
 ) -> None:
@@ -158,6 +145,22 @@ def test_backup_into_a_folder_that_does_not_exist_is_a_command_line_fault(
     line = assert_one_line_failure(result, EXIT_SETTINGS)
     assert "(mkdir -p 'sp ace/no such')" in line, line
     assert sorted(tmp_path.iterdir()) == before
+
+
+def test_backup_below_a_file_is_a_command_line_fault(tmp_path: Path) -> None:
+    """Operator QA: "backup /etc/passwd/x.db" said "[Errno 17] File exists" and to choose a
+    folder this user may write to, exit 3, where a missing folder is a clear exit 2."""
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep", encoding="utf-8")
+    for target in (notes / "x.db", notes / "deeper" / "x.db"):
+        result = run_bot("backup", "--db", str(db), str(target), cwd=tmp_path)
+        line = assert_one_line_failure(result, EXIT_SETTINGS)
+        assert f"cannot write the backup {target}: {notes} is a file, not a folder" in line
+        assert "Errno" not in line and "mkdir" not in line, line
+        assert "cannot use the database" not in line  # the database is fine
+    assert notes.read_text(encoding="utf-8") == "keep"
 
 
 def test_restore_from_a_folder_asks_for_the_backup_file(tmp_path: Path) -> None:
