@@ -1002,3 +1002,44 @@ def test_a_backup_whose_games_cannot_be_tried_names_the_temporary_copy(
     assert f"cannot try them on a temporary copy in {tempfile.gettempdir()}" in note, note
     assert "(database or disk is full)" in note and "TMPDIR" in note, note
     assert note.endswith(f"then run {ops.bot_command('check', target)}"), note
+
+
+def test_two_backups_to_one_file_at_once_each_put_a_whole_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Operator QA: a cron job and a hand-run backup to the same dated FILE at once shared one
+    temporary copy (.FILE.partial): the second deleted the first's copy in progress, and the
+    first then failed ("No such file or directory", and to choose a folder it may write)."""
+    db, target = tmp_path / "wizard.db", tmp_path / "same.db"
+    make_database(db, games=2)
+    checking = threading.Event()
+    go_on = threading.Event()
+    integrity = backup_module.integrity
+
+    def first_waits(conn: sqlite3.Connection, *, quick: bool = True) -> list[str]:
+        if threading.current_thread() is not threading.main_thread():
+            checking.set()  # the first backup's copy is made: hold it there
+            assert go_on.wait(PROCESS_TIMEOUT)
+        return integrity(conn, quick=quick)
+
+    monkeypatch.setattr(backup_module, "integrity", first_waits)
+    results: list[object] = []
+
+    def first() -> None:
+        try:
+            results.append(backup_module.backup(db, target, overwrite=True))
+        except Exception as error:  # reported below, not lost in the thread
+            results.append(error)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        assert checking.wait(PROCESS_TIMEOUT)
+        backup_module.backup(db, target, overwrite=True)  # the second, whole meanwhile
+    finally:
+        go_on.set()
+        thread.join(PROCESS_TIMEOUT)
+    [result] = results
+    assert isinstance(result, backup_module.Copied), result
+    assert len(_tables(target)["games"]) == 2
+    assert not list(tmp_path.glob(".same.db*"))  # neither temporary copy left behind

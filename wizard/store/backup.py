@@ -12,6 +12,7 @@ import os
 import signal
 import sqlite3
 import stat
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -91,7 +92,6 @@ def backup(source: Path, target: Path, *, overwrite: bool = False, checked: bool
     if target.exists():  # --force replaces an old backup, never a database in use
         _check_unused(target, _IN_USE_BY_BACKUP)
     started = time.perf_counter()
-    partial = target.with_name(f".{target.name}.partial")
     src = open_readonly(source)
     try:
         _snapshot(src)
@@ -102,7 +102,11 @@ def backup(source: Path, target: Path, *, overwrite: bool = False, checked: bool
             )
         with _writing(target):
             target.parent.mkdir(parents=True, exist_ok=True)
-            _remove_with_journal(partial)
+            # A name of its own: two backups to one FILE at once (a cron job's and one run
+            # by hand) each put a whole copy in place, neither removing the other's.
+            handle, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            os.close(handle)
+            partial = Path(name)
             dst = sqlite3.connect(partial, isolation_level=None)
             # No more open than the database (its games, and the open hands' tokens), before
             # anything is written into it; its owner may write it (check tries games on it).
