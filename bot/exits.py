@@ -111,13 +111,20 @@ def refuse_folder(path: Path) -> None:
             f"cannot use the database {path}: it is a folder, not a database file",
             f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
         )
-    below = next((p for p in path.parents if p.exists()), None)
-    if below is not None and not below.is_dir():
+    below = file_above(path)
+    if below is not None:
         raise Failure(
             EXIT_DATABASE,
             f"cannot use the database {path}: {below} is a file, not a folder",
             "set DATABASE_PATH (or --db) to a file in a folder",
         )
+
+
+def file_above(path: Path) -> Path | None:
+    """The nearest of ``path``'s folders that exists, when it is a file, not a folder
+    (``notes.txt`` for ``notes.txt/more/x.db``); else ``None``."""
+    below = next((p for p in path.parents if p.exists()), None)
+    return below if below is not None and not below.is_dir() else None
 
 
 def refuse_unwritable(path: Path) -> None:

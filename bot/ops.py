@@ -22,6 +22,7 @@ from bot.exits import (
     EXIT_SETTINGS,
     Failure,
     database_failure,
+    file_above,
     opening_database,
     refuse_folder,
     report,
@@ -73,8 +74,8 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
     folder = target.parent
-    below = next((p for p in target.parents if p.exists()), None)
-    if below is not None and not below.is_dir():
+    below = file_above(target)
+    if below is not None:
         return report(
             Failure(
                 EXIT_SETTINGS,
