@@ -201,10 +201,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join([*settings.describe(), *_unread_notes(), *_where_notes(settings)]))
         if settings.discord_token is None:
             return _fail(_no_token())
+        from bot.ops import refuse_unusable
+
         try:
             database = settings.database_path.absolute()
             refuse_folder(database)  # as the bot would at start
             refuse_unwritable(database)
+            refuse_unusable(database)
         except Failure as failure:
             return report(failure)
         return EXIT_OK
@@ -374,15 +377,12 @@ async def open_service(
     refuses to settle on it) and so that it outlives the bot's restarts.
     """
     from bot.clock import DiscordClock
-    from bot.ops import log_health, refuse_another_program, warn_unmigrated
+    from bot.ops import START_HINT, log_health, refuse_another_program, warn_unmigrated
     from wizard.service import GameService, ServiceConfig
 
     # Before the bot writes to it: a file with content but none of the bot's tables is
     # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
-    held = refuse_another_program(
-        settings.database_path,
-        "is DATABASE_PATH right? The bot makes its own database in a new file",
-    )
+    held = refuse_another_program(settings.database_path, START_HINT)
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(

@@ -32,16 +32,18 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
-from wizard.store.db import bot_command, closed_folder, log_without_database
+from wizard.store.db import bot_command, closed_folder, log_without_database, unavailable
 from wizard.store.health import (
     Health,
     another_programs,
     check,
     open_readonly,
+    open_untouched,
+    recorded_versions,
     schema_version,
     table_names,
 )
-from wizard.store.migrations import LATEST
+from wizard.store.migrations import LATEST, MigrationError, refuse_unknown
 
 log = logging.getLogger("bot")
 
@@ -411,7 +413,7 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
     try:
         if not database.is_file() or database.stat().st_size == 0:
             return None
-        conn = open_readonly(database)
+        conn = open_untouched(database)
         try:
             return None if schema_version(conn) is not None else tuple(table_names(conn))
         finally:
@@ -428,6 +430,33 @@ def refuse_another_program(database: Path, hint: str) -> tuple[str, ...] | None:
     if held:
         raise Failure(EXIT_DATABASE, another_programs(database, held), hint)
     return held
+
+
+START_HINT = "is DATABASE_PATH right? The bot makes its own database in a new file"
+"""The hint of the bot's refusal of a file that holds another program's database."""
+
+
+def refuse_unusable(database: Path) -> None:
+    """Raise the :class:`Failure` the bot's start would raise for the file at ``database``,
+    only reading it (``config``): a log left without its database, another program's
+    tables, a file that is no database, a schema of a newer bot. A missing or empty file
+    passes: the bot makes its database there."""
+    orphan = log_without_database(database)
+    if orphan is not None:
+        raise database_failure(database, orphan)
+    refuse_another_program(database, START_HINT)
+    if not database.is_file() or database.stat().st_size == 0:
+        return
+    with opening_database(database):
+        try:
+            conn = open_untouched(database)
+            try:
+                versions = recorded_versions(conn)
+            finally:
+                conn.close()
+            refuse_unknown(versions)
+        except (sqlite3.Error, MigrationError) as error:
+            raise unavailable(database, error) from error
 
 
 def warn_unmigrated(database: Path) -> None:

@@ -26,6 +26,7 @@ from tests.ops_support import (
     clean_env,
     damage_games_table,
     free_port,
+    log_left_at,
     make_database,
     make_future_schema,
     run_bot,
@@ -823,3 +824,28 @@ def test_a_bot_started_in_a_folder_this_user_may_not_enter_says_so(
         line = assert_one_line_failure(result, EXIT_SETTINGS)
         assert f"cannot look for .env in {closed}: this user may not enter it" in line, line
         assert "WIZARD_ENV_FILE" in line, line
+
+
+@pytest.mark.parametrize("kind", ["text", "another_program", "newer_schema", "log_alone"])
+def test_config_refuses_a_database_file_as_the_bot_would_at_start(
+    tmp_path: Path, kind: str
+) -> None:
+    """Operator QA: config passed a DATABASE_PATH naming a text file, another program's
+    database, a database of a newer bot or a log left without its database, which the bot's
+    start then refused. Config says the start's words, and changes nothing in the file."""
+    db = tmp_path / "wizard.db"
+    if kind == "text":
+        db.write_text("hello " * 1000, encoding="utf-8")
+    elif kind == "another_program":
+        sqlite_file(db, "photos")
+    elif kind == "newer_schema":
+        make_database(db)
+        make_future_schema(db)
+    else:
+        log_left_at(db)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+    config = assert_one_line_failure(run_bot("config", cwd=tmp_path, env=env), EXIT_DATABASE)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    start = assert_one_line_failure(run_bot(cwd=tmp_path, env=env), EXIT_DATABASE)
+    assert config == start

@@ -50,6 +50,18 @@ def open_readonly(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def open_untouched(path: Path) -> sqlite3.Connection:
+    """A read-only connection to an existing file that leaves nothing beside it: SQLite makes
+    an empty -wal and -shm for a reader of a WAL database and, read-only, cannot remove them.
+    With no log there (no bot has the file open) the file is read as immutable; with one,
+    as :func:`open_readonly` reads it. For a glance (``config``), not a long read: a bot
+    starting meanwhile would write under an immutable reader."""
+    resolved = Path(path).resolve()
+    if wal_path(resolved).exists():
+        return open_readonly(resolved)
+    return _connect(resolved.as_uri() + "?mode=ro&immutable=1")
+
+
 def _read_only_file_system(folder: Path) -> bool:
     """Whether ``folder`` is on a file system mounted read-only."""
     try:
@@ -73,14 +85,26 @@ def schema_version(conn: sqlite3.Connection) -> int | None:
     records, so that a file written by a newer bot is recognised by either.
     """
     (user_version,) = conn.execute("PRAGMA user_version").fetchone()
-    tables = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-    ).fetchall()
     recorded = None
-    if tables:
+    if _has_migrations(conn):
         (recorded,) = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
     versions = [v for v in (recorded, user_version or None) if v is not None]
     return max(versions) if versions else None
+
+
+def recorded_versions(conn: sqlite3.Connection) -> set[int]:
+    """The schema versions the migrations table records (none in a file without one)."""
+    if not _has_migrations(conn):
+        return set()
+    return {int(v) for (v,) in conn.execute("SELECT version FROM schema_migrations")}
+
+
+def _has_migrations(conn: sqlite3.Connection) -> bool:
+    return bool(
+        conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        ).fetchall()
+    )
 
 
 def table_names(conn: sqlite3.Connection) -> list[str]:

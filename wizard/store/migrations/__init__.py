@@ -67,6 +67,17 @@ class MigrationError(RuntimeError):
     """The database cannot be brought to this code's schema."""
 
 
+def refuse_unknown(versions: set[int]) -> None:
+    """:class:`MigrationError` if the schema ``versions`` recorded in a file include any this
+    code does not know (a newer bot wrote it)."""
+    unknown = sorted(versions - {m.version for m in MIGRATIONS})
+    if unknown:
+        raise MigrationError(
+            f"the database has schema version(s) {unknown} that this code does not know: "
+            "it was written by a newer version of the bot"
+        )
+
+
 async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list[int]:
     """Apply the pending migrations up to ``target`` (default: latest) in one transaction.
 
@@ -74,7 +85,6 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
     processes starting on one file at once migrate it once.
     """
     target = LATEST if target is None else target
-    known = {m.version for m in MIGRATIONS}
     await conn.execute("BEGIN IMMEDIATE")
     try:
         await conn.execute(
@@ -83,12 +93,7 @@ async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> list
         )
         rows = await conn.execute_fetchall("SELECT version FROM schema_migrations")
         done = {int(r[0]) for r in rows}
-        unknown = sorted(done - known)
-        if unknown:
-            raise MigrationError(
-                f"the database has schema version(s) {unknown} that this code does not know: "
-                "it was written by a newer version of the bot"
-            )
+        refuse_unknown(done)
         applied = []
         for m in MIGRATIONS:
             if m.version > target or m.version in done:
