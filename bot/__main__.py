@@ -12,6 +12,11 @@ from collections.abc import Callable
 
 def launch(run: Callable[[], int] | None = None) -> int:
     """Run the command line (``run``: instead, for a test); the exit status."""
+    # A file name that is not UTF-8 reaches Python as escaped bytes, which standard output
+    # refuses to print under most locales (operator QA: check ended in a traceback). It is
+    # printed escaped, as standard error prints it.
+    if sys.stdout is not None and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
         if run is None:
             from bot.cli import main

@@ -849,3 +849,20 @@ def test_config_refuses_a_database_file_as_the_bot_would_at_start(
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
     start = assert_one_line_failure(run_bot(cwd=tmp_path, env=env), EXIT_DATABASE)
     assert config == start
+
+
+@pytest.mark.parametrize("command", ["check", "config"])
+def test_a_file_name_that_is_not_utf8_is_printed_not_a_traceback(
+    tmp_path: Path, command: str
+) -> None:
+    """Operator QA: a database whose name is not UTF-8 (café in Latin-1) ended check in a
+    traceback where standard output encodes strictly (PYTHONIOENCODING=utf-8, or a locale
+    other than C): the name is printed with the byte escaped, as Python's standard error
+    prints it."""
+    db = tmp_path / os.fsdecode(b"caf\xe9.db")
+    sqlite_file(db, "photos")
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db), PYTHONIOENCODING="utf-8")
+    result = run_bot(command, cwd=tmp_path, env=env)
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
+    assert "caf\\udce9.db" in result.stdout + result.stderr
