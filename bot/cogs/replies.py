@@ -174,11 +174,15 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "not_seated.seat_taken": Refusal(
         "🙋",
         N_("Someone else took over your seat in this game."),
-        # Translators: {name} took over the seat this player left in a running game.
-        N_(
-            "**{name}** plays it now. You can watch the game on the table, or take another "
-            "seat there if it offers one."
-        ),
+        # Translators: {name} took over the seat this player left in a running game; one
+        # person plays one seat of a game, so they may not take another.
+        N_("**{name}** plays it now. You can watch the game on the table."),
+    ),
+    "not_seated.own_seat_only": Refusal(
+        "🙋",
+        # Translators: said to one who left their seat in a running game and then chose
+        # another computer seat to take: one person plays one seat of a game.
+        N_("You played another seat of this game: that one is the only seat you can take."),
     ),
     "not_seated.away": Refusal(
         "🤖",

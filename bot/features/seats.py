@@ -91,7 +91,7 @@ class SeatClicks(HandClicks):
             await self._refuse(interaction, NotSeatedError(reason="removed"))
             return
         if seat is None:
-            open_seats = info.seats_open_to(user.id)
+            open_seats = await self.service.seats_open_to(cid.game, user.id)
             if len(open_seats) > 1:
                 view = seat_choice_view(info, open_seats, t=t)
                 await self._send_private(interaction, "🙋 " + t(CHOOSE_SEAT), view)

@@ -201,7 +201,7 @@ async def test_one_who_left_is_told_who_took_their_seat(tmp_path: Path) -> None:
         await cy.click(choice.response, label="bob (left the game)")
         told = (
             "🙋 Someone else took over your seat in this game. **cy** plays it now. You can watch "
-            "the game on the table, or take another seat there if it offers one."
+            "the game on the table."
         )
         await sim.env.advance_time(5)
         now = sim.message(hand.id)
@@ -213,6 +213,15 @@ async def test_one_who_left_is_told_who_took_their_seat(tmp_path: Path) -> None:
         assert again.response is not None and message_text(again.response).strip() == told
         shown = await bob.click(sim.table(), label="Show my hand")
         assert shown.response is not None and message_text(shown.response).strip() == told
+        # The table's Take a seat, still offered for the computer's: one person plays one
+        # seat of a game (QA: bob took the computer's seat and ended the game with its place
+        # and points, not forfeiting the one he left).
+        table = sim.table_of(await sim.service.get_game(info.id))
+        show = take_seat_button(table)
+        assert show is not None
+        hopped = await bob.click(table, custom_id=show["custom_id"])
+        assert hopped.response is not None and message_text(hopped.response).strip() == told
+        assert bob.id not in [s.user_id for s in (await sim.service.get_game(info.id)).seats]
 
 
 def test_history_shows_who_played_a_seat_that_changed_hands() -> None:

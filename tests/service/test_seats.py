@@ -193,6 +193,35 @@ async def test_one_whose_seat_someone_took_is_told_who(service: GameService) -> 
     assert (await service.get_game(game_id)).seat_of(2) is not None
 
 
+async def test_one_whose_seat_someone_took_takes_no_other_seat(service: GameService) -> None:
+    """QA: a player left a seat they were losing, someone took it over, and they took the
+    leading computer's seat instead: they ended with its place and points, and no forfeit.
+    One person plays one seat of a game: once they made a move for a seat, it is the only
+    one they may take again."""
+    game_id = await started(service, allow=True)
+    rng = random.Random(4)
+    for _ in range(3):
+        await service.run_computer_turns(game_id)
+        assert await human_move(service, game_id, [1, 2], rng) is not None
+    await service.leave(game_id, 2)
+    await service.take_seat(game_id, STRANGER, seat=1, name="Helper")
+    assert await service.seats_open_to(game_id, 2) == ()
+    assert await service.seats_open_to(game_id, 12345) == (2,)  # never seated: any computer's
+    with pytest.raises(NotSeatedError) as refused:
+        await service.take_seat(game_id, 2, seat=2, name="Back")
+    assert refused.value.params == {"reason": "seat_taken", "name": "Helper"}
+    # Once the taker leaves too, a computer plays both: the leaver may take theirs, only.
+    await service.leave(game_id, STRANGER)
+    assert await service.seats_open_to(game_id, 2) == (1,)
+    with pytest.raises(NotSeatedError) as refused:
+        await service.take_seat(game_id, 2, seat=2, name="Back")
+    assert refused.value.params == {"reason": "own_seat_only", "seat": 2}
+    info = await service.get_game(game_id)
+    assert info.seats[2].user_id is None  # nothing of a refusal was written
+    await service.take_seat(game_id, 2, seat=1, name="Back")
+    assert (await service.get_game(game_id)).seat_of(2) == 1
+
+
 async def test_one_removed_from_the_lobby_cannot_take_a_seat_once_it_starts(
     service: GameService,
 ) -> None:

@@ -17,7 +17,8 @@ game_damaged        game_id; reason (the operator's text, English)
 not_seated          reason* (``not_in_game``, ``kicked``, ``not_in_lobby``, ``other_seat``,
                     ``away``, ``removed_from_lobby``, ``removed`` (from the lobby or
                     the running game: no seat of it), ``seat_taken`` with the ``name``
-                    of the person who took over the seat the user left)
+                    of the person who took over the seat the user left, ``own_seat_only``
+                    with the ``seat`` (1-based) the user played, the one they may take)
 already_seated      (none)
 lobby_full          limit; reason* (``players``, ``single_suit``)
 not_host            host (name, or None); action* (``start``, ``cancel``, ``add_computer``,
@@ -75,6 +76,8 @@ MESSAGES: dict[str, str] = {
     " again",
     "not_seated.other_seat": "That move is for another seat",
     "not_seated.seat_taken": "{name} took over your seat in this game",
+    "not_seated.own_seat_only": "You played seat {seat} of this game: it is the only one you"
+    " may take",
     "already_seated": "You are already in this game",
     "lobby_full": "This game is full: {limit} players",
     "lobby_full.single_suit": "This game is full: {limit} players (single suit is for 3 or 4"

@@ -352,10 +352,12 @@ class GameInfo:
         """The people who play their seats themselves now (no computer holds them)."""
         return people_playing(self.seats)
 
-    def seats_open_to(self, user_id: int) -> tuple[int, ...]:
+    def seats_open_to(self, user_id: int, *, played: int | None = None) -> tuple[int, ...]:
         """Seats ``user_id`` may take now with ``take_seat``: their own seat while a
         computer holds it (not after a kick); or, if not seated and the host allows it,
-        every seat a computer plays. Empty unless the game is running."""
+        every seat a computer plays, or only the seat they ``played`` before (one person
+        plays one seat of a game: see :meth:`GameService.seats_open_to`). Empty unless the
+        game is running."""
         if self.status is not GameStatus.ACTIVE:
             return ()
         own = next((s for s in self.seats if s.user_id == user_id), None)
@@ -363,7 +365,9 @@ class GameInfo:
             return (own.seat,) if own.away and not own.kicked else ()
         if not self.allow_seat_taking:
             return ()
-        return tuple(s.seat for s in self.seats if s.computer_controlled)
+        return tuple(
+            s.seat for s in self.seats if s.computer_controlled and played in (None, s.seat)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 A person who is not seated may take over a seat a computer plays when the host allows it
 (:meth:`Seats.set_seat_taking`); the seat's own player may always take it back (unless
-kicked). The game goes on from the same state; the seat takes the new person's name.
+kicked). One person plays one seat of a game: who left a seat may take only that one
+again. The game goes on from the same state; the seat takes the new person's name.
 Every change of a seat's holder is stored (``seat_holders``, migration 8), so the history
 shows who played which moves (:meth:`Seats.seat_history`).
 """
@@ -52,7 +53,10 @@ class Seats(Hints):
         else names a ``seat`` (0-based) and their ``name`` (cleaned, made unique): refused
         with ``already_seated`` if they play another seat of this game, ``seat_taking_off``
         if the host has not allowed it, ``not_seated`` (``removed``) if the host
-        removed them from the lobby or the game, ``seat_held`` if a person plays that seat, and
+        removed them from the lobby or the game, ``not_seated`` (``seat_taken``, or
+        ``own_seat_only`` naming it) if they made moves for another seat of this game, which
+        they left (one person plays one seat of a game: leaving one must not earn a
+        better one), ``seat_held`` if a person plays that seat, and
         ``seat_not_found`` for no such seat. Of two people taking one seat at once,
         exactly one gets it (the game's lock).
         """
@@ -80,6 +84,14 @@ class Seats(Hints):
                     # The host removed them, from the lobby or the running game: not back
                     # in through a seat.
                     raise NotSeatedError(reason="removed")
+                played = await repo.last_seat_of(self._store, live.id, user_id)
+                if played is not None and played != seat:
+                    # QA: one who left a losing seat took the leading computer's and ended
+                    # with its place, unforfeited. One person plays one seat of a game.
+                    refusal = await self._not_seated(live, user_id)
+                    if refusal.params.get("reason") == "not_in_game":
+                        refusal = NotSeatedError(reason="own_seat_only", seat=played + 1)
+                    raise refusal
                 row = live.seats[seat]
                 if not computer_controlled(row):
                     raise SeatHeldError(seat=seat + 1, name=row.name)
@@ -99,6 +111,15 @@ class Seats(Hints):
                 update = await self._change_seat(live, new, (taken,))
         self._arm(live)
         return update
+
+    async def seats_open_to(self, game_id: int, user_id: int) -> tuple[int, ...]:
+        """Seats ``user_id`` may take now (:meth:`GameInfo.seats_open_to`): one who made a
+        move for a seat of this game, and holds none now, only that one."""
+        info = (await self._get(game_id, finished_ok=True)).info()
+        played = None
+        if info.seat_of(user_id) is None:
+            played = await repo.last_seat_of(self._store, game_id, user_id)
+        return info.seats_open_to(user_id, played=played)
 
     async def take_back(self, game_id: int, user_id: int) -> GameUpdate:
         """Play one's own seat again after a computer held it (not after a kick): the same
