@@ -334,6 +334,7 @@ class OpenHands(GameMessages):
             bids_here=table_lost,
             bids_not_theirs=seat_view.bids_not_theirs,
             helped=seat_view.helped,
+            last_round_helped=seat_view.last_round_helped,
         )
         return text, view, seat_view.seat
 

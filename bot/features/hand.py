@@ -158,6 +158,7 @@ def hand_text(
     bids_here: bool = False,
     bids_not_theirs: Collection[int] = (),
     helped: bool = False,
+    last_round_helped: bool = False,
     t: Texts,
 ) -> str:
     """The private hand message of ``view.seat``: its cards (or, under clairvoyance, the
@@ -166,7 +167,10 @@ def hand_text(
     are made in the hand (see :func:`hand_view`). ``bids_not_theirs``: rounds whose bid of
     the seat its reader did not make (a computer's for them, or the seat's earlier
     holder's), told as the seat's, not as theirs; ``helped``: someone else moved for the
-    seat this round, so its played cards are the seat's too."""
+    seat this round, so its played cards are the seat's too; ``last_round_helped``: someone
+    else moved for it in the last scored round, whose line is then the seat's. A round its
+    reader bid and played alone is theirs, also once a computer plays the seat (QA: "Round
+    1, your seat: bid 0" right after leaving read as the computer's bid)."""
     table = public_table(view)
     shown = display_names(table, names)
     seat = view.seat
@@ -176,7 +180,8 @@ def hand_text(
     scored = ""
     if view.history:
         last = view.history[-1]
-        scored = last_round_line(last, seat, away=away or last.round in bids_not_theirs, t=t)
+        not_theirs = last_round_helped or last.round in bids_not_theirs
+        scored = last_round_line(last, seat, not_theirs=not_theirs, t=t)
     if view.phase is Phase.GAME_OVER:  # how the last round went; no cards are left
         return scored
     if opens_with_last_round(view):
@@ -295,13 +300,13 @@ def hand_text(
     return "\n".join(line for line in lines if line)
 
 
-def last_round_line(summary: RoundSummary, seat: int, *, away: bool = False, t: Texts) -> str:
+def last_round_line(summary: RoundSummary, seat: int, *, not_theirs: bool = False, t: Texts) -> str:
     """How ``seat``'s round went, atop the hands of the next round until its first card: the
-    player who played the last card of a round reads it above cards they never held. While
-    a computer plays the seat (``away``), whose seat, not who played: not "you" (QA: "you
-    bid 5", a bid the computer made, under "a computer player finished this game in your
-    seat"), nor "played by a computer" (QA: of a round the player played, before leaving
-    while the next one was bid)."""
+    player who played the last card of a round reads it above cards they never held. Of a
+    round someone else moved in for the seat (``not_theirs``: a computer, or who held it
+    before), whose seat, not who played: not "you" (QA: "you bid 5", a bid the computer
+    made, under "a computer player finished this game in your seat"), nor "played by a
+    computer" (QA: of a round the player played in part)."""
     bid, won = summary.bids[seat], summary.tricks[seat]
     facts = {
         "round": summary.round,
@@ -310,7 +315,7 @@ def last_round_line(summary: RoundSummary, seat: int, *, away: bool = False, t: 
         "points": f"{summary.points[seat]:+d}",
         "total": _bold(t.count(summary.totals[seat])),
     }
-    if away:
+    if not_theirs:
         # Translators: as the line below, on the hand of a player whose seat a computer
         # plays now (they left, or their time ran out): the round's bid and tricks of their
         # seat, which they or the computer made.
@@ -403,6 +408,7 @@ def hand_message(
     bids_here: bool = False,
     bids_not_theirs: Collection[int] = (),
     helped: bool = False,
+    last_round_helped: bool = False,
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
@@ -410,7 +416,7 @@ def hand_message(
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
     the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
     game ended, after how its last round went). ``bids_here``: see :func:`hand_view`;
-    ``bids_not_theirs``, ``helped``: see :func:`hand_text`."""
+    ``bids_not_theirs``, ``helped``, ``last_round_helped``: see :func:`hand_text`."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -429,6 +435,7 @@ def hand_message(
             bids_here=bids_here,
             bids_not_theirs=bids_not_theirs,
             helped=helped,
+            last_round_helped=last_round_helped,
             t=t,
         )
     )

@@ -860,18 +860,22 @@ def test_scores_beyond_a_thousand_are_written_as_the_language_writes_numbers() -
 def test_a_seat_a_computer_took_over_between_rounds_is_not_said_to_have_been_played_by_it() -> None:
     """QA (demo): Bob left while round 4 was bid, before he made any move in it, and his hand
     read "Round 3, your seat played by a computer: bid 0, won 0", a round he had played
-    himself; on taking his seat back it read "Round 3: you bid 0". Whoever played it, the
-    line of a seat a computer plays now says whose seat it was, not who played."""
+    himself; then (QA) "Round 3, your seat: bid 0", read as the computer's bid. A round he
+    bid and played alone is his ("you bid"), a computer playing the seat now or not; one
+    someone else moved in for the seat is the seat's, whoever played it."""
     states = play_through(3, Options(), seed=4, rng_seed=2)
     state = first_state(states, lambda s: s.phase is Phase.BID and s.round == 4 and not s.trick)
     seat = state.turn if state.turn is not None else 0
-    lines = hand_text(view(state, seat), away=True, t=T).splitlines()
     last = state.history[-1]
-    assert lines[0] == (
-        f"{'✅' if last.bids[seat] == last.tricks[seat] else '❌'} Round 3, your seat: bid "
-        f"{last.bids[seat]}, won {last.tricks[seat]} → {last.points[seat]:+d} "
+    mark = "✅" if last.bids[seat] == last.tricks[seat] else "❌"
+    facts = (
+        f"bid {last.bids[seat]}, won {last.tricks[seat]} → {last.points[seat]:+d} "
         f"(total **{last.totals[seat]}**)"
-    ), lines
+    )
+    lines = hand_text(view(state, seat), away=True, t=T).splitlines()
+    assert lines[0] == f"{mark} Round 3: you {facts}", lines
+    helped = hand_text(view(state, seat), away=True, last_round_helped=True, t=T).splitlines()
+    assert helped[0] == f"{mark} Round 3, your seat: {facts}", helped
 
 
 def test_the_table_says_where_the_dealer_chooses_trump() -> None:

@@ -526,3 +526,37 @@ async def test_a_hand_does_not_say_you_played_the_cards_a_computer_played(
         assert "**Round 3 of 20 · your seat has played all its cards.**" in text, text
         assert "you have played all your cards" not in text
         assert not sim.env.errors
+
+
+async def test_a_hand_says_you_of_the_round_its_player_played_before_leaving(
+    tmp_path: Path,
+) -> None:
+    """QA (ca): bob bid and played round 1 himself and left as round 2 was bid; his hand
+    then read "Round 1, your seat: bid 0", the words of a round a computer moved in, as if
+    the computer had bid for him. The round he played alone is his; the one the computer
+    played for him is the seat's."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(3)
+
+        def bidding(number: int) -> Any:
+            def reached(i: GameInfo) -> bool:
+                assert i.table is not None
+                return i.table.round == number and i.table.phase is Phase.BID
+
+            return reached
+
+        info = await sim.play(info.id, rng, until=bidding(2))
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await sim.cog.surfaces.idle()
+        text = message_text(sim.message(hand.id))
+        assert "Round 1: you bid " in text and "Round 1, your seat" not in text, text
+        info = await sim.play(info.id, rng, until=bidding(3))
+        await sim.cog.surfaces.idle()
+        text = message_text(sim.message(hand.id))
+        assert "Round 2, your seat: bid " in text and "Round 2: you bid" not in text, text
+        assert not sim.env.errors

@@ -572,6 +572,27 @@ async def test_a_seat_view_knows_which_bids_its_player_did_not_make(
         await svc.close()
 
 
+async def test_a_seat_view_knows_whether_someone_else_moved_in_the_last_scored_round(
+    service: GameService,
+) -> None:
+    """QA: right after leaving in round 2, a hand read "Round 1, your seat: bid 0" of a round
+    its player had bid and played alone, as if a computer had bid for them. The seat view
+    says whether anyone else moved for the seat in the round the hand's first line tells."""
+    game_id = await started(service, allow=False)
+    rng = random.Random(5)
+    while (table := await table_of(service, game_id)).round < 2 or table.phase is not Phase.BID:
+        if not await service.run_computer_turns(game_id, max_moves=1):
+            assert await human_move(service, game_id, [1, 2], rng) is not None
+    assert not (await service.seat_view(game_id, 2)).last_round_helped
+    await service.leave(game_id, 2)
+    assert not (await service.seat_view(game_id, 2)).last_round_helped
+    while len((await table_of(service, game_id)).history) < 2:
+        if not await service.run_computer_turns(game_id, max_moves=1):
+            assert await human_move(service, game_id, [1], rng) is not None
+    assert (await service.seat_view(game_id, 2)).last_round_helped  # the computer's round 2
+    assert not (await service.seat_view(game_id, 1)).last_round_helped
+
+
 async def test_the_people_of_a_game_are_everyone_who_held_a_seat(service: GameService) -> None:
     """A rematch is for everyone who held a seat, whether or not they hold one at the end;
     not for one the host removed. The host who left before anyone moved, and whose seat was

@@ -250,9 +250,11 @@ def trump_named_by(
 
 def moved_for(moves: Sequence[LoggedMove], round: int, seat: int, user_id: int | None) -> bool:
     """Whether anyone but ``user_id`` moved for ``seat`` in ``round`` (a computer, or who
-    held the seat before): the moves of that round are the last ones of the log."""
+    held the seat before): the log is read backwards, from its end to that round's start."""
     for move in reversed(moves):
-        if move.round != round:
+        if move.round > round:
+            continue
+        if move.round < round:
             return False
         if move.seat == seat and (move.actor is not Actor.PLAYER or move.user_id != user_id):
             return True
@@ -389,6 +391,9 @@ class SeatView:
     helped: bool = False
     """Someone else moved for this seat in the current round (a computer, or who held it
     before): its cards played, or its bid, are not all its player's own."""
+    last_round_helped: bool = False
+    """Someone else moved for this seat in the last scored round (the hand's line of how
+    that round went): that round is the seat's, not all its player's own."""
 
 
 RECENT_UPDATES = 8
@@ -560,6 +565,8 @@ class LiveGame:
             row.away,
             frozenset(r for r, seat in others if seat == row.seat),
             moved_for(self.moves, state.round, row.seat, row.user_id),
+            bool(state.history)
+            and moved_for(self.moves, state.history[-1].round, row.seat, row.user_id),
         )
 
     def info(self) -> GameInfo:
