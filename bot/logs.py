@@ -27,6 +27,9 @@ def start_logging(level: str) -> None:
         discord.utils.setup_logging(
             handler=handler, formatter=_PLAIN, level=getattr(logging, level)
         )
+    # aiosqlite's debug lines are every statement with its parameters, the interaction
+    # tokens of open hands among them (operator QA): a debug log is shared to get help.
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, getattr(logging, level)))
 
 
 def _not_about_voice(record: logging.LogRecord) -> bool:

@@ -78,3 +78,34 @@ def test_a_gateway_out_of_reach_is_told_in_a_line_a_minute_not_a_traceback_every
     assert "attempt 13 failed" in second, second
     other = logging.LogRecord("discord.client", logging.INFO, "c.py", 1, "hello", (), None)
     assert retries(other) and other.getMessage() == "hello"
+
+
+_DEBUG = """
+import asyncio, aiosqlite
+from bot.logs import start_logging
+start_logging("DEBUG")
+async def main():
+    async with aiosqlite.connect(":memory:") as conn:
+        await conn.execute("SELECT ?", ("interaction-token-secret",))
+        import logging
+        logging.getLogger("wizard").debug("the bot's own debug line")
+asyncio.run(main())
+"""
+
+
+def test_a_debug_log_shows_no_sql_parameters() -> None:
+    """Operator QA: with LOG_LEVEL=DEBUG aiosqlite logged every statement with its
+    parameters, among them the interaction tokens of open hands (which let anyone edit
+    those messages for 15 minutes): an operator who shared a log to get help shared them.
+    The bot's own debug lines stay."""
+    result = subprocess.run(
+        [sys.executable, "-c", _DEBUG],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "interaction-token-secret" not in result.stderr, result.stderr
+    assert "the bot's own debug line" in result.stderr, result.stderr
