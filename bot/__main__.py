@@ -5,6 +5,7 @@ in a traceback (operator QA)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -22,7 +23,15 @@ def launch(run: Callable[[], int] | None = None) -> int:
             from bot.cli import main
 
             run = main
-        return run()
+        status = run()
+        if sys.stdout is not None:
+            sys.stdout.flush()  # here, where a reader gone is caught, not at the exit
+        return status
+    except BrokenPipeError:
+        # The reader of the output went away (check | head -1): stop as the shell's own
+        # tools do, without a word, with the status of SIGPIPE (operator QA: a traceback).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except KeyboardInterrupt:
         print("wizard bot: stopped (Ctrl-C) before it began: nothing was done", file=sys.stderr)
         return 128 + signal.SIGINT

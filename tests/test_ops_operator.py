@@ -866,3 +866,28 @@ def test_a_file_name_that_is_not_utf8_is_printed_not_a_traceback(
     assert "Traceback" not in result.stdout + result.stderr, result.stderr
     assert result.returncode == EXIT_DATABASE, result.stdout + result.stderr
     assert "caf\\udce9.db" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command", ["check", "backup"])
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, command: str) -> None:
+    """Operator QA: check | head -1 (or backup … | true) ended in a BrokenPipeError
+    traceback once the reader was gone, exit 1, a complete backup too. It stops as the
+    shell's own tools do: nothing on standard error, the status of SIGPIPE (141)."""
+    db = tmp_path / "wizard.db"
+    make_database(db, games=2)
+    extra = [str(tmp_path / "copy.db")] if command == "backup" else []
+    child = subprocess.Popen(
+        [sys.executable, "-m", "bot", command, "--db", str(db), *extra],
+        cwd=tmp_path,
+        env=clean_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    child.stdout.close()  # the reader is gone before a line is written
+    _, err = child.communicate(timeout=PROCESS_TIMEOUT)
+    assert err == "", err
+    assert child.returncode == 128 + 13
+    if command == "backup":
+        assert (tmp_path / "copy.db").is_file()
