@@ -30,6 +30,7 @@ from bot.exits import (
     database_failure,
     discord_refusal,
     ensure_openable,
+    hang_ups,
     network_failure,
     not_discord,
     opening_database,
@@ -457,12 +458,14 @@ async def _log_in(bot: WizardBot, token: str) -> None:
 
 
 async def _serve_until_signal(settings: Settings, token: str) -> None:
-    """:func:`serve`, stopped cleanly by SIGTERM (``docker stop``) as by Ctrl-C."""
+    """:func:`serve`, stopped cleanly by SIGTERM (``docker stop``) and SIGHUP (a closed
+    terminal; operator QA: the database was left unclosed) as by Ctrl-C."""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
     if task is not None:
-        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
-            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        for number in (signal.SIGTERM, *hang_ups()):
+            with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+                loop.add_signal_handler(number, task.cancel)
     with contextlib.suppress(asyncio.CancelledError):
         await serve(settings, token)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from bot.exits import EXIT_SETTINGS, Failure, report
+from bot.exits import EXIT_SETTINGS, Failure, hang_ups, report
 from bot.logs import start_logging
 from bot.settings import Settings
 
@@ -274,7 +274,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 async def _serve_until_signal(*, port: int, db: Path | None) -> None:
-    """:func:`serve`, stopped cleanly by Ctrl-C (SIGINT) or SIGTERM.
+    """:func:`serve`, stopped cleanly by Ctrl-C (SIGINT), SIGTERM or SIGHUP (operator QA: a
+    closed terminal ended it without closing the database).
 
     The loop's own handlers, not Python's KeyboardInterrupt: a demo started in the
     background by a script inherits SIGINT *ignored*, and Python then never raises
@@ -284,7 +285,7 @@ async def _serve_until_signal(*, port: int, db: Path | None) -> None:
     demo = asyncio.ensure_future(serve(port=port, db=db))
     loop = asyncio.get_running_loop()
     installed = []
-    for number in STOP_SIGNALS:
+    for number in (*STOP_SIGNALS, *hang_ups()):
         with contextlib.suppress(NotImplementedError):  # no loop signal handlers on Windows
             loop.add_signal_handler(number, demo.cancel)
             installed.append(number)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -162,6 +163,15 @@ def ensure_openable(path: Path) -> None:
             raise orphan
         path.parent.mkdir(parents=True, exist_ok=True)
         sqlite3.connect(path).close()
+
+
+def hang_ups() -> tuple[signal.Signals, ...]:
+    """SIGHUP (the terminal closed, an SSH session dropped), to stop on as on SIGTERM,
+    unless it is ignored: under ``nohup``, which asks that the process outlive its
+    terminal (review: a hang-up stopped a backup run so)."""
+    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+        return ()
+    return (signal.SIGHUP,)
 
 
 def network_failure(error: BaseException) -> Failure:

@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import pytest
+
 if TYPE_CHECKING:
     from bot.demo import Player
     from wizard.service import GameService
@@ -177,10 +179,14 @@ async def _replays(db: Path, games: list[int]) -> None:
         await service.close()
 
 
-def test_python_m_bot_recovers_its_shards_games_and_stops_on_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_python_m_bot_recovers_its_shards_games_and_stops_on_sigterm(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     """``python -m bot`` itself, all but the connection: settings from the environment, the
     database opened and recovered for this process's shard, the bot started with its shard
-    ids; SIGTERM (``docker stop``) closes the bot, then the database, and exits 0."""
+    ids; SIGTERM (``docker stop``) closes the bot, then the database, and exits 0. So does
+    SIGHUP, a closed terminal (operator QA: it ended with 129 and the database unclosed)."""
     db = tmp_path / "wizard.db"
     guilds = {shard: _guild_of_shard(shard) for shard in range(SHARDS)}
     asyncio.run(_lobbies(db, guilds))
@@ -212,7 +218,7 @@ def test_python_m_bot_recovers_its_shards_games_and_stops_on_sigterm(tmp_path: P
         threading.Thread(target=pump, daemon=True).start()
         started = lines.get(timeout=DEADLINE)
         assert json.loads(started) == {"started": True, "shard_count": SHARDS, "shard_ids": [1]}
-        bot.send_signal(signal.SIGTERM)
+        bot.send_signal(stop)
         assert bot.wait(timeout=DEADLINE) == 0
     finally:
         if bot.poll() is None:
