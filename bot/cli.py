@@ -45,6 +45,7 @@ from bot.settings import (
     SettingsError,
     dotenv_folders,
     env_file,
+    folder_not_file,
     misspelt_environment,
     token_place,
     unread_names,
@@ -220,6 +221,8 @@ def _db_path(text: str) -> Path:
     spaces, where ``DATABASE_PATH="  "`` means not set)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("the name is blank: give the file, e.g. data/wizard.db")
+    if text.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(folder_not_file(text))
     return Path(text)
 
 
@@ -384,6 +387,7 @@ async def open_service(
     # Before the bot writes to it: a file with content but none of the bot's tables is
     # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
     held = refuse_another_program(settings.database_path, START_HINT)
+    made = not settings.database_path.exists()
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
@@ -402,6 +406,16 @@ async def open_service(
             raise
     if held is not None:
         warn_unmigrated(settings.database_path)
+    if made and not settings.database_path.is_absolute():
+        # Operator QA: started from another folder, the bot made a new database there, and
+        # every game looked lost.
+        log.warning(
+            "a new, empty database made at %s: DATABASE_PATH=%s is relative to the folder the "
+            "bot started in. If the games are in another file, stop the bot and set "
+            "DATABASE_PATH to that file's full path",
+            settings.database_path.absolute(),
+            settings.database_path,
+        )
     await log_health(settings.database_path, service.store.integrity)
     # Each damaged game was logged by recover() already, and again by the health summary.
     log.info(

@@ -88,6 +88,11 @@ ENV_FILE_VARIABLE = "WIZARD_ENV_FILE"
 """Names the ``.env`` file to read instead of the default one; empty: read none."""
 
 
+def folder_not_file(written: str) -> str:
+    """Why a database path that ends in a slash is refused: it names a folder."""
+    return f"{written} ends in /, so it names a folder: name the file, e.g. {written}wizard.db"
+
+
 class SettingsError(Exception):
     """Settings that cannot be used; the message names the variables and never shows values."""
 
@@ -184,6 +189,9 @@ class Settings(BaseSettings):
                 "and systemd pass them on as they are); write the full path, e.g. "
                 "/home/me/wizard.db"
             )
+        if isinstance(value, str) and value.endswith(("/", os.sep)):
+            # Operator QA: a folder still to be made became a database file of its name.
+            raise ValueError(folder_not_file(value))
         return value
 
     @field_validator("dev_guild_id", "shard_count", mode="before")

@@ -891,3 +891,40 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, command: str) ->
     assert child.returncode == 128 + 13
     if command == "backup":
         assert (tmp_path / "copy.db").is_file()
+
+
+def test_a_database_path_ending_in_a_slash_is_refused_not_made_a_file(tmp_path: Path) -> None:
+    """Operator QA: DATABASE_PATH=/srv/wizard/data/ (a folder still to be made) made a
+    database file named "data", and config showed the path without its slash; demo --db
+    did the same. A path that ends in a slash names a folder: refused, nothing made."""
+    folder = f"{tmp_path / 'data'}/"
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=folder)
+    for args in ([], ["config"]):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_SETTINGS)
+        assert f"DATABASE_PATH: {folder} ends in /" in line, line
+        assert f"{folder}wizard.db" in line, line
+    demo = run_bot("demo", "--db", folder, cwd=tmp_path)
+    assert demo.returncode == EXIT_SETTINGS, demo.stderr
+    assert f"{folder}wizard.db" in demo.stderr, demo.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_that_makes_a_new_database_from_a_relative_path_says_where(tmp_path: Path) -> None:
+    """Operator QA: the bot started from another folder than usual made a new, empty
+    data/wizard.db there and said only "database data/wizard.db migrated to schema version
+    13": to the operator every game looked lost. Making a database from a relative
+    DATABASE_PATH is a warning naming the full path and what to do; opening one is not."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH="data/wizard.db")
+    first = run_bot(cwd=elsewhere, env=env)
+    made = elsewhere / "data" / "wizard.db"
+    assert made.is_file()
+    warning = [line for line in first.stderr.splitlines() if "[WARNING ]" in line]
+    assert any(
+        f"a new, empty database made at {made}" in line
+        and "relative to the folder the bot started in" in line
+        for line in warning
+    ), first.stderr
+    again = run_bot(cwd=elsewhere, env=env)
+    assert "a new, empty database" not in again.stderr, again.stderr
