@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shutil
 import signal
 import sqlite3
 import sys
@@ -258,6 +259,9 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "Raise the limit (ulimit -n, or LimitNOFILE= in a systemd unit), or serve fewer "
             "shards per process"
         )
+    if name.startswith("SQLITE_IOERR") and _disk_full(path):
+        # Operator QA: "check the folder's permissions" of a disk with no byte free.
+        return f"the disk of {path} is full: free space there, then try again"
     if name.startswith("SQLITE_IOERR"):
         # A folder it may not write into fails so too: permissions come first.
         return (
@@ -274,6 +278,16 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
             "permissions, and that the file system is not read-only or full"
         )
     return f"see {bot_command('check', path)}; if the file is damaged, restore a backup"
+
+
+def _disk_full(path: Path | str) -> bool:
+    """Whether the disk of ``path`` has no room left for SQLite's index of its log (the
+    -shm, 32 KiB)."""
+    place = next((p for p in (Path(path), *Path(path).parents) if p.exists()), None)
+    try:
+        return place is not None and shutil.disk_usage(place).free < 64 * 1024
+    except OSError:
+        return False
 
 
 def _one_line(text: str) -> str:

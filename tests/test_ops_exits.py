@@ -21,7 +21,15 @@ from typing import Any
 
 import pytest
 
-from bot.exits import EXIT_DATABASE, EXIT_NETWORK, EXIT_REFUSED, database_failure, network_failure
+from bot.exits import (
+    EXIT_ATTENTION,
+    EXIT_DATABASE,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_REFUSED,
+    database_failure,
+    network_failure,
+)
 from tests.ops_support import (
     FAKE_TOKEN,
     PROCESS_TIMEOUT,
@@ -340,3 +348,50 @@ def test_a_log_left_without_its_database_is_not_replayed_into_a_new_one(
     assert f"{db}-wal is there without wizard.db" in line, line
     assert "move its -wal and -shm with it" in line, line
     assert not db.exists()
+
+
+def _on_a_full_disk(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A bot database on a disk with no byte free, and the command prefix that runs a child
+    so: a small tmpfs mounted in a mount namespace of the child's own (root only), the
+    database copied in, the rest filled up."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small disk needs root")
+    source = tmp_path / "source.db"
+    make_database(source, games=1)
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    script = (
+        'mount -t tmpfs -o size=600k tmpfs "$0" && cp "$1" "$0/wizard.db" && '
+        '{ dd if=/dev/zero of="$0/filler" bs=1k 2>/dev/null; true; } && shift && exec "$@"'
+    )
+    prefix = ["unshare", "-m", "sh", "-c", script, str(disk), str(source)]
+    probe = subprocess.run(
+        [*prefix, "sh", "-c", f'[ "$(df -k --output=avail "{disk}" | tail -1)" -eq 0 ]'],
+        capture_output=True,
+        timeout=PROCESS_TIMEOUT,
+        check=False,
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"cannot mount a full disk here: {probe.stderr.strip()}")
+    return disk / "wizard.db", prefix
+
+
+def test_a_database_on_a_full_disk_is_checked_backed_up_and_said_to_be_on_a_full_disk(
+    tmp_path: Path,
+) -> None:
+    """Operator QA: on a full disk, check, backup and the demo all said "disk I/O error" and
+    to check the folder's permissions: check never reached its free-space line, and no
+    backup could be taken off the disk. A reader of a stopped bot's database needs no room
+    (it reads the file as it is); a start says the disk is full."""
+    db, prefix = _on_a_full_disk(tmp_path)
+    check = run_bot("check", "--db", str(db), cwd=tmp_path, as_user=prefix)
+    assert "Traceback" not in check.stderr, check.stderr
+    assert check.returncode == EXIT_ATTENTION, check.stdout + check.stderr
+    assert "free on its disk 0 B" in check.stdout, check.stdout
+    copy = tmp_path / "copy.db"
+    backup = run_bot("backup", "--db", str(db), str(copy), cwd=tmp_path, as_user=prefix)
+    assert backup.returncode == EXIT_OK, backup.stdout + backup.stderr
+    assert copy.is_file()
+    demo = run_bot("demo", "--db", str(db), cwd=tmp_path, as_user=prefix)
+    line = assert_one_line_failure(demo, EXIT_DATABASE)
+    assert "disk" in line and "is full" in line and "permissions" not in line, line

@@ -24,12 +24,14 @@ from wizard.store.repo import HAND_KEPT
 def open_readonly(path: Path) -> sqlite3.Connection:
     """A read-only connection to an existing file (``sqlite3.OperationalError`` if missing).
 
-    In a folder it may not write (a snapshot), or on a read-only file system (a read-only
-    mount), SQLite cannot make the index of the write-ahead log of a WAL database beside
-    it. With no log there, the file holds every committed change, and no bot can be writing
-    it through this path: it is then read as immutable. (A bot writing the same file
-    through another, writable mount would go unseen: what is read is the file as it was.)
-    With a log there, the refusal stands.
+    In a folder it may not write (a snapshot), on a read-only file system (a read-only
+    mount), or on a full disk, SQLite cannot make the index of the write-ahead log of a WAL
+    database beside it. With no log there (or an empty one), the file holds every committed
+    change, and no bot can be writing it through this path (a bot has that index whole): it
+    is then read as immutable. (A bot writing the same file through another, writable mount
+    would go unseen: what is read is the file as it was.) With a log there, the refusal
+    stands. Operator QA: on a full disk, check and backup said "disk I/O error", and no
+    backup could be taken off the disk.
     """
     resolved = Path(path).resolve()
     conn = _connect(resolved.as_uri() + "?mode=ro")
@@ -42,9 +44,11 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         # EACCES on the -shm says READONLY_DIRECTORY, EROFS says CANTOPEN (which has other
         # causes too: only a read-only file system counts).
         read_only = name == "SQLITE_CANTOPEN" and _read_only_file_system(resolved.parent)
-        if name != "SQLITE_READONLY_DIRECTORY" and not read_only:
+        # SHMSIZE: the index could not be given its size, the disk being full.
+        if name not in ("SQLITE_READONLY_DIRECTORY", "SQLITE_IOERR_SHMSIZE") and not read_only:
             raise
-        if wal_path(resolved).exists():
+        log = wal_path(resolved)
+        if log.exists() and log.stat().st_size > 0:
             raise
         conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
     return conn
