@@ -26,12 +26,12 @@ def open_readonly(path: Path) -> sqlite3.Connection:
 
     In a folder it may not write (a snapshot), on a read-only file system (a read-only
     mount), or on a full disk, SQLite cannot make the index of the write-ahead log of a WAL
-    database beside it. With no log there (or an empty one), the file holds every committed
-    change, and no bot can be writing it through this path (a bot has that index whole): it
-    is then read as immutable. (A bot writing the same file through another, writable mount
-    would go unseen: what is read is the file as it was.) With a log there, the refusal
-    stands. Operator QA: on a full disk, check and backup said "disk I/O error", and no
-    backup could be taken off the disk.
+    database beside it. With no log there (on a full disk, none with content), the file
+    holds every committed change, and no bot can be writing it through this path (a bot has
+    that index whole): it is then read as immutable. (A bot writing the same file through
+    another, writable mount would go unseen: what is read is the file as it was.) With a
+    log there, the refusal stands. Operator QA: on a full disk, check and backup said "disk
+    I/O error", and no backup could be taken off the disk.
     """
     resolved = Path(path).resolve()
     conn = _connect(resolved.as_uri() + "?mode=ro")
@@ -48,7 +48,9 @@ def open_readonly(path: Path) -> sqlite3.Connection:
         if name not in ("SQLITE_READONLY_DIRECTORY", "SQLITE_IOERR_SHMSIZE") and not read_only:
             raise
         log = wal_path(resolved)
-        if log.exists() and log.stat().st_size > 0:
+        # On a full disk, an empty log is one a reader left (it could not size the -shm):
+        # a bot has its -shm whole, so that no reader of its file gets here.
+        if log.exists() and (name != "SQLITE_IOERR_SHMSIZE" or log.stat().st_size > 0):
             raise
         conn = _connect(resolved.as_uri() + "?mode=ro&immutable=1")
     return conn
