@@ -387,7 +387,7 @@ async def open_service(
     # Before the bot writes to it: a file with content but none of the bot's tables is
     # most likely DATABASE_PATH naming the wrong file (see tables_before_start).
     held = refuse_another_program(settings.database_path, START_HINT)
-    made = not settings.database_path.exists()
+    made = not os.path.exists(settings.database_path)  # never raises (a closed folder)
     ensure_openable(settings.database_path)
     with opening_database(settings.database_path):
         service = await GameService.open(
