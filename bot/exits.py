@@ -143,6 +143,7 @@ def refuse_unwritable(path: Path) -> None:
         place = path.parent
     else:
         place = next(p for p in path.parents if p.exists())
+    refuse_logs_of_others(path)
     if not os.access(place, os.W_OK | os.X_OK):
         raise Failure(
             EXIT_DATABASE,
@@ -153,11 +154,29 @@ def refuse_unwritable(path: Path) -> None:
         )
 
 
+def refuse_logs_of_others(path: Path) -> None:
+    """Raise the :class:`Failure` of a -wal or -shm beside ``path`` that this user may not
+    write: another account's command left it (operator QA: check run as the operator, not
+    as the bot's user; the bot then said "attempt to write a readonly database")."""
+    for log in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if log.exists() and not os.access(log, os.R_OK | os.W_OK):
+            raise Failure(
+                EXIT_DATABASE,
+                f"cannot use the database {path}: this user may not write {log}, which "
+                "another user's command left (check, backup or restore, run as another user "
+                "than the bot's)",
+                # Not "remove it": a log may hold committed moves (issue 13).
+                "give that file to the bot's user (chown), and run those commands as the "
+                "bot's user",
+            )
+
+
 def ensure_openable(path: Path) -> None:
     """Raise the :class:`Failure` now when SQLite cannot open ``path`` at all (a folder, a
     folder that cannot be created or written), before the game service tries: its
     connection thread, failing to open, would print a traceback as the program ends."""
     refuse_folder(path)
+    refuse_logs_of_others(path)
     with opening_database(path):
         orphan = log_without_database(path)  # before SQLite makes a file to replay it into
         if orphan is not None:

@@ -928,3 +928,27 @@ def test_a_bot_that_makes_a_new_database_from_a_relative_path_says_where(tmp_pat
     ), first.stderr
     again = run_bot(cwd=elsewhere, env=env)
     assert "a new, empty database" not in again.stderr, again.stderr
+
+
+def test_a_log_another_user_left_is_named_when_the_bot_cannot_write_it(
+    other_user: tuple[list[str], Path],
+) -> None:
+    """Operator QA: check run by another account than the bot's left the -wal and -shm
+    beside a stopped bot's database, owned by that account; the bot then refused to start
+    with "cannot open for writing (attempt to write a readonly database)" and advice on the
+    folder's permissions, which were fine. Config and the start name the file and why."""
+    prefix, top = other_user
+    if not prefix:  # not root: the files left would be the bot's own
+        pytest.skip("needs another user than the owner of the files left")
+    db = top / "wizard.db"
+    make_database(db, games=1)
+    os.chown(db, 65534, 65534)  # the bot's
+    left = {suffix: Path(f"{db}{suffix}") for suffix in ("-wal", "-shm")}
+    for path in left.values():  # check's, run by root (any other account alike)
+        path.write_bytes(b"")
+        path.chmod(0o644)
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+    for args in (["config"], []):
+        line = assert_one_line_failure(run_bot(*args, cwd=top, env=env, as_user=prefix), 3)
+        assert f"this user may not write {left['-wal']}" in line, line
+        assert "another user" in line and "chown" in line, line
