@@ -15,6 +15,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 from wizard.store import DatabaseUnavailable, MigrationError
 from wizard.store.db import bot_command, closed_folder, log_without_database
@@ -96,10 +97,42 @@ def opening_database(path: Path | str) -> Iterator[None]:
         raise database_failure(path, error) from error
 
 
+BESIDE_DATABASE: Final = len(".shard-count-9999.lock")
+"""The most bytes the bot adds to the database's name for a file beside it (a shard lock)."""
+
+
+def name_too_long(path: Path, beside: int) -> str | None:
+    """Why ``path`` cannot be made on its disk, if a folder's name or its own name (with
+    ``beside`` bytes more, for the files made beside it) is longer than the disk allows."""
+    place = next((p for p in path.parents if os.path.exists(p)), Path("/"))
+    try:
+        limit = os.pathconf(place, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    for part in path.parent.parts:
+        if len(os.fsencode(part)) > limit:
+            return f"the folder name {part[:40]}… is longer than this disk allows ({limit} bytes)"
+    size = len(os.fsencode(path.name))
+    if size + beside > limit:
+        return (
+            f"its file name is too long: {size} bytes, where this disk allows {limit}, and the "
+            f"files made beside it add up to {beside} more"
+        )
+    return None
+
+
 def refuse_folder(path: Path) -> None:
     """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
     ``/data/wizard.db``), that lies below a file (``wizard.db/x.db``), or below a folder
-    this user may not enter."""
+    this user may not enter; or whose name is too long for its disk (operator QA: a
+    traceback, and from the bot's start "cannot reach Discord")."""
+    too_long = name_too_long(path, BESIDE_DATABASE)
+    if too_long is not None:
+        raise Failure(
+            EXIT_DATABASE,
+            f"cannot use the database {path}: {too_long}",
+            "set DATABASE_PATH (or --db) to a shorter name",
+        )
     closed = closed_folder(path)
     if closed is not None:  # else looking at the path raises PermissionError (review)
         raise Failure(

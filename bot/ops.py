@@ -23,6 +23,7 @@ from bot.exits import (
     Failure,
     database_failure,
     file_above,
+    name_too_long,
     opening_database,
     refuse_folder,
     report,
@@ -76,6 +77,14 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
 
 def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
     folder = target.parent
+    # Its copy in progress is named ".FILE.XXXXXXXX", and SQLite adds "-journal" to that.
+    too_long = name_too_long(target, len("..XXXXXXXX-journal"))
+    if too_long is not None:
+        return report(
+            Failure(
+                EXIT_SETTINGS, f"cannot write the backup {target}: {too_long}", "name it shorter"
+            )
+        )
     below = file_above(target)
     if below is not None:
         return report(

@@ -952,3 +952,32 @@ def test_a_log_another_user_left_is_named_when_the_bot_cannot_write_it(
         line = assert_one_line_failure(run_bot(*args, cwd=top, env=env, as_user=prefix), 3)
         assert f"this user may not write {left['-wal']}" in line, line
         assert "another user" in line and "chown" in line, line
+
+
+@pytest.mark.parametrize("command", ["config", "check", "demo", "start"])
+def test_a_database_name_too_long_for_the_disk_is_said_to_be(tmp_path: Path, command: str) -> None:
+    """Operator QA: a DATABASE_PATH (or --db) whose file name is longer than the disk allows
+    ended config, check and the demo in a traceback (File name too long), and the bot's start
+    in "cannot reach Discord", exit 4, which a supervisor restarts for ever; a name that just
+    fit made the database, then failed on the longer name of a lock file beside it."""
+    db = tmp_path / ("w" * 240 + ".db")  # fits alone, not with ".shard-count-1.lock"
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(db))
+    args = {"config": ["config"], "check": ["check"], "demo": ["demo", "--db", str(db)]}
+    line = assert_one_line_failure(
+        run_bot(*args.get(command, []), cwd=tmp_path, env=env), EXIT_DATABASE
+    )
+    assert f"cannot use the database {db}: its file name is too long" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_backup_name_too_long_for_the_disk_is_said_to_be(tmp_path: Path) -> None:
+    """Operator QA: backup onto a name longer than the disk allows blamed the database
+    ("cannot use the database …/base.db: … File name too long: …-journal")."""
+    db = tmp_path / "wizard.db"
+    make_database(db)
+    target = tmp_path / ("b" * 250 + ".db")
+    line = assert_one_line_failure(
+        run_bot("backup", "--db", str(db), str(target), cwd=tmp_path), EXIT_SETTINGS
+    )
+    assert f"cannot write the backup {target}: its file name is too long" in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["wizard.db"]
