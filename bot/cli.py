@@ -47,6 +47,8 @@ from bot.settings import (
     env_file,
     folder_not_file,
     misspelt_environment,
+    overridden_settings,
+    repeated_settings,
     token_place,
     unread_names,
 )
@@ -291,6 +293,15 @@ def _unread_notes() -> list[str]:
         f"note: {path} sets {name}, which is no setting of the bot and is ignored "
         "(a typo? .env.example lists every setting)"
         for name in unread_names(path)
+    ]
+    notes += [
+        f"note: {path} sets {name} on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}:"
+        " the last is used"
+        for name, lines in repeated_settings(path)
+    ]
+    notes += [
+        f"note: the environment sets {name}, which {path} sets too: the environment's is used"
+        for name in overridden_settings(path)
     ]
     notes += [
         f"note: the environment sets {name}, which is no setting of the bot and is ignored "

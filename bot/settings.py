@@ -8,6 +8,7 @@ reveals it, for the one call that logs in.
 from __future__ import annotations
 
 import difflib
+import io
 import logging
 import os
 import re
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Self
 
+from dotenv.parser import parse_stream
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
@@ -342,6 +344,44 @@ def unread_names(path: Path | None) -> list[str]:
     except (SourceError, OSError, UnicodeDecodeError, _MalformedLines):
         return []  # reported by Settings.load
     return sorted(name.upper() for name in names if name not in ENV_NAMES)
+
+
+def repeated_settings(path: Path | None) -> list[tuple[str, list[int]]]:
+    """Settings the ``.env`` file at ``path`` sets more than once, each with the lines that
+    set it (python-dotenv keeps the last without a word: operator QA)."""
+    if path is None or not path.is_file():
+        return []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []  # reported by Settings.load
+    lines: dict[str, list[int]] = {}
+    for binding in parse_stream(io.StringIO(text)):
+        name = (binding.key or "").upper()
+        if name in ENV_NAMES.values():
+            lines.setdefault(name, []).append(binding.original.line)
+    return [(name, at) for name, at in lines.items() if len(at) > 1]
+
+
+def overridden_settings(path: Path | None, environ: Mapping[str, str] | None = None) -> list[str]:
+    """Settings the environment sets to another value than the ``.env`` file at ``path``
+    does: the environment's is used (operator QA: an exported variable silently overrode
+    the file being edited)."""
+    if path is None or not path.is_file():
+        return []
+    try:
+        written = _file_values(path)
+    except (SourceError, OSError, UnicodeDecodeError, _MalformedLines):
+        return []  # reported by Settings.load
+    if environ is None:
+        environment = dict(EnvSettingsSource(Settings, env_ignore_empty=True)())
+    else:
+        environment = {f: environ[name] for f, name in ENV_NAMES.items() if environ.get(name)}
+    return [
+        ENV_NAMES[field]
+        for field, value in environment.items()
+        if field in written and str(written[field]) != str(value)
+    ]
 
 
 class _MalformedLines(ValueError):

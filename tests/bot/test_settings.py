@@ -478,3 +478,32 @@ def test_another_bot_s_token_name_is_asked_about() -> None:
         ("DISCORD_TOKN", "DISCORD_TOKEN"),
         ("token", "DISCORD_TOKEN"),
     ]
+
+
+def test_config_names_a_setting_set_twice_and_one_the_environment_overrides(
+    tmp_path: Path,
+) -> None:
+    """Operator QA: a .env that set DATABASE_PATH twice used the last without a word, and an
+    exported LOG_LEVEL overrode the file's silently: config showed a value the file the
+    operator was editing did not hold, and named that file as a source."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nDATABASE_PATH={tmp_path / 'a.db'}\n# the new one\n"
+        f"LOG_LEVEL=DEBUG\ndatabase_path={tmp_path / 'b.db'}\nDISCORD_TOKEN=x{FAKE_TOKEN}\n"
+    )
+    env = {
+        ENV_FILE_VARIABLE: str(dotenv),
+        "LOG_LEVEL": "WARNING",
+        "DISCORD_TOKEN": f"x{FAKE_TOKEN}",  # the same value as the file's last: no note
+    }
+    result = run_bot("config", env=env, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f"DATABASE_PATH = {tmp_path / 'b.db'}" in out, out
+    assert f"note: {dotenv} sets DATABASE_PATH on lines 2 and 5: the last is used" in out, out
+    assert f"note: {dotenv} sets DISCORD_TOKEN on lines 1 and 6: the last is used" in out, out
+    assert (
+        f"note: the environment sets LOG_LEVEL, which {dotenv} sets too: the environment's is used"
+    ) in out, out
+    assert "DISCORD_TOKEN, which" not in out, out
+    assert FAKE_TOKEN not in out + result.stderr
