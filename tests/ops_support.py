@@ -209,11 +209,11 @@ sys.stdin.read()
 
 
 @contextlib.contextmanager
-def database_held(path: Path, *, write: bool = False) -> Iterator[None]:
+def database_held(path: Path, *, write: bool = False) -> Iterator[int]:
     """Another process has the database at ``path`` open while the block runs: idle, no
     transaction (an idle bot); or, with ``write``, in the middle of a write, holding the write
     lock. The block starts once the child says it holds the file (a readiness line, not a
-    sleep); the child lets go and exits when the block ends."""
+    sleep), and is given its process id; the child lets go and exits when the block ends."""
     holder = subprocess.Popen(
         [sys.executable, "-c", _HOLDER, str(path), "write" if write else "open"],
         stdin=subprocess.PIPE,
@@ -223,7 +223,7 @@ def database_held(path: Path, *, write: bool = False) -> Iterator[None]:
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "holding", "the holder process failed"
-        yield
+        yield holder.pid
     finally:
         holder.communicate("", timeout=PROCESS_TIMEOUT)
 

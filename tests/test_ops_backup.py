@@ -252,11 +252,13 @@ def test_restore_refuses_while_another_process_has_the_database_open(tmp_path: P
     make_database(db, games=1)
     copy = tmp_path / "copy.db"
     assert run_bot("backup", str(copy), "--db", str(db), cwd=tmp_path).returncode == 0
-    with database_held(db):  # an idle bot: the database open, no transaction, waiting
+    with database_held(db) as holder:  # an idle bot: the database open, no transaction
         line = assert_one_line_failure(
             run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path), EXIT_DATABASE
         )
-        assert "in use" in line
+        # Operator QA: "in use by another process" left them to find which.
+        assert f"{db} is in use by process {holder} (" in line, line
+        assert f"{Path(sys.executable).name} -c" in line, line
         assert "stop the bot" in line.lower()
     restored = run_bot("restore", str(copy), "--db", str(db), cwd=tmp_path)
     assert restored.returncode == EXIT_OK, restored.stderr
@@ -950,12 +952,12 @@ def test_a_forced_backup_refuses_a_file_in_use(tmp_path: Path) -> None:
     db, live = tmp_path / "wizard.db", tmp_path / "live.db"
     make_database(db, games=1)
     make_database(live, games=3)
-    with database_held(live):
+    with database_held(live) as holder:
         line = assert_one_line_failure(
             run_bot("backup", str(live), "--db", str(db), "--force", cwd=tmp_path),
             EXIT_DATABASE,
         )
-    assert f"{live} is in use by another process" in line, line
+    assert f"{live} is in use by process {holder} (" in line, line
     assert "restore" in line, line  # what may have been meant
     assert len(_tables(live)["games"]) == 3
 

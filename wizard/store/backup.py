@@ -513,5 +513,42 @@ def _lock_exclusively(conn: sqlite3.Connection, path: Path, in_use: str) -> None
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         if error.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            raise BackupError(f"{path} is in use by another process", in_use) from None
+            holders = ", ".join(holders_of(path)) or "another process"
+            raise BackupError(f"{path} is in use by {holders}", in_use) from None
         raise
+
+
+def holders_of(path: Path) -> list[str]:
+    """The processes that have the file ``path`` open, as ``process PID (COMMAND)``, of
+    those this user may look into (Linux's /proc; none elsewhere): operator QA, "in use by
+    another process" left them to find which (a forgotten sqlite3 shell, a bot, Litestream).
+    """
+    try:
+        wanted = os.stat(path)
+        processes = [p for p in Path("/proc").iterdir() if p.name.isdigit()]
+    except OSError:
+        return []
+    found = []
+    for process in processes:
+        if process.name == str(os.getpid()):
+            continue
+        try:
+            for fd in (process / "fd").iterdir():
+                if _same_file(fd, wanted):
+                    argv = (process / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+                    words = [Path(os.fsdecode(argv[0])).name, *map(os.fsdecode, argv[1:])]
+                    command = " ".join(" ".join(words).split())  # one line
+                    command = command if len(command) <= 60 else command[:59] + "…"
+                    found.append(f"process {process.name} ({command})")
+                    break
+        except OSError:  # gone, or another user's
+            continue
+    return found
+
+
+def _same_file(fd: Path, wanted: os.stat_result) -> bool:
+    try:
+        seen = fd.stat()
+    except OSError:
+        return False
+    return (seen.st_dev, seen.st_ino) == (wanted.st_dev, wanted.st_ino)
