@@ -100,7 +100,7 @@ class LiveHand:
     edit: HandEdit
     """Edits the hand message (``content``, ``view``): the interaction's
     ``edit_original_response``, or, for a hand a process before this one opened, the edit of
-    that message through the token it kept (:meth:`bot.cogs.surfaces.OpenHands.restore_hands`)."""
+    that message through the token it kept (:meth:`bot.cogs.open_hands.OpenHands.restore_hands`)."""
     seat: int
     language: str
     """The player's language (their Discord locale when they opened the hand): redraws made
@@ -133,7 +133,7 @@ class LiveHand:
     is redrawn again after ``retry_after``; the operator was told once."""
     kept_until: float | None = None
     """When the token the database keeps for this message runs out (``None``: none kept),
-    see :meth:`bot.cogs.surfaces.OpenHands.keep_hand`."""
+    see :meth:`bot.cogs.open_hands.OpenHands.keep_hand`."""
     note: tuple[int, str] | None = None
     """The round and the note of the player's last move in this hand ("✅ You bid 1."):
     redraws keep the note while that round lasts and the player waits for others, until the
@@ -382,7 +382,7 @@ class GameMessages:
         skip: int | None = None,
         urgent: bool = True,
     ) -> None:
-        """Redraw a game's open hands (see :meth:`bot.cogs.surfaces.OpenHands.refresh_hands`)."""
+        """Redraw a game's open hands (see :meth:`bot.cogs.open_hands.OpenHands.refresh_hands`)."""
         raise NotImplementedError
 
     async def _edit(self, surface: Surface, message_id: int, **fields: Any) -> bool | None:

@@ -5,7 +5,7 @@ on them and how they are published.
 - :mod:`~bot.features.table`: the public table (embed, open-bid buttons, bids made on it,
   the paced table edits).
 - :mod:`~bot.features.hand`: a player's private hand (text, move buttons, the clicks on it);
-  :class:`bot.cogs.surfaces.OpenHands` keeps open hands in step with the game.
+  :class:`bot.cogs.open_hands.OpenHands` keeps open hands in step with the game.
 - :mod:`~bot.features.summaries`: round summaries and final standings ("Play again").
 - :mod:`~bot.features.pings`: the turn ping.
 - :mod:`~bot.features.rules`: ``/wizard rules``.

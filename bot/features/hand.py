@@ -610,7 +610,7 @@ class HandClicks(TableClicks):
     ) -> None:
         """Show the player's hand (in their language): a new ephemeral message, or the clicked
         hand redrawn (``theme``: the server's card theme, if the click read it already;
-        ``update``: what the click received, see :meth:`bot.cogs.surfaces.OpenHands.hand_parts`;
+        ``update``: what the click received, see :meth:`bot.cogs.open_hands.OpenHands.hand_parts`;
         ``leave``: the player pressed "Leave" and was told what it does).
 
         Only a private message is ever redrawn as a hand: a hand button on a public message
