@@ -47,6 +47,7 @@ from tests.ops_support import (
     run_bot_on_a_small_disk,
 )
 from wizard.store import MigrationError
+from wizard.store.migrations import LATEST
 
 
 def _future(folder: Path) -> Path:
@@ -134,6 +135,9 @@ def test_future_schema_says_a_newer_version_wrote_it(tmp_path: Path) -> None:
     db = _future(tmp_path)
     line = assert_one_line_failure(run_bot("demo", "--db", str(db), cwd=tmp_path), 3)
     assert "newer version" in line
+    # Operator QA: "schema version(s) [14]", a Python list, and not the version it knows.
+    assert f"has schema version {LATEST + 1}, " in line, line
+    assert f"this version of the bot knows versions up to {LATEST}" in line, line
 
 
 def _on_database(
@@ -296,7 +300,9 @@ def _ioerr() -> sqlite3.OperationalError:
 
 
 def test_each_cause_gets_its_own_hint(tmp_path: Path) -> None:
-    newer = MigrationError("the database has schema version(s) [9] that this code does not know")
+    newer = MigrationError(
+        "the database has schema version 9, written by a newer version of the bot"
+    )
     causes = {
         "newer version": newer,
         "damaged": _undecodable_row(tmp_path),

@@ -72,9 +72,11 @@ def refuse_unknown(versions: set[int]) -> None:
     code does not know (a newer bot wrote it)."""
     unknown = sorted(versions - {m.version for m in MIGRATIONS})
     if unknown:
+        shown = ", ".join(map(str, unknown[:-1])) + " and " if len(unknown) > 1 else ""
         raise MigrationError(
-            f"the database has schema version(s) {unknown} that this code does not know: "
-            "it was written by a newer version of the bot"
+            f"the database has schema version{'s' if len(unknown) > 1 else ''} "
+            f"{shown}{unknown[-1]}, written by a newer version of the bot: this version of "
+            f"the bot knows versions up to {LATEST}"
         )
 
 
