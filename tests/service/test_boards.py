@@ -566,3 +566,21 @@ def test_the_service_language_list_is_the_bot_one() -> None:
     from bot.i18n import LANGUAGES
 
     assert set(GuildSettings.LANGUAGES) == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_a_first_game_moves_the_rating_as_the_boards_footnote_says(players: int) -> None:
+    """The footnote of the boards (bot RATING_NOTE) says how the shown rating moves: from 0,
+    every game makes it surer, which lifts it a little; a high place lifts it more and a low
+    place brings it down. Player QA: it said "falls when they lose", and a player who came
+    3rd of 4 saw it rise (0.44)."""
+    from wizard.service.ratings import MODEL
+
+    teams = [[MODEL.rating()] for _ in range(players)]
+    after = MODEL.rate(teams, scores=[float(players - place) for place in range(players)])
+    shown = [ordinal(team[0].mu, team[0].sigma) for team in after]
+    assert ordinal(*default_rating()) == 0
+    assert shown == sorted(shown, reverse=True)  # the higher the place, the more it lifts
+    assert shown[0] > 0 > shown[-1]
+    # Surer, so lifted a little: the place just below the middle (3rd of 4) still lifts it.
+    assert shown[players // 2] > 0, shown

@@ -115,9 +115,11 @@ FORFEIT_NOTE: Final = N_(
 # Translators: the note under a rating, on the leaderboard and in /wizard stats.
 RATING_NOTE: Final = N_(
     "Rating: a player's skill as their games show it so far, counted cautiously: everyone "
-    "starts at 0; it rises as they play and win, most against strong players, and falls "
-    "when they lose, below 0 too."
+    "starts at 0; every game makes it surer, which lifts it a little; a high place lifts it "
+    "more, most against strong players, and a low place brings it down, below 0 too."
 )
+"""How the shown rating moves (test_a_first_game_moves_the_rating_as_the_boards_footnote_says;
+player QA: "falls when they lose" while a 3rd place of 4 lifted it)."""
 
 
 def rating_text(t: Texts, rating: float, *, provisional: bool) -> str:
