@@ -288,12 +288,7 @@ class Settings(BaseSettings):
         try:
             if path is not None and path.is_file():
                 fields.update((k, v) for k, v in _file_values(path).items() if k in known)
-            if environ is None:
-                environment = dict(EnvSettingsSource(cls, env_ignore_empty=True)())
-            else:
-                environment = {
-                    field: environ[name] for field, name in ENV_NAMES.items() if name in environ
-                }
+            environment = _environment_values(environ)
         except (SourceError, OSError, UnicodeDecodeError, _MalformedLines) as error:
             raise SettingsError(f"cannot read {path}: {_unreadable(error)}") from None
         # python-dotenv reads a comment away from .env; docker run --env-file and systemd
@@ -337,13 +332,26 @@ def env_file(environ: Mapping[str, str] | None = None) -> Path | None:
 def unread_names(path: Path | None) -> list[str]:
     """Names the ``.env`` file at ``path`` sets that are no setting of the bot (a typo such
     as ``DATABSE_PATH`` would otherwise leave the default in force without a word)."""
+    return sorted(name.upper() for name in _written_values(path) if name not in ENV_NAMES)
+
+
+def _written_values(path: Path | None) -> dict[str, Any]:
+    """:func:`_file_values` of the ``.env`` file at ``path``; none when there is no such
+    file or it cannot be read (:meth:`Settings.load` reports that)."""
     if path is None or not path.is_file():
-        return []
+        return {}
     try:
-        names = _file_values(path)
+        return _file_values(path)
     except (SourceError, OSError, UnicodeDecodeError, _MalformedLines):
-        return []  # reported by Settings.load
-    return sorted(name.upper() for name in names if name not in ENV_NAMES)
+        return {}
+
+
+def _environment_values(environ: Mapping[str, str] | None) -> dict[str, Any]:
+    """The settings the environment sets, by field: ``environ``'s, or the process's (where
+    an empty value counts as unset)."""
+    if environ is None:
+        return dict(EnvSettingsSource(Settings, env_ignore_empty=True)())
+    return {field: environ[name] for field, name in ENV_NAMES.items() if name in environ}
 
 
 def repeated_settings(path: Path | None) -> list[tuple[str, list[int]]]:
@@ -363,23 +371,16 @@ def repeated_settings(path: Path | None) -> list[tuple[str, list[int]]]:
     return [(name, at) for name, at in lines.items() if len(at) > 1]
 
 
-def overridden_settings(path: Path | None, environ: Mapping[str, str] | None = None) -> list[str]:
-    """Settings the environment sets to another value than the ``.env`` file at ``path``
-    does: the environment's is used (operator QA: an exported variable silently overrode
-    the file being edited)."""
-    if path is None or not path.is_file():
+def overridden_settings(path: Path | None) -> list[str]:
+    """Settings the process's environment sets to another value than the ``.env`` file at
+    ``path`` does: the environment's is used (operator QA: an exported variable silently
+    overrode the file being edited)."""
+    written = _written_values(path)
+    if not written:
         return []
-    try:
-        written = _file_values(path)
-    except (SourceError, OSError, UnicodeDecodeError, _MalformedLines):
-        return []  # reported by Settings.load
-    if environ is None:
-        environment = dict(EnvSettingsSource(Settings, env_ignore_empty=True)())
-    else:
-        environment = {f: environ[name] for f, name in ENV_NAMES.items() if environ.get(name)}
     return [
         ENV_NAMES[field]
-        for field, value in environment.items()
+        for field, value in _environment_values(None).items()
         if field in written and str(written[field]) != str(value)
     ]
 
