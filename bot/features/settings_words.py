@@ -9,7 +9,16 @@ from typing import Any, Final
 import discord
 
 from bot.features.community.words import THEME_LABELS
-from bot.i18n import LANGUAGE_NAMES, N_, VARIANT_NAMES, Texts, level_name, on_off, variants_text
+from bot.i18n import (
+    LANGUAGE_NAMES,
+    N_,
+    VARIANT_NAMES,
+    Texts,
+    duration_text,
+    level_name,
+    on_off,
+    variants_text,
+)
 from wizard.options import Bidding, Options
 from wizard.service import GuildSettings
 
@@ -72,18 +81,6 @@ HINTS_ABOUT: Final = N_(
     "a 💡 button on a player's hand shows what the Normal computer would do; games where "
     "it is used are not rated."
 )
-
-
-def duration_text(t: Texts, seconds: float | None) -> str:
-    """A turn limit in words."""
-    if not seconds:
-        return t("no time limit")
-    whole = round(seconds)
-    if whole % 3600 == 0:
-        return t.plural("{n} hour", "{n} hours", whole // 3600)
-    if whole % 60 == 0:
-        return t.plural("{n} minute", "{n} minutes", whole // 60)
-    return t.plural("{n} second", "{n} seconds", whole)
 
 
 def confirmation(

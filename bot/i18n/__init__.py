@@ -409,16 +409,39 @@ def _relative(when: float) -> str:
     return f"<t:{int(when)}:R>"
 
 
+def duration_text(t: Texts, seconds: float | None) -> str:
+    """A turn limit in words, as a clock would say it: "90 seconds", "2 hours",
+    "1 hour 1 minute 1 second" (a number of a hundred or more of one unit is split:
+    3,661 s read "3,661 seconds")."""
+    if not seconds:
+        return t("no time limit")
+    whole = round(seconds)
+    if whole % 3600 == 0:
+        return t.plural("{n} hour", "{n} hours", whole // 3600)
+    if whole % 60 == 0 and whole < 100 * 60:
+        return t.plural("{n} minute", "{n} minutes", whole // 60)
+    if whole < 100:
+        return t.plural("{n} second", "{n} seconds", whole)
+    minutes, second = divmod(whole, 60)
+    hour, minute = divmod(minutes, 60)
+    parts = [
+        t.plural(one, many, n)
+        for one, many, n in (
+            ("{n} hour", "{n} hours", hour),
+            ("{n} minute", "{n} minutes", minute),
+            ("{n} second", "{n} seconds", second),
+        )
+        if n
+    ]
+    return " ".join(parts)
+
+
 def timer_text(turn_seconds: float | None, *, t: Texts) -> str:
     """The turn timer in words."""
-    if turn_seconds is None:
+    if not turn_seconds:
         return t("no turn timer")
-    seconds = int(turn_seconds)
-    if seconds % 3600 == 0:
-        return t.plural("{n} hour per turn", "{n} hours per turn", seconds // 3600)
-    if seconds % 60 == 0:
-        return t.plural("{n} minute per turn", "{n} minutes per turn", seconds // 60)
-    return t.plural("{n} second per turn", "{n} seconds per turn", seconds)
+    # Translators: {duration} is a time limit, e.g. “2 minutes” or “1 hour 30 seconds”.
+    return t("{duration} per turn", duration=duration_text(t, turn_seconds))
 
 
 def variants_text(options: Options, *, t: Texts) -> str:

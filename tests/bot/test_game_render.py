@@ -10,7 +10,7 @@ from bot.features.lobby import cancelled_embed, lobby_embed
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
 from bot.features.summaries import round_end_embed
-from bot.i18n import texts, timer_text
+from bot.i18n import duration_text, texts, timer_text
 from wizard.cards import Card, Theme
 from wizard.options import Bidding, Options
 from wizard.rules import apply, legal_actions, new_game
@@ -92,6 +92,21 @@ def test_lobby_and_cancelled() -> None:
     assert timer_text(86400, t=EN) == "24 hours per turn"
     assert timer_text(3600, t=EN) == "1 hour per turn"
     assert timer_text(5400, t=EN) == "90 minutes per turn"
+
+
+def test_a_turn_limit_that_is_no_round_number_reads_in_hours_minutes_and_seconds() -> None:
+    """A limit a command set to any number of seconds (up to a day) reads as a clock would
+    say it: 3,661 s read "3,661 seconds" ("3.661 segundos", player QA, es)."""
+    es = texts("es-ES")
+    assert timer_text(3661, t=EN) == "1 hour 1 minute 1 second per turn"
+    assert duration_text(EN, 3661) == "1 hour 1 minute 1 second"
+    assert duration_text(es, 3661) == "1 hora 1 minuto 1 segundo"
+    assert timer_text(150, t=es) == "2 minutos 30 segundos por turno"
+    assert duration_text(EN, 6000) == "1 hour 40 minutes"
+    assert duration_text(EN, 86399) == "23 hours 59 minutes 59 seconds"
+    # A number under a hundred reads as it is, in its unit.
+    assert duration_text(EN, 90) == "90 seconds" and duration_text(EN, 5400) == "90 minutes"
+    assert duration_text(EN, 0) == duration_text(EN, None) == "no time limit"
     assert "Nobody started the game in time" in (
         cancelled_embed(4, "expired", t=EN).description or ""
     )

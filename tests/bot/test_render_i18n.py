@@ -98,6 +98,7 @@ from bot.i18n import (
     LEVEL_NAMES,
     Texts,
     catalogues,
+    duration_text,
     suit_text,
     texts,
     timer_text,
@@ -459,6 +460,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     yield "timer", timer_text(90, t=t)
     yield "timer in hours", timer_text(7200, t=t)
     yield "timer of one hour", timer_text(3600, t=t)
+    yield "timer of hours, minutes and seconds", timer_text(3661, t=t)
+    yield "no time limit", duration_text(t, None)
     for theme in Theme:
         for suit in SUITS:
             yield f"suit {theme}", suit_text(suit, theme, t=t)
