@@ -336,3 +336,20 @@ def test_each_reason_for_not_being_seated_says_what_it_is(reason: str, says: str
     and so was someone leaving a lobby they were not in."""
     text = refusal_text(NotSeatedError(reason=reason), t=EN)
     assert says in text, text
+
+
+@pytest.mark.parametrize(
+    ("language", "starts"),
+    [
+        ("es", "La variante “Más o menos una” requiere"),
+        ("it", "La variante “Più o meno uno” richiede"),
+        ("pt", "A variante “Mais ou menos uma” exige"),
+        ("ca", "La variant “Més o menys una” requereix"),
+    ],
+)
+def test_a_conflict_names_a_variant_as_a_name(language: str, starts: str) -> None:
+    """QA (es): "Más o menos una requiere predicciones abiertas" read as a sentence that
+    lost its subject: the variant's name, like "La regla canadiense", is named as one."""
+    [conflict] = conflicts(Options(uneven_bids=True, bidding=Bidding.HIDDEN))
+    reason = refusal_reason(conflict.code, conflict.params, t=texts(language))
+    assert reason.startswith(starts) or f". {starts}" in reason, reason
