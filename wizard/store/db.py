@@ -154,7 +154,16 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
     path.parent.mkdir(parents=True, exist_ok=True)
     # isolation_level=None: the store writes BEGIN/COMMIT itself, so that a transaction
     # spans exactly the statements it should and never opens implicitly.
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    opening = asyncio.ensure_future(aiosqlite.connect(path, isolation_level=None))
+    try:
+        conn = await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        # A stop while SQLite opens the file: aiosqlite's thread would answer the event
+        # loop once it is closed, with a traceback, and leave the file open. The opening
+        # takes milliseconds: let it end, and close what it opened.
+        with contextlib.suppress(Exception):
+            await (await opening).close()
+        raise
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
