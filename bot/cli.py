@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.database_checks import ensure_openable, refuse_folder, refuse_unwritable
 from bot.exits import (
     EXIT_OK,
     EXIT_REFUSED,
@@ -29,13 +30,10 @@ from bot.exits import (
     Failure,
     database_failure,
     discord_refusal,
-    ensure_openable,
     hang_ups,
     network_failure,
     not_discord,
     opening_database,
-    refuse_folder,
-    refuse_unwritable,
     report,
 )
 from bot.logs import start_logging
@@ -205,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join([*settings.describe(), *_unread_notes(), *_where_notes(settings)]))
         if settings.discord_token is None:
             return _fail(_no_token())
-        from bot.ops import refuse_unusable
+        from bot.database_checks import refuse_unusable
 
         try:
             database = settings.database_path.absolute()
@@ -392,7 +390,8 @@ async def open_service(
     refuses to settle on it) and so that it outlives the bot's restarts.
     """
     from bot.clock import DiscordClock
-    from bot.ops import START_HINT, log_health, refuse_another_program, warn_unmigrated
+    from bot.database_checks import START_HINT, refuse_another_program, warn_unmigrated
+    from bot.ops import log_health
     from wizard.service import GameService, ServiceConfig
 
     # Before the bot writes to it: a file with content but none of the bot's tables is

@@ -435,7 +435,7 @@ def _refuse_setup(host: str, port: int, db: Path | None) -> None:
     except DemoUnavailableError as error:
         raise Failure(EXIT_SETTINGS, str(error)) from None
     if db is not None:
-        from bot.ops import refuse_another_program
+        from bot.database_checks import refuse_another_program
 
         refuse_another_program(db, "name a new file, or one an earlier demo kept")
 

@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import os
 import shutil
 import signal
 import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Final
 
 from wizard.store import DatabaseUnavailable, MigrationError
-from wizard.store.db import bot_command, closed_folder, log_without_database
+from wizard.store.db import bot_command
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -95,127 +93,6 @@ def opening_database(path: Path | str) -> Iterator[None]:
         yield
     except DATABASE_ERRORS as error:
         raise database_failure(path, error) from error
-
-
-BESIDE_DATABASE: Final = len(".shard-count-9999.lock")
-"""The most bytes the bot adds to the database's name for a file beside it (a shard lock)."""
-
-
-def name_too_long(path: Path, beside: int) -> str | None:
-    """Why ``path`` cannot be made on its disk, if a folder's name or its own name (with
-    ``beside`` bytes more, for the files made beside it) is longer than the disk allows."""
-    place = next((p for p in path.parents if os.path.exists(p)), Path("/"))
-    try:
-        limit = os.pathconf(place, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        limit = 255
-    for part in path.parent.parts:
-        if len(os.fsencode(part)) > limit:
-            return f"the folder name {part[:40]}… is longer than this disk allows ({limit} bytes)"
-    size = len(os.fsencode(path.name))
-    if size + beside > limit:
-        return (
-            f"its file name is too long: {size} bytes, where this disk allows {limit}, and the "
-            f"files made beside it add up to {beside} more"
-        )
-    return None
-
-
-def refuse_folder(path: Path) -> None:
-    """Raise the :class:`Failure` of a database path that is a folder (``/data`` for
-    ``/data/wizard.db``), that lies below a file (``wizard.db/x.db``), or below a folder
-    this user may not enter; or whose name is too long for its disk (operator QA: a
-    traceback, and from the bot's start "cannot reach Discord")."""
-    too_long = name_too_long(path, BESIDE_DATABASE)
-    if too_long is not None:
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: {too_long}",
-            "set DATABASE_PATH (or --db) to a shorter name",
-        )
-    closed = closed_folder(path)
-    if closed is not None:  # else looking at the path raises PermissionError (review)
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: this user may not enter {closed}",
-            "run the bot as a user who may, or change that folder's permissions",
-        )
-    if path.is_dir():
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: it is a folder, not a database file",
-            f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
-        )
-    below = file_above(path)
-    if below is not None:
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: {below} is a file, not a folder",
-            "set DATABASE_PATH (or --db) to a file in a folder",
-        )
-
-
-def file_above(path: Path) -> Path | None:
-    """The nearest of ``path``'s folders that exists, when it is a file, not a folder
-    (``notes.txt`` for ``notes.txt/more/x.db``); else ``None``."""
-    below = next((p for p in path.parents if p.exists()), None)
-    return below if below is not None and not below.is_dir() else None
-
-
-def refuse_unwritable(path: Path) -> None:
-    """Raise the :class:`Failure` of a database this user could not create or write: the
-    file itself, or the nearest folder that exists (where the bot makes the missing ones,
-    the file, its -wal and -shm and the shard lock files). Looked up, nothing written."""
-    if path.exists():
-        if not os.access(path, os.R_OK | os.W_OK):
-            raise Failure(
-                EXIT_DATABASE,
-                f"cannot use the database {path}: this user may not write it",
-                "run the bot as the user who owns it, or give this one the right to write it",
-            )
-        place = path.parent
-    else:
-        place = next(p for p in path.parents if p.exists())
-    refuse_logs_of_others(path)
-    if not os.access(place, os.W_OK | os.X_OK):
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: this user may not write in {place}",
-            "the bot makes its files there (the database, its -wal and -shm, the shard lock "
-            "files): set DATABASE_PATH to a folder this user may write, or change its "
-            "permissions (or mount it writable)",
-        )
-
-
-def refuse_logs_of_others(path: Path) -> None:
-    """Raise the :class:`Failure` of a -wal or -shm beside ``path`` that this user may not
-    write: another account's command left it (operator QA: check run as the operator, not
-    as the bot's user; the bot then said "attempt to write a readonly database")."""
-    for log in (Path(f"{path}-wal"), Path(f"{path}-shm")):
-        if log.exists() and not os.access(log, os.R_OK | os.W_OK):
-            raise Failure(
-                EXIT_DATABASE,
-                f"cannot use the database {path}: this user may not write {log}, which "
-                "another user's command left (check, backup or restore, run as another user "
-                "than the bot's)",
-                # Not "remove it": a log may hold committed moves (issue 13).
-                "give that file to the bot's user (chown), and run those commands as the "
-                "bot's user",
-            )
-
-
-def ensure_openable(path: Path) -> None:
-    """Raise the :class:`Failure` now when SQLite cannot open ``path`` at all (a folder, a
-    folder that cannot be created or written), before the game service tries: its
-    connection thread, failing to open, would print a traceback as the program ends."""
-    refuse_folder(path)
-    refuse_logs_of_others(path)
-    with opening_database(path):
-        orphan = log_without_database(path)  # before SQLite makes a file to replay it into
-        if orphan is not None:
-            raise orphan
-        path.parent.mkdir(parents=True, exist_ok=True)
-        sqlite3.connect(path).close()
 
 
 def hang_ups() -> tuple[signal.Signals, ...]:

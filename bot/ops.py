@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from bot.database_checks import file_above, name_too_long, refuse_folder
 from bot.exits import (
     EXIT_ATTENTION,
     EXIT_DAMAGED_GAMES,
@@ -22,10 +23,7 @@ from bot.exits import (
     EXIT_SETTINGS,
     Failure,
     database_failure,
-    file_above,
-    name_too_long,
     opening_database,
-    refuse_folder,
     report,
 )
 from wizard.service.health import Unloadable, trial_copy, unloadable_games
@@ -33,18 +31,13 @@ from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
 from wizard.store.backup import BackupError, backup, restore, signals_held
-from wizard.store.db import bot_command, closed_folder, log_without_database, unavailable
+from wizard.store.db import bot_command, closed_folder, log_without_database
 from wizard.store.health import (
     Health,
-    another_programs,
     check,
     open_readonly,
-    open_untouched,
-    recorded_versions,
-    schema_version,
-    table_names,
 )
-from wizard.store.migrations import LATEST, MigrationError, refuse_unknown
+from wizard.store.migrations import LATEST
 
 log = logging.getLogger("bot")
 
@@ -411,67 +404,3 @@ async def log_health(database: Path, checked: Sequence[str] | None = None) -> He
     for line in health.lines():
         log.log(level, "health: %s", line)
     return health
-
-
-def tables_before_start(database: Path) -> tuple[str, ...] | None:
-    """The tables of the file at ``database``, read before the bot opens it, when it is a
-    file with content but no database of this bot (often none: ``sqlite3 wrong.db``); else
-    ``None``. A missing or empty file is ``None``: that is a first start, and the bot makes
-    an empty file itself before its tables. So is the bot's own database, and a file that
-    cannot be read as one (opening it reports that)."""
-    try:
-        if not database.is_file() or database.stat().st_size == 0:
-            return None
-        conn = open_untouched(database)
-        try:
-            return None if schema_version(conn) is not None else tuple(table_names(conn))
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError):
-        return None
-
-
-def refuse_another_program(database: Path, hint: str) -> tuple[str, ...] | None:
-    """:func:`tables_before_start`, after raising the :class:`Failure` (with ``hint``) of a
-    file that holds another program's tables: the bot and the demo never write into one (as
-    restore does not). ``()`` is a database file with no tables, which the bot makes its own."""
-    held = tables_before_start(database)
-    if held:
-        raise Failure(EXIT_DATABASE, another_programs(database, held), hint)
-    return held
-
-
-START_HINT = "is DATABASE_PATH right? The bot makes its own database in a new file"
-"""The hint of the bot's refusal of a file that holds another program's database."""
-
-
-def refuse_unusable(database: Path) -> None:
-    """Raise the :class:`Failure` the bot's start would raise for the file at ``database``,
-    only reading it (``config``): a log left without its database, another program's
-    tables, a file that is no database, a schema of a newer bot. A missing or empty file
-    passes: the bot makes its database there."""
-    orphan = log_without_database(database)
-    if orphan is not None:
-        raise database_failure(database, orphan)
-    refuse_another_program(database, START_HINT)
-    if not database.is_file() or database.stat().st_size == 0:
-        return
-    with opening_database(database):
-        try:
-            conn = open_untouched(database)
-            try:
-                versions = recorded_versions(conn)
-            finally:
-                conn.close()
-            refuse_unknown(versions)
-        except (sqlite3.Error, MigrationError) as error:
-            raise unavailable(database, error) from error
-
-
-def warn_unmigrated(database: Path) -> None:
-    """Warn that the bot has just made its database in a file that held no tables."""
-    log.warning(
-        "database %s existed empty: the bot created its tables in it. If DATABASE_PATH "
-        "should name the bot's existing database, stop the bot and correct it",
-        database,
-    )
