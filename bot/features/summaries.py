@@ -265,6 +265,7 @@ def round_end_embed(
     players: Sequence[str],
     *,
     moved: Collection[int] = (),
+    computers: Collection[int] = (),
     num_rounds: int | None = None,
     last_trick: Sequence[SeatCard] = (),
     last_winner: int | None = None,
@@ -278,14 +279,29 @@ def round_end_embed(
     no longer on the table) and the standings so far (:func:`scorepad_text`): lines that
     wrap, so that 6 players with 32-character names fit a phone as well as a desktop.
 
-    The seats a computer played for in the round (``moved``) have 🤖 after their names in
-    its lines and the standings; the final trick names the seats as the table's tricks do,
-    unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played the card bob played)."""
-    marked = robot_marked(players, moved)
+    A seat is marked 🤖 for the round when a computer played for it (``moved``) and plays it
+    now (``computers``: a computer player's seat, or a person's it took over), as the table
+    marks it. A line names the people who hold a seat a computer played for in the round:
+    their time ran out, they took it back, or took it over (player QA: "ann 🤖", whose time
+    had run out once, read as a computer player). A person who played the round to its end
+    and then left is not marked (QA). The final trick names the seats as the table's
+    tricks do, unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played the card bob
+    played)."""
+    marked = robot_marked(players, set(moved) & set(computers))
     embed = round_summary_embed(
         summary, marked, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
     )
     names = _escape(players)
+    helped = [
+        _bold(name) for seat, name in enumerate(names) if seat in moved and seat not in computers
+    ]
+    if helped:
+        # Translators: {players} are people (“**ann** and **bob**”) a computer made a move
+        # for in the round: their time ran out, or they took their seat back.
+        note = "🤖 " + t(
+            "A computer played for {players} in this round.", players=and_list(helped, t=t)
+        )
+        embed.description = f"{embed.description}\n{note}"
     if last_trick:
         embed.add_field(
             name=t("Final trick"),
@@ -362,6 +378,7 @@ class SummaryMessages(GameMessages):
             table.history[number - 1],
             table.players,
             moved=computer_moved(info, number),
+            computers={s.seat for s in info.seats if s.computer_controlled},
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,

@@ -365,6 +365,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                 round_end_embed(
                     summary,
                     table.players,
+                    moved={0},
                     num_rounds=table.num_rounds,
                     last_trick=table.last_trick,
                     last_winner=table.last_winner,

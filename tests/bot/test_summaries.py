@@ -166,3 +166,31 @@ async def test_a_round_a_person_played_to_its_last_card_is_not_marked_as_a_compu
             assert f"**{computer} 🤖**:" in text, text
         assert "**bob 🤖**:" in summary_of(sim, last + 1)
         assert not sim.env.errors
+
+
+async def test_a_person_a_computer_moved_for_once_is_not_marked_as_a_computer(
+    tmp_path: Path,
+) -> None:
+    """Player QA (de): ann's time ran out once, a computer made that move, and she played on;
+    the round's summary read "Geber **ann 🤖**" and "4. **ann 🤖**" in the standings, the
+    mark of the computer players, while the table showed her as the person she is. The
+    summary says in words whom a computer played for; it marks a seat a computer played for
+    in the round only while a computer plays it."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(5)
+        info = await sim.play(
+            info.id, rng, until=lambda i: ann.id in {i.seats[s].user_id for s in i.table.to_act}
+        )
+        number = info.table.round
+        await sim.env.advance_time(301)  # a new server's turn limit, 5 minutes: ann's runs out
+        await sim.cog.surfaces.idle()
+        info = await sim.play(info.id, rng, until=lambda i: i.table.round > number)
+        assert 0 in info.computer_moved[number - 1] and not info.seats[0].away
+        text = summary_of(sim, number)
+        computer = info.seats[2].name
+        assert "ann 🤖" not in text, text
+        assert "**ann**:" in text and f"**{computer} 🤖**:" in text, text
+        assert "🤖 A computer played for **ann** in this round." in text, text
+        assert not sim.env.errors

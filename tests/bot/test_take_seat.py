@@ -461,8 +461,8 @@ async def test_take_a_seat_refuses_one_removed_at_once(tmp_path: Path) -> None:
 async def test_the_final_trick_names_a_seat_as_the_table_does(tmp_path: Path) -> None:
     """QA: bob took Merlin's seat after Merlin's bid and played the round's only card
     himself; the summary's final trick read "bob 🤖 🟦B7", as if a computer had played
-    it. The 🤖 beside a name in the summary is for the round (a computer made its bid),
-    not for a card: the final trick names the seats as the table's tricks do."""
+    it. That a computer made its bid is said in a line of the summary, not by a mark on a
+    card: the final trick names the seats as the table's tricks do."""
     async with simulation(tmp_path, members=2) as sim:
         bob = sim.members[1]
         game = await open_lobby_with_computers(sim, allow=True)
@@ -480,7 +480,9 @@ async def test_the_final_trick_names_a_seat_as_the_table_does(tmp_path: Path) ->
             m for m in sim.raw() if m.embeds and m.embeds[0].get("title") == "Round 1 of 20 scored"
         ]
         embed = summary.embeds[0]
-        assert "**bob 🤖**: bid" in embed["description"]  # Merlin bid for the seat
+        # Merlin bid for the seat: said in words, bob is no computer (player QA).
+        assert "**bob**: bid" in embed["description"]
+        assert "🤖 A computer played for **bob** in this round." in embed["description"]
         [trick] = [f["value"] for f in embed["fields"] if f["name"] == "Final trick"]
         assert "bob " in trick and "🤖" not in trick, trick
         assert not sim.env.errors
