@@ -226,6 +226,18 @@ def test_portuguese_names_tricks_and_rounds_as_brazilian_players_do() -> None:
     assert not wrong, wrong
 
 
+def test_portuguese_words_are_brazilian() -> None:
+    """Player QA (pt-BR): "sobe-o", "fá-lo" (a pronoun after the verb, as Portugal writes
+    it, in the rating's note) and "falhada" (a missed bid; "não cumprida" in Brazil)."""
+    wrong = [
+        (e, s)
+        for e, s in translations("pt")
+        if re.search(r"\b(\w+-(o|a|os|as)|fá-lo|falhad[ao]s?)\b", s, re.I)
+        and not re.search(r"\b\w+[aei]-(l[oa]s?)\b", s)
+    ]
+    assert not wrong, wrong
+
+
 PLURAL_ADDRESS = {
     "de": r"\b(ihr|euer|euren|eure|drückt)\b",
     "it": r"\b(vostro|vostra|premete|tocca a voi)\b",
