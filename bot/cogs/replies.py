@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, suit_text, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, duration_text, suit_text, texts
 from bot.ui.buttons import reply_privately
 from wizard.cards import Card, Suit, Theme
 from wizard.options import Options
@@ -56,6 +56,8 @@ class Refusal:
     """What was refused, without placeholders (marked with ``N_``)."""
     detail: str | None = None
     """Why, with ``{param}`` placeholders; left out when a param it names is missing."""
+    durations: frozenset[str] = frozenset()
+    """The params that are seconds, shown as a duration ("24 hours", not "86,400")."""
 
 
 STALE: Final = N_("🔄 This has moved on since that was shown. Here is your hand as it is now.")
@@ -240,7 +242,9 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "invalid_settings.turn_seconds": Refusal(
         "⚠️",
         N_("That turn timer is not possible."),
-        N_("A turn lasts {min} to {max} seconds; 0 means no limit."),
+        # Translators: {min} and {max} are durations: “10 seconds”, “24 hours”.
+        N_("A turn limit is from {min} to {max}; 0 means no limit."),
+        durations=frozenset({"min", "max"}),
     ),
     "stale": Refusal("", STALE),
     "illegal_move": Refusal("⛔", NOT_ALLOWED_MOVE),
@@ -409,6 +413,8 @@ def refusal_detail(
     shown = {}
     for name in _placeholders(refusal.detail):
         value = _shown(name, params.get(name), t=t, theme=theme)
+        if value is not None and name in refusal.durations:  # a whole number of seconds
+            value = duration_text(t, float(str(params[name])))
         if value is None:
             return None
         shown[name] = value

@@ -264,8 +264,8 @@ def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
 def test_whole_floats_read_as_numbers_other_floats_not() -> None:
     timer = Odd("invalid_settings", {"setting": "turn_seconds", "min": 10.0, "max": 86400.0})
     assert refusal_text(timer, t=DE) == (
-        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zug dauert 10 bis 86.400 Sekunden; "
-        "0 heißt ohne Limit."
+        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zeitlimit pro Zug geht von "
+        "10 Sekunden bis 24 Stunden; 0 heißt ohne Limit."
     )
     odd = Odd("invalid_settings", {"setting": "turn_seconds", "min": 0.5, "max": 86400.0})
     assert refusal_text(odd, t=DE) == "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich."
@@ -315,11 +315,24 @@ def test_the_panel_refuses_exactly_the_engines_conflicts_in_the_managers_languag
 
 def test_large_numbers_in_refusals_are_grouped_as_the_language_writes_them() -> None:
     """QA (de, es): "Ein Zug dauert 10 bis 86400 Sekunden", where the boards write 1.228."""
+    params = {"setting": "rated_min_games", "min": 1, "max": 86400.0}
+    german = refusal_reason("invalid_settings", params, t=texts("de"))
+    assert "1 und 86.400" in german, german
+    english = refusal_reason("invalid_settings", params, t=texts("en"))
+    assert "1 to 86,400" in english, english
+
+
+def test_the_range_of_a_turn_limit_reads_as_durations() -> None:
+    """Player QA (de): "Ein Zug dauert 10 bis 86.400 Sekunden" said how long a turn takes,
+    not what limit may be set, and in seconds a day has."""
     params = {"setting": "turn_seconds", "min": 10, "max": 86400.0}
     german = refusal_reason("invalid_settings", params, t=texts("de"))
-    assert "10 bis 86.400" in german, german
-    english = refusal_reason("invalid_settings", params, t=texts("en"))
-    assert "10 to 86,400" in english, english
+    assert german == (
+        "Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zeitlimit pro Zug geht von "
+        "10 Sekunden bis 24 Stunden; 0 heißt ohne Limit."
+    ), german
+    english = refusal_reason("invalid_settings", params, t=EN)
+    assert english.endswith("A turn limit is from 10 seconds to 24 hours; 0 means no limit.")
 
 
 @pytest.mark.parametrize(
