@@ -68,7 +68,10 @@ def test_a_count_of_one_round_reads_in_the_singular(language: str) -> None:
     """The statistics' bids line: "1 of 10 rounds" must not become "1 mani" in Italian."""
     t = texts(language)
     text = t(
-        "{accuracy} made exactly ({exact} of {rounds} rounds)", accuracy="10%", exact=1, rounds=10
+        "{accuracy} made exactly ({exact} of {rounds} rounds bid in person)",
+        accuracy="10%",
+        exact=1,
+        rounds=10,
     )
     many = {"de": "Runden", "it": "mani", "es": "rondas", "pt": "rodadas", "ca": "rondes"}
     assert not re.search(rf"\b1 {many[language]}\b", text), text

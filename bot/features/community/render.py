@@ -131,7 +131,9 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
     embed.add_field(
         name=t("Bids"),
         value=t(
-            "{accuracy} made exactly ({exact} of {rounds} rounds)",
+            # Translators: rounds the player bid themselves, not a computer for them (their
+            # time ran out, or they had left).
+            "{accuracy} made exactly ({exact} of {rounds} rounds bid in person)",
             accuracy=percent(t, card.bid_accuracy),
             exact=t.count(card.exact_bids),
             rounds=t.count(card.bids),
