@@ -14,8 +14,8 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
-from bot.exits import EXIT_DATABASE, Failure, database_failure, opening_database
-from wizard.store.db import closed_folder, log_without_database, unavailable
+from bot.exits import EXIT_DATABASE, Failure, database_failure, database_refusal, opening_database
+from wizard.store.db import beside, closed_folder, log_without_database, unavailable
 from wizard.store.health import (
     another_programs,
     open_untouched,
@@ -59,29 +59,29 @@ def refuse_folder(path: Path) -> None:
     traceback, and from the bot's start "cannot reach Discord")."""
     too_long = name_too_long(path, BESIDE_DATABASE)
     if too_long is not None:
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: {too_long}",
+        raise database_refusal(
+            path,
+            too_long,
             "set DATABASE_PATH (or --db) to a shorter name",
         )
     closed = closed_folder(path)
     if closed is not None:  # else looking at the path raises PermissionError (review)
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: this user may not enter {closed}",
+        raise database_refusal(
+            path,
+            f"this user may not enter {closed}",
             "run the bot as a user who may, or change that folder's permissions",
         )
     if path.is_dir():
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: it is a folder, not a database file",
+        raise database_refusal(
+            path,
+            "it is a folder, not a database file",
             f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
         )
     below = file_above(path)
     if below is not None:
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: {below} is a file, not a folder",
+        raise database_refusal(
+            path,
+            f"{below} is a file, not a folder",
             "set DATABASE_PATH (or --db) to a file in a folder",
         )
 
@@ -99,9 +99,9 @@ def refuse_unwritable(path: Path) -> None:
     the file, its -wal and -shm and the shard lock files). Looked up, nothing written."""
     if path.exists():
         if not os.access(path, os.R_OK | os.W_OK):
-            raise Failure(
-                EXIT_DATABASE,
-                f"cannot use the database {path}: this user may not write it",
+            raise database_refusal(
+                path,
+                "this user may not write it",
                 "run the bot as the user who owns it, or give this one the right to write it",
             )
         place = path.parent
@@ -109,9 +109,9 @@ def refuse_unwritable(path: Path) -> None:
         place = next(p for p in path.parents if p.exists())
     refuse_logs_of_others(path)
     if not os.access(place, os.W_OK | os.X_OK):
-        raise Failure(
-            EXIT_DATABASE,
-            f"cannot use the database {path}: this user may not write in {place}",
+        raise database_refusal(
+            path,
+            f"this user may not write in {place}",
             "the bot makes its files there (the database, its -wal and -shm, the shard lock "
             "files): set DATABASE_PATH to a folder this user may write, or change its "
             "permissions (or mount it writable)",
@@ -122,11 +122,11 @@ def refuse_logs_of_others(path: Path) -> None:
     """Raise the :class:`Failure` of a -wal or -shm beside ``path`` that this user may not
     write: another account's command left it (operator QA: check run as the operator, not
     as the bot's user; the bot then said "attempt to write a readonly database")."""
-    for log in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+    for log in (beside(path, "-wal"), beside(path, "-shm")):
         if log.exists() and not os.access(log, os.R_OK | os.W_OK):
-            raise Failure(
-                EXIT_DATABASE,
-                f"cannot use the database {path}: this user may not write {log}, which "
+            raise database_refusal(
+                path,
+                f"this user may not write {log}, which "
                 "another user's command left (check, backup or restore, run as another user "
                 "than the bot's)",
                 # Not "remove it": a log may hold committed moves (issue 13).

@@ -70,6 +70,11 @@ def report(failure: Failure) -> int:
     return failure.status
 
 
+def database_refusal(path: Path | str, cause: str, hint: str = "") -> Failure:
+    """The :class:`Failure` (exit status 3) of the database at ``path``, and why."""
+    return Failure(EXIT_DATABASE, f"cannot use the database {path}: {cause}", hint)
+
+
 def database_failure(path: Path | str, error: BaseException) -> Failure:
     """The :class:`Failure` for ``error`` met while opening the database at ``path``."""
     if isinstance(error, DatabaseUnavailable):
@@ -78,12 +83,9 @@ def database_failure(path: Path | str, error: BaseException) -> Failure:
         cause = _one_line(error.message).removeprefix(f"{path}: ")
         origin = error.__cause__
         hint = error.hint if origin is None else _database_hint(origin, path)
-        return Failure(EXIT_DATABASE, f"cannot use the database {path}: {cause}", hint)
-    return Failure(
-        EXIT_DATABASE,
-        f"cannot use the database {path}: {_one_line(str(error)) or type(error).__name__}",
-        _database_hint(error, path),
-    )
+        return database_refusal(path, cause, hint)
+    cause = _one_line(str(error)) or type(error).__name__
+    return database_refusal(path, cause, _database_hint(error, path))
 
 
 @contextlib.contextmanager
