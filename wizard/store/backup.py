@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final
 
 from wizard.store.db import (
+    beside,
     bot_command,
     closed_folder,
     first_problem,
@@ -174,8 +175,7 @@ def _refuse_same(path: Path, database: Path) -> None:
     ``-journal``): a backup over it would replace the live file, or be deleted by SQLite as
     a stale journal when the database is next opened (QA operator), and a restore from it
     would wait for ever on its own lock."""
-    beside = (database.with_name(database.name + end) for end in ("-shm", "-journal"))
-    for part in (database, wal_path(database), *beside):
+    for part in (database, *(beside(database, end) for end in ("-wal", "-shm", "-journal"))):
         same = path.resolve() == part.resolve() or (
             path.exists() and part.exists() and os.path.samefile(path, part)
         )
@@ -408,7 +408,7 @@ def signals_held() -> Iterator[Sequence[int]]:
 
 def _remove_with_journal(path: Path) -> None:
     """Delete ``path`` and the rollback journal SQLite may have left beside it."""
-    for part in (path, path.with_name(path.name + "-journal")):
+    for part in (path, beside(path, "-journal")):
         part.unlink(missing_ok=True)
 
 
@@ -439,7 +439,7 @@ _IN_USE_BY_BACKUP: Final = (
 def _log_beside(path: Path) -> list[Path]:
     """The ``-wal`` and ``-shm`` there are beside ``path``: SQLite replays a ``-wal`` into
     whatever database file it next opens at ``path``."""
-    return [p for p in (wal_path(path), path.with_name(path.name + "-shm")) if p.exists()]
+    return [p for p in (beside(path, "-wal"), beside(path, "-shm")) if p.exists()]
 
 
 def _check_unused(path: Path, in_use: str = _IN_USE_BY_RESTORE) -> None:
@@ -489,13 +489,13 @@ def set_aside(path: Path, why: str) -> Path:
     suffixes = ("", "-wal", "-shm")
     name = f"{path.name}.{why}-{time.strftime('%Y%m%d-%H%M%S')}"
     aside, n = path.with_name(name), 1
-    while any(aside.with_name(aside.name + suffix).exists() for suffix in suffixes):
+    while any(beside(aside, suffix).exists() for suffix in suffixes):
         n += 1
         aside = path.with_name(f"{name}-{n}")
     for suffix in suffixes:
-        part = path.with_name(path.name + suffix)
+        part = beside(path, suffix)
         if part.exists():
-            os.replace(part, aside.with_name(aside.name + suffix))
+            os.replace(part, beside(aside, suffix))
     return aside
 
 

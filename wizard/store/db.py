@@ -72,9 +72,15 @@ BATCH_LIMIT = 256
 T = TypeVar("T")
 
 
+def beside(path: Path, suffix: str) -> Path:
+    """A file SQLite keeps beside the database ``path``: its ``-wal``, ``-shm`` or
+    ``-journal`` (``suffix``)."""
+    return path.with_name(path.name + suffix)
+
+
 def wal_path(path: Path) -> Path:
     """The write-ahead log beside ``path``: committed actions not yet in the main file."""
-    return path.with_name(path.name + "-wal")
+    return beside(path, "-wal")
 
 
 class DatabaseUnavailable(Exception):
