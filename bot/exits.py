@@ -17,6 +17,7 @@ from pathlib import Path
 
 from wizard.store import DatabaseUnavailable, MigrationError
 from wizard.store.db import bot_command
+from wizard.store.stops import not_ignored
 
 EXIT_OK = 0
 """A clean stop (Ctrl-C, SIGTERM), or a command that did its work."""
@@ -101,9 +102,7 @@ def hang_ups() -> tuple[signal.Signals, ...]:
     """SIGHUP (the terminal closed, an SSH session dropped), to stop on as on SIGTERM,
     unless it is ignored: under ``nohup``, which asks that the process outlive its
     terminal (review: a hang-up stopped a backup run so)."""
-    if signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
-        return ()
-    return (signal.SIGHUP,)
+    return not_ignored(signal.SIGHUP)
 
 
 def network_failure(error: BaseException) -> Failure:

@@ -30,7 +30,7 @@ from wizard.service.health import Unloadable, trial_copy, unloadable_games
 from wizard.service.player_rows import damaged_player_rows
 from wizard.service.settings import damaged_settings_rows
 from wizard.store import DatabaseUnavailable
-from wizard.store.backup import BackupError, backup, restore, signals_held
+from wizard.store.backup import BackupError, backup, restore
 from wizard.store.db import bot_command, closed_folder, log_without_database
 from wizard.store.health import (
     Health,
@@ -38,6 +38,7 @@ from wizard.store.health import (
     open_readonly,
 )
 from wizard.store.migrations import LATEST
+from wizard.store.stops import caught, put_back, signals_held
 
 log = logging.getLogger("bot")
 
@@ -287,9 +288,7 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
         received.append(signum)
         raise KeyboardInterrupt
 
-    # A signal ignored stays ignored (review: under nohup a hang-up stopped a backup).
-    caught = [s for s in (signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) != signal.SIG_IGN]
-    before = {s: signal.signal(s, stop) for s in caught}
+    before = caught(stop, signal.SIGTERM, signal.SIGHUP)
     try:
         return run()
     except KeyboardInterrupt:
@@ -302,8 +301,7 @@ def _stoppable(command: str, run: Callable[[], int], left: Callable[[], str]) ->
             )
         return 128 + (received[0] if received else signal.SIGINT)
     finally:
-        for s, handler in before.items():
-            signal.signal(s, signal.SIG_DFL if handler is None else handler)
+        put_back(before)
 
 
 def _full_health(database: Path) -> Health | Failure:

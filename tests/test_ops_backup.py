@@ -36,8 +36,9 @@ from tests.ops_support import (
     run_bot_on_a_small_disk,
 )
 from wizard.service import GameService, GameStatus
-from wizard.store.backup import restore, signals_held
+from wizard.store.backup import restore
 from wizard.store.migrations import LATEST
+from wizard.store.stops import signals_held
 
 # Each transaction writes two settings rows (2n, 2n + 1); a consistent copy holds whole
 # transactions only: an even number of rows, numbered without a gap from 0.

@@ -9,13 +9,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import signal
 import sqlite3
 import stat
 import tempfile
-import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -37,6 +35,7 @@ from wizard.store.health import (
     table_names,
 )
 from wizard.store.migrations import LATEST
+from wizard.store.stops import signals_held
 
 
 class BackupError(Exception):
@@ -363,47 +362,6 @@ def _not_allowed(error: OSError | sqlite3.Error) -> bool:
         return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
     code = getattr(error, "sqlite_errorcode", 0) & 0xFF
     return code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM)
-
-
-@contextlib.contextmanager
-def signals_held() -> Iterator[Sequence[int]]:
-    """Hold back Ctrl-C (SIGINT), SIGTERM and SIGHUP while the block runs: one that came
-    meanwhile takes effect after it, through the handler it would have met. The block is
-    given the signals held so far, to end early at a point of its choosing.
-
-    Held by handlers, not by blocking the signals: a blocked signal for the process is
-    delivered to any other thread that does not block it (a library's), and Python then
-    runs its handler in the main thread inside the block after all. Python runs handlers,
-    and raises KeyboardInterrupt, in the main thread only: a block in another thread just
-    runs."""
-    came: list[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield came
-        return
-
-    def hold(signum: int, frame: object) -> None:
-        if signum not in came:
-            came.append(signum)
-
-    # A signal ignored stays ignored (review: under nohup a hang-up stopped a backup).
-    stops = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
-    before = {s: signal.getsignal(s) for s in stops if signal.getsignal(s) != signal.SIG_IGN}
-    try:
-        for s in before:
-            signal.signal(s, hold)
-        yield came
-    finally:
-        try:
-            for s in (signal.SIGTERM, signal.SIGHUP):
-                if s in before:
-                    handler = before[s]
-                    signal.signal(s, signal.SIG_DFL if handler is None else handler)
-        finally:  # Ctrl-C's own handler last, so that nothing can cut the first short
-            if signal.SIGINT in before:
-                interrupt = before[signal.SIGINT]
-                signal.signal(signal.SIGINT, signal.SIG_DFL if interrupt is None else interrupt)
-        for signum in came:
-            signal.raise_signal(signum)
 
 
 def _remove_with_journal(path: Path) -> None:
