@@ -69,36 +69,38 @@ def backup_command(database: Path, target: Path, *, overwrite: bool = False) -> 
     return _stoppable("backup", lambda: _backup(database, target, overwrite=overwrite), left)
 
 
-def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
-    folder = target.parent
+def _target_refusal(target: Path) -> Failure | None:
+    """Why a backup cannot be written at ``target`` (its name, or its folder), if it cannot."""
     # Its copy in progress is named ".FILE.XXXXXXXX", and SQLite adds "-journal" to that.
     too_long = name_too_long(target, len("..XXXXXXXX-journal"))
     if too_long is not None:
-        return report(
-            Failure(
-                EXIT_SETTINGS, f"cannot write the backup {target}: {too_long}", "name it shorter"
-            )
+        return Failure(
+            EXIT_SETTINGS, f"cannot write the backup {target}: {too_long}", "name it shorter"
         )
     below = file_above(target)
     if below is not None:
-        return report(
-            Failure(
-                EXIT_SETTINGS,
-                f"cannot write the backup {target}: {below} is a file, not a folder",
-                "name a file in a folder that exists",
-            )
+        return Failure(
+            EXIT_SETTINGS,
+            f"cannot write the backup {target}: {below} is a file, not a folder",
+            "name a file in a folder that exists",
         )
+    folder = target.parent
     if not folder.exists():
         # A command-line fault, as a cp or sqlite3's .backup would refuse it: a typo in the
         # folder must not become a new folder that this and later backups go astray into.
-        return report(
-            Failure(
-                EXIT_SETTINGS,
-                f"cannot write the backup {target}: the folder {folder} does not exist",
-                f"create it first (mkdir -p {shlex.quote(str(folder))}), or name a file in a "
-                "folder that exists",
-            )
+        return Failure(
+            EXIT_SETTINGS,
+            f"cannot write the backup {target}: the folder {folder} does not exist",
+            f"create it first (mkdir -p {shlex.quote(str(folder))}), or name a file in a "
+            "folder that exists",
         )
+    return None
+
+
+def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
+    refused = _target_refusal(target)
+    if refused is not None:
+        return report(refused)
     try:
         refuse_folder(database)
         with opening_database(database):
@@ -131,19 +133,25 @@ def _backup(database: Path, target: Path, *, overwrite: bool) -> int:
                 f" run {bot_command('check', copied.target)}"
             )
     _note_damaged_rows(copied.target, database)
-    if damaged:
-        # A faithful copy, so it is made; but one kept as the cure for damage must not hide it.
-        n = len(damaged)
-        shown = damaged[:_DAMAGED_SHOWN]
-        games = "; ".join(f"game {game}: {reason}" for game, reason in shown)
-        if n > len(shown):
-            games += f"; and {n - len(shown)} more"
-        print(
-            f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
-            f"does: {games}. Run {bot_command('check', database)} for the whole report (it "
-            "reads the finished games too)"
-        )
+    _note_damaged_games(damaged, database)
     return EXIT_OK
+
+
+def _note_damaged_games(damaged: Sequence[tuple[int, str]], database: Path) -> None:
+    """Say that the backup holds ``damaged`` games (game, reason): a faithful copy, so it is
+    made; but one kept as the cure for damage must not hide it."""
+    if not damaged:
+        return
+    n = len(damaged)
+    shown = damaged[:_DAMAGED_SHOWN]
+    games = "; ".join(f"game {game}: {reason}" for game, reason in shown)
+    if n > len(shown):
+        games += f"; and {n - len(shown)} more"
+    print(
+        f"note: the backup holds {n} damaged game{'s' if n > 1 else ''}, as the database "
+        f"does: {games}. Run {bot_command('check', database)} for the whole report (it "
+        "reads the finished games too)"
+    )
 
 
 def _note_damaged_rows(backup_file: Path, database: Path) -> None:
