@@ -305,3 +305,13 @@ class ClickBase:
             return done
         late = isinstance(error, StaleVersionError) or error.code == "already_bid"
         return done if late and _same_picture(done[0], cid) else None
+
+    @staticmethod
+    def _again_note(done: tuple[str, str | None], cid: CustomId, t: Texts) -> str:
+        """What a click that went with an applied one (:meth:`_click_done`) is answered: what
+        the first did and, to a press of another button, that it did not count (player QA:
+        "You bid 1." to a press of 0 read as if the bot had misread it)."""
+        note = done[1] or "✅ " + t("Already done.")
+        if done[0] != cid.format():
+            note += "\nℹ️ " + t("Only the first button you pressed counts.")
+        return note

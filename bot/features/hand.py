@@ -752,7 +752,7 @@ class HandClicks(TableClicks):
         if done is not None:
             # Not a refusal (a double click, or two buttons pressed together): the hand as
             # it is now, with what the first click did on top.
-            note: str | None = done[1] or "✅ " + t("Already done.")
+            note: str | None = self._again_note(done, cid, t)
         elif refusal_of(error)[0] == "already_bid":
             note = None  # the bid was made (from another hand): the hand shows it as it is
         elif isinstance(error, StaleVersionError):

@@ -796,7 +796,7 @@ class TableClicks(ClickBase):
         done = await self._click_done(interaction, cid, error)
         t = texts(interaction.locale)
         if done is not None:
-            await self._send_private(interaction, done[1] or "✅ " + t("Already done."))
+            await self._send_private(interaction, self._again_note(done, cid, t))
         elif isinstance(error, StaleVersionError):
             await self._stale_table(interaction, cid)
         else:

@@ -268,7 +268,11 @@ async def test_two_cards_pressed_at_once_say_which_one_was_played(tmp_path: Path
         assert len(texts_seen) == 2
         for text in texts_seen:
             assert "✅ You played" in text and "moved on" not in text, text
-        assert "✅ You played" in sim.message(hand.id).content
+        # The second press is told that only the first counts (player QA): both answers
+        # are the one hand message, as the second left it.
+        shown = sim.message(hand.id).content
+        assert "✅ You played" in shown, shown
+        assert "ℹ️ Only the first button you pressed counts." in shown, shown
         assert not sim.env.errors
 
 
@@ -704,4 +708,5 @@ async def test_two_hidden_bids_pressed_at_once_say_which_one_counted(tmp_path: P
         await clicks_at_once(sim, [(ann, hand.id, zero), (ann, hand.id, one)])
         shown = message_text(sim.message(hand.id))
         assert "✅ You bid 0." in shown and "your bid: 0" in shown, shown
+        assert "ℹ️ Only the first button you pressed counts." in shown, shown
         assert not sim.env.errors

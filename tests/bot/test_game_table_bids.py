@@ -150,13 +150,15 @@ async def test_double_and_stale_clicks_on_the_table(tmp_path: Path) -> None:
         assert after.table is not None and after.table.bids.count(0) == 1
 
         # Two bids pressed together: the first counts; the second, stale, is told what the
-        # first did (QA: "moved on" said nothing of which bid counted), nothing applied.
+        # first did (QA: "moved on" said nothing of which bid counted), nothing applied, and
+        # that only the first counts (player QA: "You bid 1." to a press of 0 read as if
+        # the bot had misread it).
         table = sim.table_of(after)
         zero = next(b["custom_id"] for b in buttons(table) if b["label"] == "0")
         one = next(b["custom_id"] for b in buttons(table) if b["label"] == "1")
         results = await clicks_at_once(sim, [(second, table.id, one), (second, table.id, zero)])
         assert callback_type(sim, results[0]) == 7
-        assert private(results[1]) == "✅ You bid 1."
+        assert private(results[1]) == "✅ You bid 1.\nℹ️ Only the first button you pressed counts."
         # A bid of an older table is stale, and said so.
         older = f"wiz:{info.id}:bid:2:{info.version}"
         stale = await post_buttons(sim, ann, older)
