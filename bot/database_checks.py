@@ -18,10 +18,9 @@ from bot.exits import EXIT_DATABASE, Failure, database_failure, database_refusal
 from wizard.store.db import beside, closed_folder, log_without_database, unavailable
 from wizard.store.health import (
     another_programs,
+    foreign_tables,
     open_untouched,
     recorded_versions,
-    schema_version,
-    table_names,
 )
 from wizard.store.migrations import MigrationError, refuse_unknown
 
@@ -160,7 +159,8 @@ def tables_before_start(database: Path) -> tuple[str, ...] | None:
             return None
         conn = open_untouched(database)
         try:
-            return None if schema_version(conn) is not None else tuple(table_names(conn))
+            tables = foreign_tables(conn)
+            return None if tables is None else tuple(tables)
         finally:
             conn.close()
     except (sqlite3.Error, OSError):

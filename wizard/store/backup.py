@@ -29,10 +29,10 @@ from wizard.store.db import (
 from wizard.store.health import (
     another_programs,
     damaged_games,
+    foreign_tables,
     integrity,
     open_readonly,
     schema_version,
-    table_names,
 )
 from wizard.store.migrations import LATEST
 from wizard.store.stops import signals_held
@@ -334,7 +334,7 @@ def _refuse_foreign(path: Path) -> None:
     them this bot's): most likely a mistyped path, and no file to set aside and replace."""
     conn = open_readonly(path)
     try:
-        tables = [] if schema_version(conn) is not None else table_names(conn)
+        tables = foreign_tables(conn) or []
     finally:
         conn.close()
     if tables:

@@ -127,6 +127,12 @@ def few_names(names: Sequence[str], shown: int = 5) -> str:
     return ", ".join(names[:shown]) + (", …" if len(names) > shown else "")
 
 
+def foreign_tables(conn: sqlite3.Connection) -> list[str] | None:
+    """The tables of a file that holds no database of this bot (no schema version: often
+    another program's, or none); ``None`` for the bot's own."""
+    return None if schema_version(conn) is not None else table_names(conn)
+
+
 def another_programs(path: Path, tables: Sequence[str]) -> str:
     """Why ``path`` is refused: it holds another program's ``tables``, none of this bot's
     (most likely a mistyped path)."""
