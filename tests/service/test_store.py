@@ -337,13 +337,15 @@ async def test_a_write_ahead_log_that_cannot_shrink_is_told_to_the_operator(
         await store.close()
 
 
+@pytest.mark.parametrize("stops", [1, 2])
 def test_a_stop_while_the_file_opens_closes_it_quietly(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stops: int
 ) -> None:
     """A stop (Ctrl-C, SIGTERM) while SQLite opens the database: aiosqlite's thread, once the
     file was open, answered an event loop already closed, with an "Event loop is closed"
     traceback on the operator's terminal and the file left open (seen at a bot's stop
-    during its start). The opening is let finish and closed before the stop goes on."""
+    during its start). The opening is let finish and closed before the stop goes on, also
+    when a second stop comes meanwhile (Ctrl-C twice, or SIGTERM then Ctrl-C: review)."""
     opening, go = threading.Event(), threading.Event()
     closed: list[bool] = []
     real_connect = sqlite3.connect
@@ -366,7 +368,9 @@ def test_a_stop_while_the_file_opens_closes_it_quietly(
     async def stopped_while_opening() -> None:
         task = asyncio.create_task(connect(tmp_path / "w.db"))
         await asyncio.to_thread(opening.wait)
-        task.cancel()
+        for _ in range(stops):
+            task.cancel()
+            await asyncio.sleep(0.01)
         # The opening ends soon after the stop: on this loop, which asyncio.run closes
         # as soon as the stopped task is done, unless the stop waits for the opening.
         asyncio.get_running_loop().call_later(0.05, go.set)

@@ -166,9 +166,9 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
     except asyncio.CancelledError:
         # A stop while SQLite opens the file: aiosqlite's thread would answer the event
         # loop once it is closed, with a traceback, and leave the file open. The opening
-        # takes milliseconds: let it end, and close what it opened.
-        with contextlib.suppress(Exception):
-            await (await opening).close()
+        # takes milliseconds: let it end, a second stop too, and close what it opened.
+        if await _unstoppable(opening) is None:
+            await _unstoppable(asyncio.ensure_future(opening.result().close()))
         raise
     try:
         conn.row_factory = sqlite3.Row
@@ -189,6 +189,15 @@ async def connect(path: str | Path, *, readonly: bool = False) -> aiosqlite.Conn
         await conn.close()
         raise
     return conn
+
+
+async def _unstoppable(task: asyncio.Future[Any]) -> BaseException | None:
+    """Wait for ``task`` to end, whatever stops come meanwhile (they are the caller's);
+    what it raised, if anything."""
+    while not task.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait({task})
+    return asyncio.CancelledError() if task.cancelled() else task.exception()
 
 
 async def _can_write(conn: aiosqlite.Connection) -> None:
