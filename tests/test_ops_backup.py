@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -763,6 +763,27 @@ def test_a_stop_held_back_waits_for_the_block_with_another_thread_running(signum
         other.join()
         for s, handler in before.items():
             signal.signal(s, handler)
+
+
+def test_a_ctrl_c_while_the_stops_are_being_held_leaves_no_handler_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Review: a Ctrl-C that came after SIGTERM and SIGHUP were caught, before SIGINT was,
+    left them caught for good: a later `docker stop` would have been swallowed."""
+    real = signal.signal
+    before = {s: signal.getsignal(s) for s in _STOPS}
+
+    def interrupted(signum: int, handler: Any) -> Any:
+        old = real(signum, handler)
+        if signum == signal.SIGHUP and getattr(handler, "__name__", "") == "hold":
+            raise KeyboardInterrupt  # Ctrl-C, right after SIGHUP was caught
+        return old
+
+    monkeypatch.setattr(signal, "signal", interrupted)
+    with pytest.raises(KeyboardInterrupt), signals_held():
+        pass
+    monkeypatch.undo()
+    assert {s: signal.getsignal(s) for s in _STOPS} == before
 
 
 def test_a_block_held_in_another_thread_runs(tmp_path: Path) -> None:

@@ -27,8 +27,13 @@ def caught(
     """Have ``handler`` catch those of ``signums`` not ignored; their handlers before, for
     :func:`put_back`."""
     before: dict[signal.Signals, Handler] = {}
-    for s in not_ignored(*signums):
-        before[s] = signal.signal(s, handler)
+    try:
+        for s in not_ignored(*signums):
+            before[s] = signal.getsignal(s)  # first: a stop may come as it is replaced
+            signal.signal(s, handler)
+    except BaseException:  # a stop as they are being caught: none stays caught
+        put_back(before)
+        raise
     return before
 
 
