@@ -146,11 +146,16 @@ def robot_marked(names: Sequence[str], seats: Collection[int]) -> list[str]:
     return [f"{name} 🤖" if seat in seats else name for seat, name in enumerate(names)]
 
 
+def computer_seats(info: GameInfo) -> set[int]:
+    """The seats a computer plays now: a computer player's, or a person's it took over."""
+    return {s.seat for s in info.seats if s.computer_controlled}
+
+
 def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
     """``names`` (by seat) with 🤖 after each seat a computer plays now (a computer's, or a
     person's it took over), as the table marks it: at the end of a game, such a seat's place
     and points are the computer's."""
-    return robot_marked(names, {s.seat for s in info.seats if s.computer_controlled})
+    return robot_marked(names, computer_seats(info))
 
 
 def computer_moved(info: GameInfo, number: int) -> Collection[int]:
@@ -264,8 +269,8 @@ def round_end_embed(
     summary: RoundSummary,
     players: Sequence[str],
     *,
-    moved: Collection[int] = (),
-    computers: Collection[int] = (),
+    moved: Collection[int],
+    computers: Collection[int],
     num_rounds: int | None = None,
     last_trick: Sequence[SeatCard] = (),
     last_winner: int | None = None,
@@ -281,12 +286,12 @@ def round_end_embed(
 
     A seat is marked 🤖 for the round when a computer played for it (``moved``) and plays it
     now (``computers``: a computer player's seat, or a person's it took over), as the table
-    marks it. A line names the people who hold a seat a computer played for in the round:
-    their time ran out, they took it back, or took it over (player QA: "ann 🤖", whose time
-    had run out once, read as a computer player). A person who played the round to its end
-    and then left is not marked (QA). The final trick names the seats as the table's
-    tricks do, unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played the card bob
-    played)."""
+    marks it. A line names the seats of people a computer played part of the round for:
+    their time ran out, they took their seat back, or took over a computer's (player QA:
+    "ann 🤖", whose time had run out once, read as a computer player). A person who played
+    the round to its end and then left is not marked (QA). The final trick names the seats
+    as the table's tricks do, unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played
+    the card bob played)."""
     marked = robot_marked(players, set(moved) & set(computers))
     embed = round_summary_embed(
         summary, marked, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
@@ -296,10 +301,14 @@ def round_end_embed(
         _bold(name) for seat, name in enumerate(names) if seat in moved and seat not in computers
     ]
     if helped:
-        # Translators: {players} are people (“**ann** and **bob**”) a computer made a move
-        # for in the round: their time ran out, or they took their seat back.
-        note = "🤖 " + t(
-            "A computer played for {players} in this round.", players=and_list(helped, t=t)
+        # Translators: {players} are the people (“**ann** and **bob**”) who hold the seats
+        # now: a computer moved for them as their time ran out, or played the seat before
+        # they took it back, or before they took it over from a computer player.
+        note = "🤖 " + t.plural(
+            "A computer played part of this round at the seat of {players}.",
+            "A computer played part of this round at the seats of {players}.",
+            len(helped),
+            players=and_list(helped, t=t),
         )
         embed.description = f"{embed.description}\n{note}"
     if last_trick:
@@ -378,7 +387,7 @@ class SummaryMessages(GameMessages):
             table.history[number - 1],
             table.players,
             moved=computer_moved(info, number),
-            computers={s.seat for s in info.seats if s.computer_controlled},
+            computers=computer_seats(info),
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),
             last_winner=trick.winner if trick is not None else None,

@@ -53,6 +53,8 @@ def test_round_summary_of_the_longest_game_fits(players: int, rounds: int) -> No
     embed = round_end_embed(
         history[-1],
         names,
+        moved=(),
+        computers=(),
         num_rounds=rounds,
         last_trick=tuple((s, Card.parse("G13")) for s in range(players)),
         last_winner=0,

@@ -365,7 +365,8 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                 round_end_embed(
                     summary,
                     table.players,
-                    moved={0},
+                    moved={0, 1},
+                    computers={1},
                     num_rounds=table.num_rounds,
                     last_trick=table.last_trick,
                     last_winner=table.last_winner,
@@ -730,6 +731,8 @@ def test_english_is_unchanged() -> None:
     round_end = round_end_embed(
         tv.history[-1],
         tv.players,
+        moved=(),
+        computers=(),
         num_rounds=tv.num_rounds,
         last_trick=tv.last_trick,
         last_winner=tv.last_winner,

@@ -192,5 +192,5 @@ async def test_a_person_a_computer_moved_for_once_is_not_marked_as_a_computer(
         computer = info.seats[2].name
         assert "ann 🤖" not in text, text
         assert "**ann**:" in text and f"**{computer} 🤖**:" in text, text
-        assert "🤖 A computer played for **ann** in this round." in text, text
+        assert "🤖 A computer played part of this round at the seat of **ann**." in text, text
         assert not sim.env.errors

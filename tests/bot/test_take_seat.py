@@ -482,7 +482,10 @@ async def test_the_final_trick_names_a_seat_as_the_table_does(tmp_path: Path) ->
         embed = summary.embeds[0]
         # Merlin bid for the seat: said in words, bob is no computer (player QA).
         assert "**bob**: bid" in embed["description"]
-        assert "🤖 A computer played for **bob** in this round." in embed["description"]
+        assert (
+            "🤖 A computer played part of this round at the seat of **bob**."
+            in embed["description"]
+        )
         [trick] = [f["value"] for f in embed["fields"] if f["name"] == "Final trick"]
         assert "bob " in trick and "🤖" not in trick, trick
         assert not sim.env.errors
