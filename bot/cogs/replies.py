@@ -243,7 +243,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "⚠️",
         N_("That turn timer is not possible."),
         # Translators: {min} and {max} are durations: “10 seconds”, “24 hours”.
-        N_("A turn limit is from {min} to {max}; 0 means no limit."),
+        N_("It can be from {min} to {max}; 0 means no limit."),
         durations=frozenset({"min", "max"}),
     ),
     "stale": Refusal("", STALE),
@@ -414,7 +414,8 @@ def refusal_detail(
     for name in _placeholders(refusal.detail):
         value = _shown(name, params.get(name), t=t, theme=theme)
         if value is not None and name in refusal.durations:  # a whole number of seconds
-            value = duration_text(t, float(str(params[name])))
+            seconds = float(str(params[name]))
+            value = duration_text(t, seconds) if seconds > 0 else None
         if value is None:
             return None
         shown[name] = value

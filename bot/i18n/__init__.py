@@ -411,11 +411,11 @@ def _relative(when: float) -> str:
 
 def duration_text(t: Texts, seconds: float | None) -> str:
     """A turn limit in words, as a clock would say it: "90 seconds", "2 hours",
-    "1 hour 1 minute 1 second" (a number of a hundred or more of one unit is split:
-    3,661 s read "3,661 seconds")."""
-    if not seconds:
+    "1 hour 1 minute 1 second" (minutes or seconds of a hundred or more are split into
+    larger units: 3,661 s once read "3,661 seconds")."""
+    whole = round(seconds or 0)
+    if whole <= 0:
         return t("no time limit")
-    whole = round(seconds)
     if whole % 3600 == 0:
         return t.plural("{n} hour", "{n} hours", whole // 3600)
     if whole % 60 == 0 and whole < 100 * 60:
@@ -438,7 +438,7 @@ def duration_text(t: Texts, seconds: float | None) -> str:
 
 def timer_text(turn_seconds: float | None, *, t: Texts) -> str:
     """The turn timer in words."""
-    if not turn_seconds:
+    if round(turn_seconds or 0) <= 0:
         return t("no turn timer")
     # Translators: {duration} is a time limit, e.g. “2 minutes” or “1 hour 30 seconds”.
     return t("{duration} per turn", duration=duration_text(t, turn_seconds))

@@ -177,8 +177,8 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         # The same reason as a new game's timer gets, with the range (it said only "That
         # value is out of range", though Discord lets 1 to 9 through).
         assert refused.response is not None and refused.response.content == (
-            "⚠️ Not saved: That turn timer is not possible. A turn limit is from 10 seconds to"
-            " 24 hours; 0 means no limit."
+            "⚠️ Not saved: That turn timer is not possible. It can be from 10 seconds to 24"
+            " hours; 0 means no limit."
         )
         assert (await sim.service.get_settings(sim.guild.id)).turn_seconds == 45.0
         # A custom limit shows among the panel's choices, selected.

@@ -171,8 +171,8 @@ async def test_a_refused_game_opens_no_thread(tmp_path: Path) -> None:
         timer = await ann.slash(sim.channel, "wizard new", turn_timer=5)
         assert timer.ephemeral and timer.response is not None
         assert timer.response.content == (
-            "⚠️ That turn timer is not possible. A turn limit is from 10 seconds to 24 hours;"
-            " 0 means no limit."
+            "⚠️ That turn timer is not possible. It can be from 10 seconds to 24 hours; 0 means"
+            " no limit."
         )
         assert sim.channel.threads == []
         assert sim.channel.history() == []

@@ -109,6 +109,7 @@ def test_a_turn_limit_that_is_no_round_number_reads_in_hours_minutes_and_seconds
     # A number under a hundred reads as it is, in its unit.
     assert duration_text(EN, 90) == "90 seconds" and duration_text(EN, 5400) == "90 minutes"
     assert duration_text(EN, 0) == duration_text(EN, None) == "no time limit"
+    assert duration_text(EN, 0.4) == "no time limit" and timer_text(0.4, t=EN) == "no turn timer"
     assert "Nobody started the game in time" in (
         cancelled_embed(4, "expired", t=EN).description or ""
     )

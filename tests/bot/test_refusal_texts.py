@@ -264,8 +264,8 @@ def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
 def test_whole_floats_read_as_numbers_other_floats_not() -> None:
     timer = Odd("invalid_settings", {"setting": "turn_seconds", "min": 10.0, "max": 86400.0})
     assert refusal_text(timer, t=DE) == (
-        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zeitlimit pro Zug geht von "
-        "10 Sekunden bis 24 Stunden; 0 heißt ohne Limit."
+        "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich. Erlaubt sind 10 Sekunden bis "
+        "24 Stunden; 0 heißt ohne Limit."
     )
     odd = Odd("invalid_settings", {"setting": "turn_seconds", "min": 0.5, "max": 86400.0})
     assert refusal_text(odd, t=DE) == "⚠️ Dieses Zeitlimit pro Zug ist nicht möglich."
@@ -328,11 +328,14 @@ def test_the_range_of_a_turn_limit_reads_as_durations() -> None:
     params = {"setting": "turn_seconds", "min": 10, "max": 86400.0}
     german = refusal_reason("invalid_settings", params, t=texts("de"))
     assert german == (
-        "Dieses Zeitlimit pro Zug ist nicht möglich. Ein Zeitlimit pro Zug geht von "
-        "10 Sekunden bis 24 Stunden; 0 heißt ohne Limit."
+        "Dieses Zeitlimit pro Zug ist nicht möglich. Erlaubt sind 10 Sekunden bis "
+        "24 Stunden; 0 heißt ohne Limit."
     ), german
     english = refusal_reason("invalid_settings", params, t=EN)
-    assert english.endswith("A turn limit is from 10 seconds to 24 hours; 0 means no limit.")
+    assert english.endswith("It can be from 10 seconds to 24 hours; 0 means no limit.")
+    # A range that starts at no limit would read "from no time limit": the detail is left out.
+    zero = refusal_reason("invalid_settings", {**params, "min": 0}, t=EN)
+    assert zero == "That turn timer is not possible.", zero
 
 
 @pytest.mark.parametrize(
@@ -354,10 +357,10 @@ def test_each_reason_for_not_being_seated_says_what_it_is(reason: str, says: str
 @pytest.mark.parametrize(
     ("language", "starts"),
     [
-        ("es", "La variante “Más o menos una” requiere"),
-        ("it", "La variante “Più o meno uno” richiede"),
-        ("pt", "A variante “Mais ou menos uma” exige"),
-        ("ca", "La variant “Més o menys una” requereix"),
+        ("es", "La variante “más o menos una” requiere"),
+        ("it", "La variante “più o meno uno” richiede"),
+        ("pt", "A variante “mais ou menos uma” exige"),
+        ("ca", "La variant “més o menys una” requereix"),
     ],
 )
 def test_a_conflict_names_a_variant_as_a_name(language: str, starts: str) -> None:
