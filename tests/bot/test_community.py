@@ -321,7 +321,9 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         assert f"best {card.best_score}" in field(message, "Scores")
         # Of the rounds she bid herself: a computer's bid, when her time ran out, is not
         # counted (player QA: "2 of 14 rounds" beside a scorepad of 15 said nothing of why).
-        assert f"({card.exact_bids} of {card.bids} rounds bid in person)" in field(message, "Bids")
+        assert f"({card.exact_bids} of {card.bids} rounds they bid themselves)" in field(
+            message, "Bids"
+        )
         assert "unranked: 4 more games needed" in field(message, "Rating")
         # One number, marked provisional before the server's minimum of games (issue 12).
         assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")

@@ -68,7 +68,7 @@ def test_a_count_of_one_round_reads_in_the_singular(language: str) -> None:
     """The statistics' bids line: "1 of 10 rounds" must not become "1 mani" in Italian."""
     t = texts(language)
     text = t(
-        "{accuracy} made exactly ({exact} of {rounds} rounds bid in person)",
+        "{accuracy} made exactly ({exact} of {rounds} rounds they bid themselves)",
         accuracy="10%",
         exact=1,
         rounds=10,
@@ -230,14 +230,11 @@ def test_portuguese_names_tricks_and_rounds_as_brazilian_players_do() -> None:
 
 
 def test_portuguese_words_are_brazilian() -> None:
-    """Player QA (pt-BR): "sobe-o", "fá-lo" (a pronoun after the verb, as Portugal writes
-    it, in the rating's note) and "falhada" (a missed bid; "não cumprida" in Brazil)."""
-    wrong = [
-        (e, s)
-        for e, s in translations("pt")
-        if re.search(r"\b(\w+-(o|a|os|as)|fá-lo|falhad[ao]s?)\b", s, re.I)
-        and not re.search(r"\b\w+[aei]-(l[oa]s?)\b", s)
-    ]
+    """Player QA (pt-BR): "sobe-o", "fá-lo", "devolva-me" (a pronoun after a conjugated
+    verb, as Portugal writes it; Brazil writes "me devolva") and "falhada" (a missed bid:
+    "não cumprida" in Brazil). After an infinitive ("retomá-lo", "vê-la") it is Brazilian."""
+    after_verb = r"\b\w+-(me|te|se|lhes?|nos|o|a|os|as)\b|\bfá-l[oa]s?\b|\bfalhad[ao]s?\b"
+    wrong = [(e, s) for e, s in translations("pt") if re.search(after_verb, s, re.I)]
     assert not wrong, wrong
 
 

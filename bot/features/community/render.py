@@ -131,9 +131,10 @@ def stats_embed(t: Texts, card: PlayerCard, name: str) -> discord.Embed:
     embed.add_field(
         name=t("Bids"),
         value=t(
-            # Translators: rounds the player bid themselves, not a computer for them (their
-            # time ran out, or they had left).
-            "{accuracy} made exactly ({exact} of {rounds} rounds bid in person)",
+            # Translators: rounds the player bid themselves: not those a computer bid for
+            # them (their time ran out, or they had left), nor those bid by someone whose
+            # seat they took over.
+            "{accuracy} made exactly ({exact} of {rounds} rounds they bid themselves)",
             accuracy=percent(t, card.bid_accuracy),
             exact=t.count(card.exact_bids),
             rounds=t.count(card.bids),
