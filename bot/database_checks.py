@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.exits import EXIT_DATABASE, Failure, database_failure, database_refusal, opening_database
-from wizard.store.db import beside, closed_folder, log_without_database, unavailable
+from wizard.store.db import closed_folder, log_files, log_without_database, unavailable
 from wizard.store.health import (
     another_programs,
     foreign_tables,
@@ -121,7 +121,7 @@ def refuse_logs_of_others(path: Path) -> None:
     """Raise the :class:`Failure` of a -wal or -shm beside ``path`` that this user may not
     write: another account's command left it (operator QA: check run as the operator, not
     as the bot's user; the bot then said "attempt to write a readonly database")."""
-    for log in (beside(path, "-wal"), beside(path, "-shm")):
+    for log in log_files(path):
         if log.exists() and not os.access(log, os.R_OK | os.W_OK):
             raise database_refusal(
                 path,

@@ -23,6 +23,7 @@ from wizard.store.db import (
     bot_command,
     closed_folder,
     first_problem,
+    log_files,
     log_without_database,
     wal_path,
 )
@@ -397,7 +398,7 @@ _IN_USE_BY_BACKUP: Final = (
 def _log_beside(path: Path) -> list[Path]:
     """The ``-wal`` and ``-shm`` there are beside ``path``: SQLite replays a ``-wal`` into
     whatever database file it next opens at ``path``."""
-    return [p for p in (beside(path, "-wal"), beside(path, "-shm")) if p.exists()]
+    return [p for p in log_files(path) if p.exists()]
 
 
 def _check_unused(path: Path, in_use: str = _IN_USE_BY_RESTORE) -> None:

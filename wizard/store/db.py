@@ -74,8 +74,14 @@ T = TypeVar("T")
 
 def beside(path: Path, suffix: str) -> Path:
     """A file SQLite keeps beside the database ``path``: its ``-wal``, ``-shm`` or
-    ``-journal`` (``suffix``)."""
+    ``-journal`` (``suffix``; ``""`` is the database file itself)."""
     return path.with_name(path.name + suffix)
+
+
+def log_files(path: Path) -> tuple[Path, Path]:
+    """The write-ahead log and its index beside ``path`` (``-wal``, ``-shm``), whether they
+    exist or not."""
+    return beside(path, "-wal"), beside(path, "-shm")
 
 
 def wal_path(path: Path) -> Path:
