@@ -55,10 +55,13 @@ def hint_text(hint: Hint, *, t: Texts, theme: Theme = Theme.CLASSIC) -> str:
         line = t("{level} would play {card}.", level=level, card=card_text(move.card, theme, t=t))
     else:
         line = t("{level} would play your card (unseen).", level=level)
-    expects = t(
-        "It expects you to win about {tricks} tricks this round.",
-        tricks=decimal(hint.expected_tricks, t=t),
-    )
+    if round(hint.expected_tricks, 1) > 0:
+        expects = t(
+            "It expects you to win about {tricks} tricks this round.",
+            tricks=decimal(hint.expected_tricks, t=t),
+        )
+    else:  # player QA: "about 0.0 tricks" read as a precise nothing
+        expects = t("It expects you to win no trick this round.")
     if hint.tricks_won:
         expects += " " + t.plural(
             "(You have won {n} trick so far.)", "(You have won {n} tricks so far.)", hint.tricks_won

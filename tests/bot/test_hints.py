@@ -88,9 +88,9 @@ async def test_hints_allowed_in_settings_mark_the_game_and_it_is_not_rated(
             first = text.splitlines()[0]
             assert first.startswith("💡 **Normal** would ")
             assert any(option in first for option in legal_texts(seat_view.view)), first
-            expected = re.search(r"win about (\d+\.\d) tricks this round\.", first)
+            expected = re.search(r"win (?:about (\d+\.\d) tricks|no trick) this round\.", first)
             assert expected is not None, first
-            assert 0.0 <= float(expected.group(1)) <= seat_view.view.round_tricks
+            assert 0.0 < float(expected.group(1) or 0.1) <= seat_view.view.round_tricks
             assert "not rated" in text
             await sim.act(ann, rng.choice)
         assert {Phase.BID, Phase.PLAY} <= phases
@@ -137,3 +137,17 @@ async def test_a_hand_opened_after_hints_are_switched_shows_the_new_setting(
         assert not (await sim.service.get_settings(sim.guild.id)).hints_allowed
         hand = await sim.open_hand(ann)
         assert hint_buttons(hand) == []
+
+
+def test_a_hint_that_expects_no_trick_says_so() -> None:
+    """Player QA (de): "etwa 0,0 Stiche" ("about 0.0 tricks") read as a precise nothing; an
+    estimate that rounds to no trick says "no trick"."""
+    from bot.features.hints import hint_text
+    from bot.i18n import texts
+    from wizard.service import Hint, MakeBid
+    from wizard.state import Phase
+
+    none = hint_text(Hint(1, 2, 0, Phase.BID, MakeBid(0), 0.04, 0), t=texts("en"))
+    assert "It expects you to win no trick this round." in none, none
+    some = hint_text(Hint(1, 2, 0, Phase.BID, MakeBid(0), 0.4, 0), t=texts("en"))
+    assert "It expects you to win about 0.4 tricks this round." in some, some

@@ -521,6 +521,7 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
         for won in (0, 1, 2):
             hint = Hint(1, 2, 0, Phase.BID, move, 1.6 + won, won)
             yield f"hint {move} {won}", hint_text(hint, t=t)
+    yield "hint of no trick", hint_text(Hint(1, 2, 0, Phase.BID, MakeBid(0), 0.0, 0), t=t)
 
 
 def marked_texts(path: str) -> set[str]:
