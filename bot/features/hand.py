@@ -49,7 +49,7 @@ from bot.i18n import (
     texts,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED, even_width
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
 from wizard.service import (
@@ -485,6 +485,7 @@ def hand_view(
     if not pv.my_turn:
         return None
     view = detached_view()
+    after: int | None = None  # the row after the bids, for 💡 Hint
     if pv.phase is Phase.CHOOSE_TRUMP:
         allowed = set(trump_choices(pv))
         for suit in SUITS:
@@ -498,8 +499,11 @@ def hand_view(
             )
     elif pv.phase is Phase.BID and (bids_here or not bids_on_table(public_table(pv))):
         allowed_bids = set(legal_bids(pv))
-        for bid in range(pv.round_tricks + 1):
-            view.add_item(bid_button(game, bid, version, allowed_bids))
+        count = pv.round_tricks + 1
+        width = even_width(count)
+        for bid in range(count):
+            view.add_item(bid_button(game, bid, version, allowed_bids, row=bid // width))
+        after = min(-(-count // width), MAX_ROWS - 1)
     elif pv.phase is Phase.PLAY:
         if must_play_hidden(pv):
             view.add_item(
@@ -527,7 +531,7 @@ def hand_view(
                 )
     # On the table's bids too (open bidding): the hand then has only this button.
     if hints and len(view.children) < MAX_BUTTONS:
-        view.add_item(hint_button(game, version, t=t))
+        view.add_item(hint_button(game, version, t=t, row=after))
     if not view.children:
         return None
     assert len(view.children) <= MAX_BUTTONS

@@ -30,7 +30,7 @@ from bot.i18n import (
     variants_text,
 )
 from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, ROW_WIDTH
+from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, even_width
 from wizard.cards import Suit, Theme, rank_label
 from wizard.options import Bidding, Options
 from wizard.rules import forbidden_bid_public, trick_winner
@@ -577,17 +577,19 @@ def table_view(
     :func:`table_bids`), then "Show my hand" (and ``seatable``, the label of the button taking a
     seat, when one may be taken: see :func:`seats_to_take`).
 
-    Bids take rows of five; "Show my hand" gets a row of its own when one is left (up to 20
-    bids), else it closes the last row (21 bids, round 20 with 3 players: 22 buttons).
+    Bids take as few rows as rows of five would, filled evenly (:func:`even_width`); "Show my
+    hand" gets a row of its own when one is left (up to 20 bids), else it closes the last row
+    (21 bids, round 20 with 3 players: 22 buttons).
     """
     view = detached_view()
     row: int | None = None
     if table is not None and bids_on_table(table) and table.turn not in computer:
         allowed = set(table_bids(table))
         count = table.round_tricks + 1
+        width = even_width(count)
         for bid in range(count):
-            view.add_item(bid_button(game, bid, version, allowed, row=bid // ROW_WIDTH))
-        row = min(-(-count // ROW_WIDTH), MAX_ROWS - 1)
+            view.add_item(bid_button(game, bid, version, allowed, row=bid // width))
+        row = min(-(-count // width), MAX_ROWS - 1)
     view.add_item(
         button(
             CustomId(game, Verb.HAND, "", version),

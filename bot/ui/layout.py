@@ -11,6 +11,19 @@ MAX_BUTTONS: Final = 25
 ROW_WIDTH: Final = 5
 MAX_ROWS: Final = 5
 
+
+def even_width(count: int) -> int:
+    """How many of ``count`` buttons go on a row so that they take as few rows as rows of
+    five would, as evenly filled as can be (demo QA: round 5's bids 0…5 left "5" alone on a
+    row below 0…4).
+
+    >>> [even_width(n) for n in (2, 5, 6, 7, 10, 11, 21)]
+    [2, 5, 3, 4, 5, 4, 5]
+    """
+    rows = -(-count // ROW_WIDTH)
+    return -(-count // rows) if rows else ROW_WIDTH
+
+
 GREY: Final = discord.ButtonStyle.secondary
 BLUE: Final = discord.ButtonStyle.primary
 GREEN: Final = discord.ButtonStyle.success

@@ -771,6 +771,29 @@ def test_largest_hands_and_bids_fit_in_25_buttons() -> None:
     assert ui is not None and len(ui.children) <= 20
 
 
+def test_bid_buttons_fill_their_rows_evenly() -> None:
+    """Demo QA: round 5's bids 0…5 took a row of five and left "5" alone on a second row.
+    Bids take as few rows as rows of five would, filled evenly, on the table (open bids)
+    and in a hand (hidden bids)."""
+    widths = {5: [3, 3], 7: [4, 4], 10: [4, 4, 3], 20: [5, 5, 5, 5, 1]}
+    for bidding in (Bidding.OPEN, Bidding.HIDDEN):
+        states = play_through(3, Options(bidding=bidding), seed=13, rng_seed=13)
+        for round_, rows_of_bids in widths.items():
+            state = first_state(states, lambda s, r=round_: s.phase is Phase.BID and s.round == r)
+            pv = view(state, 0)
+            if bidding is Bidding.OPEN:
+                ui = table_view(1, 1, t=T, table=public_table(pv))
+            else:
+                made = hand_view(pv, 1, 1, t=T)
+                assert made is not None
+                ui = made
+            rows = [
+                [c for c in row["components"] if CustomId.parse(c["custom_id"]).verb is Verb.BID]
+                for row in ui.to_components()
+            ]
+            assert [len(row) for row in rows if row] == rows_of_bids, (bidding, round_)
+
+
 # ---------------------------------------------------- rounds and the end
 
 
