@@ -116,8 +116,11 @@ def scorepad_text(history: Sequence[RoundSummary], players: Sequence[str], *, t:
 
 
 def bid_marks(history: Sequence[RoundSummary], seat: int) -> str:
-    """A seat's rounds at a glance: ✅ where its bid was made, ❌ where it was missed."""
-    return "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
+    """A seat's rounds at a glance: ✅ where its bid was made, ❌ where it was missed, in
+    groups of five (demo QA: a run of 20 wrapped whole onto a line of its own; a line now
+    breaks between groups, and a round is found by counting fives)."""
+    marks = "".join("✅" if r.bids[seat] == r.tricks[seat] else "❌" for r in history)
+    return " ".join(marks[i : i + 5] for i in range(0, len(marks), 5))
 
 
 def standings(scores: Sequence[int]) -> list[tuple[int, int]]:
