@@ -9,7 +9,7 @@ from bot.features.hand import HAND_EXPIRY_NOTE, hand_message
 from bot.features.lobby import cancelled_embed, lobby_embed
 from bot.features.pings import ping_text
 from bot.features.rules import rules_text
-from bot.features.summaries import round_end_embed
+from bot.features.summaries import bid_marks, round_end_embed
 from bot.i18n import duration_text, texts, timer_text
 from wizard.cards import Card, Theme
 from wizard.options import Bidding, Options
@@ -66,7 +66,7 @@ def test_round_summary_of_the_longest_game_fits(players: int, rounds: int) -> No
     description = embed.description or ""
     # A line per player in the standings, each with a mark per round; no wide table.
     assert "```" not in description
-    assert description.count("❌" * rounds) == players
+    assert description.count(bid_marks(history, 0)) == players
     assert "Final trick" in [f.name for f in embed.fields]
 
 
