@@ -2,10 +2,37 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+import discord
+
 from bot.features.table import SHOW_HAND_LABEL
-from bot.i18n import Texts, _bold, suit_text, timer_text, variants_text
+from bot.i18n import COLOUR, N_, Texts, _bold, suit_text, timer_text, variants_text
 from wizard.cards import SUITS, Theme, rank_label
 from wizard.options import Bidding, Options
+
+RULES_TITLE: Final = N_("Wizard · the rules in short")
+
+
+def rules_embed(
+    options: Options,
+    *,
+    where: str,
+    players: int | None = None,
+    turn_seconds: float | None = None,
+    theme: Theme = Theme.CLASSIC,
+    t: Texts,
+    show_hand: str | None = None,
+) -> discord.Embed:
+    """``/wizard rules`` as ``/wizard help`` is shown, an embed: :func:`rules_text` under a
+    title, and ``where`` the options come from (this channel's game, or the server's
+    defaults) below it (demo QA: plain text that opened with an italic "Game 1 in this
+    channel.")."""
+    text = rules_text(
+        options, players=players, turn_seconds=turn_seconds, theme=theme, t=t, show_hand=show_hand
+    )
+    embed = discord.Embed(title=t(RULES_TITLE), description=text, colour=COLOUR)
+    return embed.set_footer(text=where)
 
 
 def rules_text(
@@ -95,7 +122,6 @@ def rules_text(
             "from 0 to the cards in hand."
         )
     lines = [
-        t("**Wizard in short**"),
         deal,
         bidding,
         play,

@@ -424,14 +424,27 @@ async def test_a_lobby_cancel_that_arrives_after_the_start_is_refused(tmp_path: 
         assert not sim.env.errors
 
 
+def rules_reply(result: Any) -> tuple[str, str, str]:
+    """A private ``/wizard rules``: an embed as ``/wizard help`` is (demo QA: plain text that
+    opened with an italic "Game 1 in this channel."), its title, text and footer."""
+    assert result.acknowledged and result.response is not None and result.response.ephemeral
+    assert not result.response.content
+    [embed] = result.response.embeds
+    return embed.title or "", embed.description or "", embed.footer.text or ""
+
+
 async def test_kick_and_rules(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         ann, bob, cy = sim.members
-        rules = private(await bob.slash(sim.channel, "wizard rules"))
-        assert "No open game in this channel" in rules and "none (the classic game)" in rules
+        title, rules, where = rules_reply(await bob.slash(sim.channel, "wizard rules"))
+        assert title == "Wizard · the rules in short"
+        assert (
+            where == "No open game in this channel; a new game starts with the server's defaults."
+        )
+        assert "none (the classic game)" in rules
         info = await sim.lobby(ann, [bob, cy], computers=3, magic_twos=True, turn_timer=60)
-        rules = private(await bob.slash(sim.channel, "wizard rules"))
-        assert f"Game {info.id} in this channel" in rules
+        _, rules, where = rules_reply(await bob.slash(sim.channel, "wizard rules"))
+        assert where == f"Game {info.id} in this channel."
         assert "Magic twos" in rules and "1 minute per turn" in rules
         assert "10 rounds for 6 players" in rules
 
@@ -457,8 +470,8 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         assert end.status is GameStatus.FINISHED
         await sim.final_standings(info.id)
         # The channel had a game: "no game yet" would be untrue now.
-        rules = private(await bob.slash(sim.channel, "wizard rules"))
-        assert rules.startswith("*No open game in this channel;"), rules
+        _, _, where = rules_reply(await bob.slash(sim.channel, "wizard rules"))
+        assert where.startswith("No open game in this channel;"), where
 
 
 async def test_rules_show_the_servers_cards(tmp_path: Path) -> None:
@@ -469,7 +482,7 @@ async def test_rules_show_the_servers_cards(tmp_path: Path) -> None:
         await sim.service.update_settings(
             sim.guild.id, theme="standard", default_options={"magic_twos": True}
         )
-        rules = private(await ann.slash(sim.channel, "wizard rules"))
+        _, rules, _ = rules_reply(await ann.slash(sim.channel, "wizard rules"))
         assert "four suits of 2–10, J, Q, K, A (♠\ufe0e Spades, ♥️ Hearts" in rules, rules
         assert "Magic twos: a 3 of the suit to follow wins the trick" in rules
         assert "Humans" not in rules

@@ -59,7 +59,7 @@ from bot.features.lobby import (
     lobby_view,
 )
 from bot.features.pings import ping_text
-from bot.features.rules import rules_text
+from bot.features.rules import rules_embed, rules_text
 from bot.features.seat_notes import (
     back_note,
     handed_over_note,
@@ -425,8 +425,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
             )
             yield f"lobby {options} {seconds}", embed_text(lobby)
             for players in (None, 3, 5):
-                text = rules_text(options, players=players, turn_seconds=seconds, t=t)
-                yield f"rules {options} {players} {seconds}", text
+                rules = rules_embed(options, where="", players=players, turn_seconds=seconds, t=t)
+                yield f"rules {options} {players} {seconds}", embed_text(rules)
         yield f"variants {options}", variants_text(options, t=t)
     empty = lobby_embed(
         game_id=1, seats=[], host_seat=None, options=Options(), turn_seconds=None, max_seats=6, t=t
@@ -795,7 +795,6 @@ def test_english_is_unchanged() -> None:
         Options(bidding=Bidding.HIDDEN, clairvoyance=True), players=4, turn_seconds=60, t=t
     )
     assert rules.split("\n") == [
-        "**Wizard in short**",
         # The letters of the card codes (🟦B12) said once (demo QA: never explained).
         "60 cards: four suits of 1–13 (🟦 Humans (B), 🟥 Dwarves (R), 🟩 Elves (G), 🟨 Giants "
         "(Y)), 4 🧙 Wizards and 4 🃏 Jesters. Round *r* deals *r* cards each (15 rounds for 4 "
