@@ -159,9 +159,9 @@ def bot_against(
     Discord's API at ``base``; ``env`` replaces :func:`clean_env`'s environment (the token and
     database are added to it); ``notice_seconds``, if given, replaces the 20 s after which a
     silent Discord is told at login."""
-    code = f"import sys, discord.http, bot.cli\ndiscord.http.Route.BASE = {base!r}\n"
+    code = f"import sys, discord.http, bot.cli, bot.start\ndiscord.http.Route.BASE = {base!r}\n"
     if notice_seconds:
-        code += f"bot.cli.LOGIN_NOTICE_SECONDS = {notice_seconds!r}\n"
+        code += f"bot.start.LOGIN_NOTICE_SECONDS = {notice_seconds!r}\n"
     code += "sys.exit(bot.cli.main([]))\n"
     env = {
         **(clean_env() if env is None else env),

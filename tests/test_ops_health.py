@@ -17,9 +17,9 @@ import aiosqlite
 import pytest
 
 from bot import ops
-from bot.cli import open_service
 from bot.exits import EXIT_ATTENTION, EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
+from bot.start import open_service
 from tests.damage_support import damage_a_page_of, running_games
 from tests.ops_support import (
     assert_one_line_failure,

@@ -2,7 +2,7 @@
 
 Each process is ``python -m tests.bot.test_sharding SHARD`` (the child at the bottom of this
 file): the bot from ``create_bot`` with ``SHARD_COUNT=2`` and ``SHARD_IDS=SHARD`` read from
-the environment like ``python -m bot``, the game service opened by ``bot.cli``'s
+the environment like ``python -m bot``, the game service opened by ``bot.start``'s
 ``open_service``, and its own SimCord Discord in which both servers exist but only the
 shard's own one is served. Each starts a game in its server through ``/wizard new`` and the
 lobby's buttons and plays some moves by clicking. Once both games are running, both
@@ -316,10 +316,10 @@ async def _shard_plays(shard: int, opened: list[GameService]) -> None:
     import simcord
 
     from bot.app import create_bot
-    from bot.cli import open_service
     from bot.clock import SimCordClock
     from bot.demo import SETTLE_SECONDS, Player, find_table
     from bot.settings import Settings
+    from bot.start import open_service
     from wizard.service import GameUpdate
 
     settings = Settings.load()
