@@ -100,6 +100,15 @@ FORBIDDEN_CANADIAN_OWN: Final = N_(
 """Why the sole leader's one bid is refused in the last round (R7.5): the refusal's detail,
 and the note on their own hand while they bid."""
 KICKED: Final = N_("You were removed from this game; a computer took your seat over.")
+AFTER_KICKED: Final = N_("You can watch it on the table and play in the next game.")
+"""What is left to one removed from a running game (player QA: the refusal said only what
+had happened)."""
+STARTED: Final = N_("This game has already started.")
+WATCH_OR_PLAY: Final = N_(
+    "You can watch it on the table. To play, take a seat there if the table offers one, or "
+    "join the next game."
+)
+"""What one who is not playing a running game can do."""
 FINISHED_FOR_YOU: Final = N_(
     "A computer player finished this game in your seat: it counts as lost for you."
 )
@@ -162,17 +171,12 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "game_status.cancelled": Refusal("🛑", N_("This game was cancelled.")),
     "game_status.finished": Refusal("🏁", GAME_OVER),
     "game_status.lobby": Refusal("⏳", N_("This game has not started yet.")),
-    "game_status.active": Refusal("ℹ️", N_("This game has already started.")),
+    "game_status.active": Refusal("ℹ️", STARTED),
+    # Player QA (es): a Join pressed as the host pressed Start was told no more than that.
+    "game_status.active.join": Refusal("ℹ️", STARTED, WATCH_OR_PLAY),
     "game_status.broken": Refusal("⚠️", DAMAGED),
     "game_status.damaged": Refusal("⚠️", DAMAGED),
-    "not_seated": Refusal(
-        "🚫",
-        NOT_PLAYING,
-        N_(
-            "You can watch it on the table. To play, take a seat there if the table offers "
-            "one, or join the next game."
-        ),
-    ),
+    "not_seated": Refusal("🚫", NOT_PLAYING, WATCH_OR_PLAY),
     "not_seated.seat_taken": Refusal(
         "🙋",
         N_("Someone else took over your seat in this game."),
@@ -191,7 +195,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
         N_("A computer is playing your seat: take it back with **Take my seat back** first."),
     ),
     "not_seated.not_in_lobby": Refusal("🚫", N_("You are not in this lobby.")),
-    "not_seated.kicked": Refusal("🚫", KICKED),
+    "not_seated.kicked": Refusal("🚫", KICKED, AFTER_KICKED),
     "not_seated.removed_from_lobby": Refusal(
         "🚫", N_("You were removed from this lobby, so you cannot join it again.")
     ),
@@ -455,9 +459,12 @@ async def refuse(
 
 
 def _lookup(code: str, params: Mapping[str, object]) -> Refusal | None:
+    """``code``'s refusal: the one for its :data:`BY_PARAM` value and the refused
+    ``action``, if there is one, else for that value, else the code's own."""
     by = BY_PARAM.get(code)
     if by is not None:
-        specific = REFUSALS.get(f"{code}.{params.get(by)}")
+        value = f"{code}.{params.get(by)}"
+        specific = REFUSALS.get(f"{value}.{params.get('action')}") or REFUSALS.get(value)
         if specific is not None:
             return specific
     return REFUSALS.get(code)

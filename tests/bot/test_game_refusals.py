@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.replies import MUST_FOLLOW, STALE
+from bot.cogs.replies import MUST_FOLLOW, STALE, refusal_text
 from bot.features.hand import HAND_REPLACED
+from bot.i18n import texts
 from tests.bot.conftest import (
     SPECTATOR_REFUSED,
     buttons,
@@ -24,7 +25,7 @@ from tests.bot.conftest import (
 )
 from tests.bot.i18n_support import user_locales
 from wizard.cards import Card
-from wizard.service import GameStatus
+from wizard.service import GameStatus, NotSeatedError
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -405,6 +406,32 @@ async def test_an_answer_to_the_cancel_question_says_how_the_game_stands(
         assert not sim.env.errors
 
 
+async def test_a_join_that_arrives_after_the_start_says_what_to_do(tmp_path: Path) -> None:
+    """Player QA (es): Join pressed as the host pressed Start answered only "This game has
+    already started."; it says, as to anyone who is not playing, how to watch or play."""
+    async with simulation(tmp_path, members=3, test_buttons=True) as sim:
+        ann, bob, cy = sim.members
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        [join, add] = [
+            b["custom_id"]
+            for b in buttons(lobby)
+            if b.get("label") in ("Join", "Add computer player")
+        ]
+        await bob.click(lobby, label="Join")
+        await ann.click(lobby, label="Add computer player")
+        await ann.click(lobby, label="Start")
+        late = await cy.click(await post_buttons(sim, cy, join), custom_id=join)
+        assert private(late) == (
+            "ℹ️ This game has already started. You can watch it on the table. To play, take a "
+            "seat there if the table offers one, or join the next game."
+        )
+        # Other lobby buttons of a started game keep the short answer (the host plays it).
+        again = await ann.click(await post_buttons(sim, ann, add), custom_id=add)
+        assert private(again) == "ℹ️ This game has already started."
+        assert not sim.env.errors
+
+
 async def test_a_lobby_cancel_that_arrives_after_the_start_is_refused(tmp_path: Path) -> None:
     """QA: the lobby's Cancel clicked as the host started the game (or an old copy of it)
     cancelled the running game at once, with no question, and left the table as it was. A
@@ -458,10 +485,13 @@ async def test_kick_and_rules(tmp_path: Path) -> None:
         # The seat's cards are the computer's now: a removed player sees none of them (R8.3).
         assert "your hand" not in sim.message(hand.id).content
         reopened = await sim.open_hand(cy)
-        assert (
-            reopened.content
-            == "🚫 You were removed from this game; a computer took your seat over."
+        # Player QA (it): it said what happened, not what is left to do.
+        assert reopened.content == (
+            "🚫 You were removed from this game; a computer took your seat over. You can "
+            "watch it on the table and play in the next game."
         )
+        # So do the refusals of what a removed player may still press (a move, a hint).
+        assert refusal_text(NotSeatedError(reason="kicked"), t=texts("en")) == reopened.content
         # The table says she was removed, not that she left.
         assert "**cy** 🤖 removed, played by a computer (Normal)" in (
             sim.table().embeds[0].description or ""

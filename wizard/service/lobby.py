@@ -171,7 +171,7 @@ class Lobby(Playing):
             seats.insert(free, SeatRow(game_id=live.id, seat=free, user_id=user_id, name=seat_name))
             return seats
 
-        return await self._lobby_change(game_id, change)
+        return await self._lobby_change(game_id, change, action="join")
 
     @shielded
     async def leave(
@@ -498,14 +498,18 @@ class Lobby(Playing):
         game_id: int,
         change: Callable[[LiveGame], Awaitable[list[SeatRow] | None]],
         /,
+        *,
+        action: str = "play",
         **fields: Any,
     ) -> GameInfo:
         """A lobby changed (its lock held): ``change`` checks, and returns the new seats if
         they change; the ``fields`` given (not ``UNSET``) are stored with them. Nothing to
-        store (no new seats, no field): nothing written, and the version stays."""
+        store (no new seats, no field): nothing written, and the version stays. ``action``
+        names the change in the refusal of a lobby that is one no more (a join says what a
+        latecomer can do)."""
         live = await self._get(game_id)
         async with live.lock:
-            self._check_status(live, GameStatus.LOBBY)
+            self._check_status(live, GameStatus.LOBBY, action)
             seats = await change(live)
             given = {k: v for k, v in fields.items() if v is not UNSET}
             if seats is not None or given:
