@@ -71,6 +71,11 @@ NOT_MANAGER: Final = N_(
 )
 
 
+NOT_SAVED: Final = N_("Not saved. {reason}")
+"""A refused settings change: the reason is a sentence of its own (player QA: "Non salvato:
+Questo…" put a capital after a colon)."""
+
+
 class NotSaved(Exception):
     """A panel choice refused before it reaches the service; ``reason`` is in the reader's
     language already."""
@@ -343,7 +348,7 @@ async def apply_changes(
             after = await service.update_settings(guild_id, **changes)
         except ServiceError as error:
             after = before
-            note = "⚠️ " + t("Not saved: {reason}", reason=refusal_reason_of(error, t=t))
+            note = "⚠️ " + t(NOT_SAVED, reason=refusal_reason_of(error, t=t))
         else:
             note = confirmation(t, before, after, interaction)
             interaction.extras[DONE_NOTE] = note  # what to say if Discord refuses the panel
@@ -417,7 +422,7 @@ async def show_refusal(
     guild = interaction.guild
     name = guild.name if guild is not None else str(guild_id)
     await interaction.response.edit_message(
-        content="⚠️ " + t("Not saved: {reason}", reason=reason),
+        content="⚠️ " + t(NOT_SAVED, reason=reason),
         embed=settings_embed(t, settings, name),
         view=settings_view(t, settings),
     )

@@ -127,7 +127,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
             custom_id="wizb:set:variants",
         )
         assert sim.message(panel.id).content.startswith(
-            "⚠️ Not saved: These options cannot be played together.\n"
+            "⚠️ Not saved. These options cannot be played together.\n"
             "• Uneven bids need open bidding: with secret bids, nobody knows the total when the "
             "last bid is made.\n"
             "• Clairvoyance needs a first round of one card, and single suit starts with four "
@@ -177,7 +177,7 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         # The same reason as a new game's timer gets, with the range (it said only "That
         # value is out of range", though Discord lets 1 to 9 through).
         assert refused.response is not None and refused.response.content == (
-            "⚠️ Not saved: That turn timer is not possible. It can be from 10 seconds to 24"
+            "⚠️ Not saved. That turn timer is not possible. It can be from 10 seconds to 24"
             " hours; 0 means no limit."
         )
         assert (await sim.service.get_settings(sim.guild.id)).turn_seconds == 45.0

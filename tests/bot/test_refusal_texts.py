@@ -27,7 +27,7 @@ from bot.cogs.replies import (
     refusal_reason,
     refusal_text,
 )
-from bot.features.settings import VARIANT_KEYS, NotSaved, options_of
+from bot.features.settings import NOT_SAVED, VARIANT_KEYS, NotSaved, options_of
 from bot.i18n import Texts, texts
 from tests.bot.test_render_i18n import GREEK, Fullwidth, untranslated
 from tests.engine.test_refusal_codes import CASES
@@ -369,3 +369,12 @@ def test_a_conflict_names_a_variant_as_a_name(language: str, starts: str) -> Non
     [conflict] = conflicts(Options(uneven_bids=True, bidding=Bidding.HIDDEN))
     reason = refusal_reason(conflict.code, conflict.params, t=texts(language))
     assert reason.startswith(starts) or f". {starts}" in reason, reason
+
+
+def test_not_saved_stands_as_a_sentence_before_its_reason() -> None:
+    """Player QA (it, es): "Non salvato: Questo tempo per turno non è possibile." put a
+    capital after a colon, where Italian and Spanish write lower case. The reason, a sentence
+    of its own, follows "Not saved." in every language."""
+    for language in bot.i18n.LANGUAGES:
+        said = texts(language)(NOT_SAVED, reason="Xyz.")
+        assert said.endswith(". Xyz."), (language, said)
