@@ -288,11 +288,13 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         )
         assert "**bob 🤖**" in last_round, last_round  # the round summaries say it as well
         assert "Recent form (newest first)\n🏳️ not finished" in shown, shown
-        # What that counts for is said, and none of his bids count: no "0% (0 of 0 rounds)".
+        # What that counts for is said, and none of his bids count: no "0% (0 of 0 rounds)";
+        # the note says so (player QA, es: "Bids —" beside the rounds she had bid herself).
         assert "Bids\n—\n" in shown, shown
         assert (
             "🏳️ A game someone else finished for the player (a computer, or a person who "
-            "took the seat over) counts as lost: last place, with the lowest score at its table."
+            "took the seat over) counts as lost: last place, with the lowest score at its table, "
+            "and none of the player's bids in it."
         ) in shown, shown
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None

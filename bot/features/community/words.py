@@ -108,7 +108,8 @@ def rank_text(t: Texts, own: OwnRank) -> str:
 # Translators: in /wizard stats, under a recent form with a game marked "not finished".
 FORFEIT_NOTE: Final = N_(
     "🏳️ A game someone else finished for the player (a computer, or a person who took "
-    "the seat over) counts as lost: last place, with the lowest score at its table."
+    "the seat over) counts as lost: last place, with the lowest score at its table, and none "
+    "of the player's bids in it."
 )
 """Why a game the player left counts as it does (``player_rows.forfeit_counts``)."""
 
