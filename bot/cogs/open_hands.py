@@ -21,7 +21,7 @@ from bot.cogs.messages import (
     LeaveStep,
     LiveHand,
 )
-from bot.cogs.replies import AFTER_KICKED, FINISHED_FOR_YOU, KICKED, refusal_text, timed_out_text
+from bot.cogs.replies import FINISHED_FOR_YOU, refusal_text, timed_out_text
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, passing
 from bot.features.hand import (
     HAND_BOT_STOPPED,
@@ -45,6 +45,7 @@ from wizard.service import (
     GameStatus,
     GameUpdate,
     GuildSettings,
+    NotSeatedError,
     OpenHand,
     SeatView,
     ServiceError,
@@ -202,7 +203,7 @@ class OpenHands(GameMessages):
             else:
                 ending.append(f"{over} {place}" if (place := _place(info, user_id, t)) else over)
         elif kicked:  # the seat's cards are the computer's now (R8.3): the note alone
-            removed = f"🚫 {t(KICKED)} {t(AFTER_KICKED)}"
+            removed = refusal_text(NotSeatedError(reason="kicked"), t=t)  # what to do too
             return "\n".join([*notes, removed]), None, seat_view.seat
         elif seat_view.away:
             away = True

@@ -382,7 +382,8 @@ BY_PARAM: Final[dict[str, str]] = {
     "not_seated": "reason",
     "storage": "reason",
 }
-"""Codes whose text depends on one param: ``code.value`` is looked up first."""
+"""Codes whose text depends on one param: ``code.value`` is looked up first, and before it
+``code.value.action`` when the refusal names the action refused (:func:`_lookup`)."""
 _NAMES: Final = frozenset({"player", "waiting_for", "dealer", "name"})
 
 

@@ -14,8 +14,10 @@ MAX_ROWS: Final = 5
 
 def even_width(count: int) -> int:
     """How many of ``count`` buttons go on a row so that they take as few rows as rows of
-    five would, as evenly filled as can be (demo QA: round 5's bids 0…5 left "5" alone on a
-    row below 0…4).
+    five would, each row as wide as the first and the last taking what is left (demo QA:
+    round 5's bids 0…5 left "5" alone on a row below 0…4; now 3 and 3). A last row that is
+    no wider than the others leaves room there for the buttons that follow the bids (round
+    20's 21 bids: 5, 5, 5, 5 and 1, then "Show my hand").
 
     >>> [even_width(n) for n in (2, 5, 6, 7, 10, 11, 21)]
     [2, 5, 3, 4, 5, 4, 5]

@@ -112,13 +112,13 @@ async def test_a_game_command_discord_failed_asks_to_try_again_without_a_traceba
     monkeypatch: pytest.MonkeyPatch,
     fault: str,
 ) -> None:
-    """Discord failing the answer to /wizard help or ping (a 503, or no answer at all) was
-    logged as the bot's own error, with a traceback: it is an outage. One warning naming the
-    command, and the member asked to try again."""
+    """Discord failing the answer to /wizard help, rules or ping (a 503, or no answer at
+    all) was logged as the bot's own error, with a traceback: it is an outage. One warning
+    naming the command, and the member asked to try again."""
     async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
         await sim.new_game(ann)
-        for command in ("wizard help", "wizard ping"):
+        for command in ("wizard help", "wizard rules", "wizard ping"):
             caplog.clear()
             if fault == "503":
                 sim.env.inject_error("POST", CALLBACK, status=503, times=1)
@@ -136,7 +136,7 @@ async def test_a_game_command_discord_failed_asks_to_try_again_without_a_traceba
         # SimCord records every error its command tree hands on, handled or not: here only
         # Discord's failures, which the bot's handler above answered.
         failed = [e.original for e in sim.env.errors if isinstance(e, CommandInvokeError)]
-        assert len(failed) == len(sim.env.errors) == 2, sim.env.errors
+        assert len(failed) == len(sim.env.errors) == 3, sim.env.errors
         assert all(isinstance(e, discord.HTTPException | TimeoutError) for e in failed), failed
 
 

@@ -426,6 +426,9 @@ async def test_a_join_that_arrives_after_the_start_says_what_to_do(tmp_path: Pat
             "ℹ️ This game has already started. You can watch it on the table. To play, take a "
             "seat there if the table offers one, or join the next game."
         )
+        # A player of the game pressing it keeps the short answer (review: "take a seat").
+        seated = await bob.click(await post_buttons(sim, bob, join), custom_id=join)
+        assert private(seated) == "ℹ️ This game has already started."
         # Other lobby buttons of a started game keep the short answer (the host plays it).
         again = await ann.click(await post_buttons(sim, ann, add), custom_id=add)
         assert private(again) == "ℹ️ This game has already started."

@@ -294,7 +294,7 @@ async def test_a_player_who_left_is_not_credited_with_the_computers_game(
         assert (
             "🏳️ A game someone else finished for the player (a computer, or a person who "
             "took the seat over) counts as lost: last place, with the lowest score at its table, "
-            "and none of the player's bids in it."
+            "and none of the player's bids in it count."
         ) in shown, shown
         history = await ann.slash(sim.channel, "wizard history")
         assert history.response is not None

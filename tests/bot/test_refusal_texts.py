@@ -111,14 +111,29 @@ def test_every_engine_and_service_code_has_a_bot_text() -> None:
     assert service_codes() <= known, service_codes() - known
 
 
+def key_params(key: str) -> tuple[str, dict[str, object]]:
+    """The code and params of a refusal that :data:`REFUSALS`' ``key`` answers: in
+    ``code.value`` the value of the code's :data:`BY_PARAM` param, in ``code.value.action``
+    the refused action too.
+
+    >>> key_params("game_status.active.join")
+    ('game_status', {'status': 'active', 'action': 'join'})
+    """
+    code, *rest = key.split(".")
+    params: dict[str, object] = {}
+    if rest:
+        params[BY_PARAM[code]] = rest[0]
+    if len(rest) > 1:
+        params["action"] = rest[1]
+    return code, params
+
+
 @pytest.mark.parametrize("key", sorted(REFUSALS))
 def test_every_refusal_is_translated(key: str, fullwidth: Texts) -> None:
     """In the fullwidth language no Latin word is left: every word went through ``t``, the
     params too (suit names, variants); only card codes and suit letters stay as they are."""
-    code, _, value = key.partition(".")
-    params = dict(SAMPLE)
-    if value:
-        params[BY_PARAM[code]] = value
+    code, reaching = key_params(key)
+    params = {**SAMPLE, **reaching}
     for theme in Theme:
         text = refusal_reason(code, params, t=fullwidth, theme=theme)
         assert not untranslated(text), (key, text)
@@ -243,10 +258,8 @@ class Odd(Exception):
 
 @pytest.mark.parametrize("key", sorted(REFUSALS))
 def test_missing_or_malformed_params_show_the_gist(key: str) -> None:
-    code = key.split(".", maxsplit=1)[0]
+    code, base = key_params(key)
     refusal = REFUSALS[key]
-    _, _, value = key.partition(".")
-    base = {BY_PARAM[code]: value} if value else {}
     gist = DE(refusal.gist)
     expected = f"{refusal.emoji} {gist}" if refusal.emoji else gist
     for params in (

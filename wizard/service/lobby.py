@@ -171,7 +171,11 @@ class Lobby(Playing):
             seats.insert(free, SeatRow(game_id=live.id, seat=free, user_id=user_id, name=seat_name))
             return seats
 
-        return await self._lobby_change(game_id, change, action="join")
+        # One who is not in it is told, if it started meanwhile, how to watch or play it;
+        # one who is keeps the plain answer (review). Read before the lock: it only words
+        # the refusal.
+        seated = (await self._get(game_id)).seat_of(user_id) is not None
+        return await self._lobby_change(game_id, change, action="play" if seated else "join")
 
     @shielded
     async def leave(

@@ -109,7 +109,7 @@ def rank_text(t: Texts, own: OwnRank) -> str:
 FORFEIT_NOTE: Final = N_(
     "🏳️ A game someone else finished for the player (a computer, or a person who took "
     "the seat over) counts as lost: last place, with the lowest score at its table, and none "
-    "of the player's bids in it."
+    "of the player's bids in it count."
 )
 """Why a game the player left counts as it does (``player_rows.forfeit_counts``)."""
 
