@@ -8,7 +8,6 @@ reveals it, for the one call that logs in.
 from __future__ import annotations
 
 import difflib
-import io
 import logging
 import os
 import re
@@ -16,7 +15,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Self
 
-from dotenv.parser import parse_stream
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
@@ -364,11 +362,19 @@ def repeated_settings(path: Path | None) -> list[tuple[str, list[int]]]:
     except OSError:
         return []  # reported by Settings.load
     lines: dict[str, list[int]] = {}
-    for binding in parse_stream(io.StringIO(text)):
-        name = (binding.key or "").upper()
+    for number, line in enumerate(text.split("\n"), start=1):  # as editors number them
+        found = _SETS.match(line)
+        name = found.group(1).upper() if found else ""
         if name in ENV_NAMES.values():
-            lines.setdefault(name, []).append(binding.original.line)
+            lines.setdefault(name, []).append(number)
     return [(name, at) for name, at in lines.items() if len(at) > 1]
+
+
+_SETS: Final = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=")
+"""A line of a ``.env`` file that sets a variable, as python-dotenv reads one (``NAME=…``,
+``export NAME = …``); found here by the line's start, with no parser of python-dotenv's
+own, whose module is not its public API (a line inside a quoted value of several lines
+that reads like a setting would be counted too)."""
 
 
 def overridden_settings(path: Path | None) -> list[str]:

@@ -16,6 +16,7 @@ from bot.settings import (
     Settings,
     SettingsError,
     misspelt_environment,
+    repeated_settings,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -507,3 +508,23 @@ def test_config_names_a_setting_set_twice_and_one_the_environment_overrides(
     ) in out, out
     assert "DISCORD_TOKEN, which" not in out, out
     assert FAKE_TOKEN not in out + result.stderr
+
+
+def test_a_setting_set_twice_is_found_by_its_lines_as_python_dotenv_reads_them(
+    tmp_path: Path,
+) -> None:
+    """Lines that set a setting, with ``export`` and spaces around ``=`` too, in any case
+    (pydantic-settings reads ``database_path`` as DATABASE_PATH); a comment, a quoted value
+    and a line that only names the setting set nothing. No parser of python-dotenv's is used:
+    its module is not its public API."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        "# DATABASE_PATH=old.db\n"
+        "export DATABASE_PATH = a.db\r\n"
+        'LOG_LEVEL="DATABASE_PATH=b.db"\n'
+        "  database_path=c.db\n"
+        "DATABASE_PATH\n"
+        "LOG_LEVEL=INFO\n"
+    )
+    assert repeated_settings(dotenv) == [("DATABASE_PATH", [2, 4]), ("LOG_LEVEL", [3, 6])]
+    assert Settings.load({}, dotenv_path=dotenv).database_path == Path("c.db")
