@@ -53,7 +53,7 @@ from bot.features.lobby import (
     cancelled_by,
     invitation_text,
 )
-from bot.features.rules import rules_embed
+from bot.features.rules import rules_embed, rules_text
 from bot.features.seat_notes import left_note, new_host, removed_note
 from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
@@ -835,15 +835,15 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         else:
             options, players, timer = settings.default_options, None, settings.turn_seconds
             where = t("No open game in this channel; a new game starts with the server's defaults.")
-        embed = rules_embed(
+        text = rules_text(
             options,
-            where=where,
             players=players if players and players >= MIN_PLAYERS else None,
             turn_seconds=timer,
             theme=settings.theme,
             t=t,
             show_hand=show_hand_label(settings.language),
         )
+        embed = rules_embed(text, where=where, t=t)
         self._about_to_respond(interaction)
         await interaction.response.send_message(embed=embed, ephemeral=True)
         self._responded(interaction)

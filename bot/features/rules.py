@@ -14,23 +14,11 @@ from wizard.options import Bidding, Options
 RULES_TITLE: Final = N_("Wizard · the rules in short")
 
 
-def rules_embed(
-    options: Options,
-    *,
-    where: str,
-    players: int | None = None,
-    turn_seconds: float | None = None,
-    theme: Theme = Theme.CLASSIC,
-    t: Texts,
-    show_hand: str | None = None,
-) -> discord.Embed:
-    """``/wizard rules`` as ``/wizard help`` is shown, an embed: :func:`rules_text` under a
-    title, and ``where`` the options come from (this channel's game, or the server's
-    defaults) below it (demo QA: plain text that opened with an italic "Game 1 in this
-    channel.")."""
-    text = rules_text(
-        options, players=players, turn_seconds=turn_seconds, theme=theme, t=t, show_hand=show_hand
-    )
+def rules_embed(text: str, *, where: str, t: Texts) -> discord.Embed:
+    """``/wizard rules`` as ``/wizard help`` is shown, an embed: ``text``
+    (:func:`rules_text`) under a title, and ``where`` the options come from (this channel's
+    game, or the server's defaults) below it (demo QA: plain text that opened with an
+    italic "Game 1 in this channel.")."""
     embed = discord.Embed(title=t(RULES_TITLE), description=text, colour=COLOUR)
     return embed.set_footer(text=where)
 

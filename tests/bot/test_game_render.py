@@ -262,14 +262,10 @@ def test_the_rules_fit_one_discord_embed_in_every_language_and_setting() -> None
                 except OptionsError:
                     continue
                 for seconds in (None, 300.0, 86_399.0):
-                    embed = rules_embed(
-                        options,
-                        where=where,
-                        players=players,
-                        turn_seconds=seconds,
-                        theme=theme,
-                        t=t,
+                    text = rules_text(
+                        options, players=players, turn_seconds=seconds, theme=theme, t=t
                     )
+                    embed = rules_embed(text, where=where, t=t)
                     parts = (embed.title or "", embed.description or "", embed.footer.text or "")
                     sizes = [len(part.encode("utf-16-le")) // 2 for part in parts]
                     assert sizes[1] <= DESCRIPTION, (language, options, sizes)

@@ -425,7 +425,8 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
             )
             yield f"lobby {options} {seconds}", embed_text(lobby)
             for players in (None, 3, 5):
-                rules = rules_embed(options, where="", players=players, turn_seconds=seconds, t=t)
+                text = rules_text(options, players=players, turn_seconds=seconds, t=t)
+                rules = rules_embed(text, where="", t=t)
                 yield f"rules {options} {players} {seconds}", embed_text(rules)
         yield f"variants {options}", variants_text(options, t=t)
     empty = lobby_embed(
