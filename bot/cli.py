@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.database_checks import ensure_openable, refuse_folder, refuse_unwritable
-from bot.exits import EXIT_OK, EXIT_SETTINGS, Failure, opening_database, report
+from bot.exits import EXIT_OK, EXIT_SETTINGS, Failure, naming, opening_database, report
 from bot.settings import Settings, SettingsError, folder_not_file
 from bot.settings_notes import no_token, unread_notes, where_notes
 from bot.start import run
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     log_level=args.log_level,
                 )
         except Failure as failure:
-            return report(failure)
+            return report(naming(failure, "--db"))
     if args.command in ("backup", "restore", "check") and args.db is not None:
         return _database_command(args, args.db)
     try:
@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             refuse_unwritable(database)
             refuse_unusable(database)
         except Failure as failure:
-            return report(failure)
+            return report(naming(failure, "DATABASE_PATH"))
         return EXIT_OK
     return run(settings)
 

@@ -14,7 +14,14 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
-from bot.exits import EXIT_DATABASE, Failure, database_failure, database_refusal, opening_database
+from bot.exits import (
+    EXIT_DATABASE,
+    PATH_SETTINGS,
+    Failure,
+    database_failure,
+    database_refusal,
+    opening_database,
+)
 from wizard.store.db import closed_folder, log_files, log_without_database, unavailable
 from wizard.store.health import (
     another_programs,
@@ -61,7 +68,7 @@ def refuse_folder(path: Path) -> None:
         raise database_refusal(
             path,
             too_long,
-            "set DATABASE_PATH (or --db) to a shorter name",
+            f"set {PATH_SETTINGS} to a shorter name",
         )
     closed = closed_folder(path)
     if closed is not None:  # else looking at the path raises PermissionError (review)
@@ -74,14 +81,14 @@ def refuse_folder(path: Path) -> None:
         raise database_refusal(
             path,
             "it is a folder, not a database file",
-            f"set DATABASE_PATH (or --db) to a file in it, e.g. {path / 'wizard.db'}",
+            f"set {PATH_SETTINGS} to a file in it, e.g. {path / 'wizard.db'}",
         )
     below = file_above(path)
     if below is not None:
         raise database_refusal(
             path,
             f"{below} is a file, not a folder",
-            "set DATABASE_PATH (or --db) to a file in a folder",
+            f"set {PATH_SETTINGS} to a file in a folder",
         )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from bot.exits import EXIT_SETTINGS, Failure, hang_ups, report
+from bot.exits import EXIT_SETTINGS, Failure, hang_ups, naming, report
 from bot.logs import start_logging
 from bot.settings import Settings
 
@@ -451,7 +451,7 @@ def main(
     try:
         _refuse_setup(host, port, db)
     except Failure as failure:
-        return report(failure)
+        return report(naming(failure, "--db"))
     import simcord
 
     start_logging(log_level)

@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 from wizard.store import DatabaseUnavailable, MigrationError
 from wizard.store.db import bot_command
@@ -63,6 +64,20 @@ class Failure(Exception):
         text = _one_line(self.message)
         hint = _one_line(self.hint)
         return f"{text}. {hint[:1].upper()}{hint[1:]}." if hint else f"{text}."
+
+
+PATH_SETTINGS: Final = "DATABASE_PATH (or --db)"
+"""How a hint names where the database's file is set: both, as backup, restore and check
+read them; :func:`naming` puts the one another command reads in its place."""
+
+
+def naming(failure: Failure, setting: str) -> Failure:
+    """``failure``, its hint naming ``setting`` where it names :data:`PATH_SETTINGS`:
+    ``DATABASE_PATH`` for the bot and ``config``, which take no ``--db``; ``--db`` for the
+    demo, which reads no settings (operator QA: "DATABASE_PATH (or --db)" at a start that
+    has no --db)."""
+    failure.hint = failure.hint.replace(PATH_SETTINGS, setting)
+    return failure
 
 
 def report(failure: Failure) -> int:
@@ -170,7 +185,7 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
     name = str(getattr(error, "sqlite_errorname", None) or "")
     if name.startswith("SQLITE_NOTADB"):  # a wrong path is likelier than damage
         return (
-            "is DATABASE_PATH (or --db) right? If it is, the file is damaged: restore a "
+            f"is {PATH_SETTINGS} right? If it is, the file is damaged: restore a "
             f"backup with the bot stopped, {restore}"
         )
     if name.startswith("SQLITE_CORRUPT") or "decode" in str(error):
@@ -204,8 +219,8 @@ def _database_hint(error: BaseException, path: Path | str) -> str:
     ):
         return (
             f"the bot must be able to create and write {path} and the -wal, -shm and shard "
-            "lock files beside it: check the path (DATABASE_PATH or --db), the folder's "
-            "permissions, and that the file system is not read-only or full"
+            f"lock files beside it: check {PATH_SETTINGS}, the folder's permissions, and "
+            "that the file system is not read-only or full"
         )
     return f"see {bot_command('check', path)}; if the file is damaged, restore a backup"
 

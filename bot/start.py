@@ -21,6 +21,7 @@ from bot.exits import (
     database_failure,
     discord_refusal,
     hang_ups,
+    naming,
     network_failure,
     not_discord,
     opening_database,
@@ -202,9 +203,9 @@ def run(settings: Settings) -> int:
     except KeyboardInterrupt:
         return EXIT_OK
     except Failure as failure:  # the database, from open_service
-        return report(failure)
+        return report(naming(failure, "DATABASE_PATH"))
     except sqlite3.Error as error:  # the database failing later, while serving
-        return report(database_failure(settings.database_path, error))
+        return report(naming(database_failure(settings.database_path, error), "DATABASE_PATH"))
     except discord.LoginFailure:
         return report(
             Failure(

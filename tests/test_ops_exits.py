@@ -401,3 +401,21 @@ def test_a_database_on_a_full_disk_is_checked_backed_up_and_said_to_be_on_a_full
     demo = run_bot("demo", "--db", str(db), cwd=tmp_path, as_user=prefix)
     line = assert_one_line_failure(demo, EXIT_DATABASE)
     assert "disk" in line and "is full" in line and "permissions" not in line, line
+
+
+def test_a_hint_names_only_the_setting_the_command_reads(tmp_path: Path) -> None:
+    """Operator QA: the bot's start, which has no --db, said "set DATABASE_PATH (or --db) to
+    a file in it", and the demo, which reads no settings, named DATABASE_PATH. The bot and
+    config name DATABASE_PATH, the demo --db; check, backup and restore take both."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    env = clean_env(DISCORD_TOKEN=FAKE_TOKEN, DATABASE_PATH=str(folder))
+    for args in ((), ("config",)):
+        line = assert_one_line_failure(run_bot(*args, cwd=tmp_path, env=env), EXIT_DATABASE)
+        assert "Set DATABASE_PATH to a file in it" in line, (args, line)
+    demo = run_bot("demo", "--db", str(folder), cwd=tmp_path)
+    line = assert_one_line_failure(demo, EXIT_DATABASE)
+    assert "Set --db to a file in it" in line, line
+    check = run_bot("check", "--db", str(folder), cwd=tmp_path)
+    line = assert_one_line_failure(check, EXIT_DATABASE)
+    assert "Set DATABASE_PATH (or --db) to a file in it" in line, line
