@@ -362,19 +362,23 @@ def repeated_settings(path: Path | None) -> list[tuple[str, list[int]]]:
     except OSError:
         return []  # reported by Settings.load
     lines: dict[str, list[int]] = {}
-    for number, line in enumerate(text.split("\n"), start=1):  # as editors number them
+    # A byte order mark (Notepad's UTF-8) is no part of line 1, as python-dotenv reads it.
+    for number, line in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
         found = _SETS.match(line)
-        name = found.group(1).upper() if found else ""
+        name = found.group(2).upper() if found else ""
         if name in ENV_NAMES.values():
             lines.setdefault(name, []).append(number)
     return [(name, at) for name, at in lines.items() if len(at) > 1]
 
 
-_SETS: Final = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=")
-"""A line of a ``.env`` file that sets a variable, as python-dotenv reads one (``NAME=…``,
-``export NAME = …``); found here by the line's start, with no parser of python-dotenv's
-own, whose module is not its public API (a line inside a quoted value of several lines
-that reads like a setting would be counted too)."""
+_SETS: Final = re.compile(
+    r"""[^\S\n]*(?:export[^\S\n]+)?(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1[^\S\n]*(?:=|#|$)"""
+)
+"""A line of a ``.env`` file that sets a variable, as python-dotenv reads one: ``NAME=…``,
+``export NAME = …``, ``'NAME'=…``, and a bare ``NAME``, which python-dotenv reads as no
+value (it wipes one set before: review). Found by the line's start, with no parser of
+python-dotenv's, whose module is not its public API; a line inside a quoted value of
+several lines that reads like a setting is counted too."""
 
 
 def overridden_settings(path: Path | None) -> list[str]:
