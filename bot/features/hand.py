@@ -48,8 +48,8 @@ from bot.i18n import (
     suit_text,
     texts,
 )
-from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED, even_width
+from bot.ui.buttons import CustomId, Verb, add_bids, button, detached_view
+from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
 from wizard.cards import SUITS, Card, Suit, Theme
 from wizard.rules import bidding_order, forbidden_bid_public
 from wizard.service import (
@@ -498,12 +498,7 @@ def hand_view(
                 )
             )
     elif pv.phase is Phase.BID and (bids_here or not bids_on_table(public_table(pv))):
-        allowed_bids = set(legal_bids(pv))
-        count = pv.round_tricks + 1
-        width = even_width(count)
-        for bid in range(count):
-            view.add_item(bid_button(game, bid, version, allowed_bids, row=bid // width))
-        after = min(-(-count // width), MAX_ROWS - 1)
+        after = add_bids(view, game, version, pv.round_tricks + 1, set(legal_bids(pv)))
     elif pv.phase is Phase.PLAY:
         if must_play_hidden(pv):
             view.add_item(

@@ -29,8 +29,8 @@ from bot.i18n import (
     texts,
     variants_text,
 )
-from bot.ui.buttons import CustomId, Verb, bid_button, button, detached_view
-from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS, MAX_ROWS, even_width
+from bot.ui.buttons import CustomId, Verb, add_bids, button, detached_view
+from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS
 from wizard.cards import Suit, Theme, rank_label
 from wizard.options import Bidding, Options
 from wizard.rules import forbidden_bid_public, trick_winner
@@ -577,19 +577,14 @@ def table_view(
     :func:`table_bids`), then "Show my hand" (and ``seatable``, the label of the button taking a
     seat, when one may be taken: see :func:`seats_to_take`).
 
-    Bids take as few rows as rows of five would, filled evenly (:func:`even_width`); "Show my
+    Bids take as few rows as rows of five would, filled evenly (:func:`add_bids`); "Show my
     hand" gets a row of its own when one is left (up to 20 bids), else it closes the last row
     (21 bids, round 20 with 3 players: 22 buttons).
     """
     view = detached_view()
     row: int | None = None
     if table is not None and bids_on_table(table) and table.turn not in computer:
-        allowed = set(table_bids(table))
-        count = table.round_tricks + 1
-        width = even_width(count)
-        for bid in range(count):
-            view.add_item(bid_button(game, bid, version, allowed, row=bid // width))
-        row = min(-(-count // width), MAX_ROWS - 1)
+        row = add_bids(view, game, version, table.round_tricks + 1, set(table_bids(table)))
     view.add_item(
         button(
             CustomId(game, Verb.HAND, "", version),

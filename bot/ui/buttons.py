@@ -46,7 +46,7 @@ from bot.discord_faults import (
     failure_text,
 )
 from bot.i18n import N_, texts
-from bot.ui.layout import BLUE, GREEN, GREY
+from bot.ui.layout import BLUE, GREEN, GREY, MAX_ROWS, even_width
 from wizard.cards import Card, Suit
 
 PREFIX: Final = "wiz"
@@ -560,6 +560,16 @@ def bid_button(
         disabled=not ok,
         row=row,
     )
+
+
+def add_bids(view: discord.ui.View, game: int, version: int, count: int, allowed: set[int]) -> int:
+    """Add the buttons of bids ``0…count-1`` to ``view`` (:func:`bid_button`), in rows filled
+    evenly (:func:`~bot.ui.layout.even_width`); the row after them, or the last row when none
+    is left after them, for the buttons that follow (on the table and in a hand alike)."""
+    width = even_width(count)
+    for bid in range(count):
+        view.add_item(bid_button(game, bid, version, allowed, row=bid // width))
+    return min(-(-count // width), MAX_ROWS - 1)
 
 
 def one_button_view(
