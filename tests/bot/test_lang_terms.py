@@ -345,3 +345,40 @@ def test_the_scorepad_is_one_word_that_players_of_the_language_know(language: st
         and (word not in translated.casefold() or (language != "de" and TRUTH.search(translated)))
     ]
     assert not wrong, (word, wrong)
+
+
+SUIT = {
+    "de": "farb|bedien",  # "Farbe bedienen": to follow suit
+    "it": "seme|semi",
+    "es": "palo",
+    "pt": "naipe",
+    "ca": "coll",
+}
+"""The word for a suit in each language, as the hand's "Suit to follow" says."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_suit_is_one_word(language: str) -> None:
+    """QA (ca): "els botons de pal" when a Wizard was turned, where every other Catalan text
+    says "coll" ("Coll a seguir", "Has de seguir el coll")."""
+    wrong = [
+        (english, translated)
+        for english, translated in translations(language)
+        if re.search(r"\bsuits?\b", re.sub(r"\{\w+\}", "", english), re.I)
+        and not re.search(SUIT[language], translated, re.I)
+    ]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize(
+    ("language", "passive"),
+    [("de", "von einem computer gespielt"), ("pt", "jogado pelo computador")],
+)
+def test_a_seat_a_computer_plays_does_not_read_as_its_player_playing_one(
+    language: str, passive: str
+) -> None:
+    """QA (de, pt): "**Clara** 🤖 spielt ein Computer" and "**Clara** 🤖 joga o computador"
+    read as Clara playing a computer."""
+    t = texts(language)
+    for english in ("played by a computer ({level})", "removed, played by a computer ({level})"):
+        assert passive in t(english, level="Normal").casefold()
