@@ -25,7 +25,7 @@ from bot.cogs.look import hear_languages
 from bot.discord_faults import discords_own
 from bot.features.community.cog import install_community
 from bot.features.settings import install_settings
-from bot.i18n import N_, language_of, texts
+from bot.i18n import N_, language_of, reader_texts
 from bot.i18n.commands import CommandTranslator, command_name
 from bot.settings import Settings
 from bot.ui.buttons import DYNAMIC_ITEMS, ComponentHandler, answer_refused, reply_privately
@@ -66,7 +66,7 @@ class WizardGroup(app_commands.Group):
     )
     async def ping(self, interaction: discord.Interaction[Any]) -> None:
         """Answer privately (in the member's language) with the shard that serves this server."""
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         shard = interaction.guild.shard_id if interaction.guild is not None else 0
         count = interaction.client.shard_count or 1
         await interaction.response.send_message(
@@ -177,7 +177,7 @@ class WizardBot(commands.AutoShardedBot):
     async def _on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        failed = texts(interaction.locale)(COMMAND_FAILED)
+        failed = (await reader_texts(interaction))(COMMAND_FAILED)
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         if discords_own(original):  # an outage, not a bug of the bot: one warning
             command = interaction.command

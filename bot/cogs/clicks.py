@@ -21,7 +21,7 @@ from bot.cogs.look import public_look
 from bot.cogs.messages import drop_unseen_lobby
 from bot.cogs.replies import refuse
 from bot.discord_faults import DISCORD_FAILED, NO_ANSWER, failure_text
-from bot.i18n import Texts, card_text, suit_text, texts
+from bot.i18n import Texts, card_text, reader_texts, suit_text
 from bot.ui.buttons import DONE_NOTE, MAYBE_DEFERRED, CustomId, CustomIdError, Verb
 from wizard.cards import Theme
 from wizard.service import (
@@ -256,7 +256,7 @@ class ClickBase:
             theme = update.settings.theme  # the settings the move was made under
         else:
             _, theme = await public_look(self.service, interaction.guild_id)
-        note = _done_note(update, t=texts(interaction.locale), theme=theme)
+        note = _done_note(update, t=await reader_texts(interaction), theme=theme)
         if self._done.get(key, ("",))[0] == cid.format():
             self._done[key] = (cid.format(), note)
         # Should Discord refuse the answer, the player is still told what counted.

@@ -22,7 +22,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.messages import drop_unseen_lobby
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, from_discord
 from bot.features.settings import LEVEL_CHOICES
-from bot.i18n import N_, texts
+from bot.i18n import N_, reader_texts
 from bot.i18n.commands import command_name
 from bot.ui.buttons import reply_privately
 from wizard.options import Bidding
@@ -156,4 +156,4 @@ async def _lobby_refused(
         failure_text(error),
         "" if dropped is None else "; the lobby nobody saw is cancelled",
     )
-    await reply_privately(interaction, texts(interaction.locale)(NEW_FAILED))
+    await reply_privately(interaction, (await reader_texts(interaction))(NEW_FAILED))

@@ -11,8 +11,8 @@ service's update to :class:`~bot.cogs.surfaces.Surfaces`, which brings the publi
 and the other players' hands up to date in the background. Background updates (computer
 moves, turn timeouts, lobby expiry) reach the same place through the service's listener.
 
-Replies to one member (refusals, notes, hands) speak that member's Discord locale
-(``texts(interaction.locale)``); what the channel shows speaks the server's language
+Replies to one member (refusals, notes, hands) speak that member's language
+(:func:`~bot.i18n.reader_texts`); what the channel shows speaks the server's language
 (:func:`~bot.cogs.look.public_look`).
 """
 
@@ -58,7 +58,7 @@ from bot.features.seat_notes import left_note, new_host, removed_note
 from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
 from bot.features.table import show_hand_label
-from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, reader_texts, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view, reply_privately
 from bot.ui.layout import GREY, RED
 from wizard.options import MIN_PLAYERS, Options, conflicts
@@ -418,13 +418,13 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         # Who held a seat, also one someone took over (QA: refused, and not invited).
         people = await self.service.players_of(old.id)
         if people.get(user.id):  # removed by the host
-            refused = texts(interaction.locale)(REMATCH_REFUSED, game=old.id)
+            refused = (await reader_texts(interaction))(REMATCH_REFUSED, game=old.id)
             await self._send_private(interaction, "🚫 " + refused)
             return
         if user.id not in people and await self.service.game_in_channel(channel_id) is None:
             # Someone who did not play does not open a rematch in the players' name (the
             # rematch's lobby, once open, seats them as its Join would: below).
-            refused = texts(interaction.locale)(REMATCH_FOR_PLAYERS, game=old.id)
+            refused = (await reader_texts(interaction))(REMATCH_FOR_PLAYERS, game=old.id)
             await self._send_private(interaction, "ℹ️ " + refused)
             return
         seed = self.config.seeds() if self.config.seeds is not None else None
@@ -458,7 +458,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             here = await self.service.game_in_channel(channel_id)
             if here is None or here.status is not GameStatus.LOBBY:
                 raise
-            t = texts(interaction.locale)
+            t = await reader_texts(interaction)
             if here.seat_of(user.id) is None:
                 # They want to play again too: the lobby seats them, as its Join would.
                 try:
@@ -500,7 +500,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             message = await channel.send(**lobby)
             message_id: int | None = message.id
             await _tell_host(
-                interaction, info.id, content=_here_text(texts(interaction.locale), info.id, None)
+                interaction,
+                info.id,
+                content=_here_text(await reader_texts(interaction), info.id, None),
             )
         else:
             message_id = await answer_message(interaction, **lobby)
@@ -524,7 +526,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         no empty thread behind.
         """
         self._started(interaction)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         if guild_id is None or channel_id is None:
             await reply_privately(interaction, t("Wizard games are played in server channels."))
@@ -599,7 +601,9 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             message = await channel.send(**lobby)
             message_id = message.id
             await _tell_host(
-                interaction, info.id, content=_here_text(texts(interaction.locale), info.id, note)
+                interaction,
+                info.id,
+                content=_here_text(await reader_texts(interaction), info.id, note),
             )
             self._responded(interaction)
         else:
@@ -621,7 +625,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             await drop_unseen_lobby(self.service, thread.id, interaction.user.id)
             await _drop_thread(thread)
             raise
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         # Translators: {thread} is a link to the game's own thread.
         text = "🧵 " + t("Game {game} is open in {thread}.", game=info.id, thread=thread.mention)
         self._about_to_respond(interaction)
@@ -660,7 +664,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """``/wizard cancel``: cancel this channel's game (host or server manager)."""
         self._started(interaction)
         game = await self._channel_game(interaction)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         if game is None:
             answer = await self._timely(interaction, self._no_game(interaction, t), update=False)
             await reply_privately(interaction, answer)
@@ -698,7 +702,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         if not cid.arg:
             await self._cancel(interaction, cid)
             return
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         user = interaction.user.id
         try:
             if cid.arg == "n":
@@ -722,7 +726,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """``/wizard kick``: remove a player (host or server manager)."""
         self._started(interaction)
         game = await self._channel_game(interaction)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         if game is None:
             answer = await self._timely(interaction, self._no_game(interaction, t), update=False)
             await reply_privately(interaction, answer)
@@ -816,7 +820,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         group = command.parent if isinstance(command, app_commands.Command) else None
         assert group is not None, "help is a /wizard subcommand"
         embed = help_embed(
-            group, t=texts(interaction.locale), shown=shown, hints=settings.hints_allowed
+            group, t=await reader_texts(interaction), shown=shown, hints=settings.hints_allowed
         )
         self._about_to_respond(interaction)
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -826,7 +830,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         """``/wizard rules``: the rules in short and the options of this channel's game (in
         the reader's language)."""
         self._started(interaction)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         game = await self._channel_game(interaction)
         settings = await server_settings(self.service, interaction.guild_id)
         if game is not None:

@@ -19,7 +19,7 @@ from typing import Any, Final
 import discord
 
 from bot.discord_faults import DISCORD_FAILED, failure_text
-from bot.i18n import Texts, texts
+from bot.i18n import Texts, reader_texts, texts
 from wizard.service import GuildSettings
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ async def game_home(
     here = GameHome(channel_id, None, None)
     if not settings.threads:
         return here
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     channel = interaction.channel
     if isinstance(channel, discord.Thread):
         return GameHome(channel.id, channel, None)

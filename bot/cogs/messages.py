@@ -103,8 +103,8 @@ class LiveHand:
     that message through the token it kept (:meth:`bot.cogs.open_hands.OpenHands.restore_hands`)."""
     seat: int
     language: str
-    """The player's language (their Discord locale when they opened the hand): redraws made
-    outside any interaction keep speaking it."""
+    """The player's language when they opened the hand (:func:`bot.i18n.reader_texts`):
+    redraws made outside any interaction keep speaking it."""
     expires: float
     """Clock time after which the token may no longer edit the message."""
     edited_at: float

@@ -37,7 +37,7 @@ from bot.features.hand import (
 )
 from bot.features.hints import hints_on
 from bot.features.table import TAKE_BACK_LABEL, show_hand_label
-from bot.i18n import N_, Texts, language_of, texts
+from bot.i18n import N_, Texts, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
@@ -287,6 +287,7 @@ class OpenHands(GameMessages):
         interaction: discord.Interaction[Any],
         shown: tuple[str, discord.ui.View | None] | None = None,
         *,
+        language: str,
         message_id: int | None = None,
         leave: LeaveStep = LeaveStep.ASK,
         note: tuple[int, str] | None = None,
@@ -295,7 +296,7 @@ class OpenHands(GameMessages):
         ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
         redraw held back for the hand it replaces is not needed any more, and an older hand
         message still open is retired (edited to say so, with no buttons). Later redraws
-        speak the interaction's language (and keep ``leave`` and ``note``, see
+        speak ``language``, the reader's (and keep ``leave`` and ``note``, see
         :class:`LiveHand`)."""
         key = (game_id, user_id)
         now = self.clock.now()
@@ -310,7 +311,6 @@ class OpenHands(GameMessages):
         ):
             # A click in an older hand, answered after a newer one below opened (the two
             # raced): the lower one stays the live hand, redrawn; the clicked one is retired.
-            language = language_of(interaction.locale)
             stale = LiveHand(
                 interaction.edit_original_response,
                 seat,
@@ -332,7 +332,7 @@ class OpenHands(GameMessages):
         hand = self._hands[key] = LiveHand(
             interaction.edit_original_response,
             seat,
-            language_of(interaction.locale),
+            language,
             now + self.config.hand_lifetime,
             edited_at=now,
             shown=None if shown is None else hand_shown(*shown),

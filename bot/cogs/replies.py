@@ -19,7 +19,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, duration_text, suit_text, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, duration_text, reader_texts, suit_text
 from bot.ui.buttons import reply_privately
 from wizard.cards import Card, Suit, Theme
 from wizard.options import Options
@@ -455,7 +455,7 @@ async def refuse(
 ) -> None:
     """Answer a refused click or command privately with the reason (in the user's language)."""
     await reply_privately(
-        interaction, refusal_text(error, t=texts(interaction.locale), theme=theme)
+        interaction, refusal_text(error, t=await reader_texts(interaction), theme=theme)
     )
 
 

@@ -35,8 +35,8 @@ edit lost in a restart is made when the new process connects, as it brings every
 recovered up to date (``GameCog.on_ready``).
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
-a player's hand speaks the player's own language, the Discord locale of the click that opened
-it, which the live hand keeps for the redraws made outside any interaction. A game played in
+a player's hand speaks the player's own language, that of the click that opened it
+(:func:`bot.i18n.reader_texts`), which the live hand keeps for the redraws made outside any interaction. A game played in
 a thread of its own has the thread archived once its last message is out (final standings or
 cancellation).
 

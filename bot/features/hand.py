@@ -42,11 +42,11 @@ from bot.i18n import (
     card_text,
     cards_text,
     display_names,
+    reader_texts,
     sort_hand,
     suit_emoji,
     suit_name,
     suit_text,
-    texts,
 )
 from bot.ui.buttons import CustomId, Verb, add_bids, button, detached_view
 from bot.ui.layout import BLUE, GREY, MAX_BUTTONS, MAX_ROWS, RED
@@ -616,7 +616,7 @@ class HandClicks(TableClicks):
         (which the bot never draws) gets a new private message instead.
         """
         user = interaction.user.id
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         content, view, seat = await self.surfaces.hand_parts(
             game_id, user, note, t=t, theme=theme, update=update, leave=leave
         )
@@ -637,6 +637,7 @@ class HandClicks(TableClicks):
             seat,
             interaction,
             (content, view),
+            language=t.language,
             message_id=message_id,
             leave=leave,
             # The move's note, for the redraws that follow (the computers' moves, say).
@@ -677,7 +678,7 @@ class HandClicks(TableClicks):
         told that their leaving stops the game instead, and offered "Leave and stop the
         game", which does."""
         user = interaction.user.id
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         step = LeaveStep(cid.arg)  # the custom id's pattern admits no other argument
         if step is LeaveStep.STAY:  # asked, they stay: the hand as before, with "Leave"
             await self._open_hand(interaction, cid.game, note=None, edit=True)
@@ -727,7 +728,7 @@ class HandClicks(TableClicks):
             interaction, self.service.take_back(cid.game, user), update=True
         )
         self.surfaces.after_update(update, actor_user_id=user)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         note = "🙋 " + t("You are playing your seat again.")
         await self._open_hand(interaction, cid.game, note=note, edit=True)
         self._tell_back(update, user)
@@ -747,7 +748,7 @@ class HandClicks(TableClicks):
         """A refused click on a hand: the hand is redrawn as it is now, the reason on top
         (a stale click gets the current hand instead, with a word that it moved on)."""
         done = await self._click_done(interaction, cid, error)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         if done is not None:
             # Not a refusal (a double click, or two buttons pressed together): the hand as
             # it is now, with what the first click did on top.

@@ -10,7 +10,7 @@ import discord
 
 from bot.cogs.clicks import ClickBase
 from bot.cogs.look import public_theme, server_settings
-from bot.i18n import N_, Texts, _bold, card_text, level_name, suit_text, texts
+from bot.i18n import N_, Texts, _bold, card_text, level_name, reader_texts, suit_text
 from bot.ui.buttons import CustomId, Verb, button
 from bot.ui.layout import GREY
 from wizard.cards import Theme
@@ -84,5 +84,5 @@ class HintClicks(ClickBase):
             interaction, self.service.hint(cid.game, interaction.user.id), update=False
         )
         theme = await public_theme(self.service, interaction.guild_id)
-        text = hint_text(hint, t=texts(interaction.locale), theme=theme)
+        text = hint_text(hint, t=await reader_texts(interaction), theme=theme)
         await self._send_private(interaction, text)

@@ -34,7 +34,7 @@ from bot.i18n import (
     _relative,
     level_name,
     on_off,
-    texts,
+    reader_texts,
     timer_text,
     variants_text,
 )
@@ -227,11 +227,11 @@ COMPUTER_REMOVED: Final = N_("A computer player left game {game}.")
 STARTED: Final = N_("Game {game} has started.")
 
 
-def counted(interaction: discord.Interaction[Any], done: str | None, **params: Any) -> None:
+async def counted(interaction: discord.Interaction[Any], done: str | None, **params: Any) -> None:
     """Keep what a lobby click did (``done``, with ``params``; "✅" alone for ``None``) for
     the player, in their language: should Discord refuse the click's answer, they are told
     that it counted rather than to try again."""
-    note = None if done is None else "✅ " + texts(interaction.locale)(done, **params)
+    note = None if done is None else "✅ " + (await reader_texts(interaction))(done, **params)
     interaction.extras[DONE_NOTE] = note
 
 
@@ -556,7 +556,7 @@ class LobbyClicks(ClickBase):
         """The host's select of the variants: the variants picked are the game's, unless the
         service refuses them (``not_host``, or options the rules refuse: R7.8)."""
         keys = set(chosen_values(interaction))
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         if not keys <= set(VARIANT_KEYS):
             await reply_privately(interaction, t(OUTDATED))
             return
@@ -575,7 +575,7 @@ class LobbyClicks(ClickBase):
                 ),
                 update=True,
             )
-        shown = variants_text(info.options, t=texts(interaction.locale))
+        shown = variants_text(info.options, t=await reader_texts(interaction))
         await self._show_lobby(interaction, info, VARIANTS_LINE, variants=shown)
 
     async def _timer(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
@@ -583,7 +583,7 @@ class LobbyClicks(ClickBase):
         try:
             [seconds] = [int(value) for value in chosen_values(interaction)]
         except ValueError:
-            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            await reply_privately(interaction, (await reader_texts(interaction))(OUTDATED))
             return
         with self._put_back_if_refused(cid):
             info = await self._timely(
@@ -596,7 +596,7 @@ class LobbyClicks(ClickBase):
                 ),
                 update=True,
             )
-        shown = timer_text(info.turn_seconds, t=texts(interaction.locale))
+        shown = timer_text(info.turn_seconds, t=await reader_texts(interaction))
         await self._show_lobby(interaction, info, TIMER_LINE, timer=shown)
 
     def _put_back(self, cid: CustomId) -> None:
@@ -624,7 +624,7 @@ class LobbyClicks(ClickBase):
         """The clicked lobby redrawn (public: in the server's language). ``done`` (with
         ``params``) says what the click did: should Discord refuse the redraw, the player is
         told it privately."""
-        counted(interaction, done, game=info.id, **params)
+        await counted(interaction, done, game=info.id, **params)
         parts = await self._lobby_parts(info)
         message = interaction.message
         if message is not None and message.content:  # a "Play again" lobby's invitation
@@ -638,7 +638,7 @@ class LobbyClicks(ClickBase):
         """The clicked lobby or table becomes the cancellation; the game's thread retires."""
         t, _ = await public_look(self.service, info.guild_id)
         embed = cancelled_embed(info.id, reason, t=t)
-        counted(interaction, CANCEL_REASONS.get(reason, CANCELLED))
+        await counted(interaction, CANCEL_REASONS.get(reason, CANCELLED))
         surface = self.surfaces.adopt(info)
         self.surfaces.note_cancelled(surface, embed)
         # A rematch's invitation goes too: there is no lobby left to join.
@@ -660,10 +660,10 @@ class LobbyClicks(ClickBase):
             info = await self.service.get_game(cid.game)
             if info.status is not GameStatus.ACTIVE or info.host_id != interaction.user.id:
                 raise
-            t = texts(interaction.locale)
+            t = await reader_texts(interaction)
             await self._send_private(interaction, "✅ " + t(STARTED, game=cid.game))
             return
-        counted(interaction, STARTED, game=cid.game)
+        await counted(interaction, STARTED, game=cid.game)
         message = interaction.message
         assert message is not None
         # The lobby message becomes the table: one edit, and the table's id is the lobby's.

@@ -12,7 +12,7 @@ from bot.cogs.look import server_settings
 from bot.features.hand import HandClicks
 from bot.features.seat_notes import passed_to, taken_over_text
 from bot.features.table import TAKE_BACK_LABEL, seats_to_take
-from bot.i18n import N_, Texts, _bold, level_name, texts
+from bot.i18n import N_, Texts, _bold, level_name, reader_texts, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view
 from bot.ui.layout import GREEN
 from wizard.service import GameInfo, NotSeatedError, SeatInfo, SeatTakenOver
@@ -83,7 +83,7 @@ class SeatClicks(HandClicks):
     async def _take_seat(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         user = interaction.user
         info = await self.service.get_game(cid.game)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         own = info.seat_of(user.id)
         seat = cid.seat
         if own is None and (await self.service.players_of(cid.game)).get(user.id):
@@ -145,5 +145,5 @@ class SeatClicks(HandClicks):
         public = await server_settings(self.service, info.guild_id)
         button = _bold(texts(public.language)(TAKE_BACK_LABEL))
         await self._send_private(
-            interaction, "🚫 " + texts(interaction.locale)(NOT_A_LEAVER, button=button)
+            interaction, "🚫 " + (await reader_texts(interaction))(NOT_A_LEAVER, button=button)
         )

@@ -48,7 +48,7 @@ from bot.i18n import (
     duration_text,
     level_name,
     on_off,
-    texts,
+    reader_texts,
     variants_text,
 )
 from bot.i18n.commands import command_name
@@ -158,7 +158,7 @@ class SettingsItem(ItemAsSent, template=rf"(?s){PREFIX}:set:.*"):
         elif level := LEVEL_ID.fullmatch(custom_id):
             field, values = "level", [level["value"]]
         else:
-            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            await reply_privately(interaction, (await reader_texts(interaction))(OUTDATED))
             return
         await guarded(interaction, change_from_panel(interaction, field, values))
 
@@ -322,7 +322,7 @@ async def apply_changes(
     """Check the permission, save ``changes`` (if any) and show the panel: a new private
     message for the command, the clicked panel edited for a control. A member without the
     permission sees the settings without controls, and is refused a change."""
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     guild_id = interaction.guild_id
     if guild_id is None:
         await reply_privately(interaction, t(SERVER_ONLY))
@@ -369,7 +369,7 @@ async def change_from_panel(
     interaction: discord.Interaction[Any], field: str, values: list[str]
 ) -> None:
     """A control of the panel: turn its values into a change and apply it."""
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     service = _service(interaction)
     if service is None:
         await reply_privately(interaction, t(NOT_READY))
@@ -415,7 +415,7 @@ async def show_refusal(
 ) -> None:
     """The panel again (as stored), with why the choice was not saved (``reason``, in the
     reader's language)."""
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     guild_id = interaction.guild_id
     assert guild_id is not None
     settings = await service.get_settings(guild_id)

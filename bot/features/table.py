@@ -25,6 +25,7 @@ from bot.i18n import (
     card_text,
     display_names,
     level_name,
+    reader_texts,
     suit_text,
     texts,
     variants_text,
@@ -791,7 +792,7 @@ class TableClicks(ClickBase):
         double click, or two bids pressed together, is answered like the first click; a
         stale button says so)."""
         done = await self._click_done(interaction, cid, error)
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         if done is not None:
             await self._send_private(interaction, self._again_note(done, cid, t))
         elif isinstance(error, StaleVersionError):
@@ -802,4 +803,4 @@ class TableClicks(ClickBase):
     async def _stale_table(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """A bid clicked on a table that showed an earlier moment: the table shows the bids
         as they are now."""
-        await self._send_private(interaction, texts(interaction.locale)(STALE_TABLE))
+        await self._send_private(interaction, (await reader_texts(interaction))(STALE_TABLE))

@@ -7,13 +7,15 @@ forms follow each language's own rule.
 
 Which language:
 
-* a player's own (ephemeral) messages follow their Discord locale: ``texts(interaction.locale)``;
+* a player's own (ephemeral) messages follow their Discord locale: ``await
+  reader_texts(interaction)`` (on a server set to Catalan, which Discord offers no client in,
+  members whose Discord is in English or Spanish read Catalan: :func:`reader_language`);
 * public messages (lobby, table, summaries) follow the server's setting:
   ``texts(settings.language)``.
 
 Placeholders are named and written the way ``str.format`` reads them::
 
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     t("Round {round} of {rounds}", round=3, rounds=20)
     t.plural("{n} trick", "{n} tricks", n)           # ``n`` is passed to the text too
     t.context("command name", "new")                  # same English, another meaning
@@ -55,7 +57,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import discord
 from babel.messages.mofile import write_mo
@@ -65,6 +67,7 @@ from babel.numbers import format_decimal
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.names import clean_name
 from wizard.options import Bidding, Options
+from wizard.service import GameService
 from wizard.view import TableView
 
 log = logging.getLogger(__name__)
@@ -96,6 +99,31 @@ def language_of(locale: object) -> str:
     code = str(getattr(locale, "value", locale) or "").strip().lower().replace("_", "-")
     primary = code.split("-", 1)[0]
     return primary if primary in LANGUAGES else DEFAULT_LANGUAGE
+
+
+SPOKEN_INSTEAD: Final[dict[str, frozenset[str]]] = {"ca": frozenset({"en", "es"})}
+"""The bot's languages that Discord offers no client in, each with the languages its speakers'
+Discord is in instead: a Catalan speaker's Discord speaks Spanish, or English (its default)."""
+
+
+def reader_language(locale: object, server_language: str) -> str:
+    """The language of a reply to one member: their Discord language (``locale``), unless the
+    server speaks one that Discord has no client in and theirs is one its speakers use
+    instead (a server set to Catalan speaks Catalan to members whose Discord is in English or
+    Spanish)."""
+    own = language_of(locale)
+    return server_language if own in SPOKEN_INSTEAD.get(server_language, ()) else own
+
+
+async def reader_texts(interaction: discord.Interaction[Any]) -> Texts:
+    """The texts of a private reply to the member of ``interaction``: their Discord language,
+    or their server's where :func:`reader_language` says so (the server's settings as the
+    bot's game service has them; the member's alone outside a server, or with no service)."""
+    service = getattr(interaction.client, "service", None)
+    if interaction.guild_id is None or not isinstance(service, GameService):
+        return texts(interaction.locale)
+    settings = await service.get_settings(interaction.guild_id)
+    return texts(reader_language(interaction.locale, settings.language))
 
 
 class Texts:

@@ -138,7 +138,7 @@ class ChartLabels:
 
 def scorepad_labels(t: Texts) -> ScorepadLabels:
     """The scorepad's words in the language of ``t`` (``texts(settings.language)`` for a
-    public picture, ``texts(interaction.locale)`` for a private one)."""
+    public picture, ``await reader_texts(interaction)`` for a private one)."""
     return ScorepadLabels(
         title=t("Scorepad"),
         round=t("Round"),

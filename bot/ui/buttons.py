@@ -45,7 +45,7 @@ from bot.discord_faults import (
     discords_own,
     failure_text,
 )
-from bot.i18n import N_, texts
+from bot.i18n import N_, reader_texts
 from bot.ui.layout import BLUE, GREEN, GREY, MAX_ROWS, even_width
 from wizard.cards import Card, Suit
 
@@ -318,7 +318,7 @@ OUTDATED = N_(
     "This button is from an older version of the bot. Use the newest message of the game."
 )
 """Reply to a click on a ``wiz:`` button that is not one of today's custom ids (translated
-where sent: ``texts(interaction.locale)(OUTDATED)``)."""
+where sent: ``(await reader_texts(interaction))(OUTDATED)``)."""
 
 FAMILY_TEMPLATE = rf"(?s){PREFIX}:.*"
 """Every ``wiz:`` custom id, well-formed or not: :class:`GameButton` sorts them out."""
@@ -373,7 +373,7 @@ async def dispatch_component(interaction: discord.Interaction[Any], cid: CustomI
     the clicking member's language. Discord refusing a request made for the click (an outage,
     an expired interaction) is no bug: one warning, and the player is told what counted.
     """
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     handler = getattr(interaction.client, "component_handler", None)
     if handler is None:
         await reply_privately(interaction, t(UNAVAILABLE))
@@ -465,7 +465,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=FAMILY_T
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Delegate the click to the bot's component handler (or say the button is outdated)."""
         if self.cid is None:
-            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            await reply_privately(interaction, (await reader_texts(interaction))(OUTDATED))
             return
         await dispatch_component(interaction, self.cid)
 

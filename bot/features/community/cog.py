@@ -56,7 +56,7 @@ from bot.features.community.words import (
     SERVER_ONLY,
 )
 from bot.features.summaries import and_list, picture_names
-from bot.i18n import Texts, member_name, texts
+from bot.i18n import Texts, member_name, reader_texts
 from bot.i18n.commands import command_name
 from bot.images.canvas import chart_labels, scorepad_labels
 from bot.images.chart import score_chart_png
@@ -90,7 +90,7 @@ async def _ready_cog(interaction: discord.Interaction[Any]) -> CommunityCog | No
     """The community cog, or ``None`` once the clicker has been told it is not ready yet."""
     cog = community_cog(interaction.client)
     if cog is None:
-        await reply_privately(interaction, texts(interaction.locale)(NOT_READY))
+        await reply_privately(interaction, (await reader_texts(interaction))(NOT_READY))
     return cog
 
 
@@ -103,7 +103,7 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
     answered with :data:`FAILED` and passed to ``client.on_error`` (discord.py only logs
     errors of ``DynamicItem`` callbacks, so tests would not see them otherwise).
     """
-    t = texts(interaction.locale)
+    t = await reader_texts(interaction)
     try:
         await work
     except ServiceError as error:
@@ -156,7 +156,7 @@ class CommunityItem(
         page = HISTORY_PAGE_ID.fullmatch(custom_id)
         pick = HISTORY_PICK_ID.fullmatch(custom_id)
         if board is None and page is None and pick is None:
-            await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+            await reply_privately(interaction, (await reader_texts(interaction))(OUTDATED))
             return
         cog = await _ready_cog(interaction)
         if cog is None:
@@ -173,7 +173,7 @@ class CommunityItem(
             try:
                 game_id = int(values[0])
             except (IndexError, TypeError, ValueError):
-                await reply_privately(interaction, texts(interaction.locale)(OUTDATED))
+                await reply_privately(interaction, (await reader_texts(interaction))(OUTDATED))
                 return
             await guarded(interaction, cog.show_game(interaction, game_id))
 
@@ -308,7 +308,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         """``/wizard leaderboard [order]``: the first page, in public, with the caller's rank."""
         guild_id = interaction.guild_id
         if guild_id is None:
-            await reply_privately(interaction, texts(interaction.locale)(SERVER_ONLY))
+            await reply_privately(interaction, (await reader_texts(interaction))(SERVER_ONLY))
             return
         board = await self.service.board(
             guild_id,
@@ -337,7 +337,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         private = message is not None and message.flags.ephemeral
         if reader == owner:
             if private:
-                t = texts(interaction.locale)
+                t = await reader_texts(interaction)
                 embed = board_embed(t, board, None)
             else:
                 t = await public_texts(self.service, guild_id)
@@ -345,7 +345,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             await interaction.response.edit_message(embed=embed, view=board_view(t, board, owner))
             return
         # Someone else's board: the page they asked for, just for them, with their rank.
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         await interaction.response.send_message(
             embed=board_embed(t, board, None), view=board_view(t, board, reader), ephemeral=True
         )
@@ -358,12 +358,12 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         """``/wizard stats [member]``: the statistics card, with the latest game's chart."""
         guild_id = interaction.guild_id
         if guild_id is None:
-            await reply_privately(interaction, texts(interaction.locale)(SERVER_ONLY))
+            await reply_privately(interaction, (await reader_texts(interaction))(SERVER_ONLY))
             return
         who = member or interaction.user
         card = await self.service.player_card(guild_id, who.id)
         if card is None:
-            t = texts(interaction.locale)
+            t = await reader_texts(interaction)
             await interaction.response.send_message(
                 t(
                     "{name} has not finished a game of Wizard on this server yet.",
@@ -413,9 +413,9 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         """``/wizard history``: the newest page, privately."""
         guild_id = interaction.guild_id
         if guild_id is None:
-            await reply_privately(interaction, texts(interaction.locale)(SERVER_ONLY))
+            await reply_privately(interaction, (await reader_texts(interaction))(SERVER_ONLY))
             return
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         games, more = await self._history_page(guild_id, None)
         await interaction.response.send_message(
             embed=history_embed(t, games, older=False),
@@ -435,7 +435,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         guild_id = interaction.guild_id
         if guild_id is None:
             return
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         games, more = await self._history_page(guild_id, before)
         await interaction.response.edit_message(
             embed=history_embed(t, games, older=before is not None),
@@ -447,7 +447,7 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         guild_id = interaction.guild_id
         if guild_id is None:
             return
-        t = texts(interaction.locale)
+        t = await reader_texts(interaction)
         game = await self.service.finished_game(guild_id, game_id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         theme = (await self.service.get_settings(guild_id)).theme

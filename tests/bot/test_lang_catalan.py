@@ -1,0 +1,96 @@
+"""Catalan, the one language of the bot that Discord does not offer its members.
+
+A member's private replies follow their Discord language, but no Discord client speaks
+Catalan: a Catalan speaker's Discord is in Spanish or in English (Discord's default). QA (ca):
+on a server set to Catalan, every hand, refusal and help of its players came out in English
+or Spanish, with the table's Catalan button names quoted inside. On such a server, members
+whose Discord is in English or Spanish now read Catalan; the others keep their own language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import reader_language, texts
+from tests.bot.conftest import buttons, message_text, simulation, verb_of
+from tests.bot.i18n_support import user_locales
+
+pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+@pytest.mark.parametrize(
+    ("locale", "server", "expected"),
+    [
+        ("en-US", "ca", "ca"),
+        ("en-GB", "ca", "ca"),
+        ("es-ES", "ca", "ca"),
+        ("es-419", "ca", "ca"),
+        ("de", "ca", "de"),
+        ("pt-BR", "ca", "pt"),
+        ("fr", "ca", "ca"),  # no catalogue of its own: the server's, not English
+        ("en-US", "de", "en"),
+        ("es-ES", "it", "es"),
+        ("fr", "de", "en"),
+    ],
+)
+def test_a_reply_speaks_the_members_language_but_catalan_to_its_speakers(
+    locale: str, server: str, expected: str
+) -> None:
+    assert reader_language(locale, server) == expected
+
+
+async def test_a_catalan_servers_members_read_catalan_in_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members  # ann keeps SimCord's en-US
+        locales[bob] = "es-ES"
+        locales[cy] = "de"
+        await sim.service.update_settings(sim.guild.id, language="ca")
+        ca, de = texts("ca"), texts("de")
+
+        for member, t in ((ann, ca), (bob, ca), (cy, de)):
+            rules = await member.slash(sim.channel, "wizard rules")
+            assert rules.response is not None and rules.ephemeral
+            assert rules.response.embeds[0].title == t("Wizard · the rules in short")
+
+        await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        for member in (bob, cy):
+            [join] = [b for b in buttons(lobby) if verb_of(b) == "join"]
+            await member.click(lobby, custom_id=join["custom_id"])
+        lobby = sim.message(lobby.id)
+        [start] = [b for b in buttons(lobby) if verb_of(b) == "start"]
+        refused = await bob.click(lobby, custom_id=start["custom_id"])
+        assert refused.ephemeral and refused.response is not None
+        assert ca("Only the host can start the game.") in message_text(refused.response)
+        await ann.click(lobby, custom_id=start["custom_id"])
+
+        # Every hand the bot draws (a click's answer, or a live hand redrawn by itself after
+        # another's move) speaks its reader's language.
+        drawn: list[tuple[int, str]] = []
+        surfaces = sim.cog.surfaces
+        original = surfaces.hand_parts
+
+        async def hand_parts(
+            game_id: int, user_id: int, note: str | None = None, **more: Any
+        ) -> Any:
+            drawn.append((user_id, more["t"].language))
+            return await original(game_id, user_id, note, **more)
+
+        monkeypatch.setattr(surfaces, "hand_parts", hand_parts)
+        hand = await sim.open_hand(ann)
+        assert ca("Wizard · game {game}", game=1) in hand.content, hand.content
+        assert de("Wizard · game {game}", game=1) in (await sim.open_hand(cy)).content
+        await sim.open_hand(bob)
+        for _ in range(3):
+            [mover, *_] = await sim.to_act(1)
+            await sim.act(mover, lambda options: options[0])
+        await surfaces.idle()
+        expected = {ann.id: "ca", bob.id: "ca", cy.id: "de"}
+        assert len(drawn) > 6, drawn
+        assert all(language == expected[user] for user, language in drawn), drawn
