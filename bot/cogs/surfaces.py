@@ -36,9 +36,9 @@ recovered up to date (``GameCog.on_ready``).
 
 Public messages speak the server's language and show its card theme (``/wizard settings``);
 a player's hand speaks the player's own language, that of the click that opened it
-(:func:`bot.i18n.reader_texts`), which the live hand keeps for the redraws made outside any interaction. A game played in
-a thread of its own has the thread archived once its last message is out (final standings or
-cancellation).
+(:func:`bot.i18n.reader_texts`), which the live hand keeps for the redraws made outside any
+interaction. A game played in a thread of its own has the thread archived once its last
+message is out (final standings or cancellation).
 
 Nothing here decides anything about the game: a failed REST call loses no game state, it only
 leaves a message behind, and the next update (or a retry timer) repairs it: a deleted table
