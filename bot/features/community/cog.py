@@ -305,7 +305,9 @@ class CommunityCog(commands.Cog, name=COG_NAME):
     # --- leaderboard ------------------------------------------------------------------------
 
     async def leaderboard(self, interaction: discord.Interaction[Any], order: str | None) -> None:
-        """``/wizard leaderboard [order]``: the first page, in public, with the caller's rank."""
+        """``/wizard leaderboard [order]``: the first page, in public, with the caller's rank;
+        only to the caller while the board is empty (as ``/wizard stats`` before a first game),
+        rather than a notice of nothing in the channel."""
         guild_id = interaction.guild_id
         if guild_id is None:
             await reply_privately(interaction, (await reader_texts(interaction))(SERVER_ONLY))
@@ -316,6 +318,14 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             per_page=PER_PAGE,
             viewer_id=interaction.user.id,
         )
+        if board.total == 0:
+            t = await reader_texts(interaction)
+            await interaction.response.send_message(
+                embed=board_embed(t, board, None),
+                view=board_view(t, board, interaction.user.id),
+                ephemeral=True,
+            )
+            return
         t = await public_texts(self.service, guild_id)
         await interaction.response.send_message(
             embed=board_embed(t, board, interaction.user.display_name),
