@@ -134,6 +134,10 @@ def timed_out_text(move: str, *, last: bool, t: Texts) -> str:
     return f"{move} {t(IF_IT_KEEPS_LAST if last else IF_IT_KEEPS)}"
 
 
+# Translators: after "Only the host can …": {host} is the host's name.
+ASK_HOST: Final = N_("Ask {host}.")
+"""The detail of a refusal of what only the host may do: whom to ask."""
+
 DAMAGED: Final = N_(
     "This game is damaged and cannot go on. The bot's operator has been told about it."
 )
@@ -206,23 +210,27 @@ REFUSALS: Final[dict[str, Refusal]] = {
     "lobby_full": Refusal(
         "🚫", N_("This game is full."), N_("{limit} players is the most these options allow.")
     ),
-    "not_host": Refusal("🚫", N_("Only the host can do that.")),
-    "not_host.start": Refusal("🚫", N_("Only the host can start the game.")),
+    "not_host": Refusal("🚫", N_("Only the host can do that."), ASK_HOST),
+    "not_host.start": Refusal("🚫", N_("Only the host can start the game."), ASK_HOST),
     "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
     "not_host.remove_players": Refusal(
         "🚫", N_("Only the host or a server manager can remove players.")
     ),
-    "not_host.remove_seats": Refusal("🚫", N_("Only the host can remove players.")),
+    "not_host.remove_seats": Refusal("🚫", N_("Only the host can remove players."), ASK_HOST),
     "not_host.remove_host": Refusal(
         "🚫", N_("The host cannot be removed. The host can leave or cancel the game.")
     ),
-    "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players.")),
-    "not_host.remove_computer": Refusal("🚫", N_("Only the host can remove computer players.")),
-    "not_host.change_level": Refusal(
-        "🚫", N_("Only the host can change the level of computer players.")
+    "not_host.add_computer": Refusal("🚫", N_("Only the host can add computer players."), ASK_HOST),
+    "not_host.remove_computer": Refusal(
+        "🚫", N_("Only the host can remove computer players."), ASK_HOST
     ),
-    "not_host.change_options": Refusal("🚫", N_("Only the host can change the options.")),
-    "not_host.change_timer": Refusal("🚫", N_("Only the host can change the turn timer.")),
+    "not_host.change_level": Refusal(
+        "🚫", N_("Only the host can change the level of computer players."), ASK_HOST
+    ),
+    "not_host.change_options": Refusal("🚫", N_("Only the host can change the options."), ASK_HOST),
+    "not_host.change_timer": Refusal(
+        "🚫", N_("Only the host can change the turn timer."), ASK_HOST
+    ),
     "channel_busy": Refusal(
         "🚫",
         N_("There is already a game in this channel."),
@@ -384,7 +392,7 @@ BY_PARAM: Final[dict[str, str]] = {
 }
 """Codes whose text depends on one param: ``code.value`` is looked up first, and before it
 ``code.value.action`` when the refusal names the action refused (:func:`_lookup`)."""
-_NAMES: Final = frozenset({"player", "waiting_for", "dealer", "name"})
+_NAMES: Final = frozenset({"player", "waiting_for", "dealer", "name", "host"})
 
 
 def refusal_of(error: BaseException) -> tuple[str, Mapping[str, object]]:

@@ -65,7 +65,9 @@ async def test_new_takes_a_level_the_lobby_adds_and_the_host_changes(tmp_path: P
         refused = await bob.click(sim.message(lobby.id), label="Merlin: Normal")
         assert refused.ephemeral
         # What bob tried, not another thing ("Only the host can add computer players").
-        assert private(refused) == "🚫 Only the host can change the level of computer players."
+        assert private(refused) == (
+            "🚫 Only the host can change the level of computer players. Ask ann."
+        )
         await ann.click(sim.message(lobby.id), label="Add computer player")
         lobby = sim.message(lobby.id)
         assert list(level_buttons(lobby)) == ["Merlin: Normal", "Morgana: Easy"]

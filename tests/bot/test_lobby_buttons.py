@@ -184,7 +184,7 @@ async def test_the_host_removes_a_computer_added_too_many(tmp_path: Path) -> Non
         assert lobby_buttons(shown)["dropbot"] == ("Remove computer player", False)
         refused = await bob.click(shown, label="Remove computer player")
         assert refused.response is not None
-        assert refused.response.content == "🚫 Only the host can remove computer players."
+        assert refused.response.content == "🚫 Only the host can remove computer players. Ask ann."
         [drop] = [b for b in buttons(shown) if ":dropbot:" in str(b["custom_id"])]
         await clicks_at_once(sim, [(ann, lobby.id, str(drop["custom_id"]))] * 2)  # a double click
         info = await sim.service.game_in_channel(sim.channel.id)

@@ -40,6 +40,7 @@ from wizard.service import (
     GameStatusError,
     IllegalMoveError,
     InvalidOptionsError,
+    NotHostError,
     NotSeatedError,
     ServiceError,
     StaleVersionError,
@@ -65,6 +66,7 @@ SAMPLE: dict[str, object] = {
     "waiting_for": GREEK[1],
     "dealer": GREEK[2],
     "name": GREEK[3],
+    "host": GREEK[0],
     "bid": 2,
     "tricks": 3,
     "round": 3,
@@ -391,3 +393,23 @@ def test_not_saved_stands_as_a_sentence_before_its_reason() -> None:
     for language in bot.i18n.LANGUAGES:
         said = texts(language)(NOT_SAVED, reason="Xyz.")
         assert said.endswith(". Xyz."), (language, said)
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "🚫 Only the host can start the game. Ask **Anna** \\*."),
+        ("de", "🚫 Nur der Gastgeber kann die Partie starten. Frag **Anna** \\*."),
+        ("pt", "🚫 Só quem organiza pode começar a partida. Peça a **Anna** \\*."),
+    ],
+)
+def test_a_host_only_refusal_names_whom_to_ask(language: str, says: str) -> None:
+    """QA (de, pt): "Nur der Gastgeber kann die Partie starten." left the player to find out
+    who the host is."""
+    refused = NotHostError(None, host="**Anna** *", action="start")
+    assert refusal_text(refused, t=texts(language)) == says.replace("**Anna**", "\\*\\*Anna\\*\\*")
+    # A host the service cannot name (no seat of theirs): the gist alone, in every language.
+    nameless = NotHostError(None, host=None, action="add_computer")
+    assert refusal_text(nameless, t=texts(language)).endswith(".")
+    assert "None" not in refusal_text(nameless, t=texts(language))
+    assert "None" not in nameless.message and "{" not in nameless.message

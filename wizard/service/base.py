@@ -435,7 +435,7 @@ class ServiceBase:
         if user_id == host_id or is_manager:
             return
         host = live.seat_of(host_id)
-        raise NotHostError(None, host=host.name if host else "the host", action=action)
+        raise NotHostError(None, host=host.name if host else None, action=action)
 
     async def _not_seated(self, live: LiveGame, user_id: int) -> NotSeatedError:
         """The refusal of ``user_id``, who holds no seat of ``live``: ``removed`` if the host

@@ -143,13 +143,14 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 def render(code: str, params: Params) -> str:
     """The English sentence of a refusal: its most specific template, filled in."""
     keys = [str(params.get(p)) for p in VARIANTS.get(code, ())]
+    known = {name: value for name, value in params.items() if value is not None}
     for n in range(len(keys), -1, -1):
         template = MESSAGES.get(".".join([code, *keys[:n]]))
         if template is not None:
             try:
-                return _sentence(template.format(**params))
+                return _sentence(template.format(**known))
             except (KeyError, IndexError, ValueError):
-                return _sentence(template)
+                continue  # it names a param not given (or None): a less specific one
     return _sentence(code.replace("_", " "))
 
 
