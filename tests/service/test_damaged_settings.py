@@ -64,8 +64,13 @@ async def test_one_bad_setting_leaves_the_others_and_a_change_keeps_them(
     try:
         settings = await svc.get_settings(GUILD)
         assert (settings.threads, settings.max_timeouts, settings.language) == (True, 5, "de")
+        # Read again (its Discord language changed, which drops the cached settings): the
+        # operator was told once, and what to do (QA: four warnings at one start, no advice).
+        svc.set_home_language(GUILD, "it")
+        assert (await svc.get_settings(GUILD)).threads
         [warning] = [r for r in caplog.records if r.levelno == logging.WARNING]
         assert f"guild {GUILD}" in warning.getMessage() and ignored in warning.getMessage()
+        assert "/wizard settings" in warning.getMessage()
         await svc.update_settings(GUILD, hints_allowed=True)
     finally:
         await svc.close()

@@ -94,6 +94,8 @@ class ServiceBase:
         self._loading: dict[int, asyncio.Future[LiveGame | None]] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._home_languages: dict[int, str] = {}
+        self._told_ignored: dict[int, tuple[str, ...]] = {}
+        """The stored settings of each server that the operator was told are left out."""
         """The language each server speaks on Discord, as the front end last said."""
         self._ended: OrderedDict[int, LiveGame] = OrderedDict()
         self._listeners: list[Listener] = []
@@ -177,10 +179,12 @@ class ServiceBase:
         if row is None:
             return StoredSettings(defaults, (), {})
         stored = read_settings(row["settings"], defaults)
-        if stored.ignored:
+        if stored.ignored and self._told_ignored.get(guild_id) != stored.ignored:
+            self._told_ignored[guild_id] = stored.ignored  # once, not at every read
             log.warning(
                 "guild %s: stored settings left out (unknown or not valid; the others are"
-                " kept): %s",
+                " kept): %s. Each is read as its default until a manager saves it again with"
+                " /wizard settings",
                 guild_id,
                 ", ".join(stored.ignored),
             )
