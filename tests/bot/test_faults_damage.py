@@ -68,13 +68,22 @@ async def _card_click_reads_damaged(sim: Sim, mover: simcord.MemberActor) -> Non
     assert T_PT(NOT_PLAYING) not in content
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE actions SET arg = 'X99' WHERE game_id = ? AND seq = 2",
+        # QA: the game ran to its last card, which could never be saved ("try again").
+        "INSERT INTO seat_holders (game_id, seat, from_action, user_id, level, name)"
+        " VALUES (?, 1, 2, 'zz', NULL, 'Ghost')",
+    ],
+    ids=["action", "seat holder"],
+)
 async def test_a_game_found_damaged_at_a_restart_says_so_on_its_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     async with simulation(tmp_path, members=3) as sim:
         _in_portuguese(sim, monkeypatch)
         game_id, mover = await _mid_game_hand_open(sim)
-        damage = "UPDATE actions SET arg = 'X99' WHERE game_id = ? AND seq = 2"
         run_sql(sim.path, damage, (game_id,))
         await sim.restart()
         await sim.env.advance_time(60)

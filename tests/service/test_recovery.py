@@ -30,6 +30,10 @@ BAD_UTF8 = "CAST(X'7B2276223AFF7D' AS TEXT)"
 """Text that is not UTF-8 (the issue's example): reading it raises in Python's sqlite3."""
 
 
+HOLDER = "INSERT INTO seat_holders (game_id, seat, from_action, user_id, level, name) VALUES ({})"
+"""A row of who held a seat from which action on (``.format`` its values)."""
+
+
 def _row(path: Path, game_id: int) -> tuple[object, ...]:
     conn = sqlite3.connect(path)
     try:
@@ -63,6 +67,13 @@ async def _plays(svc: GameService, game_id: int) -> None:
             "does not replay at action 1, in round 1: R4.1",
         ),
         ("UPDATE seats SET name = '' WHERE game_id = ? AND seat = 1", "game or seat row"),
+        # Who held a seat when (QA: user_id 'zz' let the game run to its last card, which
+        # could never be saved: int('zz') at the end, "try again" for ever, check healthy).
+        (HOLDER.format("?, 1, 2, 'zz', NULL, 'Ghost'"), "seat holder row is invalid: user_id"),
+        (HOLDER.format("?, 1, 'two', 7, NULL, 'Ghost'"), "seat holder row is invalid: from_act"),
+        (HOLDER.format(f"?, 1, 2, 7, NULL, {BAD_UTF8}"), "seat holder row is invalid: name"),
+        (HOLDER.format("?, 4, 2, 7, NULL, 'Ghost'"), "seat 4, but the game has seats 0…2"),
+        (HOLDER.format("?, 1, 11, 7, NULL, 'Ghost'"), "from action 11, but the game has 10"),
     ],
 )
 async def test_a_damaged_game_is_quarantined_and_the_others_play(

@@ -36,7 +36,8 @@ from wizard.service.game import (
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store.db import Statements, is_damage
-from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatRow
+from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatHolderRow, SeatRow
+from wizard.store.repo import fetch_holders
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()
 _LOG = (
@@ -324,6 +325,7 @@ class Loading(ServiceBase):
                 f"SELECT {_SEAT} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
             )
             actions = [tuple(a) for a in await self._store.fetchall(_LOG, (game_id,))]
+            holders = await fetch_holders(self._store, game_id)
         except sqlite3.DatabaseError as e:
             if is_damage(e):  # a damaged page under the game's rows
                 reason = f"a row cannot be read: {e}"
@@ -341,7 +343,7 @@ class Loading(ServiceBase):
             raise StorageError(reason="read_failed") from e
         status = raw["status"]
         try:
-            live, acknowledged = self._skeleton(raw, seats)
+            live, acknowledged = self._skeleton(raw, seats, holders)
             replayed = self._replay(live, actions, acknowledged)
         except _Broken as b:
             if status in ("lobby", "active"):
@@ -385,9 +387,12 @@ class Loading(ServiceBase):
         else:
             self._forget(live)
 
-    def _skeleton(self, raw: sqlite3.Row, seat_raws: list[sqlite3.Row]) -> tuple[LiveGame, int]:
+    def _skeleton(
+        self, raw: sqlite3.Row, seat_raws: list[sqlite3.Row], holder_raws: list[sqlite3.Row]
+    ) -> tuple[LiveGame, int]:
         """A game from its row and seats, without its state yet, and the number of actions
-        its row says were acknowledged; :class:`_Broken` with the reason if they cannot be
+        its row says were acknowledged; :class:`_Broken` with the reason if they, or the
+        rows of who held its seats when (read at its end and in its history), cannot be
         trusted."""
         try:
             row = GameRow.model_validate(dict(raw))
@@ -399,6 +404,21 @@ class Loading(ServiceBase):
         status = GameStatus(row.status)
         if status is GameStatus.BROKEN:
             raise _Broken(row.broken_reason or "marked broken")
+        try:
+            holders = [SeatHolderRow.model_validate(dict(r)) for r in holder_raws]
+        except ValidationError as e:
+            raise _Broken(f"a seat holder row is invalid: {describe(e)}") from None
+        for h in holders:
+            if h.seat >= len(seats):
+                raise _Broken(
+                    f"a seat holder row names seat {h.seat}, but the game has seats"
+                    f" 0…{len(seats) - 1}"
+                )
+            if h.from_action > row.seq:
+                raise _Broken(
+                    f"a seat holder row holds seat {h.seat} from action {h.from_action}, but"
+                    f" the game has {row.seq} actions"
+                )
         same = {name: value for name, value in row if name in _FROM_ROW}
         live = LiveGame(**same, status=status, seats=seats, last_non_bid_version=row.version)
         return live, row.seq

@@ -80,6 +80,18 @@ class SeatRow(Row):
     timeouts: int = Field(default=0, ge=0)
 
 
+class SeatHolderRow(Row):
+    """A row of ``seat_holders``: who holds a seat from an action index on (a person, or a
+    computer of ``level``)."""
+
+    game_id: int
+    seat: int = Field(ge=0, le=5)
+    from_action: int = Field(ge=0)
+    user_id: int | None
+    level: str | None
+    name: str = Field(min_length=1)
+
+
 class ActionLogRow(NamedTuple):
     """The columns of an ``actions`` row needed to replay a game's log.
 
