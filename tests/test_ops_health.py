@@ -20,7 +20,7 @@ from bot import ops
 from bot.exits import EXIT_ATTENTION, EXIT_DAMAGED_GAMES, EXIT_DATABASE, EXIT_OK, Failure
 from bot.settings import Settings
 from bot.start import open_service
-from tests.damage_support import damage_a_page_of, running_games
+from tests.damage_support import damage_a_page_of, run_sql, running_games
 from tests.ops_support import (
     assert_one_line_failure,
     damage_games_table,
@@ -501,6 +501,35 @@ def test_check_tries_the_finished_games_too(tmp_path: Path) -> None:
         "NOT healthy: 1 finished game(s) cannot be shown, listed above: their results stay on "
         "the boards, only their record and scorepad are lost; every game plays on"
     ), verdict
+
+
+def test_check_reports_running_games_whose_seat_holders_or_levels_are_damaged(
+    tmp_path: Path,
+) -> None:
+    """QA: a ``seat_holders`` row with user_id 'zz' let the game run to its last card, which
+    could never be saved, and a computer level no bot plays ('godlike') was played as
+    'random'; check called the file healthy before and after. They are damaged games."""
+    db = tmp_path / "wizard.db"
+    ids = asyncio.run(running_games(db, games=4))
+    run_sql(
+        db,
+        "INSERT INTO seat_holders (game_id, seat, from_action, user_id, level, name)"
+        " VALUES (?, 1, 2, 'zz', NULL, 'Ghost')",
+        (ids[0],),
+    )
+    run_sql(db, "UPDATE seats SET level = 'godlike' WHERE game_id = ? AND seat = 2", (ids[1],))
+    run_sql(db, "UPDATE games SET computer_level = 'godlike' WHERE id = ?", (ids[2],))
+    result = run_bot("check", "--db", str(db), cwd=tmp_path)
+    assert result.returncode == EXIT_DAMAGED_GAMES, result.stdout + result.stderr
+    out = result.stdout
+    assert "damaged games: 3" in out, out
+    assert f"  game {ids[0]}: cannot be loaded: a seat holder row is invalid: user_id" in out
+    for game in ids[1:3]:
+        line = next(x for x in out.splitlines() if x.startswith(f"  game {game}: "))
+        assert line.startswith(f"  game {game}: cannot be loaded: a game or seat row"), line
+        assert "unknown computer level 'godlike'" in line, line
+    assert f"game {ids[3]}:" not in out
+    assert out.splitlines()[-1].startswith("NOT healthy: 3 game(s) damaged"), out
 
 
 def test_a_stop_held_back_ends_the_trial_of_the_finished_games(tmp_path: Path) -> None:

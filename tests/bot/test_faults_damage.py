@@ -75,8 +75,10 @@ async def _card_click_reads_damaged(sim: Sim, mover: simcord.MemberActor) -> Non
         # QA: the game ran to its last card, which could never be saved ("try again").
         "INSERT INTO seat_holders (game_id, seat, from_action, user_id, level, name)"
         " VALUES (?, 1, 2, 'zz', NULL, 'Ghost')",
+        # QA: played as 'random', and shown raw on the table ("🤖 godlike").
+        "UPDATE games SET computer_level = 'godlike' WHERE id = ?",
     ],
-    ids=["action", "seat holder"],
+    ids=["action", "seat holder", "computer level"],
 )
 async def test_a_game_found_damaged_at_a_restart_says_so_on_its_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str

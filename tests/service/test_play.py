@@ -107,9 +107,12 @@ async def test_a_cancelled_caller_never_splits_memory_from_the_database(
     assert await human_move(service, game_id, [1, 2, 3], rng) is not None
 
 
-async def test_an_unknown_stored_level_falls_back_to_random(
+async def test_an_unknown_stored_level_is_damage_not_played_as_random(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    # QA: 'godlike' was played as 'random' with a warning only, shown raw on the table, and
+    # check called the file healthy. No version of the bot stored a level it does not play
+    # (levels were only ever added): the game is set aside like any other damaged row.
     svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
     game_id = await new_game(svc, 1, 2, seed=66)
     await svc.start(game_id, 1)
@@ -121,8 +124,11 @@ async def test_an_unknown_stored_level_falls_back_to_random(
     caplog.set_level(logging.WARNING, logger="wizard.service")
     svc = await GameService.open(db_path, config=ServiceConfig(computer_delay=0))
     try:
-        updates = await play_out(svc, game_id, [1], random.Random(66))
-        assert updates[-1].status is GameStatus.FINISHED
-        assert any("grandmaster" in r.getMessage() for r in caplog.records)
+        info = await svc.get_game(game_id)
+        assert info.status is GameStatus.BROKEN
+        assert "unknown computer level 'grandmaster'" in (info.broken_reason or "")
+        assert any(
+            r.levelno == logging.ERROR and "quarantined" in r.getMessage() for r in caplog.records
+        )
     finally:
         await svc.close()

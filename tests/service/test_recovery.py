@@ -30,6 +30,7 @@ BAD_UTF8 = "CAST(X'7B2276223AFF7D' AS TEXT)"
 """Text that is not UTF-8 (the issue's example): reading it raises in Python's sqlite3."""
 
 
+UNKNOWN_LEVEL = "unknown computer level 'godlike'"
 HOLDER = "INSERT INTO seat_holders (game_id, seat, from_action, user_id, level, name) VALUES ({})"
 """A row of who held a seat from which action on (``.format`` its values)."""
 
@@ -67,9 +68,14 @@ async def _plays(svc: GameService, game_id: int) -> None:
             "does not replay at action 1, in round 1: R4.1",
         ),
         ("UPDATE seats SET name = '' WHERE game_id = ? AND seat = 1", "game or seat row"),
+        # A level no version of the bot plays (QA: played as 'random' with a warning, shown
+        # raw on the table, and check said healthy).
+        ("UPDATE seats SET level = 'godlike' WHERE game_id = ? AND seat = 1", UNKNOWN_LEVEL),
+        ("UPDATE games SET computer_level = 'godlike' WHERE id = ?", UNKNOWN_LEVEL),
         # Who held a seat when (QA: user_id 'zz' let the game run to its last card, which
         # could never be saved: int('zz') at the end, "try again" for ever, check healthy).
         (HOLDER.format("?, 1, 2, 'zz', NULL, 'Ghost'"), "seat holder row is invalid: user_id"),
+        (HOLDER.format("?, 1, 2, NULL, 'godlike', 'Ghost'"), UNKNOWN_LEVEL),
         (HOLDER.format("?, 1, 'two', 7, NULL, 'Ghost'"), "seat holder row is invalid: from_act"),
         (HOLDER.format(f"?, 1, 2, 7, NULL, {BAD_UTF8}"), "seat holder row is invalid: name"),
         (HOLDER.format("?, 4, 2, 7, NULL, 'Ghost'"), "seat 4, but the game has seats 0…2"),

@@ -10,7 +10,6 @@ state: a game is replayed from it when it is first needed (milliseconds).
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import NamedTuple
@@ -40,8 +39,6 @@ from wizard.service.events import (
 from wizard.state import Action, Bid, ChooseTrump, GameState, Phase, Play
 from wizard.store.models import ResultRow, SeatRow
 from wizard.view import PlayerView, TableView, own_hand_hidden, table_view, view
-
-log = logging.getLogger(__name__)
 
 _ROUND_OVER = Phase.ROUND_OVER
 ActionCode = tuple[str, str]
@@ -511,13 +508,9 @@ class LiveGame:
         key = (seat, level)
         player = self.computers.get(key)
         if player is None:
-            seed = self.computer_seed(seat)
-            try:
-                player = make_player(level, seed=seed)
-            except ValueError:
-                # A level stored by another version of the bot: play on rather than stall.
-                log.warning("game %s: unknown computer level %r, playing 'random'", self.id, level)
-                player = make_player("random", seed=seed)
+            # The level is known: a game with a stored level that is not was set aside as
+            # damaged when it was loaded (models.Level).
+            player = make_player(level, seed=self.computer_seed(seat))
             self.computers[key] = player
         return player
 

@@ -9,10 +9,10 @@ from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from wizard.ai import LEVELS
 from wizard.cards import Theme
 from wizard.options import Options
 from wizard.store.db import BUSY_TIMEOUT
+from wizard.store.models import Level
 
 MIN_TURN_SECONDS = 10.0
 MAX_TURN_SECONDS = 24 * 3600.0
@@ -41,7 +41,7 @@ class GuildSettings(BaseModel):
     """Consecutive timeouts after which a computer takes the seat for the rest of the game."""
     games_per_channel: int = Field(default=1, ge=1, le=20)
     """Open games (lobby or running) allowed at once in one channel."""
-    computer_level: str = "normal"
+    computer_level: Level = "normal"
     """Level of computer players added to lobbies and of those that take over seats (a
     lobby may choose its own). ``random`` is kept for tests and benchmarks only."""
     threads: bool = False
@@ -69,13 +69,6 @@ class GuildSettings(BaseModel):
     fresh deals it has not beaten ``normal`` at any table size (docs/ai-strength.md), so it
     would promise a strength it does not have; ``random`` only plays well enough for tests.
     The service still plays any level of ``wizard.ai.LEVELS`` it is given."""
-
-    @field_validator("computer_level")
-    @classmethod
-    def _known_level(cls, value: str) -> str:
-        if value not in LEVELS:
-            raise ValueError(f"unknown computer level {value!r}; choose one of {', '.join(LEVELS)}")
-        return value
 
     @field_validator("language")
     @classmethod

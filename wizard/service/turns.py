@@ -12,7 +12,7 @@ import functools
 import itertools
 import logging
 
-from wizard.ai import LEVELS, ComputerPlayer
+from wizard.ai import ComputerPlayer
 from wizard.rules import to_act
 from wizard.service.base import log
 from wizard.service.errors import BusyError, IllegalMoveError, ServiceError
@@ -219,7 +219,7 @@ class Turns(Lobby):
     async def _think(self, live: LiveGame, seat: int, level: str, seat_view: PlayerView) -> Action:
         """A search-level computer decision, off the event loop: in a supervised worker
         process with a deadline (then the heuristic decides), or in a thread without workers."""
-        if self.config.ai_processes > 0 and level in LEVELS:  # else live.computer warns
+        if self.config.ai_processes > 0:
             if self._thinkers is None:  # no process starts before the first decision
                 self._thinkers = ThinkerPool(
                     self.config.ai_processes, deadline=self.config.ai_deadline

@@ -8,12 +8,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, Json, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Json, TypeAdapter
 
+from wizard.ai import LEVELS
 from wizard.options import Options
 
 GameStatusValue = Literal["lobby", "active", "finished", "cancelled", "broken"]
 ActionKind = Literal["bid", "trump", "play"]
+
+
+def known_level(level: str) -> str:
+    """``level`` if it is one of :data:`wizard.ai.LEVELS`, else ``ValueError``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
+    return level
+
+
+Level = Annotated[str, AfterValidator(known_level)]
+"""A computer level the bot plays. Levels have only ever been added, so a stored one that is
+not among them is damage, not the level of another version: the game is set aside."""
 
 
 class Row(BaseModel):
@@ -63,7 +76,7 @@ class GameRow(Row):
     seq: int = Field(ge=0)
     """Actions acknowledged (logged); the log must hold as many."""
     computer_turn: bool
-    computer_level: str | None = None
+    computer_level: Level | None = None
     """Level of the computers a lobby adds (``None``: the server's)."""
 
 
@@ -74,7 +87,7 @@ class SeatRow(Row):
     seat: int = Field(ge=0, le=5)
     user_id: int | None
     name: str = Field(min_length=1)
-    level: str | None = None
+    level: Level | None = None
     away: bool = False
     kicked: bool = False
     timeouts: int = Field(default=0, ge=0)
@@ -88,7 +101,7 @@ class SeatHolderRow(Row):
     seat: int = Field(ge=0, le=5)
     from_action: int = Field(ge=0)
     user_id: int | None
-    level: str | None
+    level: Level | None
     name: str = Field(min_length=1)
 
 
