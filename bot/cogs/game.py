@@ -341,6 +341,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
     async def on_component(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
         """Answer one click on a Wizard button (the bot's component handler)."""
         self._started(interaction)
+        await reader_texts(interaction)  # known before the click changes anything
         try:
             if await self._elsewhere(interaction, cid.game):
                 # Not this channel's game: the button outlived its own game, whose id a newer

@@ -115,15 +115,27 @@ def reader_language(locale: object, server_language: str) -> str:
     return server_language if own in SPOKEN_INSTEAD.get(server_language, ()) else own
 
 
+_READER: Final = "wizard_reader_language"
+"""Where an interaction keeps its reader's language once known (``interaction.extras``)."""
+
+
 async def reader_texts(interaction: discord.Interaction[Any]) -> Texts:
     """The texts of a private reply to the member of ``interaction``: their Discord language,
     or their server's where :func:`reader_language` says so (the server's settings as the
-    bot's game service has them; the member's alone outside a server, or with no service)."""
-    service = getattr(interaction.client, "service", None)
-    if interaction.guild_id is None or not isinstance(service, GameService):
-        return texts(interaction.locale)
-    settings = await service.get_settings(interaction.guild_id)
-    return texts(reader_language(interaction.locale, settings.language))
+    bot's game service has them; the member's alone outside a server, or with no service).
+
+    Found once per interaction: a click asks first, so that what it answers after the
+    service's update reads nothing more of the service."""
+    language = interaction.extras.get(_READER)
+    if language is None:
+        service = getattr(interaction.client, "service", None)
+        if interaction.guild_id is None or not isinstance(service, GameService):
+            language = language_of(interaction.locale)
+        else:
+            server = (await service.get_settings(interaction.guild_id)).language
+            language = reader_language(interaction.locale, server)
+        interaction.extras[_READER] = language
+    return texts(language)
 
 
 class Texts:

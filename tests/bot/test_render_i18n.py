@@ -30,6 +30,7 @@ from unittest.mock import AsyncMock
 import discord
 import pytest
 
+import bot.i18n
 from bot.cogs.messages import LeaveStep
 from bot.features.hand import (
     HAND_BOT_STOPPED,
@@ -610,7 +611,13 @@ def test_surfaces_render_in_the_catalogue_languages(language: str) -> None:
 def _interaction(client: Any, locale: str) -> Any:
     response = SimpleNamespace(is_done=lambda: False, send_message=AsyncMock())
     return SimpleNamespace(
-        client=client, locale=discord.Locale(locale), response=response, id=1, followup=None
+        client=client,
+        locale=discord.Locale(locale),
+        guild_id=None,
+        extras={},
+        response=response,
+        id=1,
+        followup=None,
     )
 
 
@@ -622,7 +629,7 @@ async def test_button_replies_are_in_the_members_language(monkeypatch: pytest.Mo
         asked.append(locale)
         return made_up
 
-    monkeypatch.setattr(buttons, "texts", texts_of)
+    monkeypatch.setattr(bot.i18n, "texts", texts_of)  # what reader_texts asks
     cid = CustomId(1, Verb.JOIN, "", 1)
 
     starting = _interaction(SimpleNamespace(), "de")
@@ -641,7 +648,7 @@ async def test_button_replies_are_in_the_members_language(monkeypatch: pytest.Mo
     failing.response.send_message.assert_awaited_once_with(
         fullwidth(buttons.FAILED), ephemeral=True
     )
-    assert asked == [discord.Locale.german, discord.Locale.italian]
+    assert asked == ["de", "it"]
 
 
 async def test_button_replies_in_english_are_unchanged() -> None:
