@@ -360,7 +360,8 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
 
     async def _elsewhere(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
         """Whether ``game_id`` is a game of another channel than the click's (known from the
-        game's surface, else read; a game that cannot be read is the handler's to refuse)."""
+        game's surface, else read; a game that cannot be read is the handler's to refuse, as
+        is one whose channel is not known: 0, a damaged game's)."""
         surface = self.surfaces.known(game_id)
         channel = surface.channel_id if surface is not None else None
         if channel is None:
@@ -368,7 +369,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
                 channel = (await self.service.get_game(game_id)).channel_id
             except ServiceError:
                 return False
-        return channel != interaction.channel_id
+        return bool(channel) and channel != interaction.channel_id
 
     def _handler(
         self, verb: Verb

@@ -93,6 +93,20 @@ async def test_a_game_found_damaged_at_a_restart_says_so_on_its_table(
         await _card_click_reads_damaged(sim, mover)
 
 
+async def test_a_game_whose_channel_is_damaged_says_so_to_a_click(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fault QA: with its channel_id damaged, the game was set aside, but a click answered
+    "That game does not exist any more": the click took the unknown channel for another."""
+    async with simulation(tmp_path, members=3) as sim:
+        _in_portuguese(sim, monkeypatch)
+        game_id, mover = await _mid_game_hand_open(sim)
+        run_sql(sim.path, "UPDATE games SET channel_id = 'c' WHERE id = ?", (game_id,))
+        await sim.restart()
+        await sim.env.advance_time(60)
+        await _card_click_reads_damaged(sim, mover)
+
+
 async def test_a_game_quarantined_at_start_says_so_on_its_table(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=3) as sim:
         game_id = await _mid_game(sim)
