@@ -58,7 +58,7 @@ from bot.features.seat_notes import left_note, new_host, removed_note
 from bot.features.seats import SeatClicks
 from bot.features.summaries import and_list
 from bot.features.table import show_hand_label
-from bot.i18n import N_, VARIANT_NAMES, Texts, member_name, reader_texts, texts
+from bot.i18n import N_, VARIANT_NAMES, Texts, language_of, member_name, reader_texts, texts
 from bot.ui.buttons import CustomId, Verb, button, detached_view, reply_privately
 from bot.ui.layout import GREY, RED
 from wizard.options import MIN_PLAYERS, Options, conflicts
@@ -822,7 +822,11 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
         group = command.parent if isinstance(command, app_commands.Command) else None
         assert group is not None, "help is a /wizard subcommand"
         embed = help_embed(
-            group, t=await reader_texts(interaction), shown=shown, hints=settings.hints_allowed
+            group,
+            t=await reader_texts(interaction),
+            listed_in=language_of(interaction.locale),  # Discord lists commands in it
+            shown=shown,
+            hints=settings.hints_allowed,
         )
         self._about_to_respond(interaction)
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -18,7 +18,7 @@ from bot.features.lobby import (
 )
 from bot.features.summaries import PLAY_AGAIN_LABEL
 from bot.features.table import SHOW_HAND_LABEL, TAKE_BACK_LABEL
-from bot.i18n import COLOUR, N_, Texts, _bold
+from bot.i18n import COLOUR, N_, Texts, _bold, texts
 from bot.i18n.commands import NAME_CONTEXT
 
 HOW_A_GAME_GOES = N_(
@@ -50,18 +50,26 @@ def command_text(group: str, command: Command, *, t: Texts) -> str:
     return f"`/{group} {t.context(NAME_CONTEXT, command.name)}`"
 
 
-def command_line(group: str, command: Command, *, t: Texts) -> str:
-    """A command as Discord lists it for the reader: its name and its description."""
-    return f"{command_text(group, command, t=t)} · {t(command.description)}"
+def command_line(group: str, command: Command, *, t: Texts, listed_in: str) -> str:
+    """A command as Discord lists it for the reader: its name in ``listed_in``, the language
+    of the reader's Discord, and its description in ``t``'s."""
+    return f"{command_text(group, command, t=texts(listed_in))} · {t(command.description)}"
 
 
 def help_embed(
-    group: app_commands.Group, *, t: Texts, shown: Mapping[str, str], hints: bool = False
+    group: app_commands.Group,
+    *,
+    t: Texts,
+    listed_in: str,
+    shown: Mapping[str, str],
+    hints: bool = False,
 ) -> discord.Embed:
     """``/wizard help`` in the reader's texts ``t``, naming the lobby's and the table's buttons
-    as the server shows them (``shown``: :func:`public_buttons`), and each command of
-    ``group``; the hand's Hint button where the server allows ``hints``."""
-    name = t.context(NAME_CONTEXT, group.name)
+    as the server shows them (``shown``: :func:`public_buttons`), each command of ``group``
+    as the reader's Discord lists it (``listed_in``: its language, which is not ``t``'s for
+    a Catalan reader, whose Discord has no Catalan), and the hand's Hint button where the
+    server allows ``hints``."""
+    name = texts(listed_in).context(NAME_CONTEXT, group.name)
     new = group.get_command("new")
     assert new is not None, "/wizard new is a command of the group"
     embed = discord.Embed(title=t("Wizard · how to play here"), colour=COLOUR)
@@ -70,7 +78,7 @@ def help_embed(
         for part in [
             t(
                 HOW_A_GAME_GOES,
-                new=command_text(name, new, t=t),
+                new=command_text(name, new, t=texts(listed_in)),
                 join=shown[JOIN_LABEL],
                 add=shown[ADD_COMPUTER_LABEL],
                 remove=shown[REMOVE_COMPUTER_LABEL],
@@ -85,7 +93,7 @@ def help_embed(
         ]
         if part
     )
-    lines = [command_line(name, command, t=t) for command in group.commands]
+    lines = [command_line(name, command, t=t, listed_in=listed_in) for command in group.commands]
     embed.add_field(name=t("Commands"), value="\n".join(lines), inline=False)
     return embed
 

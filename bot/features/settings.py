@@ -48,10 +48,12 @@ from bot.i18n import (
     duration_text,
     level_name,
     on_off,
+    reader_language,
     reader_texts,
+    texts,
     variants_text,
 )
-from bot.i18n.commands import command_name
+from bot.i18n.commands import command_name, typed_command
 from bot.ui.buttons import DONE_NOTE, ItemAsSent, chosen_values, detached_view, reply_privately
 from wizard.cards import Theme
 from wizard.options import MIN_PLAYERS, Options
@@ -98,8 +100,11 @@ def options_of(t: Texts, keys: set[str]) -> Options:
     return options
 
 
-def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discord.Embed:
-    """The current settings of a server."""
+def settings_embed(
+    t: Texts, settings: GuildSettings, guild_name: str, *, command: str
+) -> discord.Embed:
+    """The current settings of a server; ``command``: ``/wizard settings`` as the reader's
+    Discord lists it (:func:`typed_settings`)."""
     embed = discord.Embed(
         title=t("⚙️ Wizard settings of {server}", server=guild_name), colour=0x5865F2
     )
@@ -124,11 +129,19 @@ def settings_embed(t: Texts, settings: GuildSettings, guild_name: str) -> discor
         embed.add_field(name=name, value=value, inline=False)
     embed.set_footer(
         text=t(
-            "Change them below, or with the options of /wizard settings (for example an exact "
-            "turn time limit, or how many games a player plays before being ranked)."
+            # Translators: {command} is /wizard settings as the reader's Discord lists it.
+            "Change them below, or with the options of {command} (for example an exact "
+            "turn time limit, or how many games a player plays before being ranked).",
+            command=command,
         )
     )
     return embed
+
+
+def typed_settings(interaction: discord.Interaction[Any]) -> str:
+    """``/wizard settings`` as the member's Discord lists it: in their Discord's language,
+    not the reader's (a Catalan reader's Discord speaks English or Spanish)."""
+    return typed_command("settings", t=texts(interaction.locale))
 
 
 SELECT_ID: Final = re.compile(rf"{PREFIX}:set:(?P<field>variants|timer|language|theme)")
@@ -336,7 +349,7 @@ async def apply_changes(
     name = guild.name if guild is not None else str(guild_id)
     if not manager:
         # QA (demo): a member could not even look at them. Shown without controls.
-        embed = settings_embed(t, before, name)
+        embed = settings_embed(t, before, name, command=typed_settings(interaction))
         embed.set_footer(
             text=t("Only members with the Manage Server permission can change these settings.")
         )
@@ -350,13 +363,16 @@ async def apply_changes(
             after = before
             note = "⚠️ " + t(NOT_SAVED, reason=refusal_reason_of(error, t=t))
         else:
+            if after.language != before.language:  # the reader's may change with the server's
+                t = texts(reader_language(interaction.locale, after.language))
             note = confirmation(t, before, after, interaction)
             interaction.extras[DONE_NOTE] = note  # what to say if Discord refuses the panel
             looks = (after.language, after.theme) != (before.language, before.theme)
             tell_games(interaction.client, guild_id, looks=looks)
     else:
         after = before
-    embed, view = settings_embed(t, after, name), settings_view(t, after)
+    embed = settings_embed(t, after, name, command=typed_settings(interaction))
+    view = settings_view(t, after)
     if edit:
         await interaction.response.edit_message(content=note, embed=embed, view=view)
     else:
@@ -423,7 +439,7 @@ async def show_refusal(
     name = guild.name if guild is not None else str(guild_id)
     await interaction.response.edit_message(
         content="⚠️ " + t(NOT_SAVED, reason=reason),
-        embed=settings_embed(t, settings, name),
+        embed=settings_embed(t, settings, name, command=typed_settings(interaction)),
         view=settings_view(t, settings),
     )
 

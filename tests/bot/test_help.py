@@ -97,7 +97,9 @@ async def test_help_fits_discords_limits_in_every_language(tmp_path: Path) -> No
         for reader in LANGUAGES:
             for server in LANGUAGES:
                 shown = public_buttons(texts(server))
-                embed = help_embed(group, t=texts(reader), shown=shown, hints=True)
+                embed = help_embed(
+                    group, t=texts(reader), listed_in=reader, shown=shown, hints=True
+                )
                 assert len(embed.description or "") <= 4096
                 assert all(len(f.value or "") <= 1024 for f in embed.fields), (reader, server)
                 assert len(embed) <= 6000

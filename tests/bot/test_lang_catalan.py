@@ -94,3 +94,51 @@ async def test_a_catalan_servers_members_read_catalan_in_private(
         expected = {ann.id: "ca", bob.id: "ca", cy.id: "de"}
         assert len(drawn) > 6, drawn
         assert all(language == expected[user] for user, language in drawn), drawn
+
+
+async def test_a_catalan_reader_finds_commands_named_as_their_discord_lists_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: /wizard help and the settings panel named the commands in Catalan ("/wizard
+    nova", "/wizard configuració"), which no Discord lists: a Catalan reader's Discord shows
+    them in English or Spanish."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=0) as sim:
+        ann, bob = sim.add_manager("ann"), sim.add_manager("bob")  # ann keeps SimCord's en-US
+        locales[bob] = "es-ES"
+        await sim.service.update_settings(sim.guild.id, language="ca")
+        ca, es = texts("ca"), texts("es")
+        for member, new, settings in ((ann, "new", "settings"), (bob, "nueva", "ajustes")):
+            helped = await member.slash(sim.channel, "wizard help")
+            assert helped.response is not None and helped.ephemeral
+            embed = helped.response.embeds[0]
+            assert embed.title == ca("Wizard · how to play here")
+            assert f"`/wizard {new}`" in message_text(helped.response)
+            panel = await member.slash(sim.channel, "wizard settings")
+            assert panel.response is not None and panel.ephemeral
+            footer = panel.response.embeds[0].footer.text or ""
+            assert f"`/wizard {settings}`" in footer, footer
+            assert "configuració" not in footer
+        assert es.context("command name", "new") == "nueva"
+        assert es.context("command name", "settings") == "ajustes"
+
+
+async def test_the_panel_speaks_the_new_language_once_the_server_changes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: a manager whose Discord is in English changed a Catalan server to German and
+    got the confirmation and the panel in Catalan, the language they no longer read."""
+    user_locales(monkeypatch)
+    async with simulation(tmp_path, members=1) as sim:
+        eve = sim.add_manager("eve")
+        await sim.service.update_settings(sim.guild.id, language="ca")
+        changed = await eve.slash(sim.channel, "wizard settings", language="de")
+        assert changed.response is not None and changed.ephemeral
+        assert changed.response.embeds[0].title == texts("en")(
+            "⚙️ Wizard settings of {server}", server=sim.guild.name
+        )
+        back = await eve.slash(sim.channel, "wizard settings", language="ca")
+        assert back.response is not None
+        assert back.response.embeds[0].title == texts("ca")(
+            "⚙️ Wizard settings of {server}", server=sim.guild.name
+        )
