@@ -110,9 +110,11 @@ def reader_language(locale: object, server_language: str) -> str:
     """The language of a reply to one member: their Discord language (``locale``), unless the
     server speaks one that Discord has no client in and theirs is one its speakers use
     instead (a server set to Catalan speaks Catalan to members whose Discord is in English or
-    Spanish)."""
-    own = language_of(locale)
-    return server_language if own in SPOKEN_INSTEAD.get(server_language, ()) else own
+    Spanish; a French one gets English, as on any server)."""
+    spoken = str(getattr(locale, "value", locale) or "").lower().split("-", 1)[0]
+    if spoken in SPOKEN_INSTEAD.get(server_language, ()):
+        return server_language
+    return language_of(locale)
 
 
 _READER: Final = "wizard_reader_language"
@@ -128,12 +130,15 @@ async def reader_texts(interaction: discord.Interaction[Any]) -> Texts:
     service's update reads nothing more of the service."""
     language = interaction.extras.get(_READER)
     if language is None:
+        language = language_of(interaction.locale)
         service = getattr(interaction.client, "service", None)
-        if interaction.guild_id is None or not isinstance(service, GameService):
-            language = language_of(interaction.locale)
-        else:
-            server = (await service.get_settings(interaction.guild_id)).language
-            language = reader_language(interaction.locale, server)
+        if interaction.guild_id is not None and isinstance(service, GameService):
+            try:
+                server = (await service.get_settings(interaction.guild_id)).language
+            except Exception as error:  # (a closing database): the reply still goes out
+                log.warning("a reply in the member's own language: %s", error)
+            else:
+                language = reader_language(interaction.locale, server)
         interaction.extras[_READER] = language
     return texts(language)
 

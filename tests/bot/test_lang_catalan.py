@@ -10,13 +10,16 @@ whose Discord is in English or Spanish now read Catalan; the others keep their o
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
-from bot.i18n import reader_language, texts
+from bot.i18n import reader_language, reader_texts, texts
 from tests.bot.conftest import buttons, message_text, simulation, verb_of
 from tests.bot.i18n_support import user_locales
+from wizard.service import GameService
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
 
@@ -30,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("fast_settle")
         ("es-419", "ca", "ca"),
         ("de", "ca", "de"),
         ("pt-BR", "ca", "pt"),
-        ("fr", "ca", "ca"),  # no catalogue of its own: the server's, not English
+        ("fr", "ca", "en"),  # a speaker of another language: English, as anywhere
         ("en-US", "de", "en"),
         ("es-ES", "it", "es"),
         ("fr", "de", "en"),
@@ -142,3 +145,27 @@ async def test_the_panel_speaks_the_new_language_once_the_server_changes_it(
         assert back.response.embeds[0].title == texts("ca")(
             "⚙️ Wizard settings of {server}", server=sim.guild.name
         )
+
+
+async def test_a_reply_goes_out_in_the_members_language_when_settings_cannot_be_read(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Review: reader_texts runs before a click's handler; a settings read that raised (a
+    database closing at shutdown) left the click with no answer at all."""
+
+    class Closing(GameService):
+        def __init__(self) -> None:  # no database: only get_settings is asked
+            pass
+
+        async def get_settings(self, guild_id: int) -> Any:
+            raise ValueError("no active connection")
+
+    interaction = SimpleNamespace(
+        client=SimpleNamespace(service=Closing()),
+        guild_id=1,
+        locale=discord.Locale.german,
+        extras={},
+    )
+    t = await reader_texts(interaction)  # type: ignore[arg-type]
+    assert t.language == "de"
+    assert any("no active connection" in r.getMessage() for r in caplog.records)

@@ -400,7 +400,7 @@ def test_not_saved_stands_as_a_sentence_before_its_reason() -> None:
     [
         ("en", "🚫 Only the host can start the game. Ask **Anna** \\*."),
         ("de", "🚫 Nur der Gastgeber kann die Partie starten. Frag **Anna** \\*."),
-        ("pt", "🚫 Só quem organiza pode começar a partida. Peça a **Anna** \\*."),
+        ("pt", "🚫 Só quem organiza pode começar a partida. Fale com **Anna** \\*."),
     ],
 )
 def test_a_host_only_refusal_names_whom_to_ask(language: str, says: str) -> None:

@@ -72,6 +72,17 @@ async def test_one_bad_setting_leaves_the_others_and_a_change_keeps_them(
         assert f"guild {GUILD}" in warning.getMessage() and ignored in warning.getMessage()
         assert "/wizard settings" in warning.getMessage()
         await svc.update_settings(GUILD, hints_allowed=True)
+        # Damaged again after a manager saved them whole: the operator is told again.
+        run_sql(
+            db_path,
+            "UPDATE guild_settings SET settings = ? WHERE guild_id = ?",
+            (json.dumps({**_stored(db_path), **damage}), GUILD),
+        )
+        svc.set_home_language(GUILD, "es")  # drops the cached settings: they are read again
+        await svc.get_settings(GUILD)
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 2, warnings
+        await svc.update_settings(GUILD, hints_allowed=True)
     finally:
         await svc.close()
     stored = _stored(db_path)

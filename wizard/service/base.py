@@ -94,9 +94,9 @@ class ServiceBase:
         self._loading: dict[int, asyncio.Future[LiveGame | None]] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._home_languages: dict[int, str] = {}
+        """The language each server speaks on Discord, as the front end last said."""
         self._told_ignored: dict[int, tuple[str, ...]] = {}
         """The stored settings of each server that the operator was told are left out."""
-        """The language each server speaks on Discord, as the front end last said."""
         self._ended: OrderedDict[int, LiveGame] = OrderedDict()
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -224,6 +224,7 @@ class ServiceBase:
         params = (guild_id, row, self.clock.now())
         await self._shielded(self._write(Statements(((put, params),))))
         self._settings[guild_id] = settings
+        self._told_ignored.pop(guild_id, None)  # saved whole: damage found later is news
         return settings
 
     async def keep_open_hand(self, hand: OpenHand) -> None:

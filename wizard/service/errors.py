@@ -149,7 +149,7 @@ def render(code: str, params: Params) -> str:
         if template is not None:
             try:
                 return _sentence(template.format(**known))
-            except (KeyError, IndexError, ValueError):
+            except KeyError:
                 continue  # it names a param not given (or None): a less specific one
     return _sentence(code.replace("_", " "))
 

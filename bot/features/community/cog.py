@@ -318,18 +318,15 @@ class CommunityCog(commands.Cog, name=COG_NAME):
             per_page=PER_PAGE,
             viewer_id=interaction.user.id,
         )
-        if board.total == 0:
+        private = board.total == 0
+        if private:
             t = await reader_texts(interaction)
-            await interaction.response.send_message(
-                embed=board_embed(t, board, None),
-                view=board_view(t, board, interaction.user.id),
-                ephemeral=True,
-            )
-            return
-        t = await public_texts(self.service, guild_id)
+        else:
+            t = await public_texts(self.service, guild_id)
         await interaction.response.send_message(
-            embed=board_embed(t, board, interaction.user.display_name),
+            embed=board_embed(t, board, None if private else interaction.user.display_name),
             view=board_view(t, board, interaction.user.id),
+            ephemeral=private,
         )
 
     async def board_click(
