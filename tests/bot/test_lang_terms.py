@@ -156,6 +156,18 @@ def test_a_game_by_its_number_is_named_as_the_table_names_it(language: str) -> N
     assert not wrong, (word[1], wrong)
 
 
+def named_otherwise(language: str, english: str, word: str) -> list[tuple[str, str]]:
+    """The (English, translation) pairs of ``language`` whose English names a thing
+    (``english``, a pattern, outside ``{placeholders}``) and whose translation does not say
+    the language's ``word`` (a pattern) for it."""
+    return [
+        (source, translated)
+        for source, translated in translations(language)
+        if re.search(english, re.sub(r"\{\w+\}", "", source), re.I)
+        and not re.search(word, translated, re.I)
+    ]
+
+
 COMPUTER = {
     "de": "computer",
     "it": "computer",
@@ -171,12 +183,7 @@ def test_computer_players_are_one_word(language: str) -> None:
     """Spanish said "máquina" everywhere but in two texts ("ordenador")."""
     t = texts(language)
     assert COMPUTER[language] in t("Add computer player").casefold()
-    wrong = [
-        (english, translated)
-        for english, translated in translations(language)
-        if re.search(r"\bcomputers?\b", english, re.I)
-        and COMPUTER[language] not in translated.casefold()
-    ]
+    wrong = named_otherwise(language, r"\bcomputers?\b", COMPUTER[language])
     assert not wrong, wrong
 
 
@@ -196,13 +203,7 @@ def test_a_seat_is_one_word(language: str) -> None:
     other text says "puesto" and "lloc"; Spanish said "Recuperar mi sitio" beside "Ocupar un
     puesto"."""
     assert re.search(SEAT[language], texts(language)("Take a seat"), re.I)
-    wrong = [
-        (english, translated)
-        for english, translated in translations(language)
-        if re.search(r"\bseats?\b", english, re.I)
-        and english != "#{place} of {seats}"
-        and not re.search(SEAT[language], translated, re.I)
-    ]
+    wrong = named_otherwise(language, r"\bseats?\b", SEAT[language])
     assert not wrong, wrong
 
 
@@ -361,12 +362,7 @@ SUIT = {
 def test_a_suit_is_one_word(language: str) -> None:
     """QA (ca): "els botons de pal" when a Wizard was turned, where every other Catalan text
     says "coll" ("Coll a seguir", "Has de seguir el coll")."""
-    wrong = [
-        (english, translated)
-        for english, translated in translations(language)
-        if re.search(r"\bsuits?\b", re.sub(r"\{\w+\}", "", english), re.I)
-        and not re.search(SUIT[language], translated, re.I)
-    ]
+    wrong = named_otherwise(language, r"\bsuits?\b", SUIT[language])
     assert not wrong, wrong
 
 
