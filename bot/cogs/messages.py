@@ -102,9 +102,11 @@ class LiveHand:
     ``edit_original_response``, or, for a hand a process before this one opened, the edit of
     that message through the token it kept (:meth:`bot.cogs.open_hands.OpenHands.restore_hands`)."""
     seat: int
-    language: str
-    """The player's language when they opened the hand (:func:`bot.i18n.reader_texts`):
-    redraws made outside any interaction keep speaking it."""
+    spoken: str
+    """The language of the player's Discord when they opened the hand
+    (:func:`bot.i18n.spoken_language`): redraws made outside any interaction speak the
+    player's language from it and the server's as it is then (:func:`bot.i18n.reader_language`:
+    a manager may switch a server to or from Catalan while the hand is open)."""
     expires: float
     """Clock time after which the token may no longer edit the message."""
     edited_at: float

@@ -37,7 +37,7 @@ from bot.features.hand import (
 )
 from bot.features.hints import hints_on
 from bot.features.table import TAKE_BACK_LABEL, show_hand_label
-from bot.i18n import N_, Texts, texts
+from bot.i18n import N_, Texts, reader_language, texts
 from bot.ui.buttons import CustomId, Verb, one_button_view
 from wizard.cards import Theme
 from wizard.service import (
@@ -287,7 +287,7 @@ class OpenHands(GameMessages):
         interaction: discord.Interaction[Any],
         shown: tuple[str, discord.ui.View | None] | None = None,
         *,
-        language: str,
+        spoken: str,
         message_id: int | None = None,
         leave: LeaveStep = LeaveStep.ASK,
         note: tuple[int, str] | None = None,
@@ -296,8 +296,8 @@ class OpenHands(GameMessages):
         ``shown``, its text and buttons, if given; ``message_id``, its message, if known): a
         redraw held back for the hand it replaces is not needed any more, and an older hand
         message still open is retired (edited to say so, with no buttons). Later redraws
-        speak ``language``, the reader's (and keep ``leave`` and ``note``, see
-        :class:`LiveHand`)."""
+        speak the reader's language, found from ``spoken``, their Discord's (and keep
+        ``leave`` and ``note``, see :class:`LiveHand`)."""
         key = (game_id, user_id)
         now = self.clock.now()
         old = self._hands.get(key)
@@ -314,7 +314,7 @@ class OpenHands(GameMessages):
             stale = LiveHand(
                 interaction.edit_original_response,
                 seat,
-                language,
+                spoken,
                 now + self.config.hand_lifetime,
                 now,
             )
@@ -332,7 +332,7 @@ class OpenHands(GameMessages):
         hand = self._hands[key] = LiveHand(
             interaction.edit_original_response,
             seat,
-            language,
+            spoken,
             now + self.config.hand_lifetime,
             edited_at=now,
             shown=None if shown is None else hand_shown(*shown),
@@ -361,9 +361,7 @@ class OpenHands(GameMessages):
             return
         if hand.kept_until is not None and hand.kept_until - self.clock.now() > KEEP_AHEAD:
             return
-        kept = OpenHand(
-            game_id, user_id, message_id, interaction.token, hand.language, hand.expires
-        )
+        kept = OpenHand(game_id, user_id, message_id, interaction.token, hand.spoken, hand.expires)
         try:
             await self.service.keep_open_hand(kept)
         except ServiceError as error:  # the service told the operator of the failed write
@@ -440,7 +438,6 @@ class OpenHands(GameMessages):
 
     async def _say_stopped(self, game_id: int, hand: LiveHand) -> None:
         assert hand.stopped is not None
-        t = texts(hand.language)
         try:
             info = await self.service.get_game(game_id)
         except ServiceError:
@@ -450,6 +447,7 @@ class OpenHands(GameMessages):
             # hand" left to send the player to.
             return
         public = await server_settings(self.service, info.guild_id)
+        t = texts(reader_language(hand.spoken, public.language))
         button = show_hand_label(public.language)
         content = stopped_hand_message(hand.stopped, t=t, button=button)
         try:
@@ -532,6 +530,18 @@ class OpenHands(GameMessages):
         self._hand_dirty.add(key)
         self._start_hand_task(key)
 
+    async def _hand_texts(self, game_id: int, hand: LiveHand) -> Texts:
+        """The texts a hand of ``game_id`` speaks now: its player's language, from their
+        Discord's and their server's as it is now (:func:`bot.i18n.reader_language`): as the
+        update to draw carried it (the player's own, else the newest), else as read."""
+        surface = self._games.get(game_id)
+        public = hand.own.settings if hand.own is not None else None
+        if public is None and surface is not None:
+            public = surface.latest_settings
+        if public is None:
+            public = await server_settings(self.service, surface.guild_id if surface else None)
+        return texts(reader_language(hand.spoken, public.language))
+
     def _start_hand_task(self, key: tuple[int, int]) -> None:
         # One task per player's hands: a retirement and a redraw never overtake each other.
         if key not in self._hand_tasks:
@@ -543,7 +553,7 @@ class OpenHands(GameMessages):
             if old.expires <= self.clock.now():
                 continue  # Discord no longer lets its token edit it
             try:
-                content = replaced_hand_message(t=texts(old.language))
+                content = replaced_hand_message(t=await self._hand_texts(key[0], old))
                 await old.edit(content=content, view=None)
             except DISCORD_FAILED as error:
                 log.info(
@@ -571,7 +581,7 @@ class OpenHands(GameMessages):
                 if hand is None or hand.expires <= self.clock.now():
                     self._hands.pop(key, None)
                     return
-                t = texts(hand.language)
+                t = await self._hand_texts(game_id, hand)
                 surface = self._games.get(game_id)
                 if hand.note is not None and surface is not None and hand.seat in surface.to_act:
                     hand.note = None  # their turn came again: the move's note is done with

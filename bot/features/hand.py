@@ -44,6 +44,7 @@ from bot.i18n import (
     display_names,
     reader_texts,
     sort_hand,
+    spoken_language,
     suit_emoji,
     suit_name,
     suit_text,
@@ -637,7 +638,7 @@ class HandClicks(TableClicks):
             seat,
             interaction,
             (content, view),
-            language=t.language,
+            spoken=spoken_language(interaction.locale),
             message_id=message_id,
             leave=leave,
             # The move's note, for the redraws that follow (the computers' moves, say).

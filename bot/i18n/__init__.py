@@ -96,9 +96,8 @@ def N_(message: str) -> str:
 def language_of(locale: object) -> str:
     """The catalogue language for a Discord locale (``"de"``, ``"pt-BR"``, ``es-419``…) or a
     language code; English for anything without a catalogue."""
-    code = str(getattr(locale, "value", locale) or "").strip().lower().replace("_", "-")
-    primary = code.split("-", 1)[0]
-    return primary if primary in LANGUAGES else DEFAULT_LANGUAGE
+    spoken = spoken_language(locale)
+    return spoken if spoken in LANGUAGES else DEFAULT_LANGUAGE
 
 
 SPOKEN_INSTEAD: Final[dict[str, frozenset[str]]] = {"ca": frozenset({"en", "es"})}
@@ -111,10 +110,17 @@ def reader_language(locale: object, server_language: str) -> str:
     server speaks one that Discord has no client in and theirs is one its speakers use
     instead (a server set to Catalan speaks Catalan to members whose Discord is in English or
     Spanish; a French one gets English, as on any server)."""
-    spoken = str(getattr(locale, "value", locale) or "").lower().split("-", 1)[0]
+    spoken = spoken_language(locale)
     if spoken in SPOKEN_INSTEAD.get(server_language, ()):
         return server_language
-    return language_of(locale)
+    return language_of(spoken)
+
+
+def spoken_language(locale: object) -> str:
+    """The language a Discord ``locale`` is in, whether or not the bot has it (``"pt-BR"`` is
+    ``"pt"``, ``"fr"`` stays ``"fr"``): what :func:`reader_language` reads of a member."""
+    code = str(getattr(locale, "value", locale) or "").strip().lower().replace("_", "-")
+    return code.split("-", 1)[0]
 
 
 _READER: Final = "wizard_reader_language"

@@ -169,3 +169,42 @@ async def test_a_reply_goes_out_in_the_members_language_when_settings_cannot_be_
     t = await reader_texts(interaction)  # type: ignore[arg-type]
     assert t.language == "de"
     assert any("no active connection" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_open_hand_follows_the_server_when_its_language_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA (ca): a manager switched a Catalan server to German mid-game; the table turned
+    German at once, but the open hands of English and Spanish members went on being redrawn
+    in Catalan (quoting the German table's button), until their next click."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members  # ann keeps SimCord's en-US
+        locales[bob] = "es-ES"
+        locales[cy] = "de"
+        await sim.service.update_settings(sim.guild.id, language="ca")
+        info = await sim.new_game(ann)
+        lobby = sim.message(sim.raw()[-1].id)
+        for member, verb in ((bob, "join"), (cy, "join"), (ann, "start")):
+            [button] = [b for b in buttons(sim.message(lobby.id)) if verb_of(b) == verb]
+            await member.click(sim.message(lobby.id), custom_id=button["custom_id"])
+        for member in (ann, bob, cy):
+            await sim.open_hand(member)
+        await sim.service.update_settings(sim.guild.id, language="de")
+        sim.cog.surfaces.settings_saved(sim.guild.id, redraw=True)
+        [mover, *_] = await sim.to_act(info.id)
+        await sim.act(mover, lambda options: options[0])
+        await sim.cog.surfaces.idle()
+        for member, language in ((ann, "en"), (bob, "es"), (cy, "de")):
+            if member is mover:
+                continue  # its hand was redrawn by its own click
+            hand = sim.hand(member)
+            assert hand is not None
+            heading = texts(language).plural(
+                "**Round {round} of {rounds} · your hand** ({n} card):",
+                "**Round {round} of {rounds} · your hand** ({n} cards):",
+                1,
+                round=1,
+                rounds=20,
+            )
+            assert heading in hand.content, (language, hand.content)

@@ -137,6 +137,7 @@ class OpenHand:
     """The interaction token that can edit the message, a secret until ``expires_at`` (kept
     out of the repr, so that no log line shows it)."""
     language: str
-    """The language the hand speaks."""
+    """The language of the player's Discord when they opened it (``"en"``, ``"fr"``…), from
+    which, and the server's language, a front end finds the one the hand speaks."""
     expires_at: float
     """Clock time after which the token may no longer edit the message."""
