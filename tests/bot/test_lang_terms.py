@@ -378,3 +378,15 @@ def test_a_seat_a_computer_plays_does_not_read_as_its_player_playing_one(
     t = texts(language)
     for english in ("played by a computer ({level})", "removed, played by a computer ({level})"):
         assert passive in t(english, level="Normal").casefold()
+
+
+SECRET = {"de": "geheim", "it": "segret", "es": "secret", "pt": "secret", "ca": "tancad"}
+"""The word for secret bids (R7.3) in each language, as the variant menus say."""
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_secret_bids_are_one_word(language: str) -> None:
+    """QA (ca): /wizard help said "les ocultes i secretes" where the variant menus, the
+    choice and the refusal say "tancada"."""
+    wrong = named_otherwise(language, r"\bsecret\b", SECRET[language])
+    assert not wrong, wrong
