@@ -100,7 +100,7 @@ async def test_only_the_host_changes_them(tmp_path: Path) -> None:
         sent = len(sim.env.http_requests)
         refused = await pick(bob, sim.message(lobby_id), "options", ["magic_twos"])
         assert refused.ephemeral and refused.response is not None
-        assert refused.response.content == "🚫 Only the host can change the options."
+        assert refused.response.content == "🚫 Only the host can change the options. Ask ann."
         # Discord would keep bob's pick in his select: the lobby is drawn again as stored.
         edits = [
             r
@@ -110,7 +110,7 @@ async def test_only_the_host_changes_them(tmp_path: Path) -> None:
         assert edits, [(r.method, r.path) for r in sim.env.http_requests[sent:]]
         refused = await pick(bob, sim.message(lobby_id), "timer", ["0"])
         assert refused.ephemeral and refused.response is not None
-        assert refused.response.content == "🚫 Only the host can change the turn timer."
+        assert refused.response.content == ("🚫 Only the host can change the turn timer. Ask ann.")
 
         game = await sim.service.get_game(info.id)
         assert (game.options, game.turn_seconds) == (Options(uneven_bids=True), 60.0)
