@@ -299,7 +299,7 @@ LEVEL_NAMES: Final[dict[str, str]] = {
     # Translators: a computer player's level (strength): plays at random (tests only).
     "random": N_("Random"),
 }
-"""The name of each computer level (``wizard.ai.LEVELS``)."""
+"""The name of each computer level (``wizard.levels.LEVELS``)."""
 
 
 LEVEL_CHOICES_TEXT: Final[dict[str, str]] = {

@@ -4,6 +4,8 @@ migrated to ``normal`` (migration 7), a lobby's own level and a computer's level
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,3 +130,11 @@ async def test_level_changes_are_refused_when_wrong(service: GameService) -> Non
     with pytest.raises(Exception) as not_computer:
         await service.set_computer_level(info.id, 1, "easy", seat=1)  # a person's seat
     assert getattr(not_computer.value, "code", "") == "seat_not_found"
+
+
+def test_the_store_checks_levels_without_loading_the_computer_players() -> None:
+    """Stored rows are validated against :mod:`wizard.levels`; the store does not import the
+    players (:mod:`wizard.ai`) to learn their names."""
+    check = "import sys, wizard.store.models; sys.exit('wizard.ai' in sys.modules)"
+    root = Path(__file__).parents[2]
+    assert subprocess.run([sys.executable, "-c", check], check=False, cwd=root).returncode == 0

@@ -26,11 +26,9 @@ from typing import Protocol
 
 from wizard.ai.heuristic import HeuristicPlayer
 from wizard.ai.search import SAFETY_LIMIT, Clock, SearchPlayer
+from wizard.levels import LEVELS, known_level
 from wizard.state import Action
 from wizard.view import PlayerView
-
-LEVELS = ("random", "easy", "normal", "hard")
-"""The difficulty levels :func:`make_player` accepts, weakest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,24 +73,23 @@ class RandomPlayer:
 def make_player(
     level: str = "random", *, seed: int = 0, clock: Clock | None = None
 ) -> ComputerPlayer:
-    """A computer player of the given difficulty ``level`` (one of :data:`LEVELS`).
+    """A computer player of the given difficulty ``level`` (one of :data:`LEVELS`, else
+    ``ValueError``).
 
     ``clock`` times the search levels' safety net (tests inject a slow one).
     """
-    if level == "random":
+    if known_level(level) == "random":
         return RandomPlayer(seed)
     if level == "easy":
         return HeuristicPlayer(seed)
-    if level in SEARCH_BUDGETS:
-        budget = SEARCH_BUDGETS[level]
-        return SearchPlayer(
-            seed,
-            iterations=budget.deals,
-            bid_factor=budget.bid_factor,
-            time_limit=SAFETY_LIMIT,
-            clock=clock,
-        )
-    raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
+    budget = SEARCH_BUDGETS[level]
+    return SearchPlayer(
+        seed,
+        iterations=budget.deals,
+        bid_factor=budget.bid_factor,
+        time_limit=SAFETY_LIMIT,
+        clock=clock,
+    )
 
 
 __all__ = [

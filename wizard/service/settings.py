@@ -68,7 +68,7 @@ class GuildSettings(BaseModel):
     """Computer levels offered to people. ``hard`` is not among them: in duplicate matches on
     fresh deals it has not beaten ``normal`` at any table size (docs/ai-strength.md), so it
     would promise a strength it does not have; ``random`` only plays well enough for tests.
-    The service still plays any level of ``wizard.ai.LEVELS`` it is given."""
+    The service still plays any level of ``wizard.levels.LEVELS`` it is given."""
 
     @field_validator("language")
     @classmethod

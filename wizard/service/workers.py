@@ -39,7 +39,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from wizard.ai import LEVELS, decide
+from wizard.ai import decide
+from wizard.levels import LEVELS, known_level
 from wizard.state import Action
 from wizard.view import PlayerView
 
@@ -220,8 +221,7 @@ class ThinkerPool:
         After :meth:`close`, and for decisions pending when it is called, the fallback
         decides.
         """
-        if level not in LEVELS:
-            raise ValueError(f"unknown computer level {level!r}")
+        known_level(level)
         if not view.legal:
             raise ValueError("a decision needs at least one legal action")
         budget = self.deadline if deadline is None else deadline

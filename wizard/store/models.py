@@ -10,18 +10,11 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Json, TypeAdapter
 
-from wizard.ai import LEVELS
+from wizard.levels import known_level
 from wizard.options import Options
 
 GameStatusValue = Literal["lobby", "active", "finished", "cancelled", "broken"]
 ActionKind = Literal["bid", "trump", "play"]
-
-
-def known_level(level: str) -> str:
-    """``level`` if it is one of :data:`wizard.ai.LEVELS`, else ``ValueError``."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown computer level {level!r}; choose one of {', '.join(LEVELS)}")
-    return level
 
 
 Level = Annotated[str, AfterValidator(known_level)]
