@@ -530,15 +530,18 @@ def _with_comment(value: object) -> bool:
 
 
 def _parse_ids(text: str) -> tuple[int, ...] | str:
-    """``"0, 1"`` → ``(0, 1)``; anything unparsable is passed on for pydantic to refuse.
+    """``"0, 1"`` → ``(0, 1)``; anything unparsable is passed on for pydantic to refuse,
+    an empty place too (a shard number left out).
 
     >>> _parse_ids("0, 1")
     (0, 1)
     >>> _parse_ids("zero")
     'zero'
+    >>> _parse_ids("0,,1")
+    '0,,1'
     """
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    if not parts or not all(p.isdigit() for p in parts):
+    parts = [p.strip() for p in text.replace(";", ",").split(",")]
+    if not all(re.fullmatch("[0-9]+", p) for p in parts):
         return text
     return tuple(int(p) for p in parts)
 

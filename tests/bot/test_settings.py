@@ -108,6 +108,10 @@ def test_token_is_hidden_everywhere_but_token_value() -> None:
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be between 0"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "SHARD_IDS must not repeat"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "SHARD_IDS"),
+        # Operator QA: a shard number left out was read as the shards around it.
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,,1"}, "SHARD_IDS: must be shard numbers"),
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,1,"}, "SHARD_IDS: must be shard numbers"),
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "0,²"}, "SHARD_IDS: must be shard numbers"),
         ({"LOG_LEVEL": "chatty"}, "LOG_LEVEL"),
         ({"DEV_GUILD_ID": "-4"}, "DEV_GUILD_ID"),
         ({"DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
