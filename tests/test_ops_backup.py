@@ -374,6 +374,28 @@ def test_a_backup_that_cannot_be_written_names_the_backup_not_the_database(
     assert db.stat().st_size == size
 
 
+def test_a_backup_to_a_folder_it_may_not_write_names_the_backup_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fault QA: a backup into a folder the user may not write said "cannot write the
+    backup /srv/b/copy.db ([Errno 13] Permission denied: '/srv/b/.copy.db.k2x9')", naming
+    a temporary file the operator never asked for."""
+    db, target = tmp_path / "wizard.db", tmp_path / "locked" / "copy.db"
+    make_database(db, games=1)
+    target.parent.mkdir()
+
+    def refused(*args: Any, prefix: str, dir: Path) -> NoReturn:
+        raise PermissionError(13, "Permission denied", str(Path(dir) / f"{prefix}k2x9"))
+
+    # As root (a container), no mode bits would refuse it: the OS's refusal, as it comes.
+    monkeypatch.setattr(backup_module.tempfile, "mkstemp", refused)
+    assert ops.backup_command(db, target) == EXIT_DATABASE
+    said = capsys.readouterr().err
+    assert f"cannot write the backup {target} (Permission denied)" in said, said
+    assert "k2x9" not in said and "Errno" not in said, said
+    assert list(target.parent.iterdir()) == []
+
+
 def test_a_backup_of_a_database_with_damaged_games_says_so(tmp_path: Path) -> None:
     """A backup of a database holding a damaged game said only "backed up …": the operator
     keeps it as the cure for damage, and learns that it holds the damage only on the day

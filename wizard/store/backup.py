@@ -192,10 +192,12 @@ def _writing(target: Path) -> Iterator[None]:
     try:
         yield
     except (OSError, sqlite3.OperationalError) as error:
+        # The OS's reason alone: its message names the temporary file written first.
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise BackupError(
-            f"cannot write the backup {target} ({error})",
+            f"cannot write the backup {target} ({why})",
             "choose a folder this user may write to, on a file system that is not read-only",
-            cause=str(error),
+            cause=why,
         ) from None
 
 
