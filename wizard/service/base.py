@@ -16,7 +16,7 @@ import json
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Collection, Coroutine, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import aiosqlite
@@ -59,7 +59,7 @@ from wizard.store.db import (
     is_damage,
     run_statements,
 )
-from wizard.store.models import SeatRow
+from wizard.store.models import SeatRow, describe
 
 log = logging.getLogger("wizard.service")
 
@@ -603,17 +603,6 @@ def check_turn_seconds(seconds: float | None) -> float | None:
 def max_seats(options: Options) -> int:
     """Seats a lobby may have with these options (single suit: 4, R7.7)."""
     return 4 if options.single_suit else MAX_PLAYERS
-
-
-def describe(error: ValidationError, *, leave_out: Collection[str] = ()) -> str:
-    """A validation error on one line (its first three problems), but for the fields in
-    ``leave_out``."""
-    parts = []
-    items = [e for e in error.errors() if not (e["loc"] and e["loc"][0] in leave_out)]
-    for item in items[:3]:
-        where = ".".join(str(p) for p in item["loc"])
-        parts.append(f"{where}: {item['msg']}" if where else item["msg"])
-    return "; ".join(parts)
 
 
 def _open_hand(row: dict[str, Any]) -> OpenHand | None:

@@ -28,7 +28,6 @@ from pydantic import TypeAdapter, ValidationError
 
 from wizard.options import Options
 from wizard.record import dumps
-from wizard.service.base import describe
 from wizard.service.errors import GameDamagedError, GameNotFoundError, InvalidSettingsError
 from wizard.service.events import GameStatus, Standing
 from wizard.service.player_rows import player_row, valid_row
@@ -37,7 +36,7 @@ from wizard.service.settings import GuildSettings
 from wizard.service.types import LeaderboardOrder, PlayerStats, SeatHolder
 from wizard.store import boards as sql
 from wizard.store import repo
-from wizard.store.models import PlayerRow
+from wizard.store.models import PlayerRow, describe
 from wizard.view import RoundSummary, table_view
 
 if TYPE_CHECKING:

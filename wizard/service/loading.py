@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from wizard.errors import IllegalActionError, OptionsError
 from wizard.options import Bidding
-from wizard.service.base import ServiceBase, describe, log
+from wizard.service.base import ServiceBase, log
 from wizard.service.errors import GameNotFoundError, ServiceError, StorageError
 from wizard.service.events import Actor, GameStatus
 from wizard.service.game import (
@@ -36,7 +36,7 @@ from wizard.service.game import (
 from wizard.service.types import RecoveryReport
 from wizard.state import Action, GameState, Phase
 from wizard.store.db import Statements, is_damage
-from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatHolderRow, SeatRow
+from wizard.store.models import ACTION_LOG, GameRow, ResultRow, SeatHolderRow, SeatRow, describe
 from wizard.store.repo import fetch_holders
 
 _GAME, _SEAT, _RESULT = GameRow.columns(), SeatRow.columns(), ResultRow.columns()

@@ -16,7 +16,6 @@ from wizard.service.base import (
     _clean_name,
     check_options,
     check_turn_seconds,
-    describe,
     max_seats,
     parse_options,
     renumber,
@@ -42,7 +41,7 @@ from wizard.service.game import GameInfo, LiveGame, dealt_event, initial_state, 
 from wizard.service.play import Playing
 from wizard.service.settings import GuildSettings
 from wizard.store import repo
-from wizard.store.models import SeatRow
+from wizard.store.models import SeatRow, describe
 
 COMPUTER_NAMES = ("Merlin", "Morgana", "Nimue", "Taliesin", "Circe", "Prospero", "Medea")
 

@@ -19,10 +19,9 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from wizard.service.base import describe
 from wizard.service.ratings import default_rating, ordinal
 from wizard.store.db import text_or_bytes
-from wizard.store.models import PlayerRow
+from wizard.store.models import PlayerRow, describe
 from wizard.store.repo import PLAYER_COLUMNS
 
 log = logging.getLogger(__name__)

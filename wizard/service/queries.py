@@ -9,7 +9,7 @@ from dataclasses import fields
 from pydantic import ValidationError
 
 from wizard.record import dumps
-from wizard.service.base import describe, log
+from wizard.service.base import log
 from wizard.service.errors import (
     GameNotFoundError,
     GameStatusError,
@@ -21,7 +21,7 @@ from wizard.service.game import GameInfo, SeatView, stored_standings
 from wizard.service.loading import Loading
 from wizard.service.types import GameSummary
 from wizard.store import repo
-from wizard.store.models import GameRow, ResultRow
+from wizard.store.models import GameRow, ResultRow, describe
 
 
 class Queries(Loading):

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from wizard.cards import Theme
 from wizard.options import Options
 from wizard.store.db import BUSY_TIMEOUT
-from wizard.store.models import Level
+from wizard.store.models import Level, describe
 
 MIN_TURN_SECONDS = 10.0
 MAX_TURN_SECONDS = 24 * 3600.0
@@ -149,8 +149,6 @@ def damaged_settings_rows(conn: sqlite3.Connection) -> list[str]:
     service keeps the valid ones and reads the others as their defaults, with a warning).
     A setting this version does not know is no damage: a newer version saved it, and it is
     kept for that one (see :func:`read_settings`)."""
-    from wizard.service.base import describe  # the service's module imports this one
-
     out = []
     for guild_id, stored in conn.execute(
         "SELECT guild_id, settings FROM guild_settings ORDER BY guild_id"

@@ -6,9 +6,18 @@ service marks that game broken rather than trusting it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Json, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Json,
+    TypeAdapter,
+    ValidationError,
+)
 
 from wizard.levels import known_level
 from wizard.options import Options
@@ -151,3 +160,14 @@ class PlayerRow(Row):
     bids: int = Field(ge=0)
     exact_bids: int = Field(ge=0)
     updated_at: float
+
+
+def describe(error: ValidationError, *, leave_out: Collection[str] = ()) -> str:
+    """A validation error of a row on one line (its first three problems), but for the fields in
+    ``leave_out``."""
+    parts = []
+    items = [e for e in error.errors() if not (e["loc"] and e["loc"][0] in leave_out)]
+    for item in items[:3]:
+        where = ".".join(str(p) for p in item["loc"])
+        parts.append(f"{where}: {item['msg']}" if where else item["msg"])
+    return "; ".join(parts)
