@@ -233,7 +233,7 @@ class OpenHands(GameMessages):
             if leave is LeaveStep.STOP and not last:
                 leave = LeaveStep.ASK  # someone came back: leaving stops nothing any more
             if leave is LeaveStep.CONFIRM:  # the question stays with its button
-                notes.append(leave_question(t=t))
+                notes.append(leave_question(t=t, at_turn=bool(moves and moves.children)))
             if leave is not LeaveStep.ASK:
                 # Asked, the player answers first: no card, bid or 💡 beside "Yes, leave"
                 # (QA: a tap meant for "Yes" asked for a hint, and the game went unrated).
@@ -494,6 +494,15 @@ class OpenHands(GameMessages):
                 self._redraw(key)
             elif hand.timer is None:
                 hold(hand, self.clock.call_at(due, functools.partial(self._held_redraw, key)))
+
+    def moved(self, game_id: int, user_id: int) -> None:
+        """``user_id`` made a move in ``game_id`` (a bid with the table's buttons, say) while
+        their hand asked "Leave the game?": they stay, and the hand's redraws offer their
+        moves again, with "Leave" (QA: the question stood, and hid their cards at their
+        next turn)."""
+        hand = self._hands.get((game_id, user_id))
+        if hand is not None:
+            hand.leave = LeaveStep.ASK
 
     def redraw_hand(self, game_id: int, user_id: int) -> None:
         """Redraw ``user_id``'s open hand in ``game_id`` whatever it is thought to show (an

@@ -96,6 +96,9 @@ LEAVE_ASKED: Final = N_(
     "Leave the game? A computer player takes over your seat at once, until you take it back; "
     "if you do not, the game counts as lost for you."
 )
+# Translators: below “Leave the game?” when the player's turn came while it was asked; their
+# moves come back with the button “No, stay” ({stay}, in bold).
+LEAVE_ASKED_AT_TURN: Final = N_("It is your turn: answer first; with {stay} you play on.")
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
 
@@ -542,9 +545,14 @@ _LEAVE_BUTTONS: Final = {
 }
 
 
-def leave_question(*, t: Texts) -> str:
-    """Atop the hand of a player who pressed "Leave", as long as it offers "Yes, leave"."""
-    return "🚪 " + t(LEAVE_ASKED)
+def leave_question(*, t: Texts, at_turn: bool = False) -> str:
+    """Atop the hand of a player who pressed "Leave", as long as it offers "Yes, leave";
+    ``at_turn``: their moves wait for the answer (QA: the hand said "your turn: play a card"
+    with no card to press)."""
+    question = "🚪 " + t(LEAVE_ASKED)
+    if not at_turn:
+        return question
+    return f"{question}\n👉 " + t(LEAVE_ASKED_AT_TURN, stay=_bold(t(LEAVE_STAY_LABEL)))
 
 
 def with_leave(
@@ -660,6 +668,7 @@ class HandClicks(TableClicks):
                 self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
                 update=True,
             )
+            self.surfaces.moved(cid.game, user)  # a Leave question asked is answered: stay
             if on_table(interaction, cid):
                 await self._bid_on_table(interaction, cid, update)
                 return

@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
+from bot.features.hand import LEAVE_ASKED_AT_TURN
 from bot.i18n import suit_text, texts
 from tests.bot.conftest import (
     ACTION_VERBS,
     buttons,
     hand_body,
+    is_bid_button,
     message_text,
     simulation,
     verb_of,
@@ -78,6 +80,74 @@ async def test_the_leave_question_offers_only_its_answers(tmp_path: Path) -> Non
         stayed = await bob.click(asked.response, label="No, stay")
         assert stayed.response is not None
         assert [b["label"] for b in buttons(stayed.response)] == labels
+        assert not sim.env.errors
+
+
+async def test_a_move_answers_the_leave_question_with_stay(tmp_path: Path) -> None:
+    """QA (it): Bruno pressed Leave, then bid with the table's buttons, so he was staying;
+    the question stayed in his hand, and at his turn to play it said "your turn: play a
+    card" with no card to press, only "Yes, leave" and "No, stay". A move of his own
+    answers the question: he stays, and his hand offers his moves again."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        info = await sim.play(
+            info.id,
+            random.Random(4),
+            until=lambda i: _waits_for(i, 1) and i.table is not None and i.table.phase is Phase.BID,
+        )
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        assert [b["label"] for b in buttons(asked.response)] == ["Yes, leave", "No, stay"]
+        table = sim.table_of(info)
+        bid = next(b for b in buttons(table) if is_bid_button(b) and not b.get("disabled"))
+        await bob.click(table, custom_id=bid["custom_id"])
+        await sim.cog.surfaces.idle()
+        redrawn = sim.message(hand.id)
+        assert "Leave the game?" not in redrawn.content, redrawn.content
+        assert [b["label"] for b in buttons(redrawn)][-1:] == ["Leave"]
+        info = await sim.play(info.id, random.Random(5), until=lambda i: _waits_for(i, 1))
+        await sim.cog.surfaces.idle()
+        turn = sim.message(hand.id)
+        assert "**Your turn:** play a card." in turn.content, turn.content
+        cards = [b for b in buttons(turn) if verb_of(b) == "play" and not b.get("disabled")]
+        assert cards, [b["label"] for b in buttons(turn)]
+        assert not (await sim.service.get_game(info.id)).seats[1].away
+        assert not sim.env.errors
+
+
+async def test_a_turn_that_comes_while_asked_says_to_answer_first(tmp_path: Path) -> None:
+    """QA (it): asked, not at his turn, Bruno's turn came while the question stood: his hand
+    said "your turn: play a card" and offered no card. The question stays (a button under
+    his thumb must not change meaning), and says that it is his turn and how his cards come
+    back."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+        rng = random.Random(4)
+        info = await sim.play(
+            info.id,
+            rng,
+            until=lambda i: (
+                not _waits_for(i, 1) and i.table is not None and i.table.phase is Phase.PLAY
+            ),
+        )
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        info = await sim.play(
+            info.id, rng, idle=frozenset({bob.id}), until=lambda i: _waits_for(i, 1)
+        )
+        await sim.cog.surfaces.idle()
+        turn = sim.message(hand.id)
+        assert [b["label"] for b in buttons(turn)] == ["Yes, leave", "No, stay"]
+        lines = turn.content.split("\n")
+        assert lines[1].startswith("🚪 Leave the game?"), turn.content
+        assert lines[2] == "👉 " + T(LEAVE_ASKED_AT_TURN, stay="**No, stay**"), turn.content
+        stayed = await bob.click(turn, label="No, stay")
+        assert stayed.response is not None
+        assert any(verb_of(b) == "play" for b in buttons(stayed.response))
         assert not sim.env.errors
 
 
