@@ -204,7 +204,7 @@ REFUSALS: Final[dict[str, Refusal]] = {
         "🚫", N_("You were removed from this lobby, so you cannot join it again.")
     ),
     "not_seated.removed": Refusal(
-        "🚫", N_("You were removed from this game, so you cannot take a seat in it.")
+        "🚫", N_("You were removed from this game, so you cannot play in it."), AFTER_KICKED
     ),
     "already_seated": Refusal("ℹ️", N_("You are already in this game.")),
     "lobby_full": Refusal(

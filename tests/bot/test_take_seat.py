@@ -451,10 +451,17 @@ async def test_take_a_seat_refuses_one_removed_at_once(tmp_path: Path) -> None:
         [take] = [b for b in buttons(table) if verb_of(b) == "takeseat"]
         refused = await cy.click(table, custom_id=take["custom_id"])
         assert refused.response is not None and refused.ephemeral
-        assert refused.response.content == (
-            "🚫 You were removed from this game, so you cannot take a seat in it."
-        ), refused.response.content
+        removed = (
+            "🚫 You were removed from this game, so you cannot play in it. You can watch it "
+            "on the table and play in the next game."
+        )
+        assert refused.response.content == removed, refused.response.content
         assert not buttons(refused.response)
+        # QA: "Show my hand" said "… so you cannot take a seat in it", of a seat never asked for.
+        [show] = [b for b in buttons(table) if verb_of(b) == "hand"]
+        shown = await cy.click(table, custom_id=show["custom_id"])
+        assert shown.response is not None and shown.ephemeral
+        assert shown.response.content == removed, shown.response.content
         assert not sim.env.errors
 
 

@@ -70,7 +70,7 @@ MESSAGES: dict[str, str] = {
     " the bot's operator has been told",
     "not_seated": "You are not playing in this game",
     "not_seated.kicked": "You were removed from this game",
-    "not_seated.removed": "You were removed from this game, so you cannot take a seat in it",
+    "not_seated.removed": "You were removed from this game, so you cannot play in it",
     "not_seated.not_in_lobby": "You are not in this lobby",
     "not_seated.removed_from_lobby": "You were removed from this lobby, so you cannot join it"
     " again",
