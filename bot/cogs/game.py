@@ -173,6 +173,11 @@ OPEN_BELOW = N_("Game {game} is open below.")
 IN_REMATCH = N_("You are in game {game}: its lobby is open in this channel.")
 # Translators: the answer to "Play again" pressed by someone who did not play that game.
 REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch.")
+# Translators: the answer to an older game's "Play again" pressed by a player of the game
+# now running in the channel; {button} is the table's “Show my hand” (in bold).
+PLAYING_HERE = N_(
+    "You are playing game {game} in this channel: {button} on its table shows your cards."
+)
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
 REMATCH_REFUSED = N_("You were removed from game {game}, so you cannot open its rematch.")
 
@@ -458,6 +463,14 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             # Pressed twice, or by two players: the lobby the first press opened is where
             # to go, not a refusal.
             here = await self.service.game_in_channel(channel_id)
+            if here is not None and here.status is GameStatus.ACTIVE and user.id in here.playing():
+                # One of its players (QA: "watch it" was said to them): where their hand is.
+                t = await reader_texts(interaction)
+                public = await server_settings(self.service, here.guild_id)
+                button = f"**{show_hand_label(public.language)}**"
+                playing = t(PLAYING_HERE, game=here.id, button=button)
+                await self._send_private(interaction, "ℹ️ " + playing)
+                return
             if here is None or here.status is not GameStatus.LOBBY:
                 raise
             t = await reader_texts(interaction)

@@ -187,6 +187,36 @@ async def test_play_again_pressed_together_points_to_the_one_lobby(tmp_path: Pat
         )
 
 
+async def test_an_old_play_again_tells_a_player_of_the_running_game_it_is_theirs(
+    tmp_path: Path,
+) -> None:
+    """QA (es): Clara, playing game 2, pressed game 1's "Play again" and read "Game 2 is
+    being played here: watch it, or open a new game in another channel". She is told it is
+    her game, and where her hand is; one who does not play it is still told to watch it."""
+    async with simulation(tmp_path, members=3) as sim:
+        ann, bob, cy = sim.members
+        old = await finished_game(sim)
+        final = final_message(sim, old.id)
+        [lobby_id] = [
+            m.id for m in [(await bob.click(final, label="Play again")).response] if m is not None
+        ]
+        await ann.click(sim.message(lobby_id), label="Join")
+        await bob.click(sim.message(lobby_id), label="Start")
+        running = await sim.service.game_in_channel(sim.channel.id)
+        assert running is not None and running.status is GameStatus.ACTIVE
+
+        pressed = await ann.click(sim.message(final.id), label="Play again")
+        assert pressed.response is not None and pressed.ephemeral
+        assert pressed.response.content == (
+            f"ℹ️ You are playing game {running.id} in this channel: **Show my hand** on its "
+            "table shows your cards."
+        ), pressed.response.content
+        watcher = await cy.click(sim.message(final.id), label="Play again")
+        assert watcher.response is not None and watcher.ephemeral
+        assert "watch it" in watcher.response.content, watcher.response.content
+        assert not sim.env.errors
+
+
 async def test_a_player_removed_from_the_game_cannot_open_its_rematch(tmp_path: Path) -> None:
     """QA: a player the host had removed pressed Play again and hosted the rematch, pinging
     the players who had removed them. The rematch is for those who stayed."""
