@@ -212,9 +212,11 @@ REFUSALS: Final[dict[str, Refusal]] = {
     ),
     "not_host": Refusal("🚫", N_("Only the host can do that."), ASK_HOST),
     "not_host.start": Refusal("🚫", N_("Only the host can start the game."), ASK_HOST),
-    "not_host.cancel": Refusal("🚫", N_("Only the host or a server manager can cancel this game.")),
+    "not_host.cancel": Refusal(
+        "🚫", N_("Only the host or a server manager can cancel this game."), ASK_HOST
+    ),
     "not_host.remove_players": Refusal(
-        "🚫", N_("Only the host or a server manager can remove players.")
+        "🚫", N_("Only the host or a server manager can remove players."), ASK_HOST
     ),
     "not_host.remove_seats": Refusal("🚫", N_("Only the host can remove players."), ASK_HOST),
     "not_host.remove_host": Refusal(

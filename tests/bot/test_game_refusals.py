@@ -394,7 +394,7 @@ async def test_an_answer_to_the_cancel_question_says_how_the_game_stands(
 
         refused = await ann.click(questions[0].response, label="Cancel the game")
         assert answer(refused, questions[0]) == (
-            "🚫 Only the host or a server manager can cancel this game."
+            "🚫 Only the host or a server manager can cancel this game. Ask bob."
         )
         manager = sim.add_manager("mod")
         theirs = await manager.slash(sim.channel, "wizard cancel")

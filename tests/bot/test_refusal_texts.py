@@ -401,6 +401,8 @@ def test_not_saved_stands_as_a_sentence_before_its_reason() -> None:
         ("en", "🚫 Only the host can start the game. Ask **Anna** \\*."),
         ("de", "🚫 Nur der Gastgeber kann die Partie starten. Frag **Anna** \\*."),
         ("pt", "🚫 Só quem organiza pode começar a partida. Fale com **Anna** \\*."),
+        # QA (it): "Chiedi a Anna", where Italian writes "ad Anna" (but "a Bruno").
+        ("it", "🚫 Solo l'host può avviare la partita. Chiedi all'host, **Anna** \\*."),
     ],
 )
 def test_a_host_only_refusal_names_whom_to_ask(language: str, says: str) -> None:

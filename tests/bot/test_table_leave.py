@@ -294,7 +294,8 @@ async def test_the_host_who_leaves_hands_the_role_to_a_player(tmp_path: Path) ->
         assert "· host" not in _lines_of(table, "**ann**")[0]
         assert _lines_of(table, "**bob**")[0].split(" · ")[1] == "host", table
         refused = private(await ann.slash(sim.channel, "wizard kick", player=cy))
-        assert refused == "🚫 Only the host or a server manager can remove players."
+        # QA (es): the kick's refusal did not say whom to ask, as the lobby's refusals do.
+        assert refused == "🚫 Only the host or a server manager can remove players. Ask bob."
         asked = await bob.slash(sim.channel, "wizard cancel")
         cancelled = private(await bob.click(asked.response, label="Cancel the game"))
         assert cancelled == f"🛑 Game {info.id} is cancelled."

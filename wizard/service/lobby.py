@@ -431,10 +431,9 @@ class Lobby(Playing):
                 self._check_status(live, GameStatus.LOBBY, "cancel")
             if live.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
                 self._check_status(live, GameStatus.ACTIVE)
-            host_id = live.acting_host
-            if by_user_id != host_id and not is_manager:
-                raise NotHostError(action="cancel")
-            await self._cancel_locked(live, "host" if by_user_id == host_id else "manager")
+            self._check_host(live, by_user_id, is_manager, "cancel")
+            by_host = by_user_id == live.acting_host
+            await self._cancel_locked(live, "host" if by_host else "manager")
         return live.info()
 
     async def cancel_games_in(
