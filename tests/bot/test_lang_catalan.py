@@ -9,6 +9,8 @@ whose Discord is in English or Spanish now read Catalan; the others keep their o
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -17,11 +19,24 @@ import discord
 import pytest
 
 from bot.i18n import reader_language, reader_texts, texts
-from tests.bot.conftest import buttons, message_text, simulation, verb_of
+from tests.bot.conftest import Sim, buttons, message_text, simulation, verb_of
 from tests.bot.i18n_support import user_locales
 from wizard.service import GameService
 
 pytestmark = pytest.mark.usefixtures("fast_settle")
+
+
+@contextlib.asynccontextmanager
+async def catalan_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Sim]:
+    """A server set to Catalan, with three members: ann's Discord in English (SimCord's
+    en-US), bob's in Spanish and cy's in German."""
+    locales = user_locales(monkeypatch)
+    async with simulation(tmp_path, members=3) as sim:
+        _, bob, cy = sim.members
+        locales[bob] = "es-ES"
+        locales[cy] = "de"
+        await sim.service.update_settings(sim.guild.id, language="ca")
+        yield sim
 
 
 @pytest.mark.parametrize(
@@ -48,12 +63,8 @@ def test_a_reply_speaks_the_members_language_but_catalan_to_its_speakers(
 async def test_a_catalan_servers_members_read_catalan_in_private(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    locales = user_locales(monkeypatch)
-    async with simulation(tmp_path, members=3) as sim:
-        ann, bob, cy = sim.members  # ann keeps SimCord's en-US
-        locales[bob] = "es-ES"
-        locales[cy] = "de"
-        await sim.service.update_settings(sim.guild.id, language="ca")
+    async with catalan_server(tmp_path, monkeypatch) as sim:
+        ann, bob, cy = sim.members
         ca, de = texts("ca"), texts("de")
 
         for member, t in ((ann, ca), (bob, ca), (cy, de)):
@@ -177,12 +188,8 @@ async def test_an_open_hand_follows_the_server_when_its_language_changes(
     """QA (ca): a manager switched a Catalan server to German mid-game; the table turned
     German at once, but the open hands of English and Spanish members went on being redrawn
     in Catalan (quoting the German table's button), until their next click."""
-    locales = user_locales(monkeypatch)
-    async with simulation(tmp_path, members=3) as sim:
-        ann, bob, cy = sim.members  # ann keeps SimCord's en-US
-        locales[bob] = "es-ES"
-        locales[cy] = "de"
-        await sim.service.update_settings(sim.guild.id, language="ca")
+    async with catalan_server(tmp_path, monkeypatch) as sim:
+        ann, bob, cy = sim.members
         info = await sim.new_game(ann)
         lobby = sim.message(sim.raw()[-1].id)
         for member, verb in ((bob, "join"), (cy, "join"), (ann, "start")):
