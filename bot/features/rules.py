@@ -43,14 +43,25 @@ def rules_text(
             + [rank_label(r, theme) for r in range(10, 14)]
         )
     if options.single_suit:
-        deal = t(
-            # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A".
-            "Each player draws from their own 15-card deck (one suit {ranks}, a Wizard, a "
-            "Jester): 4 cards in round 1, one more each round, 12 rounds. Nobody deals: who "
-            "bids first and leads the first trick moves one seat left each round, and the "
-            "table marks 🔀 who bids last.",
-            ranks=ranks,
-        )
+        if options.bidding is Bidding.OPEN:
+            deal = t(
+                # Translators: {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A".
+                "Each player draws from their own 15-card deck (one suit {ranks}, a Wizard, a "
+                "Jester): 4 cards in round 1, one more each round, 12 rounds. Nobody deals: "
+                "who bids first and leads the first trick moves one seat left each round, and "
+                "the table marks 🔀 who bids last.",
+                ranks=ranks,
+            )
+        else:
+            deal = t(
+                # Translators: single suit where everyone bids at once (hidden or secret
+                # bids); {ranks} are a suit's cards, "1–13" or "2–10, J, Q, K, A".
+                "Each player draws from their own 15-card deck (one suit {ranks}, a Wizard, a "
+                "Jester): 4 cards in round 1, one more each round, 12 rounds. Nobody deals: "
+                "who leads the first trick moves one seat left each round, and the table "
+                "marks 🔀 who leads first.",
+                ranks=ranks,
+            )
         play = t(
             "**Play:** no trump and no suit to follow: play any card. The highest value wins "
             "the trick (Jester lowest, Wizard highest; the first of equals wins)."

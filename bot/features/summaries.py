@@ -45,7 +45,7 @@ def round_summary_embed(
     single_suit: bool = False,
 ) -> discord.Embed:
     """After a round: each player's bid, tricks and points, and the new totals (in
-    ``single_suit``, who bid last instead of the dealer: nobody deals, R7.7)."""
+    ``single_suit``, who led first instead of the dealer: nobody deals, R7.7)."""
     names = _escape(players)
     if num_rounds:
         title = t("Round {round} of {rounds} scored", round=summary.round, rounds=num_rounds)
@@ -65,8 +65,10 @@ def round_summary_embed(
         # Translators: {turned} of “Dealer {dealer} · {turned} · {trump}” (a round summary).
         turned = t("turned {card}", card=card_text(summary.turned, theme, t=t))
     if single_suit:
-        # Translators: the first line of a round's summary in single suit (nobody deals).
-        first = t("{player} bid last · no trump", player=_bold(names[summary.dealer]))
+        leader = names[(summary.dealer + 1) % len(names)]
+        # Translators: the first line of a round's summary in single suit (nobody deals):
+        # who led the round's first trick (the turn to lead first moves left each round).
+        first = t("{player} led first · no trump", player=_bold(leader))
     else:
         # Translators: {turned} is “turned {card}” or “nothing turned”; {trump} is
         # “trump {suit}” or “no trump”.

@@ -293,6 +293,23 @@ def _nowrap(text: str) -> str:
     return text.replace(" ", "\u00a0")
 
 
+def _round_role(table: TableView, *, t: Texts) -> tuple[int, str]:
+    """The seat the table marks 🔀 and what it is: the dealer; in single suit, where nobody
+    deals (R7.7), the seat in the dealer's place, which bids last, or, where everyone bids
+    at once (R7.2, R7.3), the seat after it, which leads the first trick (QA: "bids last"
+    was said where nobody bids last)."""
+    if not table.options.single_suit:
+        # Translators: after a player's name on the table: this player deals the round.
+        return table.dealer, t("dealer")
+    if table.options.bidding is Bidding.OPEN:
+        # Translators: after a player's name on the table in single suit, where nobody
+        # deals: this player bids last this round.
+        return table.dealer, t("bids last")
+    # Translators: after a player's name on the table in single suit with hidden or secret
+    # bids (everyone bids at once): this player leads the first trick of the round.
+    return (table.dealer + 1) % len(table.players), t("leads first")
+
+
 def seat_lines(
     table: TableView,
     names: Sequence[str],
@@ -315,6 +332,7 @@ def seat_lines(
     levels = levels or {}
     lines = []
     playing = table.phase in (Phase.CHOOSE_TRUMP, Phase.BID, Phase.PLAY)
+    marked, role = _round_role(table, t=t)
     for seat, name in enumerate(names):
         marker = "▶️" if playing and seat in table.to_act else "▫️"
         bot = " 🤖" if seat in computer else ""
@@ -334,10 +352,7 @@ def seat_lines(
         # (may remove players or cancel it).
         hosts = " · " + t("host") if seat == host else ""
         dealer = ""
-        if table.round > 0 and seat == table.dealer:
-            # Translators: after a player's name on the table: this player deals the round;
-            # in single suit, where nobody deals, the seat in the dealer's place bids last.
-            role = t("bids last") if table.options.single_suit else t("dealer")
+        if table.round > 0 and seat == marked:
             dealer = " · 🔀 " + role
         parts = [f"{marker} **{name}**{bot}{hosts}{dealer}"]
         if table.round > 0:
