@@ -862,6 +862,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             options,
             players=players if players and players >= MIN_PLAYERS else None,
             turn_seconds=timer,
+            timeouts=settings.max_timeouts,
             theme=settings.theme,
             t=t,
             show_hand=show_hand_label(settings.language),

@@ -28,13 +28,15 @@ def rules_text(
     *,
     players: int | None = None,
     turn_seconds: float | None = None,
+    timeouts: int = 2,
     theme: Theme = Theme.CLASSIC,
     t: Texts,
     show_hand: str | None = None,
 ) -> str:
     """A short summary of the rules and of the variants in force (``/wizard rules``), with
-    the cards as the server shows them (R1.5). ``show_hand``: the table's "Show my hand" as
-    the table shows it (in the server's language; by default in ``t``'s)."""
+    the cards as the server shows them (R1.5). ``timeouts``: the server's turns run out in
+    a row after which a computer plays the seat. ``show_hand``: the table's "Show my hand"
+    as the table shows it (in the server's language; by default in ``t``'s)."""
     if theme is Theme.CLASSIC:
         ranks = f"{rank_label(1)}–{rank_label(13)}"
     else:  # 2–10, J, Q, K, A
@@ -165,8 +167,15 @@ def rules_text(
         lines.append(t("**Variants in force:** {variants}", variants=variants_text(options, t=t)))
     if turn_seconds is not None:
         lines.append(
-            t(
-                "**Timer:** {timer}; when it runs out a computer moves for you.",
+            t.plural(
+                # Translators: {n} is the server's number of timeouts in a row after which
+                # a computer plays the seat (1: at the first).
+                "**Timer:** {timer}; when it runs out a computer plays your seat until you "
+                "take it back, and a game it finishes for you counts as lost.",
+                "**Timer:** {timer}; when it runs out a computer moves for you. After {n} in a "
+                "row it plays your seat until you take it back, and a game it finishes for you "
+                "counts as lost.",
+                timeouts,
                 timer=timer_text(turn_seconds, t=t),
             )
         )

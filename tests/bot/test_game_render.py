@@ -159,6 +159,23 @@ def test_rules_name_the_suit_to_follow_and_the_last_round_without_trump() -> Non
         assert "a tie shares the win" in text  # R6.3
 
 
+def test_the_rules_say_what_running_out_of_time_leads_to() -> None:
+    """QA: "when it runs out a computer moves for you" read like a one-off move; that the
+    server's timeouts in a row hand the seat over, and that a game a computer finishes
+    for you counts as lost, was learnt only once it had happened."""
+    twice = rules_text(Options(), turn_seconds=300, t=EN)
+    assert (
+        "**Timer:** 5 minutes per turn; when it runs out a computer moves for you. After 2 in a "
+        "row it plays your seat until you take it back, and a game it finishes for you counts "
+        "as lost." in twice
+    ), twice
+    once = rules_text(Options(), turn_seconds=300, timeouts=1, t=EN)
+    assert (
+        "**Timer:** 5 minutes per turn; when it runs out a computer plays your seat until you "
+        "take it back, and a game it finishes for you counts as lost." in once
+    ), once
+
+
 def test_rules_say_how_bids_are_made_in_each_bidding_mode() -> None:
     """R4.1/R4.2: open bids go one at a time, the dealer last; R7.2/R7.3: hidden and secret
     bids are chosen at once, with no order."""

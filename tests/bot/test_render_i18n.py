@@ -824,7 +824,9 @@ def test_english_is_unchanged() -> None:
         "**Variants in force:**",
         "• Hidden bids: everyone bids privately; all bids are shown together.",
         "• Clairvoyance: in round 1 you see everyone's card but your own.",
-        "**Timer:** 1 minute per turn; when it runs out a computer moves for you.",
+        "**Timer:** 1 minute per turn; when it runs out a computer moves for you. After 2 in "
+        "a row it plays your seat until you take it back, and a game it finishes for you "
+        "counts as lost.",
         "Press **Show my hand** on the table to see your cards and play.",
     ]
     assert ping_text(["<@1>"], Phase.BID, 3, t=t) == (
