@@ -90,7 +90,12 @@ def rules_text(
                 )
             )
         else:
-            parts.append(t("Round *r* deals *r* cards each."))
+            parts.append(
+                t(
+                    "Round *r* deals *r* cards each, until the deck runs out: 20 rounds for 3 "
+                    "players, 15 for 4, 12 for 5, 10 for 6."
+                )
+            )
         parts.append(
             t(
                 "The next card is turned: its suit is trump; a Jester means no trump; a Wizard "
@@ -102,7 +107,8 @@ def rules_text(
         play = t(
             "**Play:** the player left of the dealer leads the first trick, the winner of a "
             "trick the next. Follow suit if you can: the suit of the trick's first suited card "
-            "(none if a Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. "
+            "(none if a Wizard came first); if you cannot, play any card, trump or not. A 🧙 "
+            "Wizard or a 🃏 Jester may always be played. "
             "The first Wizard wins the trick, else the highest trump, else the highest card of "
             "the suit to follow (only Jesters: the first Jester)."
         )

@@ -159,6 +159,15 @@ def test_rules_name_the_suit_to_follow_and_the_last_round_without_trump() -> Non
         assert "a tie shares the win" in text  # R6.3
 
 
+def test_the_rules_say_that_trump_is_never_required_and_how_long_a_game_is() -> None:
+    """QA: "Follow suit if you can" did not say that one who cannot need not trump (R5.5),
+    which players of other trick games expect to have to; with no game yet in the channel,
+    the rules gave no game length (R2.2)."""
+    text = rules_text(Options(), t=EN)
+    assert "if you cannot, play any card, trump or not" in text, text
+    assert "20 rounds for 3 players, 15 for 4, 12 for 5, 10 for 6" in text, text
+
+
 def test_the_rules_say_what_running_out_of_time_leads_to() -> None:
     """QA: "when it runs out a computer moves for you" read like a one-off move; that the
     server's timeouts in a row hand the seat over, and that a game a computer finishes

@@ -815,9 +815,9 @@ def test_english_is_unchanged() -> None:
         "to the cards in hand.",
         "**Play:** the player left of the dealer leads the first trick, the winner of a trick "
         "the next. Follow suit if you can: the suit of the trick's first suited card (none if a "
-        "Wizard came first). A 🧙 Wizard or a 🃏 Jester may always be played. The first Wizard "
-        "wins the trick, else the highest trump, else the highest card of the suit to follow "
-        "(only Jesters: the first Jester).",
+        "Wizard came first); if you cannot, play any card, trump or not. A 🧙 Wizard or a 🃏 "
+        "Jester may always be played. The first Wizard wins the trick, else the highest trump, "
+        "else the highest card of the suit to follow (only Jesters: the first Jester).",
         "**Scoring:** bid exactly right: 20 + 10 per trick. Otherwise −10 per trick too many or "
         "too few. Highest total after the last round wins; a tie shares the win.",
         "",
