@@ -316,7 +316,7 @@ def last_round_line(summary: RoundSummary, seat: int, *, not_theirs: bool = Fals
         "round": summary.round,
         "bid": bid,
         "won": won,
-        "points": f"{summary.points[seat]:+d}",
+        "points": t.signed(summary.points[seat]),
         "total": _bold(t.count(summary.totals[seat])),
     }
     if not_theirs:

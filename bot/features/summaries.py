@@ -88,7 +88,7 @@ def round_summary_embed(
             player=_bold(name),
             bid=bid,
             won=won,
-            points=f"{points:+d}",
+            points=t.signed(points),
             total=_bold(t.count(summary.totals[seat])),
         )
         lines.append(f"{mark} {line}")

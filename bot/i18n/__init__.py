@@ -84,8 +84,23 @@ LANGUAGE_NAMES: Final[dict[str, str]] = {
 }
 """Each language in its own words (settings menus show these untranslated)."""
 DEFAULT_LANGUAGE: Final = "en"
+
 LOCALES: Final = Path(__file__).parent / "locales"
 """Where the catalogues live: ``<language>.po``, and the template ``wizard.pot``."""
+
+
+MINUS: Final = "\u2212"
+"""The minus sign of a score below zero (−10), as the rules write it; a hyphen reads as a
+dash beside other words."""
+
+
+def minus(number: str) -> str:
+    """``number`` (digits, as written) with a true minus for its hyphen-minus, if it has one.
+
+    >>> minus("-1,500"), minus("20")
+    ('−1,500', '20')
+    """
+    return MINUS + number[1:] if number.startswith("-") else number
 
 
 def N_(message: str) -> str:
@@ -170,8 +185,14 @@ class Texts:
         return self._format(text, singular if n == 1 else plural, params)
 
     def count(self, n: int) -> str:
-        """A whole number as this language writes it (digits grouped from 1,000 on)."""
-        return format_decimal(n, format="#,##0", locale=self.language) if abs(n) >= 1000 else str(n)
+        """A whole number as this language writes it (digits grouped from 1,000 on; below
+        zero with a true minus, :func:`minus`)."""
+        grouped = abs(n) >= 1000
+        return minus(format_decimal(n, format="#,##0", locale=self.language) if grouped else str(n))
+
+    def signed(self, n: int) -> str:
+        """A change of score, always with its sign: ``+20``, ``−10``."""
+        return self.count(n) if n < 0 else "+" + self.count(n)
 
     def context(self, context: str, message: str, /, **params: object) -> str:
         """``message`` in the sense ``context`` gives it (gettext's ``msgctxt``)."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from bot.i18n import minus
 from bot.images.canvas import (
     GOLD,
     GOLD_TINT,
@@ -271,7 +272,7 @@ def scorepad_png(
             colour = MADE if bid == won else MISSED
             c.text(((b[0] + b[2]) / 2, cy), f"{bid}/{won}", 17, colour, anchor="mm")
             s = lay.cell(row, seat, "score")
-            c.text(((s[0] + s[2]) / 2, cy), str(total), 17, TEXT, anchor="mm")
+            c.text(((s[0] + s[2]) / 2, cy), minus(str(total)), 17, TEXT, anchor="mm")
 
     # Rules: under the header, between players, above the totals.
     c.rect((m, lay.rows_top - 2, lay.width - m, lay.rows_top), GRID)
@@ -285,7 +286,7 @@ def scorepad_png(
     c.text((m + 10, ty), labels.total, 19, TEXT, bold=True)
     for seat in range(lay.players):
         left, top, right, bottom = lay.total_box(seat)
-        text = str(totals[seat])
+        text = minus(str(totals[seat]))
         if seat in winners:
             w = max(64.0, c.text_width(text, 21, bold=True) + 24)
             mid = (left + right) / 2

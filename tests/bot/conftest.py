@@ -489,9 +489,10 @@ class Sim:
         info = await self.service.get_game(game_id)
         shown = {}
         for line in (message.embeds[0].description or "").splitlines():
-            match = re.match(r"^\S+ \*\*(.+)\*\*: (-?[\d,]+) points$", line)
+            match = re.match(r"^\S+ \*\*(.+)\*\*: ([-−]?[\d,]+) points$", line)
             if match:  # digits grouped from 1,000 on; a seat a computer played to the end: 🤖
-                shown[match.group(1).removesuffix(" 🤖")] = int(match.group(2).replace(",", ""))
+                points = match.group(2).replace(",", "").replace("−", "-")
+                shown[match.group(1).removesuffix(" 🤖")] = int(points)
         names = [s.name for s in info.seats]
         assert list(state.players) == names
         assert shown == dict(zip(names, state.scores, strict=True))

@@ -19,6 +19,7 @@ from PIL import Image
 
 from bot.features.community.cog import COMMUNITY_ITEMS, community_cog, install_community
 from bot.features.community.words import COG_NAME
+from bot.i18n import minus
 from tests.bot.conftest import Sim, buttons, message_text, post_buttons, simulation, verb_of
 from wizard.record import load, replay
 from wizard.service import GameStatus
@@ -321,7 +322,7 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         card = await sim.service.player_card(sim.guild.id, ann.id)
         assert card is not None
         assert field(message, "Games").startswith("1 played · ")
-        assert f"best {card.best_score}" in field(message, "Scores")
+        assert f"best {minus(str(card.best_score))}" in field(message, "Scores")
         # Of the rounds she bid herself: a computer's bid, when her time ran out, is not
         # counted (player QA: "2 of 14 rounds" beside a scorepad of 15 said nothing of why).
         assert f"({card.exact_bids} of {card.bids} rounds they bid themselves)" in field(
@@ -329,7 +330,8 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         )
         assert "unranked: 4 more games needed" in field(message, "Rating")
         # One number, marked provisional before the server's minimum of games (issue 12).
-        assert f"≈ **{round(card.rating)}** (provisional)" in field(message, "Rating")
+        shown = minus(str(round(card.rating)))
+        assert f"≈ **{shown}** (provisional)" in field(message, "Rating")
         assert "μ" not in message_text(message) and "σ" not in message_text(message)
         assert field(message, "Favourite options") == "none (the classic game) · 100% of games"
         # A place says so: "6/6" read as six out of six (won them all) for a last place.
@@ -569,7 +571,7 @@ def test_the_stats_card_writes_both_scores_as_the_language_writes_numbers() -> N
         form=(),
     )
     fields = {f.name: f.value for f in stats_embed(texts("pt"), card, "bruno").fields}
-    assert fields["Pontuações"] == "média -1.300,0 · melhor -1.300", fields
+    assert fields["Pontuações"] == "média −1.300,0 · melhor −1.300", fields
 
 
 def test_a_game_from_the_history_writes_places_as_the_final_standings_do() -> None:
@@ -744,7 +746,7 @@ def test_the_history_list_writes_every_place_as_the_final_standings_do() -> None
         Standing(3, "maria", 4, -410, 4, 3, 15),
     )
     [line] = (history_embed(texts("pt"), [game], older=False).description or "").splitlines()
-    assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio -130 · 4º maria -410"), line
+    assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio −130 · 4º maria −410"), line
 
 
 def _summary(game_id: int, *standings: Any) -> Any:

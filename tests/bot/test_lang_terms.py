@@ -326,7 +326,7 @@ def test_the_history_picker_says_the_points_in_the_right_case_in_german() -> Non
     t = texts("de")
     points = t.plural("{n} point", "{n} points", -400)
     line = t("Won by {names} with {points}", names="bruno", points=points)
-    assert line == "Gewonnen von bruno (-400 Punkte)"
+    assert line == "Gewonnen von bruno (−400 Punkte)"
 
 
 TRUTH = re.compile(r"verdad|verità|verdade|veritat", re.I)

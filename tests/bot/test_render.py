@@ -285,7 +285,7 @@ def test_table_shows_round_dealer_trump_tricks_turn_and_scores() -> None:
     assert f"⏳ **{NAMES[state.turn]}** to play." in text
     for seat in range(4):
         assert f"won\u00a0{state.tricks[seat]}" in text
-        assert f"**{state.scores[seat]}**\u00a0pts" in text
+        assert f"**{T.count(state.scores[seat])}**\u00a0pts" in text
     assert "**Cy** 🤖" in text
     fields = {f.name: f.value for f in embed.fields}
     assert [card_text(c, t=T) in fields["Current trick"] for c in state.trick] == [True, True]
@@ -509,7 +509,8 @@ def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
         points, total = last.points[seat], last.totals[seat]
         assert first_line == (
             f"{'✅' if last.bids[seat] == last.tricks[seat] else '❌'} Round 2: you bid "
-            f"{last.bids[seat]}, won {last.tricks[seat]} → {points:+d} (total **{total}**)"
+            f"{last.bids[seat]}, won {last.tricks[seat]} → {T.signed(points)} "
+            f"(total **{T.count(total)}**)"
         ), first_line
     playing = first_state(iter(states), lambda s: s.round == 3 and bool(s.trick))
     assert "Round 2:" not in hand_text(view(playing, 0), t=T)
@@ -523,7 +524,7 @@ def test_a_new_rounds_hand_starts_with_how_ones_last_round_went() -> None:
         first_line = hand_text(view(over, seat), t=T).splitlines()[0]
         assert first_line.endswith(
             f" Round 20: you bid {final.bids[seat]}, won {final.tricks[seat]} → "
-            f"{final.points[seat]:+d} (total **{final.totals[seat]}**)"
+            f"{T.signed(final.points[seat])} (total **{T.count(final.totals[seat])}**)"
         ), first_line
 
 
@@ -537,7 +538,7 @@ def test_a_hand_says_your_seat_of_bids_its_reader_did_not_make() -> None:
     text = hand_text(view(state, 0), bids_not_theirs={2}, t=T)
     assert text.splitlines()[0].endswith(
         f" Round 2, your seat: bid {last.bids[0]}, won {last.tricks[0]} → "
-        f"{last.points[0]:+d} (total **{last.totals[0]}**)"
+        f"{T.signed(last.points[0])} (total **{T.count(last.totals[0])}**)"
     ), text
     playing = first_state(iter(states), lambda s: s.round == 3 and s.phase is Phase.PLAY)
     own = f"your bid: {playing.bids[0]}"
@@ -807,7 +808,7 @@ def test_round_summary_and_scorepad() -> None:
     text = embed.description or ""
     for seat in range(3):
         assert f"**{NAMES[seat]}**: bid {summary.bids[seat]}, won {summary.tricks[seat]}" in text
-        assert f"(total **{summary.totals[seat]}**)" in text
+        assert f"(total **{T.count(summary.totals[seat])}**)" in text
     pad = scorepad_text(pv.history, pv.players, t=T)
     assert "```" not in pad  # narrow lines that wrap, not a wide table (issue 12)
     assert len(pad.splitlines()) == 3
@@ -817,7 +818,7 @@ def test_round_summary_and_scorepad() -> None:
         # line; in groups of five (a round is found by counting fives) a line breaks between
         # groups.
         fives = " ".join(marks[i : i + 5] for i in range(0, len(marks), 5))
-        assert f"**{NAMES[seat]}** · **{final.scores[seat]}** · {fives}" in pad
+        assert f"**{NAMES[seat]}** · **{T.count(final.scores[seat])}** · {fives}" in pad
 
 
 def test_standings_share_places_on_ties() -> None:
@@ -875,7 +876,7 @@ def test_scores_beyond_a_thousand_are_written_as_the_language_writes_numbers() -
     summary = RoundSummary(
         20, 0, None, None, (1, 0, 2), (1, 0, 1), (30, 20, -10), (1300, -1250, 40)
     )
-    for t, big, small in ((T, "1,300", "-1,250"), (texts("de"), "1.300", "-1.250")):
+    for t, big, small in ((T, "1,300", "−1,250"), (texts("de"), "1.300", "−1.250")):
         shown = embed_text(table_embed(table, t=t))
         assert f"**{big}**" in shown and f"**{small}**" in shown, shown
         shown = embed_text(round_summary_embed(summary, NAMES[:3], t=t))
@@ -896,8 +897,8 @@ def test_a_seat_a_computer_took_over_between_rounds_is_not_said_to_have_been_pla
     last = state.history[-1]
     mark = "✅" if last.bids[seat] == last.tricks[seat] else "❌"
     facts = (
-        f"bid {last.bids[seat]}, won {last.tricks[seat]} → {last.points[seat]:+d} "
-        f"(total **{last.totals[seat]}**)"
+        f"bid {last.bids[seat]}, won {last.tricks[seat]} → {T.signed(last.points[seat])} "
+        f"(total **{T.count(last.totals[seat])}**)"
     )
     lines = hand_text(view(state, seat), away=True, t=T).splitlines()
     assert lines[0] == f"{mark} Round 3: you {facts}", lines

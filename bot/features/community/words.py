@@ -11,7 +11,7 @@ from babel.numbers import format_decimal, format_percent
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.i18n import N_, Texts, level_name
+from bot.i18n import N_, Texts, level_name, minus
 from wizard.cards import Theme
 from wizard.service import (
     LeaderboardOrder,
@@ -76,9 +76,13 @@ OUTDATED: Final = N_("This button is from an older version of the bot. Run the c
 
 
 def number(t: Texts, value: float | Decimal, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals, written the way the language writes numbers."""
+    """``value`` with ``digits`` decimals, written the way the language writes numbers (below
+    zero with a true minus; one that rounds to zero with none: ``0.0``, not ``-0.0``)."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
-    return format_decimal(value, format=pattern, locale=t.language)
+    written = format_decimal(value, format=pattern, locale=t.language)
+    if not any(c in "123456789" for c in written):
+        return written.removeprefix("-")
+    return minus(written)
 
 
 def percent(t: Texts, value: float) -> str:
