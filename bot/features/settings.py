@@ -73,9 +73,10 @@ NOT_MANAGER: Final = N_(
 )
 
 
-NOT_SAVED: Final = N_("Not saved. {reason}")
+NOT_SAVED: Final = N_("Nothing was saved. {reason}")
 """A refused settings change: the reason is a sentence of its own (player QA: "Non salvato:
-Questo…" put a capital after a colon)."""
+Questo…" put a capital after a colon). Nothing, as every option given is refused with the
+one refused (QA: "Not saved" read as if only the timer named had been dropped)."""
 
 
 class NotSaved(Exception):

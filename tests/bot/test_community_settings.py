@@ -117,7 +117,8 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
         refused = await boss.select(panel, ["hidden", "secret"], custom_id="wizb:set:variants")
         assert refused.acknowledged
         panel = sim.message(panel.id)
-        assert "Not saved" in panel.content and "either hidden or secret, not both" in panel.content
+        assert "Nothing was saved" in panel.content
+        assert "either hidden or secret, not both" in panel.content
         await boss.select(panel, ["uneven_bids", "secret"], custom_id="wizb:set:variants")
         assert "Uneven bids need open bidding" in sim.message(panel.id).content
         # Several conflicts at once: each is named, so one try shows everything to mend.
@@ -127,7 +128,7 @@ async def test_panel_round_trip(tmp_path: Path) -> None:
             custom_id="wizb:set:variants",
         )
         assert sim.message(panel.id).content.startswith(
-            "⚠️ Not saved. These options cannot be played together.\n"
+            "⚠️ Nothing was saved. These options cannot be played together.\n"
             "• Uneven bids need open bidding: with secret bids, nobody knows the total when the "
             "last bid is made.\n"
             "• Clairvoyance needs a first round of one card, and single suit starts with four "
@@ -173,14 +174,16 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         saved = await sim.service.get_settings(sim.guild.id)
         assert (saved.turn_seconds, saved.rated_min_games, saved.language) == (45.0, 3, "de")
         # A turn limit the service does not allow: refused with the reason, nothing saved.
-        refused = await boss.slash(sim.channel, "wizard settings", turn_timer=5)
+        # QA: with another option, "Not saved" read as if only the timer had been dropped.
+        refused = await boss.slash(sim.channel, "wizard settings", turn_timer=5, min_games=7)
         # The same reason as a new game's timer gets, with the range (it said only "That
         # value is out of range", though Discord lets 1 to 9 through).
         assert refused.response is not None and refused.response.content == (
-            "⚠️ Not saved. That turn timer is not possible. It can be from 10 seconds to 24"
-            " hours; 0 means no limit."
+            "⚠️ Nothing was saved. That turn timer is not possible. It can be from 10 seconds"
+            " to 24 hours; 0 means no limit."
         )
-        assert (await sim.service.get_settings(sim.guild.id)).turn_seconds == 45.0
+        saved = await sim.service.get_settings(sim.guild.id)
+        assert (saved.turn_seconds, saved.rated_min_games) == (45.0, 3)
         # A custom limit shows among the panel's choices, selected.
         timer = selects(refused.response)["wizb:set:timer"]
         assert defaults(timer) == ["45"]

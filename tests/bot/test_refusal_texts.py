@@ -389,7 +389,7 @@ def test_a_conflict_names_a_variant_as_a_name(language: str, starts: str) -> Non
 def test_not_saved_stands_as_a_sentence_before_its_reason() -> None:
     """Player QA (it, es): "Non salvato: Questo tempo per turno non è possibile." put a
     capital after a colon, where Italian and Spanish write lower case. The reason, a sentence
-    of its own, follows "Not saved." in every language."""
+    of its own, follows "Nothing was saved." in every language."""
     for language in bot.i18n.LANGUAGES:
         said = texts(language)(NOT_SAVED, reason="Xyz.")
         assert said.endswith(". Xyz."), (language, said)
