@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import minus
 from wizard.cards import Suit, Theme
 from wizard.view import RoundSummary
 
@@ -272,6 +273,12 @@ def drawable_text(text: str, font_file: str | None = None) -> str:
             folded = "".join(c for c in base if not unicodedata.combining(c))
         out.extend(c for c in folded if c != ch and _drawable(c, font_file))
     return " ".join("".join(out).split())  # dropped characters leave no double spaces
+
+
+def score_text(value: int, font_file: str | None = None) -> str:
+    """A score as the bot's messages write it (a true minus below zero, ``bot.i18n.minus``),
+    drawable in the font: a hyphen where it has no minus."""
+    return drawable_text(minus(str(value)), font_file)
 
 
 L = TypeVar("L", ScorepadLabels, ChartLabels)

@@ -24,6 +24,7 @@ from bot.images.canvas import (
     check_history,
     drawable_text,
     mix,
+    score_text,
 )
 from wizard.view import RoundSummary
 
@@ -82,7 +83,8 @@ def chart_layout(
     high = math.ceil(high / step) * step
     if high == low:
         high = low + step
-    legend_width = 230
+    # A name of 17 characters at 14 px beside a total of four with a minus (−300) fits.
+    legend_width = 240
     plot = (78, 86, WIDTH - legend_width - 24, CHART_HEIGHT - 62)
     return ChartLayout(
         width=WIDTH,
@@ -133,7 +135,7 @@ def score_chart_png(
         _, y = lay.point(0, value)
         colour = MUTED if value == 0 else GRID
         c.rect((left, round(y) - (1 if value == 0 else 0), right, round(y) + 1), colour)
-        c.text((left - 10, y), str(value), 15, MUTED, anchor="rm")
+        c.text((left - 10, y), score_text(value, font), 15, MUTED, anchor="rm")
     # Vertical grid at the rounds, labelled (every other one when they are crowded).
     every = 1 if lay.rounds <= 15 else 2
     for r in range(lay.rounds + 1):
@@ -166,7 +168,7 @@ def score_chart_png(
     room: dict[int, float] = {}
     for i, seat in enumerate(shown):
         lx, _, lr, _ = lay.legend_box(i)
-        room[seat] = lr - lx - 44 - c.text_width(str(final[seat]), 17, bold=True)
+        room[seat] = lr - lx - 44 - c.text_width(score_text(final[seat], font), 17, bold=True)
     size = next(
         (
             s
@@ -181,7 +183,7 @@ def score_chart_png(
         colour = PLAYER_COLOURS[seat]
         c.line([(lx, cy), (lx + 26, cy)], colour, 3)
         c.marker(MARKERS[seat], lx + 13, cy, 5, colour)
-        c.text((lr, cy), str(final[seat]), 17, TEXT, anchor="rm", bold=True)
+        c.text((lr, cy), score_text(final[seat], font), 17, TEXT, anchor="rm", bold=True)
         name = c.fit(names[seat], size, room[seat], bold=seat == highlight)
         c.text((lx + 36, cy), name, size, TEXT, bold=seat == highlight)
     return c.png()

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from bot.i18n import minus
 from bot.images.canvas import (
     GOLD,
     GOLD_TINT,
@@ -31,6 +30,7 @@ from bot.images.canvas import (
     distinct_names,
     drawable_text,
     mix,
+    score_text,
 )
 from wizard.cards import Theme
 from wizard.view import RoundSummary
@@ -272,7 +272,7 @@ def scorepad_png(
             colour = MADE if bid == won else MISSED
             c.text(((b[0] + b[2]) / 2, cy), f"{bid}/{won}", 17, colour, anchor="mm")
             s = lay.cell(row, seat, "score")
-            c.text(((s[0] + s[2]) / 2, cy), minus(str(total)), 17, TEXT, anchor="mm")
+            c.text(((s[0] + s[2]) / 2, cy), score_text(total, font), 17, TEXT, anchor="mm")
 
     # Rules: under the header, between players, above the totals.
     c.rect((m, lay.rows_top - 2, lay.width - m, lay.rows_top), GRID)
@@ -286,7 +286,7 @@ def scorepad_png(
     c.text((m + 10, ty), labels.total, 19, TEXT, bold=True)
     for seat in range(lay.players):
         left, top, right, bottom = lay.total_box(seat)
-        text = minus(str(totals[seat]))
+        text = score_text(totals[seat], font)
         if seat in winners:
             w = max(64.0, c.text_width(text, 21, bold=True) + 24)
             mid = (left + right) / 2
@@ -312,6 +312,6 @@ def scorepad_png(
         fb = lay.footer_box()
         who = labels.joiner.join(names[i] for i in sorted(winners))
         template = labels.winner if len(winners) == 1 else labels.winners
-        line = template.format(names=who, points=totals[min(winners)])
+        line = template.format(names=who, points=score_text(totals[min(winners)], font))
         c.text((m + 10, (fb[1] + fb[3]) / 2), c.fit(line, 19, fb[2] - fb[0] - 20), 19, GOLD)
     return c.png()

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.i18n import texts
+from bot.images import canvas
 from bot.images.canvas import (
     BOLD_FONT,
     CHART_HEIGHT,
@@ -32,6 +33,7 @@ from bot.images.canvas import (
     chart_labels,
     distinct_names,
     drawable_text,
+    score_text,
     scorepad_labels,
 )
 from bot.images.chart import chart_layout, score_chart_png
@@ -257,6 +259,17 @@ def test_what_the_font_cannot_draw_is_folded_or_replaced() -> None:
     assert scorepad_png(["Ann", "Bo", "Cy"], history, labels=labels) != scorepad_png(
         ["Ann", "Bo", "Cy"], history
     )
+
+
+def test_a_score_below_zero_is_drawn_with_the_minus_of_the_messages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The messages write −30 (bot.i18n.minus); the scorepad and the chart wrote -30. A font
+    without the minus draws a hyphen rather than its "missing" box."""
+    assert score_text(-30) == "\u221230" and score_text(20) == "20"
+    drawable = canvas._drawable
+    monkeypatch.setattr(canvas, "_drawable", lambda ch, font: ch != "\u2212" and drawable(ch, font))
+    assert score_text(-30) == "-30"
 
 
 def test_another_font_file_can_be_given() -> None:
