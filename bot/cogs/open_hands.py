@@ -30,6 +30,7 @@ from bot.features.hand import (
     hand_message,
     hand_view,
     leave_question,
+    moves_in_hand,
     replaced_hand_message,
     stopped_hand_message,
     timed_out_move,
@@ -232,11 +233,12 @@ class OpenHands(GameMessages):
             )
             if leave is LeaveStep.STOP and not last:
                 leave = LeaveStep.ASK  # someone came back: leaving stops nothing any more
-            if leave is LeaveStep.CONFIRM:  # the question stays with its button
-                notes.append(leave_question(t=t, at_turn=bool(moves and moves.children)))
             if leave is not LeaveStep.ASK:
-                # Asked, the player answers first: no card, bid or 💡 beside "Yes, leave"
-                # (QA: a tap meant for "Yes" asked for a hint, and the game went unrated).
+                # The question stays with its buttons, through every redraw. Asked, the
+                # player answers first: no card, bid or 💡 beside "Yes, leave" (QA: a tap
+                # meant for "Yes" asked for a hint, and the game went unrated).
+                at_turn = moves_in_hand(seat_view.view, bids_here=table_lost)
+                notes.append(leave_question(leave, t=t, at_turn=at_turn))
                 moves = None
             view = with_leave(moves, game_id, t=t, step=leave)
         if table_lost:

@@ -545,14 +545,24 @@ _LEAVE_BUTTONS: Final = {
 }
 
 
-def leave_question(*, t: Texts, at_turn: bool = False) -> str:
-    """Atop the hand of a player who pressed "Leave", as long as it offers "Yes, leave";
-    ``at_turn``: their moves wait for the answer (QA: the hand said "your turn: play a card"
-    with no card to press)."""
-    question = "🚪 " + t(LEAVE_ASKED)
+def leave_question(step: LeaveStep, *, t: Texts, at_turn: bool = False) -> str:
+    """Atop the hand of a player who pressed "Leave", as long as it offers its answers: what
+    leaving does (``step`` CONFIRM, "Yes, leave"), or to the last person playing that it
+    stops the game (STOP, "Leave and stop the game"). ``at_turn``: their move waits for the
+    answer (QA: the hand said "your turn: play a card" with no card to press)."""
+    if step is LeaveStep.STOP:
+        question = refusal_text(LastPersonError(), t=t)
+    else:
+        question = "🚪 " + t(LEAVE_ASKED)
     if not at_turn:
         return question
     return f"{question}\n👉 " + t(LEAVE_ASKED_AT_TURN, stay=_bold(t(LEAVE_STAY_LABEL)))
+
+
+def moves_in_hand(view: PlayerView, *, bids_here: bool = False) -> bool:
+    """Whether it is the player's turn and the hand has their move: not a bid made with the
+    table's buttons (unless ``bids_here``, see :func:`hand_view`)."""
+    return view.my_turn and (bids_here or not bids_on_table(public_table(view)))
 
 
 def with_leave(
@@ -662,13 +672,15 @@ class HandClicks(TableClicks):
         # Another click of this user in this game while this one is under way (a double
         # click, or two buttons pressed together) waits for it if refused, then is answered
         # like it (see ``_click_done``), whichever of them the service took first.
+        # A move answers a Leave question asked before it: they stay (one asked while the
+        # move is under way stands).
+        self.surfaces.moved(cid.game, user)
         async with self._clicking(cid.game, user):
             update = await self._timely(
                 interaction,
                 self.service.act(cid.game, user, move, cid.version, request_id=str(interaction.id)),
                 update=True,
             )
-            self.surfaces.moved(cid.game, user)  # a Leave question asked is answered: stay
             if on_table(interaction, cid):
                 await self._bid_on_table(interaction, cid, update)
                 return
@@ -715,11 +727,9 @@ class HandClicks(TableClicks):
                     self.service.leave(cid.game, user, may_stop=step is LeaveStep.STOP),
                     update=True,
                 )
-        except LastPersonError as error:
-            asked = refusal_text(error, t=t)
-            await self._open_hand(
-                interaction, cid.game, note=asked, edit=True, leave=LeaveStep.STOP
-            )
+        except LastPersonError:
+            # The hand asks (:func:`leave_question`), with "Leave and stop the game".
+            await self._open_hand(interaction, cid.game, note=None, edit=True, leave=LeaveStep.STOP)
             return
         self.surfaces.request(self.surfaces.adopt(info))
         note = None

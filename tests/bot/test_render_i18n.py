@@ -316,7 +316,7 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
         for label in labels(with_leave(None, 3, t=t, step=step)):
             yield f"hand, leave ({step.name}) button", label
     yield "hand, leave asked", t(LEAVE_ASKED)
-    yield "hand, leave asked as the turn came", leave_question(t=t, at_turn=True)
+    yield "hand, leave asked as the turn came", leave_question(LeaveStep.CONFIRM, t=t, at_turn=True)
     yield "hand, the last person left", t(LEFT_GAME)
     yield "table, take back pressed by a player who plays their seat", t(PLAYING_OWN_SEAT)
     yield "table, take back pressed by one never seated", t(NOT_A_LEAVER, button=t(TAKE_BACK_LABEL))
