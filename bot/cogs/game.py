@@ -176,7 +176,7 @@ REMATCH_FOR_PLAYERS = N_("Only the players of game {game} can open its rematch."
 # Translators: the answer to an older game's "Play again" pressed by a player of the game
 # now running in the channel; {button} is the table's “Show my hand” (in bold).
 PLAYING_HERE = N_(
-    "You are playing game {game} in this channel: {button} on its table shows your cards."
+    "You are playing game {game} in this channel: {button} on its table opens your hand."
 )
 # Translators: the answer to "Play again" pressed by a player the host removed from that game.
 REMATCH_REFUSED = N_("You were removed from game {game}, so you cannot open its rematch.")
@@ -463,13 +463,17 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             # Pressed twice, or by two players: the lobby the first press opened is where
             # to go, not a refusal.
             here = await self.service.game_in_channel(channel_id)
-            if here is not None and here.status is GameStatus.ACTIVE and user.id in here.playing():
-                # One of its players (QA: "watch it" was said to them): where their hand is.
+            seat = here.seat_of(user.id) if here is not None else None
+            playing = seat is not None and here is not None and not here.seats[seat].kicked
+            if here is not None and here.status is GameStatus.ACTIVE and playing:
+                # One of its players (QA: "watch it" was said to them), a computer holding
+                # their seat or not: where their hand is (and "Take my seat back" with it).
                 t = await reader_texts(interaction)
                 public = await server_settings(self.service, here.guild_id)
                 button = f"**{show_hand_label(public.language)}**"
-                playing = t(PLAYING_HERE, game=here.id, button=button)
-                await self._send_private(interaction, "ℹ️ " + playing)
+                await self._send_private(
+                    interaction, "ℹ️ " + t(PLAYING_HERE, game=here.id, button=button)
+                )
                 return
             if here is None or here.status is not GameStatus.LOBBY:
                 raise

@@ -19,7 +19,16 @@ from typing import Any, Final
 
 import discord
 
-from bot.i18n import N_, VARIANT_NAMES, Texts, card_text, duration_text, reader_texts, suit_text
+from bot.i18n import (
+    N_,
+    VARIANT_NAMES,
+    Texts,
+    card_text,
+    duration_text,
+    minus,
+    reader_texts,
+    suit_text,
+)
 from bot.ui.buttons import reply_privately
 from wizard.cards import Card, Suit, Theme
 from wizard.options import Options
@@ -508,7 +517,7 @@ def _shown(name: str, value: object, *, t: Texts, theme: Theme) -> str | None:
         return t.count(int(value))  # a limit such as 10.0 seconds
     # Anything else is a number sent as text or English we must not show.
     text = str(value)
-    return text if text.lstrip("-").isdigit() else None
+    return minus(text) if text.lstrip("-").isdigit() else None
 
 
 def query_refusal_text(error: ServiceError, *, t: Texts) -> str:

@@ -205,12 +205,22 @@ async def test_an_old_play_again_tells_a_player_of_the_running_game_it_is_theirs
         running = await sim.service.game_in_channel(sim.channel.id)
         assert running is not None and running.status is GameStatus.ACTIVE
 
+        playing = (
+            f"ℹ️ You are playing game {running.id} in this channel: **Show my hand** on its "
+            "table opens your hand."
+        )
         pressed = await ann.click(sim.message(final.id), label="Play again")
         assert pressed.response is not None and pressed.ephemeral
-        assert pressed.response.content == (
-            f"ℹ️ You are playing game {running.id} in this channel: **Show my hand** on its "
-            "table shows your cards."
-        ), pressed.response.content
+        assert pressed.response.content == playing, pressed.response.content
+        # Review: one whose seat a computer holds (they left it) is a player of it too.
+        hand = await sim.open_hand(ann)
+        asked = await ann.click(hand, label="Leave")
+        assert asked.response is not None
+        await ann.click(asked.response, label="Yes, leave")
+        assert ann.id not in (await sim.service.get_game(running.id)).playing()
+        pressed = await ann.click(sim.message(final.id), label="Play again")
+        assert pressed.response is not None
+        assert pressed.response.content == playing, pressed.response.content
         watcher = await cy.click(sim.message(final.id), label="Play again")
         assert watcher.response is not None and watcher.ephemeral
         assert "watch it" in watcher.response.content, watcher.response.content

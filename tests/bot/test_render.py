@@ -1066,21 +1066,27 @@ def test_single_suit_names_who_bids_last_not_a_dealer() -> None:
     assert "moves one seat left" in rules and "marks 🔀 who bids last" in rules, rules
 
 
+@pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("bidding", [Bidding.HIDDEN, Bidding.SECRET])
-def test_single_suit_with_bids_at_once_marks_who_leads_first(bidding: Bidding) -> None:
+def test_single_suit_with_bids_at_once_marks_who_leads_first(
+    bidding: Bidding, players: int
+) -> None:
     """QA: in single suit with hidden or secret bids (R7.7, R7.2, R7.3), the table marked
     "🔀 bids last", the rules said the same, and the round summary "Ann bid last", where
     everyone bids at once (Ann had bid first). What moves round by round is who leads the
     first trick: the table marks that seat, and the summary and the rules say so."""
     options = Options(single_suit=True, bidding=bidding)
-    states = list(play_through(3, options, seed=4))
+    states = list(play_through(players, options, seed=4))
     bidding_state = first_state(iter(states), lambda s: s.phase is Phase.BID and s.round == 2)
+    # Who leads, as the engine has it: the seat of the round's first card.
+    first_card = first_state(iter(states), lambda s: s.round == 2 and len(s.trick) == 1)
+    leader = NAMES[first_card.leader]
     shown = embed_text(table_embed(public_table(view(bidding_state, 0)), t=T))
-    leader = NAMES[(bidding_state.dealer + 1) % 3]
     assert f"**{leader}** · 🔀 leads first" in shown, shown
     assert "bids last" not in shown and "dealer" not in shown, shown
-    first = view(states[-1], 0).history[0]
-    summary = embed_text(round_summary_embed(first, NAMES[:3], t=T, single_suit=True))
-    assert f"**{NAMES[(first.dealer + 1) % 3]}** led first · no trump" in summary, summary
+    summary = embed_text(
+        round_summary_embed(states[-1].history[1], NAMES[:players], t=T, single_suit=True)
+    )
+    assert f"**{leader}** led first · no trump" in summary, summary
     rules = rules_text(options, t=T)
     assert "marks 🔀 who leads first" in rules and "bids last" not in rules, rules
