@@ -55,22 +55,27 @@ async def test_a_player_who_pressed_leave_may_stay(tmp_path: Path) -> None:
         assert not sim.env.errors
 
 
+async def bobs_turn_with_hints(sim: Any, phase: Phase) -> GameInfo:
+    """ann hosts bob and two computers on a server that allows hints, played until bob is
+    to act in ``phase``."""
+    ann, bob = sim.members
+    await sim.service.update_settings(sim.guild.id, hints_allowed=True)
+    info = await sim.lobby(ann, [bob], computers=2)
+    return await sim.play(
+        info.id,
+        random.Random(4),
+        until=lambda i: _waits_for(i, 1) and i.table is not None and i.table.phase is phase,
+    )
+
+
 async def test_the_leave_question_offers_only_its_answers(tmp_path: Path) -> None:
     """QA: on a player's turn, the question came with the cards and 💡 Hint beside "Yes,
     leave" and "No, stay": a tap meant for "Yes" asked for a hint, which can't be undone
     (the game went unrated). Asked, the hand offers only the answers; "No, stay" brings the
     cards back."""
     async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
-        info = await sim.lobby(ann, [bob], computers=2)
-        info = await sim.play(
-            info.id,
-            random.Random(4),
-            until=lambda i: (
-                _waits_for(i, 1) and i.table is not None and i.table.phase is Phase.PLAY
-            ),
-        )
+        _, bob = sim.members
+        await bobs_turn_with_hints(sim, Phase.PLAY)
         hand = await sim.open_hand(bob)
         labels = [b["label"] for b in buttons(hand)]
         assert "Hint" in labels and "Leave" in labels, labels
@@ -89,14 +94,8 @@ async def test_a_move_answers_the_leave_question_with_stay(tmp_path: Path) -> No
     card" with no card to press, only "Yes, leave" and "No, stay". A move of his own
     answers the question: he stays, and his hand offers his moves again."""
     async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        await sim.service.update_settings(sim.guild.id, hints_allowed=True)
-        info = await sim.lobby(ann, [bob], computers=2)
-        info = await sim.play(
-            info.id,
-            random.Random(4),
-            until=lambda i: _waits_for(i, 1) and i.table is not None and i.table.phase is Phase.BID,
-        )
+        _, bob = sim.members
+        info = await bobs_turn_with_hints(sim, Phase.BID)
         hand = await sim.open_hand(bob)
         asked = await bob.click(hand, label="Leave")
         assert asked.response is not None
