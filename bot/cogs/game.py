@@ -463,22 +463,26 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             # Pressed twice, or by two players: the lobby the first press opened is where
             # to go, not a refusal.
             here = await self.service.game_in_channel(channel_id)
-            seat = here.seat_of(user.id) if here is not None else None
-            playing = seat is not None and here is not None and not here.seats[seat].kicked
-            if here is not None and here.status is GameStatus.ACTIVE and playing:
+            if here is None:
+                raise
+            t = await reader_texts(interaction)
+            seat = here.seat_of(user.id)
+            if (
+                here.status is GameStatus.ACTIVE
+                and seat is not None
+                and not here.seats[seat].kicked
+            ):
                 # One of its players (QA: "watch it" was said to them), a computer holding
                 # their seat or not: where their hand is (and "Take my seat back" with it).
-                t = await reader_texts(interaction)
                 public = await server_settings(self.service, here.guild_id)
                 button = f"**{show_hand_label(public.language)}**"
                 await self._send_private(
                     interaction, "ℹ️ " + t(PLAYING_HERE, game=here.id, button=button)
                 )
                 return
-            if here is None or here.status is not GameStatus.LOBBY:
+            if here.status is not GameStatus.LOBBY:
                 raise
-            t = await reader_texts(interaction)
-            if here.seat_of(user.id) is None:
+            if seat is None:
                 # They want to play again too: the lobby seats them, as its Join would.
                 try:
                     joined = await self._timely(

@@ -40,7 +40,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from wizard.ai import decide
-from wizard.levels import LEVELS, known_level
+from wizard.levels import known_level
 from wizard.state import Action
 from wizard.view import PlayerView
 
@@ -163,11 +163,9 @@ class ThinkerPool:
             raise ValueError("a thinker pool needs at least one process")
         if not deadline > 0:
             raise ValueError("the deadline of a decision must be positive")
-        if fallback_level not in LEVELS:
-            raise ValueError(f"unknown fallback level {fallback_level!r}")
         self.processes = processes
         self.deadline = deadline
-        self.fallback_level = fallback_level
+        self.fallback_level = known_level(fallback_level)
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._wakeups: list[asyncio.Future[None]] = []
