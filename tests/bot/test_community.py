@@ -749,6 +749,34 @@ def test_the_history_list_writes_every_place_as_the_final_standings_do() -> None
     assert line.endswith("🥇 ana 160 · 🥈 beto 20 · 🥉 caio −130 · 4º maria −410"), line
 
 
+def test_the_history_list_says_what_a_robot_after_a_persons_name_means() -> None:
+    # QA: the history read "🥇 Karla 🤖 190" of a person who left in round 3, and did not say
+    # that a computer finished her seat, as the final standings and the picked game do.
+    from bot.features.community.render import history_embed
+    from bot.features.community.words import HISTORY_LEFT_NOTE
+    from bot.i18n import texts
+    from wizard.service.events import Standing
+
+    left = _summary(
+        4,
+        Standing(0, "Karla", 1, 190, 1, 9, 15, forfeited=True),
+        Standing(1, "Merlin", None, 20, 2, 6, 15),
+    )
+    played = _summary(
+        5, Standing(0, "ana", 1, 60, 1, 9, 15), Standing(1, "Merlin", None, 20, 2, 6, 15)
+    )
+    for language in ("en", "de", "it", "es", "pt", "ca"):
+        t = texts(language)
+        footer = history_embed(t, [played, left], older=False).footer.text or ""
+        note = t(HISTORY_LEFT_NOTE)
+        assert note in footer.splitlines(), (language, footer)
+        assert note.startswith("🤖 ")
+        assert language == "en" or note != HISTORY_LEFT_NOTE, language  # translated
+        # A computer's own seat needs no note: its name says it.
+        alone = history_embed(t, [played], older=False).footer.text or ""
+        assert note not in alone, (language, alone)
+
+
 def _summary(game_id: int, *standings: Any) -> Any:
     """A finished classic game of 15 rounds as the history lists it."""
     from wizard.options import Options

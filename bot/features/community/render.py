@@ -10,6 +10,7 @@ import discord
 
 from bot.features.community.words import (
     FORFEIT_NOTE,
+    HISTORY_LEFT_NOTE,
     ORDER_LABELS,
     RATING_NOTE,
     board_value,
@@ -198,7 +199,10 @@ def history_embed(t: Texts, games: Sequence[GameSummary], older: bool) -> discor
         )
     embed = discord.Embed(title=t("📜 Recent games"), description="\n".join(lines), colour=0x9B84EC)
     if games:
-        embed.set_footer(text=t("Pick a game below for its scorepad and its record."))
+        notes = [t("Pick a game below for its scorepad and its record.")]
+        if any(s.forfeited and s.user_id is not None for g in games for s in g.standings):
+            notes.append(t(HISTORY_LEFT_NOTE))
+        embed.set_footer(text="\n".join(notes))
     return embed
 
 

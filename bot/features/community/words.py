@@ -117,6 +117,13 @@ FORFEIT_NOTE: Final = N_(
 )
 """Why a game the player left counts as it does (``player_rows.forfeit_counts``)."""
 
+# Translators: under /wizard history, when a person's name in it is followed by 🤖.
+HISTORY_LEFT_NOTE: Final = N_(
+    "🤖 after a person's name: they left the game, and a computer played their seat to the "
+    "end; the game counts as lost for them."
+)
+"""What the history's 🤖 after a person's name means (:func:`render.computer_mark`)."""
+
 # Translators: the note under a rating, on the leaderboard and in /wizard stats.
 RATING_NOTE: Final = N_(
     "Rating: a player's skill as their games show it so far, counted cautiously: everyone "
