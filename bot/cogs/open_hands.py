@@ -263,6 +263,7 @@ class OpenHands(GameMessages):
             bids_not_theirs=seat_view.bids_not_theirs,
             helped=seat_view.helped,
             last_round_helped=seat_view.last_round_helped,
+            computer_moves=seat_view.computer_moves,
         )
         return text, view, seat_view.seat
 

@@ -66,7 +66,7 @@ from wizard.service import (
     ServiceError,
     StaleVersionError,
 )
-from wizard.state import Bid, ChooseTrump, Phase, Play
+from wizard.state import Action, Bid, ChooseTrump, Phase, Play
 from wizard.view import PlayerView, RoundSummary, TableView, public_table
 
 # Translators: a button of the private hand in round 1 under clairvoyance (R7.4).
@@ -99,6 +99,9 @@ LEAVE_ASKED: Final = N_(
 # Translators: below “Leave the game?” when the player's turn came while it was asked; their
 # moves come back with the button “No, stay” ({stay}, in bold).
 LEAVE_ASKED_AT_TURN: Final = N_("It is your turn: answer first; with {stay} you play on.")
+# Translators: on the hand of a player a computer stands in for (they left, or their time
+# ran out): what it did for them this round; {moves} as “trump 🟥R · bid 2 · 🟦B5 🟨Y2”.
+COMPUTER_MOVES_FOR_YOU: Final = N_("The computer's moves for you this round: {moves}.")
 LEFT: Final = N_("You left the game.")
 """Atop the hand of the last person playing, once they left and the game stopped."""
 
@@ -400,6 +403,21 @@ def timed_out_move(view: PlayerView, theme: Theme = Theme.CLASSIC, *, t: Texts) 
     return t(TIMED_OUT)
 
 
+def moves_text(moves: Sequence[Action], theme: Theme = Theme.CLASSIC, *, t: Texts) -> str:
+    """Moves of one seat in one round as the table words them: the trump it named, its bid,
+    then its cards (“trump 🟥R · bid 2 · 🟦B5 🟨Y2”)."""
+    parts = [
+        t("trump {suit}", suit=suit_text(m.suit, theme, t=t))
+        for m in moves
+        if isinstance(m, ChooseTrump)
+    ]
+    parts += [t("bid {bid}", bid=m.bid) for m in moves if isinstance(m, Bid)]
+    cards = [m.card for m in moves if isinstance(m, Play)]
+    if cards:
+        parts.append(cards_text(cards, theme, t=t))
+    return " · ".join(parts)
+
+
 def hand_message(
     view: PlayerView,
     *,
@@ -413,6 +431,7 @@ def hand_message(
     bids_not_theirs: Collection[int] = (),
     helped: bool = False,
     last_round_helped: bool = False,
+    computer_moves: Sequence[Action] = (),
 ) -> str:
     """The whole private hand message: an optional note on top (its game, :func:`hand_heading`;
     what just happened, or why a click was refused: already in ``t``'s language), the hand,
@@ -420,7 +439,9 @@ def hand_message(
     over, finished it). ``show_hand``: the table's "Show my hand" as the table shows it (in
     the server's language; by default in ``t``'s). ``ending``: lines after the hand (how the
     game ended, after how its last round went). ``bids_here``: see :func:`hand_view`;
-    ``bids_not_theirs``, ``helped``, ``last_round_helped``: see :func:`hand_text`."""
+    ``bids_not_theirs``, ``helped``, ``last_round_helped``: see :func:`hand_text`.
+    ``computer_moves``: what the computer playing the seat (``away``) did for it this round
+    (QA: one who left at their turn was not told which card it played for them at once)."""
     lines = [note] if note else []
     if away and view.phase is not Phase.GAME_OVER:  # a computer finished it: no seat to take
         lines.append(
@@ -431,6 +452,9 @@ def hand_message(
                 button=_bold(t(TAKE_BACK_LABEL)),
             )
         )
+        if computer_moves:
+            moves = moves_text(computer_moves, theme, t=t)
+            lines.append("🤖 " + t(COMPUTER_MOVES_FOR_YOU, moves=moves))
     lines.append(
         hand_text(
             view,

@@ -120,7 +120,7 @@ from wizard.service import (
     SeatInfo,
     SeatTakenOver,
 )
-from wizard.state import ChooseTrump, Deal, GameState, Phase
+from wizard.state import Bid, ChooseTrump, Deal, GameState, Phase, Play
 from wizard.view import table_view as service_table_view
 from wizard.view import view
 
@@ -318,6 +318,9 @@ def surfaces(t: Texts) -> Iterator[tuple[str, str]]:
     yield "hand, leave asked", t(LEAVE_ASKED)
     yield "hand, leave asked as the turn came", leave_question(LeaveStep.CONFIRM, t=t, at_turn=True)
     yield "hand, the last person left", t(LEFT_GAME)
+    # A computer stands in for seat 0: what it did for the seat this round, in full.
+    moves = (ChooseTrump(0, SUITS[1]), Bid(0, 2), Play(0, CARDS[3]), Play(0, CARDS[17]))
+    yield "hand, away", hand_message(view(chosen, 0), away=True, t=t, computer_moves=moves)
     yield "table, take back pressed by a player who plays their seat", t(PLAYING_OWN_SEAT)
     yield "table, take back pressed by one never seated", t(NOT_A_LEAVER, button=t(TAKE_BACK_LABEL))
     yield from _lobby_and_rules(t)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.features.hand import LEAVE_ASKED_AT_TURN
-from bot.i18n import suit_text, texts
+from bot.features.hand import COMPUTER_MOVES_FOR_YOU, LEAVE_ASKED_AT_TURN
+from bot.i18n import card_text, suit_text, texts
 from tests.bot.conftest import (
     ACTION_VERBS,
     buttons,
@@ -635,4 +635,43 @@ async def test_a_hand_says_you_of_the_round_its_player_played_before_leaving(
         await sim.cog.surfaces.idle()
         text = message_text(sim.message(hand.id))
         assert "Round 2, your seat: bid " in text and "Round 2: you bid" not in text, text
+        assert not sim.env.errors
+
+
+async def test_a_hand_left_at_its_turn_names_the_move_the_computer_made_for_it(
+    tmp_path: Path,
+) -> None:
+    """QA (es): Mateo left at his turn to play; the computer played 🟦B5 for him at once, and
+    his hand said only that a computer plays his seat, with a card fewer (a timeout names
+    the move). While a computer holds the seat, the hand names what it did for him this
+    round, and nothing he did himself (his bid)."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2)
+
+        def bob_leads(i: GameInfo) -> bool:  # ann, after him, keeps the trick open
+            assert i.table is not None
+            return (
+                _waits_for(i, 1)
+                and i.table.phase is Phase.PLAY
+                and i.table.round >= 3
+                and not i.table.trick
+            )
+
+        info = await sim.play(info.id, random.Random(4), until=bob_leads)
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await sim.cog.surfaces.idle()
+        now = await sim.service.get_game(info.id)
+        assert now.table is not None and now.table.round == info.table.round
+        [card] = [c for s, c in now.table.trick if s == 1]
+        text = message_text(sim.message(hand.id))
+        said = "🤖 " + T(COMPUTER_MOVES_FOR_YOU, moves=card_text(card, t=T))
+        assert said in text.split("\n"), text
+        assert "bid" not in said  # bob's own bid is his
+        back = await bob.click(sim.message(hand.id), label="Take my seat back")
+        assert back.response is not None
+        assert "🤖" not in back.response.content, back.response.content
         assert not sim.env.errors

@@ -258,6 +258,22 @@ def moved_for(moves: Sequence[LoggedMove], round: int, seat: int, user_id: int |
     return False
 
 
+def computer_moves(
+    actions: Sequence[Action], moves: Sequence[LoggedMove], round: int, seat: int
+) -> tuple[Action, ...]:
+    """The moves a computer made for ``seat`` in ``round``, in order (its player had left, or
+    their time ran out): the log is read backwards, from its end to that round's start."""
+    made = []
+    for action, move in zip(reversed(actions), reversed(moves), strict=True):
+        if move.round > round:
+            continue
+        if move.round < round:
+            break
+        if move.seat == seat and move.actor is not Actor.PLAYER:
+            made.append(action)
+    return tuple(reversed(made))
+
+
 def bids_not_made_by_players(
     bids: Sequence[LoggedMove], holders: Sequence[int | None]
 ) -> set[tuple[int, int]]:
@@ -391,6 +407,9 @@ class SeatView:
     last_round_helped: bool = False
     """Someone else moved for this seat in the last scored round (the hand's line of how
     that round went): that round is the seat's, not all its player's own."""
+    computer_moves: tuple[Action, ...] = ()
+    """While a computer holds the seat (``away``): the moves it made for the seat this
+    round, in order (:func:`computer_moves`)."""
 
 
 RECENT_UPDATES = 8
@@ -560,6 +579,7 @@ class LiveGame:
             moved_for(self.moves, state.round, row.seat, row.user_id),
             bool(state.history)
             and moved_for(self.moves, state.history[-1].round, row.seat, row.user_id),
+            computer_moves(self.actions, self.moves, state.round, row.seat) if row.away else (),
         )
 
     def info(self) -> GameInfo:
