@@ -39,7 +39,7 @@ from bot.demo import (  # noqa: E402
     running_demo,
     serving_page,
 )
-from tests.bot.i18n_support import user_locales  # noqa: E402
+from tests.bot.i18n_support import users_locales  # noqa: E402
 
 if TYPE_CHECKING:
     import simcord
@@ -313,8 +313,6 @@ class Shooter:
 async def take_pictures(out: Path, chromium: str) -> list[Path]:
     """Play a 4-player game in the demo and photograph lobby, a refusal in German, table,
     hand and standings, then a 6-player round summary."""
-    import pytest
-
     from bot.cogs import GameConfig
 
     seeds = itertools.count(SEED)
@@ -339,8 +337,8 @@ async def take_pictures(out: Path, chromium: str) -> list[Path]:
         await shooter.take("lobby", sam, lobby.id)
 
         # A refusal as a player whose Discord speaks German meets it: Ann is not the host.
-        with pytest.MonkeyPatch.context() as patch:
-            user_locales(patch)[ann] = "de"
+        with users_locales() as locales:
+            locales[ann] = "de"
             refused = await ann.click(lobby, label="Start")
         assert refused.response is not None and refused.ephemeral, "no private refusal"
         await shooter.take("refusal_de", ann, refused.response.id)

@@ -26,12 +26,15 @@ Only the two locale fields change; everything else is SimCord's own payload.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import discord
-import pytest
 from simcord import interactions as simcord_interactions
+
+if TYPE_CHECKING:
+    import pytest
 
 SIMCORD_DEFAULT = "en-US"
 """What SimCord sends for a member without a chosen locale."""
@@ -73,6 +76,19 @@ def user_locales(monkeypatch: pytest.MonkeyPatch) -> UserLocales:
     wrapped = locales.wrap(simcord_interactions.base_payload)
     monkeypatch.setattr(simcord_interactions, "base_payload", wrapped)
     return locales
+
+
+@contextlib.contextmanager
+def users_locales() -> Iterator[UserLocales]:
+    """:func:`user_locales` outside a test (``scripts/screenshots.py``, which the ``demo``
+    extra runs without pytest): undone when the ``with`` block ends."""
+    locales = UserLocales()
+    build = simcord_interactions.base_payload
+    simcord_interactions.base_payload = locales.wrap(build)
+    try:
+        yield locales
+    finally:
+        simcord_interactions.base_payload = build
 
 
 def _user_id(user: object) -> int:

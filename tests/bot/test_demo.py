@@ -567,3 +567,20 @@ async def test_the_demo_warns_of_an_almost_full_disk_as_the_bot_does(
         pass
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert "health: healthy, but its disk is almost full: see above" in warned, warned
+
+
+def test_the_screenshots_script_runs_with_the_demo_extra_alone() -> None:
+    """Operator QA: the README says scripts/screenshots.py needs the ``demo`` extra, but it
+    imported pytest (through a test helper), and even ``--help`` stopped on a traceback
+    where pytest is not installed. Run here with pytest made unimportable."""
+    script = ROOT / "scripts" / "screenshots.py"
+    code = (
+        "import runpy, sys; sys.modules['pytest'] = None; "
+        f"sys.argv = [{str(script)!r}, '--help']; "
+        f"runpy.run_path({str(script)!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage:" in done.stdout
