@@ -14,13 +14,14 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.database_checks import ensure_openable, refuse_folder, refuse_unwritable
 from bot.exits import EXIT_OK, EXIT_SETTINGS, Failure, naming, opening_database, report
 from bot.settings import Settings, SettingsError, folder_not_file
-from bot.settings_notes import no_token, unread_notes, where_notes
+from bot.settings_notes import no_token, refusal_notes, unread_notes, where_notes
 from bot.start import run
 from wizard.store.db import closed_folder
 
@@ -157,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = Settings.load()
     except SettingsError as error:
+        for note in refusal_notes():
+            print(note, file=sys.stderr)
         return _fail(f"{error}. See .env.example for every setting")
     if args.command in ("backup", "restore", "check"):
         return _database_command(args, settings.database_path)

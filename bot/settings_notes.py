@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.settings import (
     TOKEN_HELP,
     Settings,
+    SettingsError,
     dotenv_folders,
     env_file,
     misspelt_environment,
@@ -34,10 +35,17 @@ def unread_notes() -> list[str]:
         f"environment named .env?); the settings come from {source}"
         for folder in dotenv_folders()
     ]
+    unread = unread_names(path)
+    # The same "did you mean" as a typo in the environment (QA operator: the file's got none).
+    meant = dict(misspelt_environment(dict.fromkeys(unread, "")))
     notes += [
         f"note: {path} sets {name}, which is no setting of the bot and is ignored "
-        "(a typo? .env.example lists every setting)"
-        for name in unread_names(path)
+        + (
+            f"(did you mean {meant[name]}?)"
+            if name in meant
+            else "(a typo? .env.example lists every setting)"
+        )
+        for name in unread
     ]
     notes += [
         f"note: {path} sets {name} on lines {', '.join(map(str, lines[:-1]))} and {lines[-1]}:"
@@ -54,6 +62,16 @@ def unread_notes() -> list[str]:
         for name, setting in misspelt_environment()
     ]
     return notes
+
+
+def refusal_notes() -> list[str]:
+    """:func:`unread_notes` beside a refusal of the settings, when they can be told: a
+    setting set twice, or misspelt, may be why a value is refused or looks right in the file
+    (QA operator: "SHARD_COUNT - 1 = 2" of a file that set it to 2, then to 3)."""
+    try:
+        return unread_notes()
+    except SettingsError:  # the .env cannot be read: the refusal says so
+        return []
 
 
 def _settings_source(path: Path | None) -> str:

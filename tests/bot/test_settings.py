@@ -535,3 +535,27 @@ def test_a_setting_set_twice_is_found_by_its_lines_as_python_dotenv_reads_them(
         encoding="utf-8",
     )
     assert repeated_settings(dotenv) == [("LOG_LEVEL", [1, 6]), ("DATABASE_PATH", [3, 5, 7])]
+
+
+def test_a_refused_setting_comes_with_the_notes_on_the_env_file(tmp_path: Path) -> None:
+    """Operator QA: a .env that set SHARD_COUNT twice (2, then 3) and a misspelt
+    DATABSE_PATH, with SHARD_IDS=3, was refused with "SHARD_IDS must be between 0 and
+    SHARD_COUNT - 1 = 2" alone: the file said 2, and nothing named the repeated line or the
+    typo, which config says only once the settings are valid. The refusal comes with them,
+    and a typo in the file gets the same "did you mean" as one in the environment."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        f"DISCORD_TOKEN={FAKE_TOKEN}\nDATABSE_PATH={tmp_path / 'a.db'}\n"
+        "SHARD_COUNT=2\nSHARD_COUNT=3\nSHARD_IDS=3\n"
+    )
+    result = run_bot("config", env={ENV_FILE_VARIABLE: str(dotenv)}, cwd=tmp_path)
+    assert result.returncode == 2, result
+    err = result.stderr
+    assert f"note: {dotenv} sets SHARD_COUNT on lines 3 and 4: the last is used" in err, err
+    assert (
+        f"note: {dotenv} sets DATABSE_PATH, which is no setting of the bot and is ignored "
+        "(did you mean DATABASE_PATH?)"
+    ) in err, err
+    # The refusal itself comes last, where the eye lands.
+    assert "SHARD_IDS must be between 0" in err.strip().splitlines()[-1], err
+    assert FAKE_TOKEN not in result.stdout + err
