@@ -546,6 +546,10 @@ def _parse_ids(text: str) -> tuple[int, ...] | str:
     return tuple(int(p) for p in parts)
 
 
+_SHARDS: Final = ("shard_ids", "shard_count")
+"""The fields :meth:`Settings._check_shards` checks together."""
+
+
 def _describe_errors(error: ValidationError, sources: Mapping[str, str]) -> str:
     """One line per bad setting, naming the variable and where it was set (``sources``, by
     field); input values are left out on purpose."""
@@ -561,5 +565,8 @@ def _describe_errors(error: ValidationError, sources: Mapping[str, str]) -> str:
             message = SERVER_ID_HELP
         if field in sources:
             message += f" (set in {sources[field]})"
+        elif not field and message.startswith("SHARD_IDS"):  # of the two settings together
+            places = [f"{ENV_NAMES[f]} set in {sources[f]}" for f in _SHARDS if f in sources]
+            message += f" ({', '.join(places)})" if places else ""
         lines.append(f"{ENV_NAMES[field]}: {message}" if field in ENV_NAMES else message)
     return "invalid settings: " + "; ".join(lines)

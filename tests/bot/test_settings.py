@@ -559,3 +559,18 @@ def test_a_refused_setting_comes_with_the_notes_on_the_env_file(tmp_path: Path) 
     # The refusal itself comes last, where the eye lands.
     assert "SHARD_IDS must be between 0" in err.strip().splitlines()[-1], err
     assert FAKE_TOKEN not in result.stdout + err
+
+
+def test_a_refusal_of_the_shards_says_where_each_was_set(tmp_path: Path) -> None:
+    """Operator QA: every refused setting ends "(set in the environment)" or "(set in
+    …/.env)", but not SHARD_IDS against SHARD_COUNT, whose values may come from two
+    places."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("SHARD_IDS=5\n")
+    env = {ENV_FILE_VARIABLE: str(dotenv), "SHARD_COUNT": "2"}
+    with pytest.raises(SettingsError) as caught:
+        Settings.load({"DISCORD_TOKEN": FAKE_TOKEN, **env})
+    assert str(caught.value) == (
+        "invalid settings: SHARD_IDS must be between 0 and SHARD_COUNT - 1 = 1 (SHARD_IDS "
+        f"set in {dotenv}, SHARD_COUNT set in the environment)"
+    )
