@@ -223,6 +223,17 @@ async def test_a_player_leaves_from_the_hand_and_comes_back(tmp_path: Path) -> N
         assert not sim.env.errors
 
 
+async def leave_from_hand(sim: Any, member: Any) -> Any:
+    """``member`` opens their hand and leaves from it ("Leave", then "Yes, leave"): the
+    hand, once the bot has drawn what follows."""
+    hand = await sim.open_hand(member)
+    asked = await member.click(hand, label="Leave")
+    assert asked.response is not None
+    await member.click(asked.response, label="Yes, leave")
+    await sim.cog.surfaces.idle()
+    return hand
+
+
 def _lines_of(table: str, name: str) -> list[str]:
     """The table's line of the player called ``name``, without its turn marker."""
     seats = [line.split(" ", 1) for line in table.splitlines() if line[:1] in ("▶", "▫")]
@@ -518,11 +529,7 @@ async def test_a_trump_chosen_while_the_dealer_was_away_stays_the_computers(
     async with simulation(tmp_path, members=2, seed=seed) as sim:
         ann, bob = sim.members
         info = await sim.lobby(ann, [bob], computers=2)
-        hand = await sim.open_hand(bob)
-        asked = await bob.click(hand, label="Leave")
-        assert asked.response is not None
-        await bob.click(asked.response, label="Yes, leave")
-        await sim.cog.surfaces.idle()
+        hand = await leave_from_hand(sim, bob)
         now = await sim.service.get_game(info.id)
         assert now.seats[1].away and now.table is not None and now.table.trump is not None
         said = f"Turned 🧙Wizard: a computer chose {suit_text(now.table.trump, t=T)} for **bob**."
@@ -589,10 +596,7 @@ async def test_a_hand_does_not_say_you_played_the_cards_a_computer_played(
             return reached
 
         info = await sim.play(info.id, rng, until=at_round(3, 3))
-        hand = await sim.open_hand(bob)
-        asked = await bob.click(hand, label="Leave")
-        assert asked.response is not None
-        await bob.click(asked.response, label="Yes, leave")
+        hand = await leave_from_hand(sim, bob)
         info = await sim.play(info.id, rng, until=at_round(3, 0))
         assert info.table is not None and info.table.round == 3  # the round goes on
         back = await bob.click(sim.message(hand.id), label="Take my seat back")
@@ -624,11 +628,7 @@ async def test_a_hand_says_you_of_the_round_its_player_played_before_leaving(
             return reached
 
         info = await sim.play(info.id, rng, until=bidding(2))
-        hand = await sim.open_hand(bob)
-        asked = await bob.click(hand, label="Leave")
-        assert asked.response is not None
-        await bob.click(asked.response, label="Yes, leave")
-        await sim.cog.surfaces.idle()
+        hand = await leave_from_hand(sim, bob)
         text = message_text(sim.message(hand.id))
         assert "Round 1: you bid " in text and "Round 1, your seat" not in text, text
         info = await sim.play(info.id, rng, until=bidding(3))
@@ -659,11 +659,7 @@ async def test_a_hand_left_at_its_turn_names_the_move_the_computer_made_for_it(
             )
 
         info = await sim.play(info.id, random.Random(4), until=bob_leads)
-        hand = await sim.open_hand(bob)
-        asked = await bob.click(hand, label="Leave")
-        assert asked.response is not None
-        await bob.click(asked.response, label="Yes, leave")
-        await sim.cog.surfaces.idle()
+        hand = await leave_from_hand(sim, bob)
         now = await sim.service.get_game(info.id)
         assert now.table is not None and now.table.round == info.table.round
         [card] = [c for s, c in now.table.trick if s == 1]
