@@ -10,8 +10,10 @@ state: a game is replayed from it when it is first needed (milliseconds).
 from __future__ import annotations
 
 import asyncio
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import NamedTuple
 
 from wizard.ai import ComputerPlayer, make_player
@@ -232,14 +234,20 @@ def move_rounds(actions: Iterable[Action], players: int) -> list[int]:
     return rounds
 
 
+def round_span(moves: Sequence[LoggedMove], round: int) -> slice:
+    """Where the moves of ``round`` lie in the game's log (or its actions): a round's moves
+    are logged together, and the rounds in order."""
+    by_round = attrgetter("round")
+    return slice(bisect_left(moves, round, key=by_round), bisect_right(moves, round, key=by_round))
+
+
 def trump_named_by(
     actions: Sequence[Action], moves: Sequence[LoggedMove], round: int
 ) -> LoggedMove | None:
     """Who named the trump of ``round``, the latest, after a turned Wizard (R3.3), if it is
-    named: the moves of that round are the last ones of the log."""
-    for action, move in zip(reversed(actions), reversed(moves), strict=True):
-        if move.round != round:
-            break
+    named."""
+    span = round_span(moves, round)
+    for action, move in zip(reversed(actions[span]), reversed(moves[span]), strict=True):
         if isinstance(action, ChooseTrump):
             return move
     return None
@@ -247,31 +255,24 @@ def trump_named_by(
 
 def moved_for(moves: Sequence[LoggedMove], round: int, seat: int, user_id: int | None) -> bool:
     """Whether anyone but ``user_id`` moved for ``seat`` in ``round`` (a computer, or who
-    held the seat before): the log is read backwards, from its end to that round's start."""
-    for move in reversed(moves):
-        if move.round > round:
-            continue
-        if move.round < round:
-            return False
-        if move.seat == seat and (move.actor is not Actor.PLAYER or move.user_id != user_id):
-            return True
-    return False
+    held the seat before)."""
+    return any(
+        move.seat == seat and (move.actor is not Actor.PLAYER or move.user_id != user_id)
+        for move in moves[round_span(moves, round)]
+    )
 
 
 def computer_moves(
     actions: Sequence[Action], moves: Sequence[LoggedMove], round: int, seat: int
 ) -> tuple[Action, ...]:
     """The moves a computer made for ``seat`` in ``round``, in order (its player had left, or
-    their time ran out): the log is read backwards, from its end to that round's start."""
-    made = []
-    for action, move in zip(reversed(actions), reversed(moves), strict=True):
-        if move.round > round:
-            continue
-        if move.round < round:
-            break
-        if move.seat == seat and move.actor is not Actor.PLAYER:
-            made.append(action)
-    return tuple(reversed(made))
+    their time ran out)."""
+    span = round_span(moves, round)
+    return tuple(
+        action
+        for action, move in zip(actions[span], moves[span], strict=True)
+        if move.seat == seat and move.actor is not Actor.PLAYER
+    )
 
 
 def bids_not_made_by_players(
