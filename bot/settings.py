@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal, Self
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import (
     BaseSettings,
     DotEnvSettingsSource,
@@ -219,14 +220,14 @@ class Settings(BaseSettings):
         if self.shard_ids is None:
             return self
         if self.shard_count is None:
-            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+            raise _shards_error("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
         if not self.shard_ids:
-            raise ValueError("SHARD_IDS must name at least one shard")
+            raise _shards_error("SHARD_IDS must name at least one shard")
         if len(set(self.shard_ids)) != len(self.shard_ids):
-            raise ValueError("SHARD_IDS must not repeat a shard")
+            raise _shards_error("SHARD_IDS must not repeat a shard")
         bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
         if bad:
-            raise ValueError(
+            raise _shards_error(
                 f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 = {self.shard_count - 1}"
             )
         return self
@@ -539,15 +540,23 @@ def _parse_ids(text: str) -> tuple[int, ...] | str:
     'zero'
     >>> _parse_ids("0,,1")
     '0,,1'
+    >>> _parse_ids("-1")  # a number, refused as out of range (not as "not numbers")
+    (-1,)
     """
     parts = [p.strip() for p in text.replace(";", ",").split(",")]
-    if not all(re.fullmatch("[0-9]+", p) for p in parts):
+    if not all(re.fullmatch("-?[0-9]+", p) for p in parts):
         return text
     return tuple(int(p) for p in parts)
 
 
 _SHARDS: Final = ("shard_ids", "shard_count")
 """The fields :meth:`Settings._check_shards` checks together."""
+
+
+def _shards_error(message: str) -> PydanticCustomError:
+    """A refusal of :data:`_SHARDS` together, which no one field carries: its type tells
+    :func:`_describe_errors` to say where both were set."""
+    return PydanticCustomError("shards", message)
 
 
 def _describe_errors(error: ValidationError, sources: Mapping[str, str]) -> str:
@@ -565,7 +574,7 @@ def _describe_errors(error: ValidationError, sources: Mapping[str, str]) -> str:
             message = SERVER_ID_HELP
         if field in sources:
             message += f" (set in {sources[field]})"
-        elif not field and message.startswith("SHARD_IDS"):  # of the two settings together
+        elif item["type"] == "shards":
             places = [f"{ENV_NAMES[f]} set in {sources[f]}" for f in _SHARDS if f in sources]
             message += f" ({', '.join(places)})" if places else ""
         lines.append(f"{ENV_NAMES[field]}: {message}" if field in ENV_NAMES else message)

@@ -112,6 +112,9 @@ def test_token_is_hidden_everywhere_but_token_value() -> None:
         ({"SHARD_COUNT": "3", "SHARD_IDS": "0,,1"}, "SHARD_IDS: must be shard numbers"),
         ({"SHARD_COUNT": "3", "SHARD_IDS": "0,1,"}, "SHARD_IDS: must be shard numbers"),
         ({"SHARD_COUNT": "3", "SHARD_IDS": "0,²"}, "SHARD_IDS: must be shard numbers"),
+        # Operator QA: -1 is a number, only not a shard; it was told to write numbers.
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "-1"}, "SHARD_IDS must be between 0"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0, -1"}, "SHARD_IDS must be between 0"),
         ({"LOG_LEVEL": "chatty"}, "LOG_LEVEL"),
         ({"DEV_GUILD_ID": "-4"}, "DEV_GUILD_ID"),
         ({"DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
