@@ -163,11 +163,10 @@ def computer_marked(names: Sequence[str], info: GameInfo) -> list[str]:
     return robot_marked(names, computer_seats(info))
 
 
-def computer_moved(info: GameInfo, number: int) -> Collection[int]:
-    """The seats a computer played for in round ``number`` (a computer's seat, or a
-    person's it held or moved for as their time ran out), whoever plays them now: a person
-    who played the round to its end and left is not among them."""
-    return info.computer_moved[number - 1] if number <= len(info.computer_moved) else ()
+def in_round(rounds: Sequence[Collection[int]], number: int) -> Collection[int]:
+    """The seats of round ``number`` in ``rounds`` (:attr:`GameInfo.computer_moved` or
+    :attr:`GameInfo.person_moved`, which end with the last round that has any)."""
+    return rounds[number - 1] if number <= len(rounds) else ()
 
 
 def and_list(items: Sequence[str], *, t: Texts) -> str:
@@ -276,6 +275,7 @@ def round_end_embed(
     *,
     moved: Collection[int],
     computers: Collection[int],
+    people: Collection[int] = (),
     num_rounds: int | None = None,
     last_trick: Sequence[SeatCard] = (),
     last_winner: int | None = None,
@@ -294,7 +294,9 @@ def round_end_embed(
     marks it. A line names the seats of people a computer played part of the round for:
     their time ran out, they took their seat back, or took over a computer's (player QA:
     "ann 🤖", whose time had run out once, read as a computer player). A person who played
-    the round to its end and then left is not marked (QA). The final trick names the seats
+    the round to its end and then left is not marked (QA); one who moved in the round
+    (``people``: their seats) and left before its end is, with a line that says so (QA:
+    "Mateo 🤖: bid 1" read as if a computer had bid). The final trick names the seats
     as the table's tricks do, unmarked (QA: "bob 🤖 🟨Y9" read as if a computer had played
     the card bob played)."""
     marked = robot_marked(players, set(moved) & set(computers))
@@ -314,6 +316,17 @@ def round_end_embed(
             "A computer played part of this round at the seats of {players}.",
             len(helped),
             players=and_list(helped, t=t),
+        )
+        embed.description = f"{embed.description}\n{note}"
+    left = [_bold(names[seat]) for seat in sorted(set(moved) & set(computers) & set(people))]
+    if left:
+        # Translators: {players} (“**ann** and **bob**”) moved in this round, then left the
+        # game; a computer holds their seats now and played the rest of the round.
+        note = "🤖 " + t.plural(
+            "{players} left the game during this round; a computer finished it at their seat.",
+            "{players} left the game during this round; a computer finished it at their seats.",
+            len(left),
+            players=and_list(left, t=t),
         )
         embed.description = f"{embed.description}\n{note}"
     if last_trick:
@@ -391,7 +404,8 @@ class SummaryMessages(GameMessages):
         embed = round_end_embed(
             table.history[number - 1],
             table.players,
-            moved=computer_moved(info, number),
+            moved=in_round(info.computer_moved, number),
+            people=in_round(info.person_moved, number),
             computers=computer_seats(info),
             num_rounds=table.num_rounds,
             last_trick=trick.cards if trick is not None else (),

@@ -373,6 +373,7 @@ def _game_moment(t: Texts, where: str, state: GameState, theme: Theme) -> Iterat
                     table.players,
                     moved={0, 1},
                     computers={1},
+                    people={1},  # who then left: a computer finished the round for them
                     num_rounds=table.num_rounds,
                     last_trick=table.last_trick,
                     last_winner=table.last_winner,

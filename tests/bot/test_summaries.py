@@ -194,3 +194,42 @@ async def test_a_person_a_computer_moved_for_once_is_not_marked_as_a_computer(
         assert "**ann**:" in text and f"**{computer} 🤖**:" in text, text
         assert "🤖 A computer played part of this round at the seat of **ann**." in text, text
         assert not sim.env.errors
+
+
+async def test_a_round_a_person_left_in_the_middle_of_says_the_computer_finished_it(
+    tmp_path: Path,
+) -> None:
+    """Player QA (es): Mateo bid and then left; the round's summary read "**Mateo 🤖**: bid
+    1", as if a computer had bid, and said nothing of his leaving. A seat a computer holds at
+    the round's end is marked as the table marks it, and a line says that its person left
+    during the round and a computer finished it, after a restart too."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+
+        def bob_bid(info: Any) -> bool:  # round 2: bob has bid and not played a card yet
+            table = info.table
+            return (
+                table.round == 2
+                and table.phase is Phase.PLAY
+                and table.has_bid[1]
+                and table.hand_sizes[1] == 2
+            )
+
+        rng = random.Random(3)
+        await sim.play(info.id, rng, until=bob_bid)
+        hand = await sim.open_hand(bob)
+        asked = await bob.click(hand, label="Leave")
+        assert asked.response is not None
+        await bob.click(asked.response, label="Yes, leave")
+        await sim.restart()  # who moved in the round is read back from the log
+        await sim.play(info.id, rng, until=lambda i: i.table.round > 2)
+        text = summary_of(sim, 2)
+        assert "**bob 🤖**:" in text, text
+        assert (
+            "🤖 **bob** left the game during this round; a computer finished it at their seat."
+            in text
+        ), text
+        assert "part of this round" not in text, text
+        assert "bob 🤖" not in summary_of(sim, 1)
+        assert not sim.env.errors

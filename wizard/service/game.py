@@ -359,6 +359,9 @@ class GameInfo:
     """Round by round (round 1 first, to the last in which one did), the seats a computer
     made a move for in that round (a bid, trump or a card): a computer seat's, a person's it
     held, or one a computer moved for as the turn timer ran out."""
+    person_moved: tuple[frozenset[int], ...] = ()
+    """Round by round, as :attr:`computer_moved`, the seats whose person made a move by a
+    click (whoever holds the seat now)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, if seated."""
@@ -458,6 +461,9 @@ class LiveGame:
     computer_rounds: list[set[int]] = field(default_factory=list)
     """Round by round, the seats a computer made a move for, from :attr:`moves` (to the
     last round one did)."""
+    person_rounds: list[set[int]] = field(default_factory=list)
+    """Round by round, the seats whose person made a move by a click, from :attr:`moves` (to
+    the last round one did)."""
     request_ids: dict[str, int] = field(default_factory=dict)
     """Request id → seq of the action it made."""
     last_non_bid_version: int = 0
@@ -493,10 +499,10 @@ class LiveGame:
         self.moves.append(move)
         if isinstance(action, Bid):
             self.bids.append(move)
-        if move.actor is not Actor.PLAYER:
-            while len(self.computer_rounds) < move.round:
-                self.computer_rounds.append(set())
-            self.computer_rounds[move.round - 1].add(move.seat)
+        rounds = self.person_rounds if move.actor is Actor.PLAYER else self.computer_rounds
+        while len(rounds) < move.round:
+            rounds.append(set())
+        rounds[move.round - 1].add(move.seat)
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The seat of ``user_id``, if seated."""
@@ -595,6 +601,7 @@ class LiveGame:
             hints_used=tuple(sorted(self.hints_used)),
             trump_named_by=trump_named_by(self.actions, self.moves, rounds),
             computer_moved=tuple(frozenset(seats) for seats in self.computer_rounds),
+            person_moved=tuple(frozenset(seats) for seats in self.person_rounds),
         )
 
 
