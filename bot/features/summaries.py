@@ -140,10 +140,11 @@ MEDALS: Final = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 def place_mark(place: int, *, t: Texts) -> str:
     """A place in a list of standings: a medal for the first three, below them the place
-    as the language writes it (4., 4º)."""
-    # Translators: a place below the medals in standings: 4., 5., 6. Write it as your
-    # language writes an ordinal number (as in “#{place} of {seats}” of /wizard stats).
-    return MEDALS.get(place) or t("{place}.", place=place)
+    as the language writes it (4th, 4., 4º): a game has six places at most."""
+    # Translators: a place below the medals in a game's standings: 4th, 5th or 6th (never
+    # more). Write it as your language writes an ordinal number (4., 4º, 4a), as in
+    # “#{place} of {seats}” of /wizard stats.
+    return MEDALS.get(place) or t("{place}th", place=place)
 
 
 def robot_marked(names: Sequence[str], seats: Collection[int]) -> list[str]:

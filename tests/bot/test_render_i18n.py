@@ -778,7 +778,7 @@ def test_english_is_unchanged() -> None:
         "🥇 **Ann**: −270 points",
         "🥇 **Dee**: −270 points",
         "🥉 **Bob**: −350 points",
-        "4. **Cy**: −400 points",
+        "4th **Cy**: −400 points",  # English writes its places as it says them
         "",
     ]
     lobby = lobby_embed(
