@@ -305,31 +305,38 @@ def round_end_embed(
         summary, marked, num_rounds=num_rounds, theme=theme, t=t, single_suit=single_suit
     )
     names = _escape(players)
-    helped = [
-        _bold(name) for seat, name in enumerate(names) if seat in moved and seat not in computers
-    ]
+
+    def bold(seats: Collection[int]) -> str:
+        return and_list([_bold(names[seat]) for seat in sorted(seats)], t=t)
+
+    helped = set(moved) - set(computers)
+    left = set(moved) & set(computers) & set(people)
+    notes = []
     if helped:
-        # Translators: {players} are the people (“**ann** and **bob**”) who hold the seats
-        # now: a computer moved for them as their time ran out, or played the seat before
-        # they took it back, or before they took it over from a computer player.
-        note = "🤖 " + t.plural(
-            "A computer played part of this round at the seat of {players}.",
-            "A computer played part of this round at the seats of {players}.",
-            len(helped),
-            players=and_list(helped, t=t),
+        notes.append(
+            # Translators: {players} are the people (“**ann** and **bob**”) who hold the seats
+            # now: a computer moved for them as their time ran out, or played the seat before
+            # they took it back, or before they took it over from a computer player.
+            t.plural(
+                "A computer played part of this round at the seat of {players}.",
+                "A computer played part of this round at the seats of {players}.",
+                len(helped),
+                players=bold(helped),
+            )
         )
-        embed.description = f"{embed.description}\n{note}"
-    left = [_bold(names[seat]) for seat in sorted(set(moved) & set(computers) & set(people))]
     if left:
-        # Translators: {players} (“**ann** and **bob**”) moved in this round, then left the
-        # game; a computer holds their seats now and played the rest of the round.
-        note = "🤖 " + t.plural(
-            "{players} left the game during this round; a computer finished it at their seat.",
-            "{players} left the game during this round; a computer finished it at their seats.",
-            len(left),
-            players=and_list(left, t=t),
+        notes.append(
+            # Translators: {players} (“**ann** and **bob**”) moved in this round, then left the
+            # game; a computer holds their seats now and played the rest of the round.
+            t.plural(
+                "{players} left the game during this round; a computer finished it at their seat.",
+                "{players} left the game during this round; a computer finished it at their seats.",
+                len(left),
+                players=bold(left),
+            )
         )
-        embed.description = f"{embed.description}\n{note}"
+    if notes:
+        embed.description = "\n".join([embed.description or "", *(f"🤖 {n}" for n in notes)])
     if last_trick:
         embed.add_field(
             name=t("Final trick"),
