@@ -164,6 +164,37 @@ async def test_the_seat_of_a_player_who_left(service: GameService) -> None:
     assert info.seat_of(2) is None  # the seat is the new person's now
 
 
+async def test_a_seat_left_and_taken_back_before_a_move_never_changed_hands(
+    service: GameService,
+) -> None:
+    # Player QA (pt): the history said "bob → bob from round 2". The computer's holding,
+    # which made no move, gives way to bob's at the same action: nobody else played it.
+    game_id = await started(service, allow=False)
+    rng = random.Random(2)
+
+    async def move_until(bobs_turn: bool) -> int:
+        moves = 0
+        while (1 in (table := await table_of(service, game_id)).to_act) is not bobs_turn:
+            info = await service.get_game(game_id)
+            if any(info.seats[s].computer_controlled for s in table.to_act):
+                await service.run_computer_turns(game_id, max_moves=1)
+            else:
+                assert await human_move(service, game_id, [1, 2], rng) is not None
+            moves += 1
+        return moves
+
+    await move_until(bobs_turn=False)
+    await service.leave(game_id, 2)
+    assert await move_until(bobs_turn=True)  # others moved while a computer held bob's seat
+    await service.take_back(game_id, 2)
+    holders = await service.seat_history(game_id)
+    assert [(h.seat, h.from_action, h.user_id) for h in holders] == [
+        (0, 0, 1),
+        (1, 0, 2),
+        (2, 0, None),
+    ]
+
+
 async def test_one_whose_seat_someone_took_is_told_who(service: GameService) -> None:
     # QA: the leaver's open hand said only "You are not playing in this game", and their
     # "Take my seat back" that no such seat exists. Both name who plays it now.

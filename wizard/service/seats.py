@@ -157,7 +157,7 @@ class Seats(Hints):
         rows = await repo.fetch_holders(self._store, game_id)
         if not rows and await repo.fetch_seat_extras(self._store, game_id) is None:
             raise GameNotFoundError(game_id)
-        return tuple(
+        holders = [
             SeatHolder(
                 seat=int(r["seat"]),
                 from_action=int(r["from_action"]),
@@ -166,7 +166,9 @@ class Seats(Hints):
                 name=str(r["name"]),
             )
             for r in rows
-        )
+        ]
+        moves = await repo.fetch_move_seats(self._store, game_id)
+        return who_played(holders, [(int(m["seq"]), int(m["seat"])) for m in moves])
 
     async def players_of(self, game_id: int) -> dict[int, bool]:
         """Everyone who held a seat of the game (those at its end first, then the host, then
@@ -202,3 +204,43 @@ class Seats(Hints):
                     replace(s, hints_used=s.seat in live.hints_used) for s in live.standings
                 )
         return live
+
+
+def who_played(holders: list[SeatHolder], moves: list[tuple[int, int]]) -> tuple[SeatHolder, ...]:
+    """The holdings of ``holders`` (by seat and action index) that played: a computer's
+    that made no move before the seat's next holder (``moves``: each logged move's ``seq``
+    and seat) is left out, its person back or another in the seat before its turn came,
+    and a person who then follows themselves holds the seat on (player QA: "bob → bob
+    from round 2").
+
+    >>> bob, computer = SeatHolder(1, 0, 2, None, "bob"), SeatHolder(1, 4, None, "normal", "bob")
+    >>> back = SeatHolder(1, 6, 2, None, "bob")
+    >>> who_played([bob, computer, back], [(5, 0), (6, 2)]) == (bob,)
+    True
+    >>> who_played([bob, computer, back], [(5, 1)]) == (bob, computer, back)
+    True
+    """
+    kept: list[SeatHolder] = []
+    for i, holder in enumerate(holders):
+        after = holders[i + 1] if i + 1 < len(holders) else None
+        # A holding from action index f plays the seat's moves from seq f + 1 to the next
+        # holding's index.
+        end = after.from_action if after is not None and after.seat == holder.seat else None
+        if (
+            holder.is_computer
+            and end is not None  # the seat's holder now, or at the end, stays
+            and not any(
+                seat == holder.seat and holder.from_action < seq <= end for seq, seat in moves
+            )
+        ):
+            continue
+        before = kept[-1] if kept else None
+        if (
+            before is not None
+            and before.seat == holder.seat
+            and not holder.is_computer
+            and before.user_id == holder.user_id
+        ):
+            continue
+        kept.append(holder)
+    return tuple(kept)

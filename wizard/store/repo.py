@@ -145,6 +145,13 @@ async def fetch_holders(store: Store, game_id: int) -> list[sqlite3.Row]:
     )
 
 
+async def fetch_move_seats(store: Store, game_id: int) -> list[sqlite3.Row]:
+    """The seat of every logged move of a game (``seq``, ``seat``), in order."""
+    return await store.fetchall(
+        "SELECT seq, seat FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    )
+
+
 async def last_seat_of(store: Store, game_id: int, user_id: int) -> int | None:
     """The seat ``user_id`` last held in ``game_id`` (a seat they left may be someone else's
     now), or ``None`` if they never held one. A holding that made no move is not kept: the
