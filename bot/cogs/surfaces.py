@@ -102,7 +102,9 @@ log = logging.getLogger(__name__)
 def _handed_over(seat: int, timeouts: int, host: SeatInfo | None, info: GameInfo, t: Texts) -> str:
     """The channel's note of ``seat`` handed to a computer after ``timeouts`` timeouts, and
     of ``host``, who hosts now if that changed."""
-    return handed_over_note(info.seats[seat], timeouts, host=host, t=t)
+    return handed_over_note(
+        info.seats[seat], timeouts, open_to_others=info.allow_seat_taking, host=host, t=t
+    )
 
 
 def _note_end(surface: Surface, event: Event) -> bool:

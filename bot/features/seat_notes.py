@@ -62,21 +62,41 @@ def removed_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> s
 
 
 def handed_over_note(
-    seat: SeatInfo, timeouts: int, *, host: SeatInfo | None = None, t: Texts
+    seat: SeatInfo,
+    timeouts: int,
+    *,
+    open_to_others: bool = False,
+    host: SeatInfo | None = None,
+    t: Texts,
 ) -> str:
     """The channel's note of a seat handed to a computer after ``timeouts`` timeouts in a
     row (the server's setting), and who hosts now if that changed (the host's time ran
-    out)."""
-    note = "⏰ " + t.plural(
-        # Translators: said in the channel; {level} is a computer level (“Normal”).
-        "{player}'s time ran out; a computer plays their seat ({level}) until they take it back.",
-        "{player}'s time ran out {n} times in a row; a computer plays their seat ({level}) "
-        "until they take it back.",
-        timeouts,
-        player=_bold(_escape([seat.name])[0]),
-        level=level_name(seat.level, t=t),
-    )
-    return _with_host(note, host, t)
+    out). Where others may take over computers' seats (``open_to_others``), it does not
+    promise the seat back to its player alone (player QA: a stranger took it a moment
+    later)."""
+    facts = {"player": _bold(_escape([seat.name])[0]), "level": level_name(seat.level, t=t)}
+    if open_to_others:
+        text = t.plural(
+            # Translators: said in the channel; {level} is a computer level (“Normal”). The
+            # host lets people who are not playing take over a computer's seat.
+            "{player}'s time ran out; a computer plays their seat ({level}) until they take "
+            "it back or someone else takes it over.",
+            "{player}'s time ran out {n} times in a row; a computer plays their seat "
+            "({level}) until they take it back or someone else takes it over.",
+            timeouts,
+            **facts,
+        )
+    else:
+        text = t.plural(
+            # Translators: said in the channel; {level} is a computer level (“Normal”).
+            "{player}'s time ran out; a computer plays their seat ({level}) until they take "
+            "it back.",
+            "{player}'s time ran out {n} times in a row; a computer plays their seat "
+            "({level}) until they take it back.",
+            timeouts,
+            **facts,
+        )
+    return _with_host("⏰ " + text, host, t)
 
 
 def back_note(seat: SeatInfo, *, host: SeatInfo | None = None, t: Texts) -> str:

@@ -542,7 +542,7 @@ def table_embed(
             # Translators: {when} is a time Discord shows as “in 5 minutes”; several players
             # choose their bids at once (hidden or secret bids).
             timer = t(
-                "Time runs out {when}: then a computer moves for whoever has not acted yet.",
+                "Time runs out {when}: then a computer bids for whoever has not bid yet.",
                 when=when,
             )
         embed.add_field(name=t("Turn timer"), value="⏰ " + timer, inline=False)
@@ -763,7 +763,7 @@ class TableMessages(GameMessages):
 
 
 STALE_TABLE = N_(
-    "🔄 This has moved on since that was shown: the table shows the bids as they are now."
+    "🔄 This has moved on since that was shown: the table shows the game as it is now."
 )
 """The private reply to a bid clicked on a table that showed an earlier moment."""
 
@@ -816,6 +816,6 @@ class TableClicks(ClickBase):
             await self._refuse(interaction, error)
 
     async def _stale_table(self, interaction: discord.Interaction[Any], cid: CustomId) -> None:
-        """A bid clicked on a table that showed an earlier moment: the table shows the bids
-        as they are now."""
+        """A bid clicked on a table that showed an earlier moment: the table shows the game
+        as it is now (the bids, or the play that followed them: player QA, de)."""
         await self._send_private(interaction, (await reader_texts(interaction))(STALE_TABLE))

@@ -235,7 +235,7 @@ async def test_a_stale_table_bid_while_the_table_is_lost_answers_with_the_hand(
         answer = await bob.click(stale, custom_id=old)
         assert answer.ephemeral and answer.response is not None
         text = answer.response.content
-        assert "the table shows the bids as they are now" not in text, text
+        assert "the table shows the game as it is now" not in text, text
         assert "⚠️ I lost a permission in this channel" in text, text
         if bob.id in [m.id for m in await sim.to_act(info.id)]:
             assert any(verb_of(b) == "bid" for b in buttons(answer.response))

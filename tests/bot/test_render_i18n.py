@@ -146,7 +146,7 @@ NOT_RENDERED = frozenset(
         "Wizard · game {game} · the record of the game is attached",
         "You are playing your seat again.",
         "You now play this seat: your hand is below.",
-        "🔄 This has moved on since that was shown: the table shows the bids as they are now.",
+        "🔄 This has moved on since that was shown: the table shows the game as it is now.",
     }
 )
 """Texts of the features' publishing and clicks (in bot/cogs/surfaces.py and game.py before
@@ -516,6 +516,10 @@ def _seats_and_hints(t: Texts) -> Iterator[tuple[str, str]]:
     yield "the host left", left_note(away, host=computer, t=t)
     for timeouts in (1, 2):
         yield f"a seat handed over after {timeouts} timeouts", handed_over_note(away, timeouts, t=t)
+        yield (
+            f"a seat open to others handed over after {timeouts} timeouts",
+            handed_over_note(away, timeouts, open_to_others=True, t=t),
+        )
     yield "the host's time ran out", handed_over_note(away, 2, host=computer, t=t)
     yield "a player removed", removed_note(away, t=t)
     yield "the host removed", removed_note(away, host=computer, t=t)
@@ -683,6 +687,18 @@ EXPIRY = (
     "-# This private message updates itself for 15 minutes after you open it or click in it "
     "(Discord's limit); after that, press “Show my hand” on the table for a fresh one."
 )
+
+
+def test_the_timer_of_bids_chosen_at_once_says_it_bids() -> None:
+    # Player QA (pt): "o computador joga por quem ainda não jogou" while nobody had played.
+    state = new_game(list(ENGLISH[:3]), Options(bidding=Bidding.HIDDEN), seed=21)
+    state = apply(state, legal_actions(state)[0])
+    assert state.phase is Phase.BID and state.turn is None
+    table = table_embed(service_table_view(state), deadline=DEADLINE, t=texts("en"))
+    assert (
+        "⏰ Time runs out <t:1700000000:R>: then a computer bids for whoever has not bid yet."
+        in embed_text(table).split("\n")
+    )
 
 
 def test_english_is_unchanged() -> None:

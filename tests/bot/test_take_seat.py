@@ -382,6 +382,29 @@ async def test_the_channel_is_told_who_hosts_when_the_hosts_time_runs_out(
         assert not sim.env.errors
 
 
+async def test_a_timed_out_seat_open_to_others_is_not_promised_back(tmp_path: Path) -> None:
+    """Player QA (pt): where the host lets others take computers' seats, the note promised
+    cy the seat "until they take it back", and a moment later a stranger took it."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
+        await sim.service.set_seat_taking(info.id, ann.id, True)
+        await sim.play(
+            info.id,
+            random.Random(3),
+            idle=frozenset({bob.id}),
+            until=lambda i: i.seats[1].away,
+            advance=31.0,
+        )
+        await sim.env.advance_time(1)
+        notes = [m.content for m in sim.public() if m.content.startswith("⏰")]
+        assert notes == [
+            "⏰ **bob**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
+            "until they take it back or someone else takes it over."
+        ], notes
+        assert not sim.env.errors
+
+
 async def test_the_channel_is_told_when_the_host_removes_a_player(tmp_path: Path) -> None:
     """QA: after /wizard kick in a running game only the host read that cy was out; the
     channel saw cy's line on the table change without a word."""
