@@ -358,51 +358,45 @@ async def test_the_channel_is_told_who_hosts_when_the_host_leaves_and_comes_back
         assert not sim.env.errors
 
 
+async def timeout_notes(tmp_path: Path, idle: int, *, seat_taking: bool = False) -> list[str]:
+    """The channel's ⏰ notes once member ``idle`` (ann 0, the host, or bob 1) let their time
+    run out until a computer took their seat, in a game of ann, bob and a computer with a
+    30-second timer (``seat_taking``: the host lets others take computers' seats)."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
+        if seat_taking:
+            await sim.service.set_seat_taking(info.id, ann.id, True)
+        await sim.play(
+            info.id,
+            random.Random(3),
+            idle=frozenset({sim.members[idle].id}),
+            until=lambda i: i.seats[idle].away,
+            advance=31.0,
+        )
+        await sim.env.advance_time(1)
+        assert not sim.env.errors
+        return [m.content for m in sim.public() if m.content.startswith("⏰")]
+
+
 async def test_the_channel_is_told_who_hosts_when_the_hosts_time_runs_out(
     tmp_path: Path,
 ) -> None:
     """QA: the host's time ran out twice, a computer took the seat and the table's host tag
     moved to bob, but the channel's note said nothing of who hosts now (a leave's does)."""
-    async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
-        await sim.play(
-            info.id,
-            random.Random(3),
-            idle=frozenset({ann.id}),
-            until=lambda i: i.seats[0].away,
-            advance=31.0,
-        )
-        await sim.env.advance_time(1)
-        notes = [m.content for m in sim.public() if m.content.startswith("⏰")]
-        assert notes == [
-            "⏰ **ann**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
-            "until they take it back. **bob** hosts the game now."
-        ], notes
-        assert not sim.env.errors
+    assert await timeout_notes(tmp_path, 0) == [
+        "⏰ **ann**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
+        "until they take it back. **bob** hosts the game now."
+    ]
 
 
 async def test_a_timed_out_seat_open_to_others_is_not_promised_back(tmp_path: Path) -> None:
     """Player QA (pt): where the host lets others take computers' seats, the note promised
     cy the seat "until they take it back", and a moment later a stranger took it."""
-    async with simulation(tmp_path, members=2) as sim:
-        ann, bob = sim.members
-        info = await sim.lobby(ann, [bob], computers=1, turn_timer=30)
-        await sim.service.set_seat_taking(info.id, ann.id, True)
-        await sim.play(
-            info.id,
-            random.Random(3),
-            idle=frozenset({bob.id}),
-            until=lambda i: i.seats[1].away,
-            advance=31.0,
-        )
-        await sim.env.advance_time(1)
-        notes = [m.content for m in sim.public() if m.content.startswith("⏰")]
-        assert notes == [
-            "⏰ **bob**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
-            "until they take it back or someone else takes it over."
-        ], notes
-        assert not sim.env.errors
+    assert await timeout_notes(tmp_path, 1, seat_taking=True) == [
+        "⏰ **bob**'s time ran out 2 times in a row; a computer plays their seat (Normal) "
+        "until they take it back or someone else takes it over."
+    ]
 
 
 async def test_the_channel_is_told_when_the_host_removes_a_player(tmp_path: Path) -> None:
