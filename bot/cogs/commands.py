@@ -22,7 +22,7 @@ from bot.cogs.game import GameCog
 from bot.cogs.messages import drop_unseen_lobby
 from bot.discord_faults import DISCORD_FAILED, DiscordFailure, failure_text, from_discord
 from bot.features.settings import LEVEL_CHOICES
-from bot.i18n import N_, reader_texts
+from bot.i18n import N_, VARIANT_ABOUT, reader_texts
 from bot.i18n.commands import command_name
 from bot.ui.buttons import reply_privately
 from wizard.options import Bidding
@@ -60,17 +60,11 @@ def game_commands(cog: GameCog) -> list[app_commands.Command[Any, ..., Any]]:
     )
     @app_commands.describe(
         bidding=locale_str("How bids are made (default: the server's, usually open)"),
-        uneven_bids=locale_str(
-            "Uneven bids: the dealer may not make the bids add up to the tricks"
-        ),
-        clairvoyance=locale_str("In round 1 you see everyone's card but your own"),
-        canadian=locale_str(
-            "Last round: the only top scorer, bidding last, may not make the bids add up"
-        ),
-        magic_twos=locale_str(
-            "A 2 (a 3 in the standard deck) played into a trick of its suit wins it"
-        ),
-        single_suit=locale_str("3–4 players: everyone plays their own suit deck, 12 rounds"),
+        uneven_bids=VARIANT_ABOUT["uneven_bids"],
+        clairvoyance=VARIANT_ABOUT["clairvoyance"],
+        canadian=VARIANT_ABOUT["canadian"],
+        magic_twos=VARIANT_ABOUT["magic_twos"],
+        single_suit=VARIANT_ABOUT["single_suit"],
         turn_timer=locale_str(
             "Seconds per turn (10 to 86,400) before a computer moves for you; 0: none"
         ),

@@ -143,7 +143,10 @@ def rules_text(
         rules.append(t("Hidden bids: everyone bids privately; all bids are shown together."))
     elif options.bidding is Bidding.SECRET:
         rules.append(t("Secret bids: bids stay private until the round is scored."))
-    if options.uneven_bids:
+    if options.uneven_bids and options.single_suit:
+        # Translators: single suit has no dealer; the table marks 🔀 who bids last.
+        rules.append(t("Uneven bids: the last to bid may not make the bids add up to the tricks."))
+    elif options.uneven_bids:
         rules.append(t("Uneven bids: the dealer may not make the bids add up to the tricks."))
     if options.canadian:
         rules.append(

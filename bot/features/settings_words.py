@@ -12,6 +12,7 @@ from bot.features.community.words import THEME_LABELS
 from bot.i18n import (
     LANGUAGE_NAMES,
     N_,
+    VARIANT_ABOUT,
     VARIANT_NAMES,
     Texts,
     duration_text,
@@ -48,10 +49,16 @@ def variant_keys(options: Options) -> set[str]:
 
 
 def variant_choices(options: Options, *, t: Texts) -> list[discord.SelectOption]:
-    """A select's entries of the variants (:data:`VARIANT_KEYS`), those of ``options`` picked."""
+    """A select's entries of the variants (:data:`VARIANT_KEYS`), each with what it does,
+    those of ``options`` picked."""
     on = variant_keys(options)
     return [
-        discord.SelectOption(label=t(VARIANT_NAMES[key]), value=key, default=key in on)
+        discord.SelectOption(
+            label=t(VARIANT_NAMES[key]),
+            value=key,
+            description=t(VARIANT_ABOUT[key].message),
+            default=key in on,
+        )
         for key in VARIANT_KEYS
     ]
 

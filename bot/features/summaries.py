@@ -347,6 +347,7 @@ def round_end_embed(
                 theme,
                 t=t,
                 magic_twos=magic_twos,
+                single_suit=single_suit,
                 trump=summary.trump,
             ),
             inline=False,

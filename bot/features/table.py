@@ -32,7 +32,7 @@ from bot.i18n import (
 )
 from bot.ui.buttons import CustomId, Verb, add_bids, button, detached_view
 from bot.ui.layout import BLUE, GREEN, MAX_BUTTONS
-from wizard.cards import Suit, Theme, rank_label
+from wizard.cards import Card, Suit, Theme, rank_label
 from wizard.options import Bidding, Options
 from wizard.rules import forbidden_bid_public, trick_winner
 from wizard.service import (
@@ -388,6 +388,7 @@ def last_trick_text(table: TableView, names: Sequence[str], theme: Theme, *, t: 
         theme,
         t=t,
         magic_twos=table.options.magic_twos,
+        single_suit=table.options.single_suit,
         trump=table.trump,
     )
 
@@ -400,19 +401,58 @@ def won_trick_text(
     *,
     t: Texts,
     magic_twos: bool = False,
+    single_suit: bool = False,
     trump: Suit | None = None,
 ) -> str:
     """A finished trick and who won it: ``Ann 🟦B7 · Bob 🧙Z → won by **Bob**``; with
-    ``magic_twos`` on, a 2 that took the trick only as a magic two says so (R7.6)."""
+    ``magic_twos`` on, a 2 that took the trick only as a magic two says so (R7.6), and in
+    ``single_suit`` a card that took it only as the first of equals (R7.7)."""
     trick = trick_text(cards, names, theme, t=t)
     if winner is None:
         return trick
     # Translators: {trick} is the cards played, as “Ann 🟦B7 · Bob 🧙Z”.
     text = t("{trick} → won by {player}", trick=trick, player=_bold(names[winner]))
     seats = [seat for seat, _ in cards]
-    if magic_twos and winner in seats:
-        text += _magic_two_note(cards, seats.index(winner), trump, theme, t=t)
+    if winner in seats:
+        text += _why_note(
+            cards, seats.index(winner), trump, theme, t=t, magic=magic_twos, single=single_suit
+        )
     return text
+
+
+def _why_note(
+    cards: Sequence[SeatCard],
+    index: int,
+    trump: Suit | None,
+    theme: Theme,
+    *,
+    t: Texts,
+    magic: bool,
+    single: bool,
+) -> str:
+    """Why the card at ``index`` takes (or would take) the trick, where a variant's rule
+    decides it that a player may not see at once (:func:`_magic_two_note`,
+    :func:`_tie_note`)."""
+    if magic:
+        return _magic_two_note(cards, index, trump, theme, t=t)
+    if single:
+        return _tie_note(cards, index, t=t)
+    return ""
+
+
+def _tie_note(cards: Sequence[SeatCard], index: int, *, t: Texts) -> str:
+    """Why the card at ``index`` takes (or would take) a single-suit trick in which a card of
+    the same value was played after it: the first of equals wins (R7.7)."""
+
+    def value(card: Card) -> tuple[int | None, bool]:
+        return card.rank, card.is_wizard  # a Wizard, a Jester or a number
+
+    first = value(cards[index][1])
+    if not any(value(card) == first for _, card in cards[index + 1 :]):
+        return ""
+    # Translators: in single suit (no suits, no trump), after who takes a trick in which
+    # another card of the same value was played later.
+    return " " + t("(equal values: the first one played wins)")
 
 
 def _magic_two_note(
@@ -454,9 +494,9 @@ def trick_in_play_text(
     # Translators: after the cards of the trick being played: whose card would take it if
     # nobody beats it (in bold).
     text += " " + t("→ {player} is ahead", player=_bold(names[cards[index][0]]))
-    if options.magic_twos:
-        text += _magic_two_note(cards, index, trump, theme, t=t)
-    return text
+    return text + _why_note(
+        cards, index, trump, theme, t=t, magic=options.magic_twos, single=options.single_suit
+    )
 
 
 def table_embed(

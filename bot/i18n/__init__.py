@@ -63,6 +63,7 @@ import discord
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+from discord.app_commands import locale_str
 
 from wizard.cards import Card, Suit, Theme, card_label, suit_label
 from wizard.names import clean_name
@@ -356,6 +357,23 @@ VARIANT_NAMES: Final[dict[str, str]] = {
 }
 """Each variant's name (R7), by option (the bidding modes by their value): words a player
 reads, never a rule id."""
+
+VARIANT_ABOUT: Final[dict[str, locale_str]] = {
+    "uneven_bids": locale_str("The dealer may not make the bids add up to the tricks"),
+    Bidding.HIDDEN.value: locale_str("Everyone bids privately; all bids are shown together"),
+    Bidding.SECRET.value: locale_str("Bids stay private until the round is scored"),
+    "clairvoyance": locale_str("In round 1 you see everyone's card but your own"),
+    "canadian": locale_str(
+        "Last round: the only top scorer, bidding last, may not make the bids add up"
+    ),
+    "magic_twos": locale_str(
+        "A 2 (a 3 in the standard deck) played into a trick of its suit wins it"
+    ),
+    "single_suit": locale_str("3–4 players: everyone plays their own suit deck, 12 rounds"),
+}
+"""What each variant of :data:`VARIANT_NAMES` does, in a line: the options of ``/wizard
+new`` and the entries of the variants' selects (variants QA: the lobby's menu named
+"Canadian rule" and "clairvoyance" without a word of what they are)."""
 
 
 BID_MARKS: Final[dict[Bidding, tuple[str, str]]] = {

@@ -200,6 +200,10 @@ def test_rules_say_how_bids_are_made_in_each_bidding_mode() -> None:
     line = next(line for line in single.splitlines() if line.startswith("**Bidding:**"))
     assert "dealer" not in line and "one at a time to the left" in line
     assert "the player marked 🔀 bids last" in line
+    # Variants QA: the uneven bids' line then named a dealer all the same.
+    variants = rules_text(Options(single_suit=True, uneven_bids=True, canadian=True), t=EN)
+    assert "dealer" not in variants, variants
+    assert "Uneven bids: the last to bid may not make the bids add up to the tricks." in variants
 
 
 def test_rules_show_the_cards_as_the_server_does() -> None:

@@ -300,3 +300,35 @@ def test_a_magic_two_ahead_in_a_trick_being_played_says_why() -> None:
     plain = trick_in_play_text(trick, names, Options(), None, Theme.CLASSIC, t=en)
     assert plain.endswith("→ **Bob** is ahead"), plain
     assert trick_in_play_text(trick[:1], names, magic, None, Theme.CLASSIC, t=en) == "Ann 🟩G9"
+
+
+def test_a_tie_of_equal_values_in_single_suit_says_why() -> None:
+    # R7.7: with no suits, the first of equal values wins. Variants QA: "bob 🟥R10 · cy 🟩G10
+    # → bob is ahead" said nothing, so it looked as if the suits' order decided.
+    from bot.features.table import trick_in_play_text, won_trick_text
+    from bot.i18n import texts
+    from wizard.cards import Card, Theme
+    from wizard.options import Options
+
+    names = ["Ann", "Bob", "Cy"]
+    en = texts("en")
+    why = "(equal values: the first one played wins)"
+    single = Options(single_suit=True)
+    tie = [(1, Card.parse("R10")), (2, Card.parse("G10")), (0, Card.parse("N"))]
+    said = trick_in_play_text(tie[:2], names, single, None, Theme.CLASSIC, t=en)
+    assert said == f"Bob 🟥R10 · Cy 🟩G10 → **Bob** is ahead {why}", said
+    won = won_trick_text(tie, names, 1, Theme.CLASSIC, t=en, single_suit=True)
+    assert won.endswith(f"won by **Bob** {why}"), won
+    wizards = [(0, Card.parse("Z")), (1, Card.parse("Z")), (2, Card.parse("B13"))]
+    won = won_trick_text(wizards, names, 0, Theme.CLASSIC, t=en, single_suit=True)
+    assert won.endswith(f"won by **Ann** {why}"), won
+    # A higher value wins with nothing more said, and so does an equal value played before
+    # the winner (it cannot be the reason); in the standard game suits decide, not order.
+    higher = [(1, Card.parse("R10")), (2, Card.parse("G11"))]
+    said = trick_in_play_text(higher, names, single, None, Theme.CLASSIC, t=en)
+    assert said.endswith("→ **Cy** is ahead"), said
+    beaten = [(1, Card.parse("R10")), (2, Card.parse("G10")), (0, Card.parse("Y12"))]
+    won = won_trick_text(beaten, names, 0, Theme.CLASSIC, t=en, single_suit=True)
+    assert won.endswith("won by **Ann**"), won
+    said = trick_in_play_text(tie[:2], names, Options(), None, Theme.CLASSIC, t=en)
+    assert "equal" not in said, said

@@ -13,7 +13,7 @@ import pytest
 
 from bot.cogs.replies import refusal_text
 from bot.features.lobby import lobby_view
-from bot.i18n import texts
+from bot.i18n import VARIANT_ABOUT, texts
 from bot.ui.buttons import MAX_ID
 from tests.bot.conftest import simulation
 from tests.bot.i18n_support import user_locales
@@ -195,6 +195,17 @@ def test_a_full_lobby_with_its_selects_fits_discord_s_limits(language: str) -> N
     assert labels["secret"] == t("secret bids") and labels["0"] == t("no turn timer")
     if language != "en":
         assert labels["magic_twos"] != "magic twos" and labels["0"] != "no turn timer"
+    # Each variant says what it does under its name (variants QA: "Canadian rule" and
+    # "clairvoyance" alone meant nothing to a player who had not read /wizard rules).
+    about = {o["value"]: o.get("description", "") for o in variants["options"]}
+    assert all(0 < len(text) <= 100 for text in about.values()), about
+    assert len(set(about.values())) == len(about)
+    if language == "en":
+        assert about["canadian"] == (
+            "Last round: the only top scorer, bidding last, may not make the bids add up"
+        )
+    else:
+        assert about["canadian"] != texts("en")(VARIANT_ABOUT["canadian"].message)
 
 
 @pytest.mark.parametrize("computers", [0, 1, 5])

@@ -75,6 +75,7 @@ from bot.features.seats import (
     PLAYING_OWN_SEAT,
     seat_choice_view,
 )
+from bot.features.settings_words import variant_choices
 from bot.features.summaries import (
     PLAY_AGAIN_LABEL,
     final_embed,
@@ -464,6 +465,11 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
     yield "canadian bid on the table", t(FORBIDDEN_CANADIAN, player=GREEK[1], bid=3, tricks=10)
     magic = [(0, parse_cards("G9")[0]), (1, WIZARD), (2, parse_cards("G2")[0])]
     yield "magic two", won_trick_text(magic, GREEK[:3], 2, Theme.CLASSIC, t=t, magic_twos=True)
+    tie = [(0, parse_cards("R10")[0]), (1, parse_cards("G10")[0])]
+    yield (
+        "a tie in single suit",
+        won_trick_text(tie, GREEK[:2], 0, Theme.CLASSIC, t=t, single_suit=True),
+    )
     for phase in Phase:
         yield f"ping {phase}", ping_text(["<@1>"], phase, 3, t=t)
     yield "scorepad, nothing scored", scorepad_text((), GREEK[:3], t=t)
@@ -488,6 +494,10 @@ def _lobby_and_rules(t: Texts) -> Iterator[tuple[str, str]]:
         for label in labels(ui):
             yield f"{name} button", label
     yield "play again lobby", invitation_text(8, 7, ["<@1>", "<@2>"], t=t)
+    for option in variant_choices(Options(), t=t):
+        yield "variants select", f"{option.label}: {option.description}"
+    single_uneven = Options(single_suit=True, uneven_bids=True)
+    yield "rules, single suit and uneven bids", rules_text(single_uneven, t=t)
     yield from _seats_and_hints(t)
 
 
