@@ -195,11 +195,17 @@ def _opened_thread(home: GameHome, channel_id: int) -> discord.Thread | None:
     return thread if thread is not None and thread.id != channel_id else None
 
 
-async def _tell_host(interaction: discord.Interaction[Any], game_id: int, content: str) -> None:
+async def _tell_host(
+    interaction: discord.Interaction[Any], game_id: int, content: str, *, below: bool = False
+) -> None:
     """Answer the host privately once the lobby is posted (the deferred answer edited, or a
-    new private one): a failure is logged, and the lobby everyone sees stays open."""
+    new private one; ``below``: a private message under the lobby that answered the
+    command): a failure is logged, and the lobby everyone sees stays open (faults QA: a
+    failed note below it cancelled it, as if nobody had seen it)."""
     try:
-        if interaction.response.is_done():
+        if below:
+            await interaction.followup.send(content, ephemeral=True)
+        elif interaction.response.is_done():
             await interaction.edit_original_response(content=content)
         else:
             await interaction.response.send_message(content, ephemeral=True)
@@ -633,7 +639,7 @@ class GameCog(LobbyClicks, SeatClicks, HintClicks, commands.Cog):
             message_id = await answer_message(interaction, **lobby)
             self._responded(interaction)
             if note is not None:
-                await interaction.followup.send(note, ephemeral=True)
+                await _tell_host(interaction, info.id, note, below=True)
         return message_id
 
     async def _lobby_in_thread(

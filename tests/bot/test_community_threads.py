@@ -205,6 +205,35 @@ async def test_without_the_permission_the_game_stays_in_the_channel(tmp_path: Pa
         assert await sim.service.game_in_channel(sim.channel.id) is not None
 
 
+async def test_a_lobby_everyone_sees_stays_open_when_the_hosts_note_fails(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Faults QA: the lobby was posted, then the host's private note (why there is no
+    thread) failed, and the lobby was cancelled as if nobody had seen it: bob's Join on it
+    read "This game was cancelled". Only the note is lost; the operator is told so."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        await sim.service.update_settings(sim.guild.id, threads=True)
+        me = sim.bot.get_guild(sim.guild.id).me  # type: ignore[union-attr]
+        closed = sim.guild.create_text_channel(
+            "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
+        )
+        sim.env.inject_error("POST", "/webhooks/*", status=500, times=1)
+        result = await ann.slash(closed, "wizard new")
+        assert result.response is not None and not result.ephemeral
+        info = await sim.service.game_in_channel(closed.id)
+        assert info is not None and info.status is GameStatus.LOBBY
+        assert info.lobby_message_id == result.response.id
+        joined = await bob.click(sim.message_in(closed, result.response.id), label="Join")
+        assert joined.acknowledged and not joined.ephemeral
+        info = await sim.service.get_game(info.id)
+        assert [s.user_id for s in info.seats] == [ann.id, bob.id]
+        assert any(
+            "its lobby is open, but the host's answer was not shown" in r.getMessage()
+            for r in caplog.records
+        )
+
+
 async def test_a_game_opened_inside_a_thread_stays_there(tmp_path: Path) -> None:
     async with simulation(tmp_path, members=1) as sim:
         [ann] = sim.members
