@@ -43,6 +43,9 @@ UNKNOWN_CHANNEL = 10003
 """Discord's JSON error code for a channel that does not exist (deleted)."""
 UNKNOWN_MESSAGE = 10008
 """Discord's JSON error code for a message that does not exist (deleted)."""
+MISSING_PERMISSIONS = 50013
+"""Discord's JSON error code for a request the bot lacks a permission for (here: Attach
+Files, for a post with files)."""
 THREAD_ARCHIVED = 50083
 """Discord's JSON error code for a message sent or edited in an archived thread (a game's
 thread archives itself after a day without messages, while a game may wait longer)."""
@@ -193,6 +196,10 @@ class Surface:
     permission_lost: bool = False
     """Discord refused an update for a missing permission (and the channel was told, if it
     could be), until an update goes through again: the open hands say it meanwhile."""
+    without_files: bool = False
+    """Discord refused a post of the game's with files for a missing permission (Attach
+    Files, denied in the channel): its final standings go without the record and the
+    scorepad picture (faults QA: they never appeared)."""
     reopened: bool = False
     """The game's thread was found archived and an unarchive tried, and neither an update
     went through nor the retry came due since: not tried again meanwhile (else a refusal
@@ -414,6 +421,20 @@ class GameMessages:
         except DISCORD_FAILED as error:
             if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
                 self._channel_gone(surface)
+                return None
+            if (
+                fields.get("files")
+                and isinstance(error, discord.Forbidden)
+                and error.code == MISSING_PERMISSIONS
+                and not surface.without_files
+            ):
+                # Attach Files, most likely: the caller posts again without the files.
+                log.warning(
+                    "game %s: Discord refused a post with files (%s); it goes without them",
+                    surface.game_id,
+                    failure_text(error),
+                )
+                surface.without_files = True
                 return None
             # An error answer says the post was not made; no answer at all may hide one.
             answered = isinstance(error, discord.HTTPException)

@@ -443,24 +443,31 @@ class SummaryMessages(GameMessages):
         return True
 
     async def _final(self, surface: Surface, info: GameInfo, over: GameOver) -> bool:
-        """Post the final standings with the game record attached; True once posted."""
+        """Post the final standings with the game record and the scorepad picture attached
+        (without them where Discord refuses files: the scorepad then as text, the record in
+        ``/wizard history``); True once posted."""
         table = info.table
         assert table is not None
         t, theme = await public_look(self.service, info.guild_id)
         files: list[discord.File] = []
-        try:
-            record = await self.service.game_record(info.id)
-        except ServiceError as error:
-            log.warning("game %s: no record to attach: %s", info.id, error.message)
-        else:
-            name = f"wizard-game-{info.id}.json"
-            files.append(discord.File(io.BytesIO(record.encode()), filename=name))
-        picture = await _scorepad_picture(info.id, table, over.standings, t=t, theme=theme)
         image = None
-        if picture is not None:
-            name = f"wizard-scorepad-{info.id}.png"
-            files.append(discord.File(io.BytesIO(picture), filename=name))
-            image = f"attachment://{name}"
+        footer = t("Wizard · game {game}", game=info.id)
+        if not surface.without_files:
+            try:
+                record = await self.service.game_record(info.id)
+            except ServiceError as error:
+                log.warning("game %s: no record to attach: %s", info.id, error.message)
+            else:
+                name = f"wizard-game-{info.id}.json"
+                files.append(discord.File(io.BytesIO(record.encode()), filename=name))
+                footer = t(
+                    "Wizard · game {game} · the record of the game is attached", game=info.id
+                )
+            picture = await _scorepad_picture(info.id, table, over.standings, t=t, theme=theme)
+            if picture is not None:
+                name = f"wizard-scorepad-{info.id}.png"
+                files.append(discord.File(io.BytesIO(picture), filename=name))
+                image = f"attachment://{name}"
         hinted = {s.seat for s in over.standings if s.hints_used} | set(info.hints_used)
         marked = computer_marked(table.players, info)
         embed = final_embed(table, names=marked, scorepad_image=image, t=t, hinted=hinted)
@@ -471,14 +478,14 @@ class SummaryMessages(GameMessages):
             [discord.utils.escape_markdown(table.players[s.seat]) for s in won if s.forfeited],
             t=t,
         )
-        embed.set_footer(
-            text=t("Wizard · game {game} · the record of the game is attached", game=info.id)
-        )
+        embed.set_footer(text=footer)
         extra: dict[str, Any] = {"files": files} if files else {}
         again = one_button_view(
             CustomId(info.id, Verb.AGAIN, "", info.version), t(PLAY_AGAIN_LABEL), "🔁"
         )
         message = await self._post(surface, content=content, embed=embed, view=again, **extra)
+        if message is None and files and surface.without_files:
+            return await self._final(surface, info, over)  # at once, without the files
         if message is not None or self._in_gone_channel(surface):
             # The channel is owed nothing more (or is gone: nowhere to show it).
             await self._remember(surface, announced=None)

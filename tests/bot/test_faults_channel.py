@@ -7,13 +7,14 @@ from __future__ import annotations
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
-from tests.bot.conftest import Sim, simulation, warnings_about
+from tests.bot.conftest import Sim, buttons, simulation, warnings_about
 from tests.bot.simtools import no_answer
 from tests.bot.test_game_faults import table_is_current
 from wizard.service import GameStatus
@@ -333,3 +334,52 @@ async def test_a_deleted_lobby_that_cannot_be_told_is_cancelled_all_the_same(
         assert any(f"game {info.id}: the channel was not told" in line for line in lines), lines
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
         assert await sim.service.game_in_channel(sim.channel.id) is None
+
+
+def refuse_files_without_attach_files(sim: Sim, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord refuses a post with files (403 Missing Permissions) from a member without
+    Attach Files in the channel; SimCord lets it through, so the check is added here."""
+    backend = sim.env.backend
+    real = type(backend).prepare_message
+
+    def prepare_message(
+        self: Any, channel_id: int, author_id: Any = None, content: str = "", **kw: Any
+    ) -> Any:
+        if kw.get("attachments") and kw.get("webhook_id") is None:
+            channel = self.get_channel(channel_id)
+            self.require_permissions(channel.guild_id, author_id, channel_id, "attach_files")
+        return real(self, channel_id, author_id, content, **kw)
+
+    monkeypatch.setattr(type(backend), "prepare_message", prepare_message)
+
+
+async def test_without_attach_files_the_standings_come_without_files(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Faults QA: with Attach Files denied in the channel, Discord refused the final standings
+    (they carry the record and the scorepad picture) and the bot retried every 20 s for
+    ever: no winner, no Play again, and a note asking for permissions of a finished game.
+    They now go without the files (the scorepad as text); the operator is told once."""
+    caplog.set_level(logging.INFO)
+    async with simulation(tmp_path, members=2) as sim:
+        refuse_files_without_attach_files(sim, monkeypatch)
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=1)
+        rng = random.Random(5)
+        last = info.table.num_rounds if info.table is not None else 0
+        await sim.play(info.id, rng, until=lambda i: bool(i.table and i.table.round == last))
+        deny_bot(sim, discord.Permissions(attach_files=True))
+        end = await sim.play(info.id, rng)
+        assert end.status is GameStatus.FINISHED
+        await sim.cog.surfaces.idle()
+        [final] = [m for m in sim.public() if m.content.startswith(f"🏁 **Game {info.id} is over")]
+        assert final.attachments == []
+        [embed] = final.embeds
+        assert embed.image.url is None and embed.footer.text == f"Wizard · game {info.id}"
+        assert "Play again" in [b["label"] for b in buttons(final)]
+        assert not [m for m in sim.public() if m.content.startswith("⚠️")]  # no permission note
+        refused = [
+            r.getMessage() for r in caplog.records if "refused a post with files" in r.getMessage()
+        ]
+        assert len(refused) == 1 and "Missing Permissions" in refused[0], refused
+        assert not sim.env.errors
