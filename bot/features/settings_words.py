@@ -124,7 +124,13 @@ def confirmation(
         lines.append(t("Computer players: {level}", level=level_name(after.computer_level, t=t)))
     if after.rated_min_games != before.rated_min_games:
         lines.append(
-            t.plural("Ranked after {n} game", "Ranked after {n} games", after.rated_min_games)
+            # Translators: a saved setting, as the settings panel names it (QA: "Ranked
+            # after 3 games" overstated it: the wins board ranks everyone).
+            t.plural(
+                "Ranked on the rating and average boards after {n} game",
+                "Ranked on the rating and average boards after {n} games",
+                after.rated_min_games,
+            )
         )
     if after.language != before.language:
         lines.append(

@@ -475,13 +475,11 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def display_names(table: TableView, names: Sequence[str] | None = None) -> tuple[str, ...]:
-    """Seat names safe to put in a message: markdown and mentions escaped."""
+    """Seat names safe to put in a message (see :func:`_escape`)."""
     raw = table.players if names is None else tuple(names)
     if len(raw) != len(table.players):
         raise ValueError(f"{len(raw)} names for {len(table.players)} seats")
-    return tuple(
-        discord.utils.escape_mentions(discord.utils.escape_markdown(name)) or "?" for name in raw
-    )
+    return tuple(_escape(raw))
 
 
 def _bold(text: object) -> str:
@@ -541,7 +539,14 @@ def variants_text(options: Options, *, t: Texts) -> str:
 
 
 def _escape(names: Iterable[str]) -> list[str]:
-    return [discord.utils.escape_mentions(discord.utils.escape_markdown(n)) or "?" for n in names]
+    """Names as texts show them: markdown and mentions escaped, and every ``<`` followed by a
+    zero-width space, so that a name such as ``<#channel id>`` or ``<t:… :R>`` is not shown
+    as a channel link or a date (faults QA)."""
+    return [
+        discord.utils.escape_mentions(discord.utils.escape_markdown(n)).replace("<", "<\u200b")
+        or "?"
+        for n in names
+    ]
 
 
 def member_name(display_name: str) -> str:

@@ -312,6 +312,13 @@ async def test_stats_with_the_chart_of_the_latest_game(tmp_path: Path) -> None:
         nothing = await ann.slash(sim.channel, "wizard stats", member=bob)
         assert nothing.ephemeral and nothing.response is not None
         assert "bob has not finished a game" in nothing.response.content
+        # One's own, with or without naming oneself (QA, es: "eve has not…" to eve herself).
+        for own in ({}, {"member": bob}):
+            mine = await bob.slash(sim.channel, "wizard stats", **own)
+            assert mine.ephemeral and mine.response is not None
+            assert mine.response.content == (
+                "You have not finished a game of Wizard on this server yet."
+            )
 
         game_id = await play_a_game(sim)
         result = await bob.slash(sim.channel, "wizard stats", member=ann)
@@ -501,7 +508,7 @@ async def test_member_names_are_cleaned_and_escaped_on_boards_and_stats(tmp_path
         assert board.response.embeds[0].fields[0].name == f"{shown}'s rank"
         stats = await host.slash(sim.channel, "wizard stats")
         assert stats.response.embeds[0].title == f"📊 {shown} at Wizard"
-        never = await stranger.slash(sim.channel, "wizard stats")
+        never = await host.slash(sim.channel, "wizard stats", member=stranger)
         assert never.response.content.startswith(r"\*\*New\*\* one has not finished")
 
 

@@ -166,7 +166,7 @@ async def test_command_options_and_their_validation(tmp_path: Path) -> None:
         assert note.startswith("✅ Saved.")
         for line in (
             "Turn time limit: 45 seconds",
-            "Ranked after 3 games",
+            "Ranked on the rating and average boards after 3 games",
             "Public messages: Deutsch",
             "Computers on boards: on",
         ):

@@ -98,7 +98,10 @@ async def test_settings_saved_though_discord_refused_the_answer_says_saved(
         result = await boss.slash(sim.channel, "wizard settings", min_games=3)
         assert (await sim.service.get_settings(sim.guild.id)).rated_min_games == 3
         assert result.response is not None and result.ephemeral
-        assert result.response.content == "✅ Saved.\n• Ranked after 3 games"
+        assert (
+            result.response.content
+            == "✅ Saved.\n• Ranked on the rating and average boards after 3 games"
+        )
         said = _warnings(caplog)
         assert len(said) == 1 and "503" in said[0], said
         assert not any(r.exc_info for r in caplog.records)

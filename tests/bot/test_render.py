@@ -314,6 +314,11 @@ def test_table_names_are_escaped() -> None:
     assert "**Bold**" not in text.replace("**\\*\\*Bold\\*\\***", "")
     assert "\\*\\*Bold\\*\\*" in text
     assert "@everyone" not in text
+    # Faults QA: a channel mention and a timestamp in a name rendered as a link and a date.
+    odd = ["<#1456074443980800006>", "<t:4102444800:R>", "<:wizard:1456074443980800007>"]
+    text = embed_text(table_embed(table, names=odd, t=T))
+    for name in odd:
+        assert name not in text and name.replace("<", "<\u200b") in text, text
 
 
 def test_table_names_must_match_seats() -> None:

@@ -371,13 +371,14 @@ class CommunityCog(commands.Cog, name=COG_NAME):
         card = await self.service.player_card(guild_id, who.id)
         if card is None:
             t = await reader_texts(interaction)
-            await interaction.response.send_message(
-                t(
+            if who.id == interaction.user.id:  # QA (es): not "eve has not…" to eve herself
+                text = t("You have not finished a game of Wizard on this server yet.")
+            else:
+                text = t(
                     "{name} has not finished a game of Wizard on this server yet.",
                     name=member_name(who.display_name),
-                ),
-                ephemeral=True,
-            )
+                )
+            await interaction.response.send_message(text, ephemeral=True)
             return
         # Replaying the latest game and drawing the chart take a moment: say so first.
         await interaction.response.defer(thinking=True)
