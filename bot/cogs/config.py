@@ -47,5 +47,12 @@ class GameConfig:
     count a click's REST calls exactly therefore give it a bound only a hang reaches."""
     retry_after: float = 20.0
     """Seconds before a failed table update is tried again (any new move also retries it)."""
+    slow_retry_after: float = 300.0
+    """Seconds between retries once a game's updates have failed for :attr:`slow_after`: a
+    refusal that lasts (a permission a moderator took) must not cost hundreds of refused
+    requests an hour, which count towards Discord's limit of invalid requests per IP
+    (faults QA: 180 an hour per game, for ever)."""
+    slow_after: float = 600.0
+    """Seconds of failing updates after which retries come every :attr:`slow_retry_after`."""
     seeds: Callable[[], int | None] | None = None
     """Seeds of new games (tests and benchmarks, for reproducible deals); ``None``: random."""

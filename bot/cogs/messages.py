@@ -193,6 +193,8 @@ class Surface:
     failing: bool = False
     """Discord refused the last update of the game's messages: the operator has been told,
     and further refusals are logged quietly until one succeeds."""
+    failing_since: float = 0.0
+    """When the updates started failing (while :attr:`failing`)."""
     permission_lost: bool = False
     """Discord refused an update for a missing permission (and the channel was told, if it
     could be), until an update goes through again: the open hands say it meanwhile."""
@@ -308,7 +310,11 @@ class GameMessages:
             surface.reopened = False  # an archived thread may be opened again: tried once more
             self.request(surface)
 
-        surface.retry_timer = self.clock.call_at(self.clock.now() + self.config.retry_after, fire)
+        now = self.clock.now()
+        delay = self.config.retry_after
+        if surface.failing and now - surface.failing_since >= self.config.slow_after:
+            delay = max(delay, self.config.slow_retry_after)  # a refusal that lasts
+        surface.retry_timer = self.clock.call_at(now + delay, fire)
 
     def _in_gone_channel(self, surface: Surface) -> bool:
         """Whether the game's channel was deleted (then the game is shown no more)."""
@@ -515,12 +521,16 @@ class GameMessages:
         ours = not (archived or discords_own(error))
         log.log(
             logging.DEBUG if surface.failing else logging.ERROR if ours else logging.WARNING,
-            "game %s: Discord did not take an update (%s); retrying every %gs, and with each "
-            "move (further failures are logged at DEBUG)",
+            "game %s: Discord did not take an update (%s); retrying every %gs (every %gs after "
+            "%gs), and with each move (further failures are logged at DEBUG)",
             surface.game_id,
             failure_text(error),
             self.config.retry_after,
+            self.config.slow_retry_after,
+            self.config.slow_after,
         )
+        if not surface.failing:
+            surface.failing_since = self.clock.now()
         surface.failing = True
         self._retry_later(surface)
         if isinstance(error, discord.Forbidden) and not surface.permission_lost:

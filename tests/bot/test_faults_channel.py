@@ -383,3 +383,34 @@ async def test_without_attach_files_the_standings_come_without_files(
         ]
         assert len(refused) == 1 and "Missing Permissions" in refused[0], refused
         assert not sim.env.errors
+
+
+async def test_a_refusal_that_lasts_is_retried_less_often(tmp_path: Path) -> None:
+    """Faults QA: with Send Messages taken and nobody moving, the table was retried every
+    20 s for ever, 180 refused requests an hour per game (Discord counts refusals against
+    the bot's IP). After ``slow_after`` the retries come every ``slow_retry_after``; once
+    the permission is back, the table catches up at the next retry. No turn timer: the
+    game waits on its people all that hour (with one, computers would take their seats)."""
+    async with simulation(tmp_path, members=2) as sim:
+        ann, bob = sim.members
+        info = await sim.lobby(ann, [bob], computers=2, turn_timer=0)
+        rng = random.Random(2)
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 2)
+        deny_bot(sim, discord.Permissions(send_messages=True))
+        await sim.play(info.id, rng, until=lambda i: i.table is not None and i.table.round >= 3)
+        config = sim.config
+        for _ in range(int(config.slow_after // config.retry_after) + 1):
+            await sim.env.advance_time(config.retry_after)
+        before = len(sim.env.http_requests)
+        hour = 3600.0
+        for _ in range(int(hour // config.retry_after)):
+            await sim.env.advance_time(config.retry_after)
+        tried = len(sim.env.http_requests) - before
+        # A retry is a table post and, at most, the note of the lost permission.
+        assert 0 < tried <= 2 * (hour / config.slow_retry_after + 1), tried
+        assert (await sim.service.get_game(info.id)).status is GameStatus.ACTIVE
+        sim.env.backend.delete_overwrite(sim.channel.id, sim.bot.user.id)  # type: ignore[union-attr]
+        await sim.env.advance_time(config.slow_retry_after + 1)
+        await sim.cog.surfaces.idle()
+        await table_is_current(sim, info.id)
+        assert not sim.env.errors
